@@ -1,0 +1,68 @@
+import 'server-only';
+import { z } from 'zod';
+
+/**
+ * The portal's configuration, validated once. This is the only module that reads process.env for the
+ * portal (and so the only one that reads the partner key). A wrong value fails at start, naming the variable.
+ */
+
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().positive().max(max).default(fallback);
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const baseUrl = z
+  .string({ error: 'is required (the API base address, e.g. https://api.example.com)' })
+  .trim()
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))
+  .refine((value) => !new URL(value).username && !new URL(value).password, 'must not contain credentials')
+  .refine((value) => !/\/api\/v1\/?$/.test(new URL(value).pathname), 'must not end with /api/v1 (give the base address only)')
+  .refine((value) => !new URL(value).search && !new URL(value).hash, 'must not contain a query or fragment')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const configSchema = z.object({
+  PICKS_API_BASE_URL: baseUrl,
+  PICKS_API_KEY: z
+    .string({ error: 'is required (the partner key, kept on the server only)' })
+    .trim()
+    .min(1, 'must not be empty')
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PICKS_API_TIMEOUT_MS: positiveInt(10_000, 120_000),
+  PICKS_API_MAX_CONCURRENCY: positiveInt(6, 64),
+  PICKS_API_MAX_RETRIES: z.coerce.number().int().min(0).max(3).default(3),
+  PORTAL_USERS_FILE: z.string().trim().min(1).default('.data/users.json'),
+  AUTH_SECRET: optionalText,
+  NEXTAUTH_SECRET: optionalText,
+  NEXTAUTH_URL: optionalText,
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+});
+
+export type PortalConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid portal configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => `${String(issue.path[0] ?? 'configuration')} ${issue.message}`),
+  );
+}
+
+let cached: PortalConfig | undefined;
+
+/** The validated configuration of this process; throws ConfigError on the first call if it is wrong. */
+export function getConfig(): PortalConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,311 @@
+import 'server-only';
+import type { z } from 'zod';
+import { AppError, isAbortError } from '../errors';
+import type { PickFilters } from '../filters';
+import { createUpstreamGate, sleep, type UpstreamGate } from './gate';
+import {
+  errorBodySchema,
+  openObjectSchema,
+  pickListSchema,
+  pickSchema,
+  resultListSchema,
+  type OpenObject,
+  type Pick,
+  type PickList,
+} from './schemas';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (the spec-conscious maximum is 3). */
+  maxRetries: number;
+  /** First backoff step; attempt n waits a random time in [0, min(maxDelayMs, baseDelayMs * 2^n)] (full jitter). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** The longest Retry-After we wait out; a longer one fails at once with the wait in the error. */
+  retryAfterCapMs: number;
+}
+
+export interface PicksClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  gate?: UpstreamGate;
+  fetch?: typeof fetch;
+  random?: () => number;
+  /** Longest walk of one list, in pages; more means the upstream's cursors never end. */
+  maxPages?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface WalkOptions extends CallOptions {
+  /** Page size asked of the upstream; the spec's maximum by default, so a walk needs the fewest requests. */
+  pageSize?: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 4_000, retryAfterCapMs: 30_000 };
+const API_PREFIX = '/api/v1';
+const QUERY_KEYS = ['sport', 'league', 'status', 'result', 'from', 'to', 'limit', 'cursor'] as const;
+const MAX_ID_LENGTH = 512;
+
+export type PicksClient = ReturnType<typeof createPicksClient>;
+
+export function createPicksClient(options: PicksClientOptions) {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const retry = { ...DEFAULT_RETRY, ...options.retry };
+  const gate = options.gate ?? createUpstreamGate(6);
+  const doFetch = options.fetch ?? fetch;
+  const random = options.random ?? Math.random;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxPages = options.maxPages ?? 10_000;
+
+  function buildUrl(path: string, query?: Record<string, string | number | undefined>): string {
+    // encodeURIComponent, not URLSearchParams: a space must travel as %20, never as a '+' some servers keep.
+    const pairs = Object.entries(query ?? {})
+      .filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '')
+      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+    return `${baseUrl}${API_PREFIX}${path}${pairs.length ? `?${pairs.join('&')}` : ''}`;
+  }
+
+  function backoff(attempt: number): number {
+    return Math.floor(random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
+  }
+
+  /** One GET with the gate, the timeout, the retry policy and the error mapping; returns the parsed JSON body. */
+  async function getJson(path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions): Promise<unknown> {
+    const url = buildUrl(path, query);
+    const { signal } = call;
+    for (let attempt = 0; ; attempt += 1) {
+      const release = await gate.acquire(signal);
+      let failure: AppError;
+      let waitMs: number;
+      try {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const response = await doFetch(url, {
+          method: 'GET',
+          headers: { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' },
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          cache: 'no-store',
+          redirect: 'error',
+        }).then(async (res) => ({ res, text: await res.text() }));
+        const { res, text } = response;
+        if (res.ok) return parseJsonBody(res, text);
+
+        failure = errorFromResponse(res, text);
+        if (res.status === 429) {
+          const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+          waitMs = retryAfterMs ?? backoff(attempt);
+          gate.coolDown(waitMs);
+          if (retryAfterMs !== null && retryAfterMs > retry.retryAfterCapMs) throw failure;
+        } else if (res.status >= 500) {
+          waitMs = backoff(attempt);
+        } else {
+          throw failure; // 400, 401, 403, 404 and other refusals: asking again changes nothing
+        }
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        if (error instanceof AppError) throw error;
+        failure = networkError(error);
+        waitMs = backoff(attempt);
+      } finally {
+        release();
+      }
+      if (attempt >= retry.maxRetries) throw failure;
+      await sleep(waitMs, signal);
+    }
+  }
+
+  async function getParsed<T extends z.ZodType>(schema: T, path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, what: string): Promise<z.output<T>> {
+    const body = await getJson(path, query, call);
+    const parsed = schema.safeParse(body);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    throw new AppError({
+      status: 502,
+      code: 'UPSTREAM_MALFORMED',
+      message: `The Picks API sent ${what} in an unexpected shape (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'}).`,
+      requestId: requestIdOf(body),
+    });
+  }
+
+  const filterQuery = (filters: PickFilters, keys: readonly string[] = QUERY_KEYS) =>
+    Object.fromEntries(keys.map((key) => [key, filters[key as keyof PickFilters]]));
+
+  async function* walkPages(fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<PickList>, call: CallOptions): AsyncGenerator<PickList> {
+    // Our own controller: when the consumer stops early (break, throw), the prefetched page is cancelled too.
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(call.signal?.reason);
+    call.signal?.addEventListener('abort', onAbort, { once: true });
+    if (call.signal?.aborted) onAbort();
+    const seen = new Set<string>();
+    try {
+      let pending = fetchPage(undefined, controller.signal);
+      for (let pageNumber = 1; ; pageNumber += 1) {
+        const page = await pending;
+        const { hasMore, nextCursor } = page.page;
+        if (hasMore) {
+          if (!nextCursor) throw paginationError('said there are more pages but gave no cursor', page);
+          if (seen.has(nextCursor)) throw paginationError('repeated a cursor it had already given', page);
+          if (pageNumber >= maxPages) throw paginationError(`kept paging past ${maxPages} pages`, page);
+          seen.add(nextCursor);
+          // Prefetch: the next page travels while the caller works on this one.
+          pending = fetchPage(nextCursor, controller.signal);
+          pending.catch(() => undefined);
+        }
+        yield page;
+        if (!hasMore) return;
+      }
+    } finally {
+      call.signal?.removeEventListener('abort', onAbort);
+      controller.abort();
+    }
+  }
+
+  async function* records(pages: AsyncIterable<PickList>): AsyncGenerator<Pick> {
+    for await (const page of pages) yield* page.data;
+  }
+
+  const me = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/me', undefined, call, 'the licence');
+  const health = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/health', undefined, call, 'its health');
+  const listPicks = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
+    getParsed(pickListSchema, '/picks', filterQuery(filters), call, 'a page of picks');
+  const listResults = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
+    getParsed(resultListSchema, '/results', filterQuery(filters), call, 'a page of results');
+
+  async function getPick(id: string, call: CallOptions = {}): Promise<Pick> {
+    // '.' and '..' would be resolved away by URL parsing, even percent-encoded: they can never name a pick.
+    if (!id || id === '.' || id === '..' || id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) {
+      throw new AppError({ status: 404, code: 'NOT_FOUND', message: 'No pick has that id.' });
+    }
+    const body = await getJson(`/picks/${encodeURIComponent(id)}`, undefined, call);
+    const record = body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? body.data : body;
+    const parsed = pickSchema.safeParse(record);
+    if (parsed.success) return parsed.data;
+    throw new AppError({ status: 502, code: 'UPSTREAM_MALFORMED', message: 'The Picks API sent a pick in an unexpected shape.', requestId: requestIdOf(body) });
+  }
+
+  const pageWalker = (list: typeof listPicks) => (filters: PickFilters, call: WalkOptions = {}) =>
+    walkPages(
+      (cursor, signal) => list({ ...filters, limit: call.pageSize ?? 200, cursor }, { signal }),
+      call,
+    );
+  const walkPickPages = pageWalker(listPicks);
+  const walkResultPages = pageWalker(listResults);
+
+  return {
+    me,
+    health,
+    listPicks,
+    listResults,
+    getPick,
+    walkPickPages,
+    walkResultPages,
+    /** Every pick matching the filters, page after page (spec §4.2): `for await (const pick of walkPicks(f))`. */
+    walkPicks: (filters: PickFilters, call: WalkOptions = {}) => records(walkPickPages(filters, call)),
+    walkResults: (filters: PickFilters, call: WalkOptions = {}) => records(walkResultPages(filters, call)),
+    gate,
+  };
+}
+
+function parseJsonBody(res: Response, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const type = res.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
+    throw new AppError({
+      status: 502,
+      code: 'UPSTREAM_MALFORMED',
+      message: text.trim() === ''
+        ? `The Picks API sent an empty body (HTTP ${res.status}).`
+        : `The Picks API sent something that is not JSON (${type}, HTTP ${res.status}).`,
+      requestId: res.headers.get('x-request-id'),
+    });
+  }
+}
+
+function requestIdOf(body: unknown): string | null {
+  if (body && typeof body === 'object' && 'requestId' in body && typeof body.requestId === 'string') return body.requestId;
+  return null;
+}
+
+/** The upstream's refusal as an AppError. Messages are ours, so nothing the upstream says is shown unchecked. */
+export function errorFromResponse(res: Response, text: string): AppError {
+  let body: z.infer<typeof errorBodySchema>['error'] | undefined;
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) body = parsed.data.error;
+  } catch {
+    // an HTML error page or an empty body: the status alone tells what happened
+  }
+  const requestId = body?.requestId ?? res.headers.get('x-request-id');
+  const upstreamCode = body?.code ?? undefined;
+  switch (res.status) {
+    case 400:
+      return new AppError({
+        status: 400,
+        code: upstreamCode === 'INVALID_FILTERS' || !upstreamCode ? 'INVALID_FILTERS' : upstreamCode,
+        message: safeText(body?.message) ?? 'One or more filters are invalid.',
+        requestId,
+      });
+    case 401:
+      return new AppError({
+        status: 502,
+        code: 'UPSTREAM_UNAUTHORIZED',
+        message: "The portal's API key was refused by the Picks API. Ask a portal administrator to check the key.",
+        requestId,
+      });
+    case 403:
+      return new AppError({ status: 403, code: 'LICENCE_UNAVAILABLE', message: 'Licence access is unavailable for this partner.', requestId });
+    case 404:
+      return new AppError({ status: 404, code: 'NOT_FOUND', message: 'The Picks API has no such record.', requestId });
+    case 429: {
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+      const seconds = retryAfterMs === null ? null : Math.max(1, Math.ceil(retryAfterMs / 1000));
+      return new AppError({
+        status: 429,
+        code: 'THROTTLED',
+        message: `The Picks API is throttling requests. Try again in ${seconds ?? 'a few'} s.`,
+        requestId,
+        retryAfterSeconds: seconds ?? 5,
+      });
+    }
+    default:
+      return new AppError({
+        status: 502,
+        code: 'UPSTREAM_ERROR',
+        message: `The Picks API failed (HTTP ${res.status}).`,
+        requestId,
+      });
+  }
+}
+
+function networkError(error: unknown): AppError {
+  const timedOut = error instanceof Error && error.name === 'TimeoutError';
+  return new AppError({
+    status: timedOut ? 504 : 503,
+    code: timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE',
+    message: timedOut ? 'The Picks API did not answer in time.' : 'The Picks API could not be reached.',
+    cause: isAbortError(error) || error instanceof Error ? error : undefined,
+  });
+}
+
+function paginationError(what: string, page: PickList): AppError {
+  return new AppError({ status: 502, code: 'PAGINATION_BROKEN', message: `The Picks API ${what}; the list was stopped.`, requestId: page.requestId ?? null });
+}
+
+/** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function safeText(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const clean = value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  return clean ? clean.slice(0, 300) : null;
+}

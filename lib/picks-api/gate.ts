@@ -1,0 +1,81 @@
+import 'server-only';
+
+/**
+ * The upstream gate shared by every caller in one portal process: at most `maxConcurrency` requests in
+ * flight, and after a 429 everybody waits out the same Retry-After instead of each caller finding the
+ * throttle on its own. That keeps fifty browsing users from turning one throttle into a storm of 429s.
+ */
+export interface UpstreamGate {
+  acquire(signal?: AbortSignal): Promise<() => void>;
+  /** Hold every new request until `ms` from now (the upstream said it is throttling us). */
+  coolDown(ms: number): void;
+  readonly stats: { active: number; waiting: number; resumeAt: number };
+}
+
+export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
+  let active = 0;
+  let resumeAt = 0;
+  const waiting: Array<() => void> = [];
+
+  const wake = () => waiting.shift()?.();
+
+  async function acquire(signal?: AbortSignal): Promise<() => void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const pause = resumeAt - Date.now();
+      if (pause > 0) {
+        await sleep(pause, signal);
+        continue;
+      }
+      if (active < maxConcurrency) {
+        active += 1;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          active -= 1;
+          wake();
+        };
+      }
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          const index = waiting.indexOf(resume);
+          if (index >= 0) waiting.splice(index, 1);
+          reject(signal?.reason);
+        };
+        const resume = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        waiting.push(resume);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
+
+  return {
+    acquire,
+    coolDown(ms) {
+      resumeAt = Math.max(resumeAt, Date.now() + ms);
+    },
+    get stats() {
+      return { active, waiting: waiting.length, resumeAt };
+    },
+  };
+}
+
+/** A timer that an AbortSignal can cut short (rejecting with the signal's reason). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

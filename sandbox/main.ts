@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { createSandbox } from './server';
+
+/** `npm run sandbox`: the sandbox upstream on its own. Variables are validated like the portal's. */
+
+const env = z
+  .object({
+    SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+    SANDBOX_HOST: z.string().default('127.0.0.1'),
+    SANDBOX_FULL_KEY: z.string().regex(/^[\x21-\x7e]{8,}$/, 'must be at least 8 printable characters without spaces').optional(),
+    SANDBOX_PICKS: z.coerce.number().int().min(1).max(2_000_000).default(6000),
+    SANDBOX_SEED: z.coerce.number().int().default(20261122),
+    SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+    SANDBOX_RATE_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+    SANDBOX_PAGE_SIZE: z.coerce.number().int().min(1).max(200).default(50),
+    SANDBOX_PICK_SHAPE: z.enum(['wrapped', 'bare']).default('wrapped'),
+    SANDBOX_NOW: z.iso.datetime().optional(),
+  })
+  .safeParse(process.env);
+
+if (!env.success) {
+  console.error(`Invalid sandbox configuration:\n${env.error.issues.map((i) => `  - ${String(i.path[0])} ${i.message}`).join('\n')}`);
+  process.exit(1);
+}
+
+const config = env.data;
+const frozen = config.SANDBOX_NOW ? Date.parse(config.SANDBOX_NOW) : undefined;
+const started = Date.now();
+const sandbox = createSandbox({
+  picks: config.SANDBOX_PICKS,
+  seed: config.SANDBOX_SEED,
+  fullKey: config.SANDBOX_FULL_KEY,
+  rateLimit: config.SANDBOX_RATE_LIMIT > 0 ? { limit: config.SANDBOX_RATE_LIMIT, windowMs: config.SANDBOX_RATE_WINDOW_MS } : null,
+  defaultPageSize: config.SANDBOX_PAGE_SIZE,
+  pickShape: config.SANDBOX_PICK_SHAPE,
+  now: frozen === undefined ? undefined : () => frozen,
+});
+const url = await sandbox.listen(config.SANDBOX_PORT, config.SANDBOX_HOST);
+console.log(`[sandbox] Picks API v1 sandbox on ${url} (${sandbox.records.length} picks, ${Date.now() - started} ms to seed)`);
+console.log(`[sandbox] throttle: ${config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS} ms per key` : 'off'}`);
+for (const licence of sandbox.licences) console.log(`[sandbox]   key ${licence.key.padEnd(24)} ${licence.label}`);
+
+const stop = () => void sandbox.close().then(() => process.exit(0));
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,324 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generatePicks, lifecycleAt, startOfUtcDay, type SeedRecord } from './data';
+import { DEFAULT_FULL_KEY, demoLicences, REDUCED_NULLED, REDUCED_REMOVED, type Licence } from './licences';
+import { logoSvg } from './logos';
+
+/**
+ * The sandbox upstream: a spec-faithful implementation of the Licensed Sports Picks API v1
+ * (../shared/spec/picks-api-v1.md) over seeded data. A separate program; the portal never imports it.
+ */
+
+export interface SandboxOptions {
+  picks?: number;
+  seed?: number;
+  fullKey?: string;
+  /** The clock; tests freeze it so lifecycles and walks stay put. */
+  now?: () => number;
+  /** Start of the UTC day the data is laid around; defaults to today's. */
+  anchorMs?: number;
+  /** Default per-key budget; null turns throttling off. */
+  rateLimit?: { limit: number; windowMs: number } | null;
+  defaultPageSize?: number;
+  /** /picks/:id answers wrapped in `data` or as a bare Pick: the spec allows both, so both are testable. */
+  pickShape?: 'wrapped' | 'bare';
+  /** Origin used in absolute logo URLs; defaults to the Host the request came to. */
+  publicUrl?: string;
+}
+
+export const MAX_PAGE_SIZE = 200;
+const STATUSES = ['upcoming', 'live', 'settled', 'void'];
+const RESULTS = ['win', 'loss', 'push', 'void'];
+const FILTER_PARAMS = ['sport', 'league', 'status', 'result', 'from', 'to'] as const;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|\+00:00)$/;
+const DAY = 86_400_000;
+
+type Filters = Partial<Record<(typeof FILTER_PARAMS)[number], string>>;
+
+class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
+export function createSandbox(options: SandboxOptions = {}) {
+  const now = options.now ?? Date.now;
+  const anchorMs = options.anchorMs ?? startOfUtcDay(now());
+  const seed = options.seed ?? 20261122;
+  const records = generatePicks({ count: options.picks ?? 6000, seed, anchorMs });
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const licences = demoLicences(options.fullKey ?? DEFAULT_FULL_KEY);
+  const byKey = new Map(licences.map((l) => [l.key, l]));
+  const cursorSecret = createHmac('sha256', 'sandbox-cursor').update(String(seed)).digest();
+  const defaultPageSize = options.defaultPageSize ?? 50;
+  const pickShape = options.pickShape ?? 'wrapped';
+  let rateLimit = options.rateLimit === undefined ? { limit: 600, windowMs: 60_000 } : options.rateLimit;
+  const windows = new Map<string, { start: number; count: number }>();
+  const stats = { requests: 0, byRoute: {} as Record<string, number> };
+
+  // Each licence's records, in upstream order: a cursor is a position in this list.
+  const licensed = new Map<string, SeedRecord[]>(
+    licences.map((licence) => [licence.key, records.filter((record) => inLicence(licence, record, anchorMs))]),
+  );
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const requestId = `req_${randomBytes(8).toString('hex')}`;
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const origin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.', { Allow: 'GET' });
+      const logo = /^\/logos\/(teams|competitions)\/([a-z0-9-]{1,80})\.svg$/.exec(url.pathname);
+      if (logo) return sendSvg(res, logoSvg(logo[2] ?? '', logo[1] === 'competitions'));
+      if (url.pathname === '/__sandbox/stats') return sendJson(res, 200, { ...stats, records: records.length, anchor: new Date(anchorMs).toISOString() }, requestId);
+
+      const route = matchRoute(url.pathname);
+      stats.requests += 1;
+      stats.byRoute[route.name] = (stats.byRoute[route.name] ?? 0) + 1;
+      const licence = authenticate(req);
+      throttle(licence);
+      if (route.name === 'health') return sendJson(res, 200, { status: 'ok', service: 'picks-api-sandbox', version: 'v1', time: new Date(now()).toISOString(), requestId }, requestId);
+      if (!licence.active) throw new ApiError(403, 'LICENCE_UNAVAILABLE', 'Licence access is unavailable.');
+      switch (route.name) {
+        case 'me':
+          return sendJson(res, 200, { ...describeLicence(licence), requestId }, requestId);
+        case 'picks':
+        case 'results': {
+          const page = listPage(licence, url.searchParams, route.name, origin);
+          return sendJson(res, 200, { ...page, requestId }, requestId);
+        }
+        case 'pick': {
+          const record = byId.get(route.id);
+          const visible = record && inLicence(licence, record, anchorMs) && lifecycleAt(record, now()).published;
+          if (!record || !visible) throw new ApiError(404, 'PICK_NOT_FOUND', 'No licensed pick has that id.');
+          const pick = present(record, licence, origin);
+          return sendJson(res, 200, pickShape === 'bare' ? pick : { data: pick, requestId }, requestId);
+        }
+      }
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', 'The sandbox failed.');
+      if (!(error instanceof ApiError)) console.error('[sandbox]', error);
+      return sendJson(res, apiError.status, { error: { code: apiError.code, message: apiError.message, requestId } }, requestId, apiError.headers);
+    }
+  }
+
+  function matchRoute(pathname: string): { name: 'me' | 'picks' | 'results' | 'health' } | { name: 'pick'; id: string } {
+    const fixed = { '/api/v1/me': 'me', '/api/v1/picks': 'picks', '/api/v1/results': 'results', '/api/v1/health': 'health' } as const;
+    const name = fixed[pathname as keyof typeof fixed];
+    if (name) return { name };
+    const one = /^\/api\/v1\/picks\/([^/]+)$/.exec(pathname);
+    if (one?.[1]) {
+      try {
+        return { name: 'pick', id: decodeURIComponent(one[1]) };
+      } catch {
+        throw new ApiError(404, 'PICK_NOT_FOUND', 'No licensed pick has that id.');
+      }
+    }
+    throw new ApiError(404, 'NOT_FOUND', 'No such endpoint.');
+  }
+
+  function authenticate(req: http.IncomingMessage): Licence {
+    const match = /^Bearer ([\x21-\x7e]+)$/.exec(req.headers.authorization ?? '');
+    const licence = match?.[1] ? byKey.get(match[1]) : undefined;
+    if (!licence) throw new ApiError(401, 'UNAUTHORIZED', 'Missing or invalid credentials.');
+    return licence;
+  }
+
+  function throttle(licence: Licence) {
+    const budget = licence.rateLimit ?? rateLimit;
+    if (!budget || budget.limit <= 0) return;
+    const at = now();
+    let window = windows.get(licence.key);
+    if (!window || at - window.start >= budget.windowMs) windows.set(licence.key, (window = { start: at, count: 0 }));
+    window.count += 1;
+    if (window.count > budget.limit) {
+      const retryAfter = Math.max(1, Math.ceil((window.start + budget.windowMs - at) / 1000));
+      throw new ApiError(429, 'THROTTLED', 'Delivery throttled; retry later.', { 'Retry-After': String(retryAfter) });
+    }
+  }
+
+  function listPage(licence: Licence, params: URLSearchParams, kind: 'picks' | 'results', origin: string) {
+    const { filters, limit, cursor } = parseQuery(params, kind);
+    if (kind === 'results') filters.status = 'settled';
+    const list = licensed.get(licence.key) ?? [];
+    const canonical = JSON.stringify([kind, licence.key, ...FILTER_PARAMS.map((p) => filters[p]?.toLowerCase() ?? null)]);
+    const fromMs = filters.from ? Date.parse(filters.from) : -Infinity;
+    const toMs = filters.to ? Date.parse(filters.to) : Infinity;
+    let position = cursor === undefined ? lowerBound(list, fromMs) : Math.max(openCursor(cursor, canonical) + 1, lowerBound(list, fromMs));
+    const at = now();
+    const data: Record<string, unknown>[] = [];
+    let last = -1;
+    let hasMore = false;
+    for (; position < list.length; position += 1) {
+      const record = list[position] as SeedRecord;
+      if (record.eventMs >= toMs) break;
+      const life = lifecycleAt(record, at);
+      if (!life.published || !matches(record, life, filters)) continue;
+      if (data.length === limit) {
+        hasMore = true;
+        break;
+      }
+      data.push(present(record, licence, origin, life));
+      last = position;
+    }
+    return { data, page: { nextCursor: hasMore ? sealCursor(last, canonical) : null, hasMore } };
+  }
+
+  function parseQuery(params: URLSearchParams, kind: 'picks' | 'results') {
+    const allowed = kind === 'picks' ? [...FILTER_PARAMS, 'limit', 'cursor'] : ['sport', 'league', 'result', 'from', 'to', 'limit', 'cursor'];
+    const bad = new Set<string>();
+    for (const key of new Set(params.keys())) {
+      if (!allowed.includes(key) || params.getAll(key).length > 1 || (params.get(key) ?? '') === '') bad.add(key);
+    }
+    const filters: Filters = {};
+    for (const key of FILTER_PARAMS) {
+      const value = params.get(key);
+      if (value !== null) filters[key] = value;
+    }
+    if (filters.status && !STATUSES.includes(filters.status)) bad.add('status');
+    if (filters.result && !RESULTS.includes(filters.result)) bad.add('result');
+    for (const key of ['sport', 'league'] as const) if (filters[key] && filters[key].length > 200) bad.add(key);
+    for (const key of ['from', 'to'] as const) {
+      const value = filters[key];
+      if (value && (!TIMESTAMP.test(value) || Number.isNaN(Date.parse(value)))) bad.add(key);
+    }
+    if (filters.from && filters.to && !bad.has('from') && !bad.has('to') && Date.parse(filters.from) > Date.parse(filters.to)) bad.add('to');
+    const limitText = params.get('limit');
+    if (limitText !== null && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)) bad.add('limit');
+    if (bad.size > 0) throw invalidFilters(bad);
+    const limit = limitText === null ? defaultPageSize : Math.min(Number(limitText), MAX_PAGE_SIZE);
+    return { filters, limit, cursor: params.get('cursor') ?? undefined };
+  }
+
+  // Cursor: 4 bytes of position + 7 bytes of a MAC over the position, key, endpoint and filters, in
+  // standard base64 (so '+', '/' and '=' occur, as they do in real cursors). Other filters: 400.
+  function sealCursor(position: number, canonical: string): string {
+    const pos = Buffer.alloc(4);
+    pos.writeUInt32BE(position);
+    return Buffer.concat([pos, mac(pos, canonical)]).toString('base64');
+  }
+
+  function openCursor(cursor: string, canonical: string): number {
+    const raw = /^[A-Za-z0-9+/]{14}[A-Za-z0-9+/=]{2}$/.test(cursor) ? Buffer.from(cursor, 'base64') : Buffer.alloc(0);
+    if (raw.length !== 11 || !mac(raw.subarray(0, 4), canonical).equals(raw.subarray(4))) throw invalidFilters(new Set(['cursor']));
+    return raw.readUInt32BE(0);
+  }
+
+  const mac = (pos: Buffer, canonical: string) => createHmac('sha256', cursorSecret).update(pos).update(canonical).digest().subarray(0, 7);
+
+  function matches(record: SeedRecord, life: ReturnType<typeof lifecycleAt>, filters: Filters): boolean {
+    if (filters.sport && record.league.sport.toLowerCase() !== filters.sport.toLowerCase()) return false;
+    if (filters.league && record.league.league.toLowerCase() !== filters.league.toLowerCase()) return false;
+    if (filters.status && life.status !== filters.status) return false;
+    if (filters.result && life.result !== filters.result) return false;
+    return true;
+  }
+
+  /** The record as the licence delivers it at this moment. */
+  function present(record: SeedRecord, licence: Licence, origin: string, life = lifecycleAt(record, now())): Record<string, unknown> {
+    const pick: Record<string, unknown> = { ...record.body, status: life.status, result: life.result, settledAt: life.settledAt, publishedAt: life.publishedAt };
+    for (const key of ['homeTeamLogoUrl', 'awayTeamLogoUrl', 'homeLogoUrl', 'awayLogoUrl'] as const) {
+      if (typeof pick[key] === 'string') pick[key] = origin + pick[key];
+    }
+    if (!record.league.relativeLogo) pick.competitionLogoUrl = origin + String(pick.competitionLogoUrl);
+    if (licence.contentMode === 'reduced') {
+      for (const key of REDUCED_REMOVED) delete pick[key];
+      for (const key of REDUCED_NULLED) pick[key] = null;
+    }
+    return pick;
+  }
+
+  function describeLicence(licence: Licence) {
+    const window = licence.windowDays && {
+      from: new Date(anchorMs + licence.windowDays.from * DAY).toISOString(),
+      to: new Date(anchorMs + licence.windowDays.to * DAY).toISOString(),
+    };
+    return {
+      partner: licence.partner,
+      licence: {
+        id: licence.licenceId,
+        status: licence.active ? 'active' : 'suspended',
+        sports: licence.sports,
+        leagues: licence.leagues,
+        dateWindow: window ?? null,
+        contentMode: licence.contentMode,
+        channels: licence.channels,
+        startsAt: new Date(anchorMs - 365 * DAY).toISOString(),
+        expiresAt: new Date(anchorMs + 180 * DAY).toISOString(),
+      },
+    };
+  }
+
+  const server = http.createServer(handle);
+  server.keepAliveTimeout = 65_000;
+
+  return {
+    server,
+    records,
+    licences,
+    stats,
+    anchorMs,
+    /** Change the default throttle while running (tests turn it on and off). */
+    setRateLimit(next: { limit: number; windowMs: number } | null) {
+      rateLimit = next;
+      windows.clear();
+    },
+    async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+      const address = server.address() as AddressInfo;
+      return `http://${host}:${address.port}`;
+    },
+    close(): Promise<void> {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Sandbox = ReturnType<typeof createSandbox>;
+
+function inLicence(licence: Licence, record: SeedRecord, anchorMs: number): boolean {
+  if (!licence.sports.includes(record.league.sport) || !licence.leagues.includes(record.league.league)) return false;
+  if (licence.windowDays) {
+    if (record.eventMs < anchorMs + licence.windowDays.from * DAY || record.eventMs >= anchorMs + licence.windowDays.to * DAY) return false;
+  }
+  return record.channels.some((channel) => licence.channels.includes(channel));
+}
+
+function lowerBound(list: SeedRecord[], eventMs: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as SeedRecord).eventMs < eventMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function invalidFilters(params: Set<string>): ApiError {
+  return new ApiError(400, 'INVALID_FILTERS', `One or more filters are invalid (${[...params].join(', ')}).`);
+}
+
+function headersFor(requestId: string, extra: Record<string, string> = {}) {
+  return { 'Cache-Control': 'private, no-store', 'X-Request-Id': requestId, ...extra };
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, requestId: string, extra: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headersFor(requestId, extra), 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
+
+function sendSvg(res: http.ServerResponse, svg: string) {
+  res.writeHead(200, {
+    'Content-Type': 'image/svg+xml',
+    'Cache-Control': 'public, max-age=86400',
+    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  });
+  res.end(svg);
+}

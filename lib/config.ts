@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { parseOidcConfig, type OidcConfig } from './auth/oidc';
 
 /**
  * The portal's configuration, validated once. This is the only module that reads process.env for the
@@ -42,7 +43,7 @@ const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
 });
 
-export type PortalConfig = z.infer<typeof configSchema>;
+export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -53,10 +54,15 @@ export class ConfigError extends Error {
 
 export function parseConfig(env: Record<string, string | undefined>): PortalConfig {
   const result = configSchema.safeParse(env);
-  if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => `${String(issue.path[0] ?? 'configuration')} ${issue.message}`),
-  );
+  const problems = result.success ? [] : result.error.issues.map((issue) => `${String(issue.path[0] ?? 'configuration')} ${issue.message}`);
+  let oidc: OidcConfig | null = null;
+  try {
+    oidc = parseOidcConfig(env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
+  return { ...result.data, oidc };
 }
 
 let cached: PortalConfig | undefined;

@@ -93,3 +93,14 @@ export function toAppError(value: unknown): AppError {
 export function isAbortError(value: unknown): boolean {
   return value instanceof Error && (value.name === 'AbortError' || value.name === 'TimeoutError');
 }
+
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+/** Awaits work and keeps its failure as data, so a page can render the error instead of an empty result. */
+export async function settle<T>(work: Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await work };
+  } catch (error) {
+    return { ok: false, error: toAppError(error) };
+  }
+}

@@ -1,0 +1,14 @@
+import { redirect } from 'next/navigation';
+import { AppHeader } from '@/components/app-header';
+import { getPortalSession } from '@/lib/auth/session';
+
+export default async function PortalLayout({ children }: { children: React.ReactNode }) {
+  const session = await getPortalSession();
+  if (!session) redirect('/login');
+  return (
+    <>
+      <AppHeader email={session.user.email} role={session.user.role} />
+      <main className="mx-auto max-w-screen-2xl px-4 py-6">{children}</main>
+    </>
+  );
+}

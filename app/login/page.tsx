@@ -1,0 +1,32 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { LoginForm } from '@/components/login-form';
+import { safeCallbackPath } from '@/lib/auth/callback';
+import { getPortalSession } from '@/lib/auth/session';
+import { getConfig } from '@/lib/config';
+
+export const metadata: Metadata = { title: 'Sign in' };
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const callbackUrl = safeCallbackPath(first(params.callbackUrl));
+  if (await getPortalSession()) redirect(callbackUrl);
+  const error = first(params.error)?.slice(0, 40) ?? null;
+
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4">
+      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+        <div className="mb-6 flex items-center gap-3">
+          {/* eslint-disable-next-line @next/next/no-img-element */}
+          <img src="/icon.svg" alt="" width={36} height={36} />
+          <div>
+            <h1 className="text-lg font-semibold">Picks Partner Portal</h1>
+            <p className="text-sm text-slate-500">Sign in with your portal account</p>
+          </div>
+        </div>
+        <LoginForm callbackUrl={callbackUrl} initialError={error} oidcName={getConfig().oidc?.name ?? null} />
+      </div>
+    </main>
+  );
+}

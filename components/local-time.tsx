@@ -1,0 +1,24 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+
+const utcFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/** A UTC instant shown in the viewer's local time with the zone named; the UTC value is in the tooltip. */
+export function LocalTime({ iso }: { iso: string | null | undefined }) {
+  const [local, setLocal] = useState<string | null>(null);
+  const date = iso ? new Date(iso) : null;
+  const valid = date !== null && !Number.isNaN(date.getTime());
+  useEffect(() => {
+    if (!valid) return;
+    setLocal(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(date));
+  }, [iso, valid]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (!iso) return <span className="text-slate-400">—</span>;
+  if (!valid) return <span>{iso}</span>;
+  const utc = `${utcFormat.format(date)} UTC`;
+  return (
+    <time dateTime={date.toISOString()} title={utc} className="whitespace-nowrap">
+      {local ?? utc}
+    </time>
+  );
+}

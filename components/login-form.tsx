@@ -1,0 +1,69 @@
+'use client';
+
+import { signIn } from 'next-auth/react';
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+
+const MESSAGES: Record<string, string> = {
+  CredentialsSignin: 'That email and password do not match an account.',
+  OAuthSignin: 'Single sign-on could not start. Try again.',
+  OAuthCallback: 'Single sign-on failed. Try again.',
+  AccessDenied: 'Your account has no portal role. Ask an administrator.',
+  SessionRequired: 'Sign in to continue.',
+};
+
+export function LoginForm({ callbackUrl, initialError, oidcName }: { callbackUrl: string; initialError: string | null; oidcName: string | null }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(initialError ? (MESSAGES[initialError] ?? 'Sign-in failed. Try again.') : null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn('credentials', {
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+      redirect: false,
+      callbackUrl,
+    });
+    setPending(false);
+    if (!result || result.error) {
+      setError(result?.error ? (MESSAGES[result.error] ?? result.error) : 'Sign-in failed. Try again.');
+      return;
+    }
+    router.replace(callbackUrl);
+    router.refresh();
+  }
+
+  return (
+    <div className="space-y-6">
+      <form onSubmit={submit} className="space-y-4" aria-describedby={error ? 'login-error' : undefined}>
+        <div>
+          <label htmlFor="email" className="block text-sm font-medium text-slate-700">Email</label>
+          <input id="email" name="email" type="email" autoComplete="username" required maxLength={320}
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm focus:border-brand-500 focus:ring-brand-500" />
+        </div>
+        <div>
+          <label htmlFor="password" className="block text-sm font-medium text-slate-700">Password</label>
+          <input id="password" name="password" type="password" autoComplete="current-password" required maxLength={1024}
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm focus:border-brand-500 focus:ring-brand-500" />
+        </div>
+        {error && (
+          <p id="login-error" role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{error}</p>
+        )}
+        <button type="submit" disabled={pending}
+          className="w-full rounded-md bg-brand-600 px-4 py-2 font-semibold text-white shadow hover:bg-brand-700 disabled:opacity-60">
+          {pending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      {oidcName && (
+        <button type="button" onClick={() => signIn('oidc', { callbackUrl })}
+          className="w-full rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50">
+          Continue with {oidcName}
+        </button>
+      )}
+    </div>
+  );
+}

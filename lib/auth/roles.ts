@@ -1,0 +1,21 @@
+/** Roles and what each may do. Pages and route handlers ask `can(role, capability)`, never compare role names. */
+
+export const ROLES = ['viewer', 'editor', 'manager', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Capability = 'browse' | 'export' | 'coverage';
+
+const GRANTS: Record<Role, readonly Capability[]> = {
+  viewer: ['browse'],
+  editor: ['browse', 'export'],
+  manager: ['browse', 'coverage'],
+  admin: ['browse', 'export', 'coverage'],
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function can(role: Role | null | undefined, capability: Capability): boolean {
+  return role ? GRANTS[role].includes(capability) : false;
+}

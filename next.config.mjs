@@ -1,0 +1,23 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // forbidden() and forbidden.tsx for role refusals (403), beside notFound().
+  experimental: { authInterrupts: true },
+  // The security headers that do not depend on the request; the CSP (per-request nonce) and HSTS
+  // (depends on the runtime NEXTAUTH_URL) are set in proxy.ts.
+  async headers() {
+    const common = [
+      { key: 'Cache-Control', value: 'private, no-store' },
+      { key: 'X-Content-Type-Options', value: 'nosniff' },
+      { key: 'Referrer-Policy', value: 'no-referrer' },
+      { key: 'X-Frame-Options', value: 'DENY' },
+      { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
+      { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+    ];
+    // Hashed static assets keep their own immutable caching.
+    return [{ source: '/((?!_next/static).*)', headers: common }];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,60 @@
+import { getToken } from 'next-auth/jwt';
+import { NextResponse, type NextRequest } from 'next/server';
+import { getConfig } from './lib/config';
+import { safeCallbackPath } from './lib/auth/callback';
+
+/**
+ * Runs before every page and route handler: a per-request CSP nonce, HSTS over https, and a redirect of
+ * signed-out browsers to /login. It is a convenience, not the guard: every page and handler checks the
+ * session and role itself.
+ */
+
+export async function proxy(request: NextRequest) {
+  const config = getConfig();
+  const { pathname, search } = request.nextUrl;
+  const secure = (config.NEXTAUTH_URL ?? '').startsWith('https://');
+  const isPage = !pathname.startsWith('/api/');
+
+  if (isPage && pathname !== '/login') {
+    const token = await getToken({
+      req: request,
+      secret: config.AUTH_SECRET ?? config.NEXTAUTH_SECRET,
+      cookieName: secure ? '__Host-portal.session' : 'portal.session',
+    });
+    if (!token) {
+      const login = new URL('/login', request.url);
+      const back = safeCallbackPath(`${pathname}${search}`);
+      if (back !== '/') login.searchParams.set('callbackUrl', back);
+      return NextResponse.redirect(login);
+    }
+  }
+
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const upstream = new URL(config.PICKS_API_BASE_URL).origin;
+  const dev = process.env.NODE_ENV !== 'production';
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    `style-src 'self' 'unsafe-inline'`,
+    // Logos: the upstream's own host (relative logo paths) and https logo CDNs; never via referrer (see Referrer-Policy).
+    `img-src 'self' data: https: ${upstream}`,
+    "font-src 'self'",
+    `connect-src 'self'${dev ? ' ws:' : ''}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set('x-nonce', nonce);
+  requestHeaders.set('content-security-policy', csp);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set('Content-Security-Policy', csp);
+  if (secure) response.headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+  return response;
+}
+
+export const config = {
+  matcher: [{ source: '/((?!_next/static|_next/image|favicon.ico|icon.svg).*)' }],
+};

@@ -1,0 +1,110 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { ConfigError, parseConfig } from '../lib/config';
+import { ensureDemoUsers } from '../lib/auth/demo-users';
+
+/**
+ * `npm start`: the portal's production server. With no PICKS_API_BASE_URL it starts the embedded
+ * sandbox upstream first and points the portal at it, with demo users for each role. It validates the
+ * configuration before anything else and builds the app if no build exists. `--dev` runs `next dev`.
+ */
+
+const dev = process.argv.includes('--dev');
+const children: ChildProcess[] = [];
+const log = (line: string) => console.log(`[portal] ${line}`);
+
+function fail(message: string): never {
+  console.error(`[portal] ${message}`);
+  shutdown(1);
+}
+
+function shutdown(code: number): never {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  process.exit(code);
+}
+
+process.on('SIGINT', () => shutdown(130));
+process.on('SIGTERM', () => shutdown(143));
+
+async function waitFor(url: string, init: RequestInit, what: string, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) fail(`${what} exited (code ${child.exitCode}) before it was ready.`);
+    try {
+      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(2000), redirect: 'manual' });
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  fail(`${what} was not ready after ${timeoutMs / 1000} s (${url}).`);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(command, args, { env, stdio: 'inherit' });
+  children.push(child);
+  child.on('exit', (code, signal) => {
+    if (!shuttingDown) {
+      console.error(`[portal] ${args.slice(0, 2).join(' ')} stopped (${signal ?? `code ${code}`}).`);
+      shutdown(code ?? 1);
+    }
+  });
+  return child;
+}
+let shuttingDown = false;
+process.on('exit', () => (shuttingDown = true));
+
+const env: NodeJS.ProcessEnv = { ...process.env };
+const sandboxMode = !env.PICKS_API_BASE_URL;
+const demoUsers: { email: string; role: string; password: string }[] = [];
+
+if (sandboxMode) {
+  const sandboxPort = env.SANDBOX_PORT ?? '4010';
+  const key = env.SANDBOX_FULL_KEY ?? 'sandbox-full-key';
+  env.PICKS_API_BASE_URL = `http://127.0.0.1:${sandboxPort}`;
+  env.PICKS_API_KEY = key;
+  // A throwaway session secret: sandbox sessions need not survive a restart.
+  env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
+  env.PORTAL_USERS_FILE ??= '.data/users.json';
+}
+
+let config;
+try {
+  config = parseConfig({ ...env, NODE_ENV: dev ? 'development' : 'production' });
+} catch (error) {
+  fail(error instanceof ConfigError ? error.message : String(error));
+}
+if (!dev && !config.AUTH_SECRET && !config.NEXTAUTH_SECRET) {
+  fail('Invalid portal configuration:\n  - AUTH_SECRET is required in production (or NEXTAUTH_SECRET): a long random string, e.g. `openssl rand -base64 32`.');
+}
+env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`;
+
+if (sandboxMode) {
+  log(`PICKS_API_BASE_URL is not set: starting the sandbox upstream on ${env.PICKS_API_BASE_URL}`);
+  const sandbox = run(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], { ...env, SANDBOX_PORT: env.SANDBOX_PORT ?? '4010' });
+  await waitFor(`${env.PICKS_API_BASE_URL}/api/v1/health`, { headers: { Authorization: `Bearer ${env.PICKS_API_KEY}` } }, 'The sandbox', sandbox, 30_000);
+  demoUsers.push(...(await ensureDemoUsers(config.PORTAL_USERS_FILE)));
+}
+
+const nextBin = 'node_modules/next/dist/bin/next';
+if (!dev && !existsSync('.next/BUILD_ID')) {
+  log('No production build found: running `next build` first (once).');
+  const build = spawnSync(process.execPath, [nextBin, 'build'], { env: { ...env, NODE_ENV: 'production' }, stdio: 'inherit' });
+  if (build.status !== 0) fail('The build failed; see above.');
+}
+
+const portal = run(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', String(config.PORT)], {
+  ...env,
+  NODE_ENV: dev ? 'development' : 'production',
+});
+const url = `http://localhost:${config.PORT}`;
+await waitFor(`http://127.0.0.1:${config.PORT}/login`, {}, 'The portal', portal, 120_000);
+
+log(`Ready: ${url}`);
+log(`Upstream: ${env.PICKS_API_BASE_URL}${sandboxMode ? ' (sandbox)' : ''}`);
+if (demoUsers.length > 0) {
+  log('Demo sign-ins (sandbox only):');
+  for (const user of demoUsers) log(`  ${user.role.padEnd(8)} ${user.email.padEnd(26)} password: ${user.password}`);
+}

@@ -8,7 +8,7 @@ const env = z
     SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
     SANDBOX_HOST: z.string().default('127.0.0.1'),
     SANDBOX_FULL_KEY: z.string().regex(/^[\x21-\x7e]{8,}$/, 'must be at least 8 printable characters without spaces').optional(),
-    SANDBOX_PICKS: z.coerce.number().int().min(1).max(2_000_000).default(6000),
+    SANDBOX_PICKS: z.coerce.number().int().min(1).max(2_000_000).default(8000),
     SANDBOX_SEED: z.coerce.number().int().default(20261122),
     SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
     SANDBOX_RATE_WINDOW_MS: z.coerce.number().int().positive().default(60_000),

@@ -46,7 +46,7 @@ export function createSandbox(options: SandboxOptions = {}) {
   const now = options.now ?? Date.now;
   const anchorMs = options.anchorMs ?? startOfUtcDay(now());
   const seed = options.seed ?? 20261122;
-  const records = generatePicks({ count: options.picks ?? 6000, seed, anchorMs });
+  const records = generatePicks({ count: options.picks ?? 8000, seed, anchorMs });
   const byId = new Map(records.map((r) => [r.id, r]));
   const licences = demoLicences(options.fullKey ?? DEFAULT_FULL_KEY);
   const byKey = new Map(licences.map((l) => [l.key, l]));

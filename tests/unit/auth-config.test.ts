@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { safeCallbackPath } from '@/lib/auth/callback';
+import { parseOidcConfig, roleFromClaims } from '@/lib/auth/oidc';
+import { can } from '@/lib/auth/roles';
+import { ConfigError, parseConfig } from '@/lib/config';
+import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
+
+const base = { PICKS_API_BASE_URL: 'https://api.example.com', PICKS_API_KEY: 'k-123' };
+
+describe('configuration', () => {
+  it('applies defaults and strips a trailing slash', () => {
+    const config = parseConfig({ ...base, PICKS_API_BASE_URL: 'https://api.example.com/' });
+    expect(config).toMatchObject({ PICKS_API_BASE_URL: 'https://api.example.com', PORT: 3000, oidc: null });
+  });
+
+  it.each([
+    [{ PICKS_API_BASE_URL: undefined }, 'PICKS_API_BASE_URL is required'],
+    [{ PICKS_API_BASE_URL: 'ftp://x' }, 'PICKS_API_BASE_URL must be an http(s) URL'],
+    [{ PICKS_API_BASE_URL: 'https://x/api/v1' }, 'PICKS_API_BASE_URL must not end with /api/v1'],
+    [{ PICKS_API_KEY: '' }, 'PICKS_API_KEY'],
+    [{ PICKS_API_KEY: 'has space' }, 'PICKS_API_KEY must be printable ASCII'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ OIDC_ISSUER: 'https://id.example.com' }, 'OIDC_CLIENT_ID, OIDC_CLIENT_SECRET must be set too'],
+  ])('names the variable of a wrong value (%o)', (change, message) => {
+    expect(() => parseConfig({ ...base, ...change })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...base, ...change })).toThrow(message);
+  });
+
+  it('never puts the key in its error message', () => {
+    try {
+      parseConfig({ ...base, PICKS_API_KEY: 'secret value with spaces' });
+    } catch (error) {
+      expect(String(error)).not.toContain('secret value');
+    }
+  });
+});
+
+describe('OIDC configuration', () => {
+  const oidc = { OIDC_ISSUER: 'https://id.example.com/', OIDC_CLIENT_ID: 'portal', OIDC_CLIENT_SECRET: 's' };
+
+  it('is off unless configured', () => expect(parseOidcConfig({})).toBeNull());
+
+  it('parses the role map and default', () => {
+    const config = parseOidcConfig({ ...oidc, OIDC_ROLE_MAP: 'picks-editors=editor, picks-admins=admin', OIDC_ROLE_CLAIM: 'groups', OIDC_DEFAULT_ROLE: 'viewer' });
+    expect(config).toMatchObject({ issuer: 'https://id.example.com', roleClaim: 'groups', roleMap: { 'picks-editors': 'editor', 'picks-admins': 'admin' }, defaultRole: 'viewer' });
+    expect(roleFromClaims({ groups: ['staff', 'picks-editors', 'picks-admins'] }, config!)).toBe('admin');
+    expect(roleFromClaims({ groups: 'picks-editors' }, config!)).toBe('editor');
+    expect(roleFromClaims({ groups: ['staff'] }, config!)).toBe('viewer');
+  });
+
+  it('refuses people with no mapped role when there is no default', () => {
+    const config = parseOidcConfig({ ...oidc, OIDC_ROLE_MAP: 'a=editor' });
+    expect(roleFromClaims({ roles: ['b'] }, config!)).toBeNull();
+    expect(roleFromClaims({ roles: ['manager'] }, config!)).toBe('manager');
+  });
+
+  it.each([
+    [{ OIDC_ROLE_MAP: 'a=owner' }, 'OIDC_ROLE_MAP'],
+    [{ OIDC_DEFAULT_ROLE: 'root' }, 'OIDC_DEFAULT_ROLE'],
+    [{ OIDC_ISSUER: 'not a url' }, 'OIDC_ISSUER'],
+  ])('rejects %o', (change, message) => expect(() => parseOidcConfig({ ...oidc, ...change })).toThrow(message));
+});
+
+describe('roles', () => {
+  it('grants by capability', () => {
+    expect([can('viewer', 'export'), can('editor', 'export'), can('manager', 'export'), can('admin', 'export')]).toEqual([false, true, false, true]);
+    expect([can('viewer', 'coverage'), can('editor', 'coverage'), can('manager', 'coverage'), can('admin', 'coverage')]).toEqual([false, false, true, true]);
+    expect(can(null, 'browse')).toBe(false);
+  });
+});
+
+describe('callback URLs stay inside the portal', () => {
+  it.each(['https://evil.example', '//evil.example', '/\\evil.example', '\\\\evil.example', 'javascript:alert(1)', '/%0d%0aSet-Cookie:x', ' //evil.example', '/\t/evil.example'])(
+    '%s lands on a portal path',
+    (value) => {
+      const path = safeCallbackPath(value);
+      expect(path.startsWith('/')).toBe(true);
+      expect(path.startsWith('//')).toBe(false);
+      expect(new URL(path, 'https://portal.example').origin).toBe('https://portal.example');
+    },
+  );
+
+  it('keeps a legitimate path with its query', () => expect(safeCallbackPath('/picks?sport=NFL&status=live')).toBe('/picks?sport=NFL&status=live'));
+});
+
+describe('passwords', () => {
+  it('hashes with a salt and verifies', async () => {
+    const [a, b] = [await hashPassword('correct horse'), await hashPassword('correct horse')];
+    expect(a).not.toBe(b);
+    expect(a.startsWith('scrypt$32768$8$1$')).toBe(true);
+    expect(await verifyPassword('correct horse', a)).toBe(true);
+    expect(await verifyPassword('wrong horse', a)).toBe(false);
+  });
+});

@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from 'react';
 
-const utcFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const PARTS = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' } as const;
+const utcFormat = new Intl.DateTimeFormat('en-GB', { ...PARTS, timeZone: 'UTC' });
 
 /** A UTC instant shown in the viewer's local time with the zone named; the UTC value is in the tooltip. */
 export function LocalTime({ iso }: { iso: string | null | undefined }) {
@@ -11,7 +12,7 @@ export function LocalTime({ iso }: { iso: string | null | undefined }) {
   const valid = date !== null && !Number.isNaN(date.getTime());
   useEffect(() => {
     if (!valid) return;
-    setLocal(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(date));
+    setLocal(new Intl.DateTimeFormat(undefined, { ...PARTS, timeZoneName: 'short' }).format(date));
   }, [iso, valid]); // eslint-disable-line react-hooks/exhaustive-deps
   if (!iso) return <span className="text-slate-400">—</span>;
   if (!valid) return <span>{iso}</span>;

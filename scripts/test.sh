@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite — types, unit, contract (sandbox over HTTP) and browser tests (Chromium).
+# Works on a fresh machine: installs node_modules and Debian's Chromium when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ -d node_modules ] || npm ci --no-audit --no-fund
+
+chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ ! -x "$chromium_path" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "[test] Chromium not found at $chromium_path: installing Debian's chromium package"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "[test] Chromium not found at $chromium_path. Install it (apt-get install -y chromium) or set CHROMIUM_PATH." >&2
+    exit 1
+  fi
+fi
+
+echo "[test] 1/4 type check"
+npx tsc --noEmit
+
+echo "[test] 2/4 unit and contract tests"
+npx vitest run
+
+echo "[test] 3/4 production build"
+npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
+
+echo "[test] 4/4 browser tests (Chromium at $chromium_path)"
+npx playwright test

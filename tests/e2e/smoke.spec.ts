@@ -1,0 +1,19 @@
+import { expect, signIn, test } from './fixtures';
+
+test('a signed-out visitor is sent to sign in, and comes back after', async ({ page }) => {
+  await page.goto('/licence');
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Flicence$/);
+  await signIn(page, 'viewer', '/');
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await expect(page.getByText('Northwind Media Group')).toBeVisible();
+  await expect(page.getByTestId('health-status')).toHaveText(/ok/);
+});
+
+test('a wrong password is refused with a clear message', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill('viewer@demo.picks.test');
+  await page.getByLabel('Password').fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('#login-error')).toHaveText('That email and password do not match an account.');
+  await expect(page).toHaveURL(/\/login/);
+});

@@ -1,0 +1,65 @@
+import type { Metadata } from 'next';
+import { ErrorPanel } from '@/components/error-panel';
+import { LocalTime } from '@/components/local-time';
+import { ValueTree } from '@/components/value-tree';
+import { requirePage } from '@/lib/auth/session';
+import { settle } from '@/lib/errors';
+import { summariseLicence, type LicenceSummary } from '@/lib/licence';
+import { picksApi } from '@/lib/picks-api';
+
+export const metadata: Metadata = { title: 'Licence' };
+
+const isInstant = (value: string | null) => value !== null && /^\d{4}-\d{2}-\d{2}T/.test(value);
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-1 text-sm">{children}</dd>
+    </div>
+  );
+}
+
+function Chips({ items }: { items: string[] | null }) {
+  if (!items) return <span className="text-slate-400">not stated</span>;
+  if (items.length === 0) return <span className="text-slate-400">none</span>;
+  return <ul className="flex flex-wrap gap-1.5">{items.map((item) => <li key={item} className="rounded-full bg-slate-100 px-2.5 py-0.5">{item}</li>)}</ul>;
+}
+
+const When = ({ value }: { value: string | null }) => (value === null ? <span className="text-slate-400">not stated</span> : isInstant(value) ? <LocalTime iso={value} /> : <>{value}</>);
+
+export default async function LicencePage() {
+  await requirePage('browse', '/licence');
+  const me = await settle(picksApi().me());
+  if (!me.ok) {
+    return (
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold">Licence</h1>
+        <ErrorPanel error={me.error.toJSON()} retryHref="/licence" />
+      </div>
+    );
+  }
+  const l: LicenceSummary = summariseLicence(me.value);
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Licence</h1>
+        <p className="text-sm text-slate-600">What the partner key is licensed for, as the Picks API reports it (<span className="font-mono">GET /me</span>).</p>
+      </div>
+      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Fact label="Partner">{l.partner ?? <span className="text-slate-400">not stated</span>}</Fact>
+        <Fact label="Status">{l.status ?? <span className="text-slate-400">not stated</span>}</Fact>
+        <Fact label="Content mode">{l.contentMode ?? <span className="text-slate-400">not stated</span>}</Fact>
+        <Fact label="Expires"><When value={l.expiresAt} /></Fact>
+        <Fact label="Date window">{l.from || l.to ? <><When value={l.from} /> – <When value={l.to} /></> : <span className="text-slate-400">not stated (unrestricted or not reported)</span>}</Fact>
+        <Fact label="Channels"><Chips items={l.channels} /></Fact>
+        <Fact label="Sports"><Chips items={l.sports} /></Fact>
+        <Fact label="Leagues"><Chips items={l.leagues} /></Fact>
+      </dl>
+      <section aria-labelledby="everything" className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 id="everything" className="mb-3 font-semibold">Everything /me returned</h2>
+        <ValueTree value={me.value} />
+      </section>
+    </div>
+  );
+}

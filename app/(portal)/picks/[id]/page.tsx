@@ -1,0 +1,99 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { ErrorPanel } from '@/components/error-panel';
+import { LocalTime } from '@/components/local-time';
+import { Logo } from '@/components/logo';
+import { StatusBadge } from '@/components/status-badge';
+import { ValueTree } from '@/components/value-tree';
+import { requirePage } from '@/lib/auth/session';
+import { settle } from '@/lib/errors';
+import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref, toPickRow } from '@/lib/pick-view';
+import { picksApi, upstreamBaseUrl } from '@/lib/picks-api';
+
+export const metadata: Metadata = { title: 'Pick' };
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="contents">
+      <dt className="text-sm text-slate-500">{label}</dt>
+      <dd className="text-sm">{children ?? <span className="text-slate-400">not included</span>}</dd>
+    </div>
+  );
+}
+
+export default async function PickPage({ params }: { params: Promise<{ id: string }> }) {
+  const id = idFromSegment((await params).id);
+  if (id === null) notFound();
+  await requirePage('browse', pickHref(id));
+  const result = await settle(picksApi().getPick(id));
+  if (!result.ok && result.error.code === 'NOT_FOUND') notFound();
+  if (!result.ok) {
+    return (
+      <div className="space-y-4">
+        <h1 className="text-2xl font-semibold">Pick</h1>
+        <ErrorPanel error={result.error.toJSON()} retryHref={pickHref(id)} />
+      </div>
+    );
+  }
+  const pick = result.value;
+  const row = toPickRow(pick, upstreamBaseUrl());
+  const scale = detectProbabilityScale([row.probability]);
+
+  return (
+    <article className="space-y-6">
+      <Link href="/picks" className="text-sm font-medium text-brand-700 hover:underline">← All picks</Link>
+      <header className="rounded-lg border border-slate-200 bg-white p-6">
+        <div className="flex items-center gap-2 text-sm text-slate-600">
+          <Logo src={row.competitionLogo} name={row.competition ?? row.league} size={28} shape="square" />
+          <span>{[row.sport, row.league, row.roundOrWeek].filter(Boolean).join(' · ') || 'Competition not included'}</span>
+        </div>
+        <h1 className="mt-3 flex flex-wrap items-center gap-3 text-2xl font-semibold">
+          <span className="inline-flex items-center gap-2"><Logo src={row.homeLogo} name={row.homeTeam} size={40} />{row.homeTeam ?? '—'}</span>
+          <span className="text-slate-400">vs</span>
+          <span className="inline-flex items-center gap-2"><Logo src={row.awayLogo} name={row.awayTeam} size={40} />{row.awayTeam ?? '—'}</span>
+        </h1>
+        <p className="mt-2 text-sm text-slate-600"><LocalTime iso={row.eventDate} /> · {row.eventDescription ?? ''}</p>
+        <p className="mt-3 text-sm text-slate-600" data-attribution="">{row.attribution ?? 'No attribution supplied'}</p>
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <section aria-labelledby="the-pick" className="rounded-lg border border-slate-200 bg-white p-5 lg:col-span-2">
+          <h2 id="the-pick" className="font-semibold">The pick</h2>
+          <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
+            <Row label="Market">{row.marketType}{row.isPlayerPick ? ' (player pick)' : ''}</Row>
+            <Row label="Selection">{row.selection}</Row>
+            <Row label="Line">{row.line}</Row>
+            <Row label="Odds">{row.odds === null ? null : `${formatOdds(row.odds, row.oddsFormat)} (${row.oddsFormat ?? 'format not stated'})`}</Row>
+            <Row label="Bookmaker">{row.bookmaker}</Row>
+            <Row label="Probability">{row.probability === null ? null : formatProbability(row.probability, scale)}</Row>
+            <Row label="Confidence tier">{row.confidenceTier}</Row>
+          </dl>
+          <h3 className="mt-5 text-sm font-semibold">Reasoning</h3>
+          {pick.reasoning ? <p className="mt-1 whitespace-pre-wrap text-sm leading-6" data-testid="reasoning">{pick.reasoning}</p> : <p className="mt-1 text-sm text-slate-400">Not included in this licence or record.</p>}
+        </section>
+        <section aria-labelledby="lifecycle" className="rounded-lg border border-slate-200 bg-white p-5">
+          <h2 id="lifecycle" className="font-semibold">Lifecycle</h2>
+          <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
+            <Row label="Status"><StatusBadge value={row.status} /></Row>
+            <Row label="Result"><StatusBadge value={row.result} /></Row>
+            <Row label="Settled">{pick.settledAt ? <LocalTime iso={pick.settledAt} /> : <span className="text-slate-400">not settled</span>}</Row>
+            <Row label="Published"><LocalTime iso={row.publishedAt} /></Row>
+          </dl>
+          <h2 className="mt-5 font-semibold">Identity</h2>
+          <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 break-all">
+            <Row label="Record id"><span className="font-mono text-xs">{pick.id}</span></Row>
+            <Row label="Home key">{pick.homeIdentityKey && <span className="font-mono text-xs">{pick.homeIdentityKey}</span>}</Row>
+            <Row label="Away key">{pick.awayIdentityKey && <span className="font-mono text-xs">{pick.awayIdentityKey}</span>}</Row>
+            <Row label="Subject key">{pick.subjectIdentityKey && <span className="font-mono text-xs">{pick.subjectIdentityKey}</span>}</Row>
+            <Row label="Source event">{pick.widgetEventIdentity?.sourceEventId && <span className="font-mono text-xs">{pick.widgetEventIdentity.sourceEventId}</span>}</Row>
+          </dl>
+        </section>
+      </div>
+      <section aria-labelledby="all-fields" className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 id="all-fields" className="mb-3 font-semibold">Every field of the record</h2>
+        <ValueTree value={pick} />
+      </section>
+    </article>
+  );
+}

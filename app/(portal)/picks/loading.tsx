@@ -1,0 +1,5 @@
+import { TableSkeleton } from '@/components/table-skeleton';
+
+export default function Loading() {
+  return <TableSkeleton />;
+}

@@ -1,0 +1,43 @@
+import { Suspense } from 'react';
+import type { Session } from 'next-auth';
+import { settle } from '@/lib/errors';
+import { parseFilters, sentFilterValues, type FilterKind } from '@/lib/filters';
+import { summariseLicence } from '@/lib/licence';
+import { toSearchParams } from '@/lib/paging';
+import { picksApi } from '@/lib/picks-api';
+import { ErrorPanel } from './error-panel';
+import { FilterForm } from './filter-form';
+import { RecordsView } from './records-view';
+import { TableSkeleton } from './table-skeleton';
+
+/** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
+export async function RecordsPage({ kind, searchParams, title, intro, session: _session }: {
+  kind: FilterKind;
+  searchParams: Record<string, string | string[] | undefined>;
+  title: string;
+  intro: string;
+  session: Session;
+}) {
+  const params = toSearchParams(searchParams);
+  const parsed = parseFilters(kind, params);
+  // Sport and league choices come from the licence when /me names them; free text otherwise.
+  const me = await settle(picksApi().me());
+  const licence = me.ok ? summariseLicence(me.value) : null;
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        <p className="text-sm text-slate-600">{intro}</p>
+      </div>
+      <FilterForm kind={kind} values={sentFilterValues(kind, params)} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
+      {parsed.ok ? (
+        <Suspense key={params.toString()} fallback={<TableSkeleton />}>
+          <RecordsView kind={kind} filters={parsed.filters} params={params} />
+        </Suspense>
+      ) : (
+        <ErrorPanel error={parsed.error.toJSON()} retryHref={kind === 'picks' ? '/picks' : '/results'} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { settle } from '@/lib/errors';
+import type { FilterKind, PickFilters } from '@/lib/filters';
+import { decodeTrail } from '@/lib/paging';
+import { detectProbabilityScale, toPickRow } from '@/lib/pick-view';
+import { picksApi, upstreamBaseUrl } from '@/lib/picks-api';
+import { ErrorPanel } from './error-panel';
+import { Pager } from './pager';
+import { RecordsTable } from './records-table';
+
+/** One page of picks or results for the filters: the table, or the error, never an empty table for an error. */
+export async function RecordsView({ kind, filters, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {
+  const pathname = kind === 'picks' ? '/picks' : '/results';
+  const api = picksApi();
+  const page = await settle(kind === 'picks' ? api.listPicks(filters) : api.listResults(filters));
+  const here = `${pathname}?${params.toString()}`;
+  if (!page.ok) return <ErrorPanel error={page.error.toJSON()} retryHref={here} />;
+
+  const base = upstreamBaseUrl();
+  const rows = page.value.data.map((pick) => toPickRow(pick, base));
+  const scale = detectProbabilityScale(rows.map((r) => r.probability));
+  const pager = (
+    <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={decodeTrail(params.get('trail') ?? undefined)}
+      nextCursor={page.value.page.hasMore ? (page.value.page.nextCursor ?? null) : null} />
+  );
+
+  return (
+    <section aria-label={kind === 'picks' ? 'Picks' : 'Results'} className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-slate-600" data-testid="record-count">
+          {rows.length} {rows.length === 1 ? 'record' : 'records'} on this page{page.value.page.hasMore ? ', more on the next' : ''}.
+          {rows.some((r) => r.probability !== null) && <span className="ml-1 text-slate-500">Probability read on a {scale === 'unit' ? '0–1' : '0–100'} scale.</span>}
+        </p>
+        {pager}
+      </div>
+      {rows.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">
+          <p className="font-medium">No records match these filters.</p>
+          <p className="mt-1 text-sm text-slate-600">The licence delivered nothing for them. Widen the dates or clear a filter.</p>
+        </div>
+      ) : (
+        <RecordsTable rows={rows} scale={scale} caption={`${kind === 'picks' ? 'Picks' : 'Results'} matching the filters, this page`} />
+      )}
+      <div className="flex justify-end">{pager}</div>
+    </section>
+  );
+}

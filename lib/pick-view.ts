@@ -1,0 +1,114 @@
+import type { Pick } from './picks-api/schemas';
+
+/**
+ * Display-ready rows for the tables: only what a table shows, logos already resolved and vetted.
+ * Pure and shared by pages; the browser receives rows, not whole upstream records.
+ */
+
+export interface PickRow {
+  id: string | null;
+  homeTeam: string | null;
+  awayTeam: string | null;
+  eventDescription: string | null;
+  homeLogo: string | null;
+  awayLogo: string | null;
+  competitionLogo: string | null;
+  competition: string | null;
+  eventDate: string | null;
+  sport: string | null;
+  league: string | null;
+  roundOrWeek: string | null;
+  marketType: string | null;
+  selection: string | null;
+  line: string | number | null;
+  odds: number | null;
+  oddsFormat: string | null;
+  bookmaker: string | null;
+  probability: number | null;
+  confidenceTier: string | null;
+  status: string | null;
+  result: string | null;
+  publishedAt: string | null;
+  attribution: string | null;
+  isPlayerPick: boolean;
+}
+
+/** An http(s) URL for an <img>, relative ones resolved against the upstream; anything else is null. */
+export function resolveLogoUrl(value: unknown, upstreamBase: string): string | null {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 2048) return null;
+  try {
+    const url = new URL(value.trim(), `${upstreamBase.replace(/\/+$/, '')}/`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null; // javascript:, data:, blob:, ...
+    if (url.username || url.password) return null;
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+export function toPickRow(pick: Pick, upstreamBase: string): PickRow {
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return {
+    id: text(pick.id),
+    homeTeam: text(pick.homeTeam),
+    awayTeam: text(pick.awayTeam),
+    eventDescription: text(pick.eventDescription),
+    homeLogo: resolveLogoUrl(pick.homeTeamLogoUrl ?? pick.homeLogoUrl, upstreamBase),
+    awayLogo: resolveLogoUrl(pick.awayTeamLogoUrl ?? pick.awayLogoUrl, upstreamBase),
+    competitionLogo: resolveLogoUrl(pick.competitionLogoUrl, upstreamBase),
+    competition: text(pick.eventMetadata?.competition),
+    eventDate: text(pick.eventDate),
+    sport: text(pick.sport),
+    league: text(pick.league),
+    roundOrWeek: text(pick.roundOrWeek),
+    marketType: text(pick.marketType),
+    selection: text(pick.selection),
+    line: pick.line ?? null,
+    odds: pick.odds ?? null,
+    oddsFormat: text(pick.oddsFormat),
+    bookmaker: text(pick.bookmaker),
+    probability: pick.probability ?? null,
+    confidenceTier: text(pick.confidenceTier),
+    status: text(pick.status),
+    result: text(pick.result),
+    publishedAt: text(pick.publishedAt),
+    attribution: text(pick.attribution),
+    isPlayerPick: pick.isPlayerPick === true,
+  };
+}
+
+export type ProbabilityScale = 'unit' | 'percent';
+
+/** The spec leaves probability's scale open (§2.2): values above 1 mean a 0–100 scale. */
+export function detectProbabilityScale(values: Iterable<number | null | undefined>): ProbabilityScale {
+  for (const value of values) if (typeof value === 'number' && value > 1) return 'percent';
+  return 'unit';
+}
+
+export function formatProbability(value: number | null, scale: ProbabilityScale): string {
+  if (value === null || !Number.isFinite(value)) return '—';
+  const percent = scale === 'unit' ? value * 100 : value;
+  return `${percent.toFixed(1)}%`;
+}
+
+export function formatOdds(odds: number | null, format: string | null): string {
+  if (odds === null || !Number.isFinite(odds)) return '—';
+  if (format === 'american') return odds > 0 ? `+${odds}` : String(odds);
+  return String(odds);
+}
+
+export function initials(name: string | null | undefined): string {
+  const words = (name ?? '').replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
+  return (words.slice(0, 2).map((w) => w[0]?.toUpperCase() ?? '').join('') || '?').slice(0, 2);
+}
+
+export const pickHref = (id: string) => `/picks/${encodeURIComponent(id)}`;
+
+/** Next 16 hands a dynamic segment over still percent-encoded: decode it exactly once (malformed: no id). */
+export function idFromSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}

@@ -1,13 +1,23 @@
 import { defineConfig } from '@playwright/test';
+import { E2E } from './tests/e2e/ports';
 
 /**
  * Browser tests drive the system Chromium (Debian's package; `npx playwright install` cannot work on
- * these machines) against the production build started exactly as a user would: `npm start`, which
- * brings up the embedded sandbox. Ports are the e2e ones so a running dev portal is left alone.
+ * these machines) against the production build started exactly as a user would: `npm start`.
+ * The main portal runs on the embedded sandbox. Four more portals from the same build point at the
+ * same sandbox with other keys, or at a closed port, so every upstream error page is provoked for real.
  */
 
-const PORT = Number(process.env.E2E_PORT ?? 3200);
-const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4210);
+const secret = 'e2e-only-secret-not-for-production-0123456789';
+const portal = (port: number, env: Record<string, string>) => ({
+  command: 'npm start',
+  url: `http://127.0.0.1:${port}/login`,
+  reuseExistingServer: false,
+  timeout: 180_000,
+  stdout: 'pipe' as const,
+  env: { PORT: String(port), PORTAL_USERS_FILE: E2E.usersFile, ...env },
+});
+const upstream = `http://127.0.0.1:${E2E.sandboxPort}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -18,24 +28,18 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: `http://localhost:${E2E.port}`,
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-gpu'],
     },
   },
-  webServer: {
-    command: 'npm start',
-    url: `http://127.0.0.1:${PORT}/login`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'pipe',
-    env: {
-      PORT: String(PORT),
-      SANDBOX_PORT: String(SANDBOX_PORT),
-      PORTAL_USERS_FILE: '.data/e2e-users.json',
-      PICKS_API_BASE_URL: '',
-    },
-  },
+  webServer: [
+    portal(E2E.port, { SANDBOX_PORT: String(E2E.sandboxPort), PICKS_API_BASE_URL: '', SANDBOX_RATE_LIMIT: '0', SANDBOX_NOW: E2E.now }),
+    portal(E2E.suspendedPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'sandbox-suspended-key', AUTH_SECRET: secret }),
+    portal(E2E.badKeyPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'e2e-wrong-key', AUTH_SECRET: secret }),
+    portal(E2E.throttledPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'sandbox-throttled-key', AUTH_SECRET: secret }),
+    portal(E2E.downPort, { PICKS_API_BASE_URL: 'http://127.0.0.1:9', PICKS_API_KEY: 'any-key', AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1' }),
+  ],
 });

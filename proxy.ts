@@ -14,6 +14,13 @@ export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const secure = (config.NEXTAUTH_URL ?? '').startsWith('https://');
   const isPage = !pathname.startsWith('/api/');
+  // Next's router answers a malformed percent-escape in a dynamic segment with a 500; refuse it cleanly.
+  if (!decodes(pathname)) {
+    return new NextResponse('Bad request: the address has a malformed %-escape.', {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-store' },
+    });
+  }
 
   if (isPage && pathname !== '/login') {
     const token = await getToken({
@@ -53,6 +60,15 @@ export async function proxy(request: NextRequest) {
   response.headers.set('Content-Security-Policy', csp);
   if (secure) response.headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
   return response;
+}
+
+function decodes(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

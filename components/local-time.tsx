@@ -14,7 +14,7 @@ export function LocalTime({ iso }: { iso: string | null | undefined }) {
     if (!valid) return;
     setLocal(new Intl.DateTimeFormat(undefined, { ...PARTS, timeZoneName: 'short' }).format(date));
   }, [iso, valid]); // eslint-disable-line react-hooks/exhaustive-deps
-  if (!iso) return <span className="text-slate-400">—</span>;
+  if (!iso) return <span className="text-slate-500">—</span>;
   if (!valid) return <span>{iso}</span>;
   const utc = `${utcFormat.format(date)} UTC`;
   return (

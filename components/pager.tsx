@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { encodeTrail, hrefWith } from '@/lib/paging';
 
 const linkClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50';
-const offClass = 'rounded-md border border-slate-200 px-3 py-1.5 text-slate-400';
+const offClass = 'rounded-md border border-slate-200 px-3 py-1.5 text-slate-500';
 
 /** Previous / next through cursor pages. Cursors of earlier pages ride in `trail` ('' is the first page). */
 export function Pager({ pathname, params, cursor, trail, nextCursor }: {

@@ -32,7 +32,7 @@ export function getPickColumns(scale: ProbabilityScale): ColumnDef<PickRow>[] {
           </div>
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
             <span className="inline-flex items-center gap-1.5"><Logo src={r.homeLogo} name={r.homeTeam} />{r.homeTeam ?? '—'}</span>
-            <span className="text-slate-400">vs</span>
+            <span className="text-slate-500">vs</span>
             <span className="inline-flex items-center gap-1.5"><Logo src={r.awayLogo} name={r.awayTeam} />{r.awayTeam ?? '—'}</span>
           </div>
           {r.id && (
@@ -143,7 +143,7 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
                       <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-slate-950"
                         title="Sort this page by this column">
                         {flexRender(header.column.columnDef.header, header.getContext())}
-                        <span aria-hidden className="text-xs text-slate-400">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
+                        <span aria-hidden className="text-xs text-slate-500">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
                       </button>
                     </th>
                   );

@@ -3,12 +3,12 @@
  * string as text (never markup). For bodies whose shape the spec does not give (/me, unknown fields).
  */
 export function ValueTree({ value, depth = 0 }: { value: unknown; depth?: number }) {
-  if (value === null || value === undefined) return <span className="text-slate-400">not stated</span>;
+  if (value === null || value === undefined) return <span className="text-slate-500">not stated</span>;
   if (typeof value === 'boolean') return <span>{value ? 'yes' : 'no'}</span>;
   if (typeof value === 'number' || typeof value === 'string' || typeof value === 'bigint') return <span className="break-words">{String(value)}</span>;
-  if (depth > 8) return <span className="text-slate-400">…</span>;
+  if (depth > 8) return <span className="text-slate-500">…</span>;
   if (Array.isArray(value)) {
-    if (value.length === 0) return <span className="text-slate-400">none</span>;
+    if (value.length === 0) return <span className="text-slate-500">none</span>;
     return (
       <ul className="list-inside list-disc space-y-0.5">
         {value.map((item, i) => <li key={i}><ValueTree value={item} depth={depth + 1} /></li>)}
@@ -17,7 +17,7 @@ export function ValueTree({ value, depth = 0 }: { value: unknown; depth?: number
   }
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length === 0) return <span className="text-slate-400">empty</span>;
+    if (entries.length === 0) return <span className="text-slate-500">empty</span>;
     return (
       <dl className={`grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-1 ${depth > 0 ? 'border-l-2 border-slate-100 pl-3' : ''}`}>
         {entries.map(([key, item]) => (

@@ -2,7 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { AppError, isAbortError } from '../errors';
 import type { PickFilters } from '../filters';
-import { createUpstreamGate, sleep, type UpstreamGate } from './gate';
+import { createUpstreamGate, GatePaused, sleep, type UpstreamGate } from './gate';
 import {
   errorBodySchema,
   openObjectSchema,
@@ -78,7 +78,10 @@ export function createPicksClient(options: PicksClientOptions) {
     const url = buildUrl(path, query);
     const { signal } = call;
     for (let attempt = 0; ; attempt += 1) {
-      const release = await gate.acquire(signal);
+      const release = await gate.acquire(signal, retry.retryAfterCapMs).catch((error: unknown) => {
+        if (error instanceof GatePaused) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
+        throw error;
+      });
       let failure: AppError;
       let waitMs: number;
       try {
@@ -262,14 +265,7 @@ export function errorFromResponse(res: Response, text: string): AppError {
       return new AppError({ status: 404, code: 'NOT_FOUND', message: 'The Picks API has no such record.', requestId });
     case 429: {
       const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
-      const seconds = retryAfterMs === null ? null : Math.max(1, Math.ceil(retryAfterMs / 1000));
-      return new AppError({
-        status: 429,
-        code: 'THROTTLED',
-        message: `The Picks API is throttling requests. Try again in ${seconds ?? 'a few'} s.`,
-        requestId,
-        retryAfterSeconds: seconds ?? 5,
-      });
+      return throttledError(retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000), requestId);
     }
     default:
       return new AppError({
@@ -279,6 +275,17 @@ export function errorFromResponse(res: Response, text: string): AppError {
         requestId,
       });
   }
+}
+
+function throttledError(seconds: number | null, requestId: string | null): AppError {
+  const wait = seconds === null ? null : Math.max(1, seconds);
+  return new AppError({
+    status: 429,
+    code: 'THROTTLED',
+    message: `The Picks API is throttling requests. Try again in ${wait ?? 'a few'} s.`,
+    requestId,
+    retryAfterSeconds: wait ?? 5,
+  });
 }
 
 function networkError(error: unknown): AppError {

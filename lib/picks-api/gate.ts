@@ -6,7 +6,8 @@ import 'server-only';
  * throttle on its own. That keeps fifty browsing users from turning one throttle into a storm of 429s.
  */
 export interface UpstreamGate {
-  acquire(signal?: AbortSignal): Promise<() => void>;
+  /** Waits for a slot. While the upstream's pause is longer than `maxPauseMs`, throws GatePaused at once. */
+  acquire(signal?: AbortSignal, maxPauseMs?: number): Promise<() => void>;
   /** Hold every new request until `ms` from now (the upstream said it is throttling us). */
   coolDown(ms: number): void;
   readonly stats: { active: number; waiting: number; resumeAt: number };
@@ -19,10 +20,11 @@ export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
 
   const wake = () => waiting.shift()?.();
 
-  async function acquire(signal?: AbortSignal): Promise<() => void> {
+  async function acquire(signal?: AbortSignal, maxPauseMs = Infinity): Promise<() => void> {
     for (;;) {
       signal?.throwIfAborted();
       const pause = resumeAt - Date.now();
+      if (pause > maxPauseMs) throw new GatePaused(pause);
       if (pause > 0) {
         await sleep(pause, signal);
         continue;
@@ -62,6 +64,14 @@ export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
       return { active, waiting: waiting.length, resumeAt };
     },
   };
+}
+
+/** The upstream asked us to pause for longer than a caller will wait: fail fast, saying how long. */
+export class GatePaused extends Error {
+  constructor(readonly remainingMs: number) {
+    super(`upstream paused for ${remainingMs} ms`);
+    this.name = 'GatePaused';
+  }
 }
 
 /** A timer that an AbortSignal can cut short (rejecting with the signal's reason). */

@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { E2E } from './ports';
 
 export const USERS = {
   viewer: { email: 'viewer@demo.picks.test', password: 'demo-viewer-pass' },
@@ -8,14 +9,42 @@ export const USERS = {
 } as const;
 
 export type RoleName = keyof typeof USERS;
+export const ROLES = Object.keys(USERS) as RoleName[];
 
-export async function signIn(page: Page, role: RoleName, next = '/') {
-  await page.goto(`/login?callbackUrl=${encodeURIComponent(next)}`);
+/** Signs in through the real form; `origin` picks one of the e2e portals (default: the main one). */
+export async function signIn(page: Page, role: RoleName, next = '/', origin = `http://localhost:${E2E.port}`) {
+  await page.goto(`${origin}/login?callbackUrl=${encodeURIComponent(next)}`);
   await page.getByLabel('Email').fill(USERS[role].email);
   await page.getByLabel('Password').fill(USERS[role].password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
-export const test = base;
+/** The sandbox's API directly, for the expected values of a test (never through the portal). */
+export async function sandboxApi<T>(path: string): Promise<T> {
+  const res = await fetch(`http://127.0.0.1:${E2E.sandboxPort}/api/v1${path}`, { headers: { Authorization: `Bearer ${E2E.sandboxKey}` } });
+  if (!res.ok) throw new Error(`sandbox ${path}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** Screenshots for people to look at (ignored by git). */
+export async function snapshot(page: Page, name: string) {
+  await page.screenshot({ path: `tests/e2e/__screenshots__/${name}.png`, fullPage: true });
+}
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  // Every page error or console error fails the test that caused it.
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) errors.push(message.text());
+      });
+      await use(errors);
+      expect(errors, 'console and page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 export { expect };

@@ -346,3 +346,16 @@ describe('shared gate', () => {
     for (const at of times.slice(1)) expect(at - start).toBeGreaterThanOrEqual(950);
   });
 });
+
+describe('a pause longer than anyone waits', () => {
+  it('fails later callers at once instead of holding them for the whole Retry-After', async () => {
+    const { api, calls } = client([json(errorBody('THROTTLED'), 429, { 'Retry-After': '90' }), json({ ok: true })]);
+    await expect(api.me()).rejects.toMatchObject({ code: 'THROTTLED', retryAfterSeconds: 90 });
+    const started = Date.now();
+    const error = await failure(api.health());
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.code).toBe('THROTTLED');
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(85);
+    expect(calls).toHaveLength(1); // the upstream is not asked again while it said to pause
+  });
+});

@@ -21,12 +21,12 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 function Chips({ items }: { items: string[] | null }) {
-  if (!items) return <span className="text-slate-400">not stated</span>;
-  if (items.length === 0) return <span className="text-slate-400">none</span>;
+  if (!items) return <span className="text-slate-500">not stated</span>;
+  if (items.length === 0) return <span className="text-slate-500">none</span>;
   return <ul className="flex flex-wrap gap-1.5">{items.map((item) => <li key={item} className="rounded-full bg-slate-100 px-2.5 py-0.5">{item}</li>)}</ul>;
 }
 
-const When = ({ value }: { value: string | null }) => (value === null ? <span className="text-slate-400">not stated</span> : isInstant(value) ? <LocalTime iso={value} /> : <>{value}</>);
+const When = ({ value }: { value: string | null }) => (value === null ? <span className="text-slate-500">not stated</span> : isInstant(value) ? <LocalTime iso={value} /> : <>{value}</>);
 
 export default async function LicencePage() {
   await requirePage('browse', '/licence');
@@ -47,11 +47,11 @@ export default async function LicencePage() {
         <p className="text-sm text-slate-600">What the partner key is licensed for, as the Picks API reports it (<span className="font-mono">GET /me</span>).</p>
       </div>
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Fact label="Partner">{l.partner ?? <span className="text-slate-400">not stated</span>}</Fact>
-        <Fact label="Status">{l.status ?? <span className="text-slate-400">not stated</span>}</Fact>
-        <Fact label="Content mode">{l.contentMode ?? <span className="text-slate-400">not stated</span>}</Fact>
+        <Fact label="Partner">{l.partner ?? <span className="text-slate-500">not stated</span>}</Fact>
+        <Fact label="Status">{l.status ?? <span className="text-slate-500">not stated</span>}</Fact>
+        <Fact label="Content mode">{l.contentMode ?? <span className="text-slate-500">not stated</span>}</Fact>
         <Fact label="Expires"><When value={l.expiresAt} /></Fact>
-        <Fact label="Date window">{l.from || l.to ? <><When value={l.from} /> – <When value={l.to} /></> : <span className="text-slate-400">not stated (unrestricted or not reported)</span>}</Fact>
+        <Fact label="Date window">{l.from || l.to ? <><When value={l.from} /> – <When value={l.to} /></> : <span className="text-slate-500">not stated (unrestricted or not reported)</span>}</Fact>
         <Fact label="Channels"><Chips items={l.channels} /></Fact>
         <Fact label="Sports"><Chips items={l.sports} /></Fact>
         <Fact label="Leagues"><Chips items={l.leagues} /></Fact>

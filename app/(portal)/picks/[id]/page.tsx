@@ -17,7 +17,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   return (
     <div className="contents">
       <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className="text-sm">{children ?? <span className="text-slate-400">not included</span>}</dd>
+      <dd className="text-sm">{children ?? <span className="text-slate-500">not included</span>}</dd>
     </div>
   );
 }
@@ -50,7 +50,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
         </div>
         <h1 className="mt-3 flex flex-wrap items-center gap-3 text-2xl font-semibold">
           <span className="inline-flex items-center gap-2"><Logo src={row.homeLogo} name={row.homeTeam} size={40} />{row.homeTeam ?? '—'}</span>
-          <span className="text-slate-400">vs</span>
+          <span className="text-slate-500">vs</span>
           <span className="inline-flex items-center gap-2"><Logo src={row.awayLogo} name={row.awayTeam} size={40} />{row.awayTeam ?? '—'}</span>
         </h1>
         <p className="mt-2 text-sm text-slate-600"><LocalTime iso={row.eventDate} /> · {row.eventDescription ?? ''}</p>
@@ -70,14 +70,14 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
             <Row label="Confidence tier">{row.confidenceTier}</Row>
           </dl>
           <h3 className="mt-5 text-sm font-semibold">Reasoning</h3>
-          {pick.reasoning ? <p className="mt-1 whitespace-pre-wrap text-sm leading-6" data-testid="reasoning">{pick.reasoning}</p> : <p className="mt-1 text-sm text-slate-400">Not included in this licence or record.</p>}
+          {pick.reasoning ? <p className="mt-1 whitespace-pre-wrap text-sm leading-6" data-testid="reasoning">{pick.reasoning}</p> : <p className="mt-1 text-sm text-slate-500">Not included in this licence or record.</p>}
         </section>
         <section aria-labelledby="lifecycle" className="rounded-lg border border-slate-200 bg-white p-5">
           <h2 id="lifecycle" className="font-semibold">Lifecycle</h2>
           <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
             <Row label="Status"><StatusBadge value={row.status} /></Row>
             <Row label="Result"><StatusBadge value={row.result} /></Row>
-            <Row label="Settled">{pick.settledAt ? <LocalTime iso={pick.settledAt} /> : <span className="text-slate-400">not settled</span>}</Row>
+            <Row label="Settled">{pick.settledAt ? <LocalTime iso={pick.settledAt} /> : <span className="text-slate-500">not settled</span>}</Row>
             <Row label="Published"><LocalTime iso={row.publishedAt} /></Row>
           </dl>
           <h2 className="mt-5 font-semibold">Identity</h2>

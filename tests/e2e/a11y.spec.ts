@@ -1,0 +1,37 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, sandboxApi, signIn, test } from './fixtures';
+
+/** axe-core on every main page: no serious or critical violations. Tables sortable from the keyboard. */
+
+async function audit(page: import('@playwright/test').Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes, e.g. ${v.nodes[0]?.target.join(' ')})`)).toEqual([]);
+}
+
+test('sign-in page', async ({ page }) => {
+  await page.goto('/login');
+  await audit(page);
+});
+
+test('main pages', async ({ page }) => {
+  await signIn(page, 'admin');
+  const { data } = await sandboxApi<{ data: { id: string }[] }>('/picks?limit=1');
+  for (const url of ['/', '/licence', '/picks?sport=Football', '/results', `/picks/${encodeURIComponent(data[0]!.id)}`, '/picks?status=nope']) {
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+    await audit(page);
+  }
+});
+
+test('filters are labelled and the table sorts from the keyboard', async ({ page }) => {
+  await signIn(page, 'viewer');
+  await page.goto('/picks?sport=Football&limit=25');
+  for (const label of ['Sport', 'League', 'Status', 'Result', 'From (UTC day)', 'To (UTC day)', 'Page size']) {
+    await expect(page.getByRole('search').getByLabel(label, { exact: true })).toBeVisible();
+  }
+  const oddsHeader = page.locator('th', { hasText: 'Odds' });
+  await oddsHeader.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  await expect(oddsHeader).toHaveAttribute('aria-sort', /ascending|descending/);
+});

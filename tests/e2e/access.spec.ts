@@ -1,0 +1,80 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from './fixtures';
+
+/**
+ * Every page and route handler in app/, found from the file tree so a new route cannot be forgotten,
+ * refuses a signed-out request: pages redirect to /login, handlers answer 401 with the portal's JSON error.
+ * Public by design: /login and next-auth's own /api/auth/* endpoints.
+ */
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : [full];
+  });
+}
+
+function toUrl(file: string): string {
+  const segments = path.relative('app', path.dirname(file)).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
+  return `/${segments.map((s) => (s.startsWith('[') ? encodeURIComponent('pk:sample~1+2=') : s)).join('/')}`;
+}
+
+const all = files('app');
+const pages = all.filter((f) => path.basename(f) === 'page.tsx').map(toUrl).filter((url) => url !== '/login');
+const handlers = all.filter((f) => path.basename(f) === 'route.ts').map(toUrl).filter((url) => !url.startsWith('/api/auth'));
+
+test('the file tree has the pages we expect to guard', () => {
+  expect(pages).toEqual(expect.arrayContaining(['/', '/licence', '/picks', '/results', `/picks/${encodeURIComponent('pk:sample~1+2=')}`]));
+});
+
+for (const url of pages) {
+  test(`page ${url} sends a signed-out visitor to /login`, async ({ request }) => {
+    const res = await request.get(url, { maxRedirects: 0 });
+    expect(res.status()).toBe(307);
+    expect(new URL(res.headers().location!, 'http://x').pathname).toBe('/login');
+    expect(res.headers()['cache-control']).toContain('no-store');
+  });
+}
+
+for (const url of handlers) {
+  test(`handler ${url} answers 401 to a signed-out request`, async ({ request }) => {
+    const res = await request.get(url, { maxRedirects: 0 });
+    expect(res.status()).toBe(401);
+    expect((await res.json()).error.code).toBe('UNAUTHENTICATED');
+  });
+}
+
+test('security headers on pages', async ({ request }) => {
+  const res = await request.get('/login');
+  const headers = res.headers();
+  expect(headers['cache-control']).toBe('private, no-store');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('no-referrer');
+  const csp = headers['content-security-policy']!;
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+  for (const directive of ["object-src 'none'", "frame-ancestors 'none'", 'img-src ']) expect(csp).toContain(directive);
+});
+
+test('callbackUrl cannot send anyone off the portal', async ({ page }) => {
+  for (const evil of ['https://evil.example', '//evil.example', '/\\evil.example']) {
+    await page.goto(`/login?callbackUrl=${encodeURIComponent(evil)}`);
+    await page.getByLabel('Email').fill('viewer@demo.picks.test');
+    await page.getByLabel('Password').fill('demo-viewer-pass');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    expect(new URL(page.url()).host).toBe(new URL(test.info().project.use.baseURL!).host);
+    await page.context().clearCookies();
+  }
+});
+
+test('the session cookie is HttpOnly and SameSite', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill('viewer@demo.picks.test');
+  await page.getByLabel('Password').fill('demo-viewer-pass');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  const session = (await page.context().cookies()).find((c) => c.name.endsWith('portal.session'));
+  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+  expect(session!.expires * 1000 - Date.now()).toBeLessThanOrEqual(8 * 3600 * 1000 + 60_000);
+});

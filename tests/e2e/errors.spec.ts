@@ -1,0 +1,72 @@
+import type { Page } from '@playwright/test';
+import { expect, signIn, snapshot, test } from './fixtures';
+import { E2E } from './ports';
+
+/** Each upstream fault as a person meets it: a clear panel, a retry, never an empty table. */
+
+async function expectErrorPanel(page: Page, code: string, text: RegExp) {
+  const panel = page.locator(`[data-error-code="${code}"]`).first();
+  await expect(panel).toBeVisible();
+  await expect(panel).toContainText(text);
+  await expect(panel.getByRole('link', { name: /Retry/ })).toBeVisible();
+  await expect(page.getByTestId('empty-state')).toHaveCount(0);
+  await expect(page.getByTestId('records-table')).toHaveCount(0);
+  return panel;
+}
+
+test('invalid filters keep the form, say what is wrong and echo what was sent', async ({ page }) => {
+  await signIn(page, 'viewer');
+  await page.goto('/picks?status=finished&limit=500&sport=Football');
+  const panel = await expectErrorPanel(page, 'INVALID_FILTERS', /status must be one of upcoming, live, settled, void/);
+  await expect(panel).toContainText('limit must be at most 200');
+  await expect(panel).toContainText('status = finished');
+  await expect(page.getByRole('search').getByLabel('Sport', { exact: true })).toHaveValue('Football');
+  await snapshot(page, 'error-invalid-filters');
+});
+
+test('a cursor the upstream refuses is its INVALID_FILTERS, with the requestId', async ({ page }) => {
+  await signIn(page, 'viewer');
+  await page.goto('/picks?cursor=not-a-real-cursor');
+  const panel = await expectErrorPanel(page, 'INVALID_FILTERS', /filters are invalid/);
+  await expect(panel).toContainText(/request req_[0-9a-f]+/);
+});
+
+test('a suspended licence: licence access unavailable', async ({ page }) => {
+  const origin = `http://localhost:${E2E.suspendedPort}`;
+  await signIn(page, 'viewer', '/', origin);
+  await page.goto(`${origin}/picks`);
+  const panel = await expectErrorPanel(page, 'LICENCE_UNAVAILABLE', /Licence access is unavailable/);
+  await expect(panel).toContainText(/request req_/);
+  await page.goto(`${origin}/licence`);
+  await expectErrorPanel(page, 'LICENCE_UNAVAILABLE', /Licence access is unavailable/);
+  await snapshot(page, 'error-licence-unavailable');
+});
+
+test('a refused key: the portal’s key was refused, and the key is never shown', async ({ page }) => {
+  const origin = `http://localhost:${E2E.badKeyPort}`;
+  await signIn(page, 'viewer', '/', origin);
+  const response = await page.goto(`${origin}/results`);
+  await expectErrorPanel(page, 'UPSTREAM_UNAUTHORIZED', /API key was refused/);
+  expect(await response!.text()).not.toContain('e2e-wrong-key');
+  expect(await page.content()).not.toContain('e2e-wrong-key');
+});
+
+test('throttling after retries: try again in N s', async ({ page }) => {
+  const origin = `http://localhost:${E2E.throttledPort}`;
+  await signIn(page, 'viewer', '/', origin);
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    await page.goto(`${origin}/licence`);
+    if (await page.locator('[data-error-code="THROTTLED"]').count()) break;
+  }
+  const panel = await expectErrorPanel(page, 'THROTTLED', /Try again in \d+ s/);
+  await expect(panel.getByRole('link', { name: /Retry \(after \d+ s\)/ })).toBeVisible();
+  await snapshot(page, 'error-throttled');
+});
+
+test('an unreachable upstream: a clear error page with retry', async ({ page }) => {
+  const origin = `http://localhost:${E2E.downPort}`;
+  await signIn(page, 'viewer', '/', origin);
+  await page.goto(`${origin}/picks?sport=Football`);
+  await expectErrorPanel(page, 'UPSTREAM_UNAVAILABLE', /could not be reached/);
+  await snapshot(page, 'error-upstream-down');
+});

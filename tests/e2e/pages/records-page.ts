@@ -1,0 +1,41 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The /picks and /results pages: filter form, table, pager. */
+export class RecordsPage {
+  readonly table: Locator;
+  readonly rows: Locator;
+  readonly form: Locator;
+
+  constructor(readonly page: Page, readonly path: '/picks' | '/results') {
+    this.table = page.getByTestId('records-table');
+    this.rows = this.table.locator('tbody tr');
+    this.form = page.getByRole('search');
+  }
+
+  async open(query = '') {
+    await this.page.goto(`${this.path}${query ? `?${query}` : ''}`);
+    await expect(this.page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+
+  async filter(values: Partial<Record<'Sport' | 'League' | 'Status' | 'Result' | 'Page size', string>> & { from?: string; to?: string }) {
+    for (const [label, value] of Object.entries(values)) {
+      if (label === 'from' || label === 'to') continue;
+      await this.form.getByLabel(label, { exact: true }).selectOption(value);
+    }
+    if (values.from !== undefined) await this.form.getByLabel('From (UTC day)').fill(values.from);
+    if (values.to !== undefined) await this.form.getByLabel('To (UTC day)').fill(values.to);
+    await this.page.getByRole('button', { name: 'Apply' }).click();
+    await this.page.waitForLoadState('networkidle');
+  }
+
+  ids(): Promise<string[]> {
+    return this.rows.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-pick-id') ?? ''));
+  }
+
+  async columnTexts(header: string): Promise<string[]> {
+    const headers = await this.table.locator('thead th').allInnerTexts();
+    const index = headers.findIndex((h) => h.replace(/[▲▼↕]/g, '').trim() === header);
+    expect(index, `column ${header}`).toBeGreaterThanOrEqual(0);
+    return this.rows.locator(`td:nth-child(${index + 1})`).allInnerTexts();
+  }
+}

@@ -1,0 +1,13 @@
+/** Where the e2e portals and sandbox listen (chosen away from the defaults so a running portal is left alone). */
+export const E2E = {
+  port: Number(process.env.E2E_PORT ?? 3200),
+  sandboxPort: Number(process.env.E2E_SANDBOX_PORT ?? 4210),
+  suspendedPort: 3201,
+  badKeyPort: 3202,
+  throttledPort: 3203,
+  downPort: 3204,
+  usersFile: '.data/e2e-users.json',
+  sandboxKey: 'sandbox-full-key',
+  /** The e2e sandbox's frozen clock: the same records, statuses and pages on every run. */
+  now: '2026-11-20T12:00:00.000Z',
+} as const;

@@ -41,5 +41,12 @@ export default defineConfig({
     portal(E2E.badKeyPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'e2e-wrong-key', AUTH_SECRET: secret }),
     portal(E2E.throttledPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'sandbox-throttled-key', AUTH_SECRET: secret }),
     portal(E2E.downPort, { PICKS_API_BASE_URL: 'http://127.0.0.1:9', PICKS_API_KEY: 'any-key', AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1' }),
+    {
+      command: 'node --import tsx tests/support/fault-proxy-main.ts',
+      url: `http://127.0.0.1:${E2E.faultProxyPort}/__requests`,
+      reuseExistingServer: false,
+      env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
+    },
+    portal(E2E.faultyPort, { PICKS_API_BASE_URL: `http://127.0.0.1:${E2E.faultProxyPort}`, PICKS_API_KEY: E2E.sandboxKey, AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PORTAL_IMAGE_ORIGINS: upstream }),
   ],
 });

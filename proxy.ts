@@ -44,7 +44,7 @@ export async function proxy(request: NextRequest) {
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     `style-src 'self' 'unsafe-inline'`,
     // Logos: the upstream's own host (relative logo paths) and https logo CDNs; never via referrer (see Referrer-Policy).
-    `img-src 'self' data: https: ${upstream}`,
+    `img-src 'self' data: https: ${[upstream, ...config.PORTAL_IMAGE_ORIGINS].join(' ')}`,
     "font-src 'self'",
     `connect-src 'self'${dev ? ' ws:' : ''}`,
     "object-src 'none'",

@@ -1,17 +1,19 @@
 import { Suspense } from 'react';
 import type { Session } from 'next-auth';
+import { can } from '@/lib/auth/roles';
 import { settle } from '@/lib/errors';
-import { parseFilters, sentFilterValues, type FilterKind } from '@/lib/filters';
+import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind } from '@/lib/filters';
 import { summariseLicence } from '@/lib/licence';
 import { toSearchParams } from '@/lib/paging';
 import { picksApi } from '@/lib/picks-api';
 import { ErrorPanel } from './error-panel';
+import { ExportControl } from './export-control';
 import { FilterForm } from './filter-form';
 import { RecordsView } from './records-view';
 import { TableSkeleton } from './table-skeleton';
 
 /** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
-export async function RecordsPage({ kind, searchParams, title, intro, session: _session }: {
+export async function RecordsPage({ kind, searchParams, title, intro, session }: {
   kind: FilterKind;
   searchParams: Record<string, string | string[] | undefined>;
   title: string;
@@ -31,6 +33,9 @@ export async function RecordsPage({ kind, searchParams, title, intro, session: _
         <p className="text-sm text-slate-600">{intro}</p>
       </div>
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
+      {parsed.ok && can(session.user.role, 'export') && (
+        <ExportControl endpoint={`/api/export/${kind}`} query={new URLSearchParams(wholeSetFilterValues(kind, params)).toString()} />
+      )}
       {parsed.ok ? (
         <Suspense key={params.toString()} fallback={<TableSkeleton />}>
           <RecordsView kind={kind} filters={parsed.filters} params={params} />
@@ -41,3 +46,4 @@ export async function RecordsPage({ kind, searchParams, title, intro, session: _
     </div>
   );
 }
+

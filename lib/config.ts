@@ -37,6 +37,17 @@ const configSchema = z.object({
   PICKS_API_MAX_CONCURRENCY: positiveInt(6, 64),
   PICKS_API_MAX_RETRIES: z.coerce.number().int().min(0).max(3).default(3),
   PORTAL_USERS_FILE: z.string().trim().min(1).default('.data/users.json'),
+  // Extra origins logos may load from (CSP img-src), beyond https: hosts and the upstream's own origin.
+  PORTAL_IMAGE_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const origins = value.split(',').map((item) => item.trim()).filter(Boolean);
+      for (const origin of origins) {
+        if (!/^https?:\/\/[A-Za-z0-9.\-\[\]:]+$/.test(origin)) ctx.addIssue({ code: 'custom', message: `has "${origin}", which is not an origin like https://cdn.example.com` });
+      }
+      return origins;
+    }),
   AUTH_SECRET: optionalText,
   NEXTAUTH_SECRET: optionalText,
   NEXTAUTH_URL: optionalText,

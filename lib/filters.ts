@@ -93,6 +93,12 @@ export function sentFilterValues(kind: FilterKind, input: SearchParamsInput): Re
   return sent;
 }
 
+/** The filter values as sent, without paging state: what an export of this view is asked for. */
+export function wholeSetFilterValues(kind: FilterKind, input: SearchParamsInput): Record<string, string> {
+  const { limit: _limit, cursor: _cursor, ...rest } = sentFilterValues(kind, input);
+  return rest;
+}
+
 export type FilterParseResult<T> = { ok: true; filters: T } | { ok: false; error: AppError };
 
 export function parsePickFilters(input: SearchParamsInput): FilterParseResult<PickFilters> {

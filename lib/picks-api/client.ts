@@ -120,10 +120,12 @@ export function createPicksClient(options: PicksClientOptions) {
     }
   }
 
-  async function getParsed<T extends z.ZodType>(schema: T, path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, what: string): Promise<z.output<T>> {
+  async function getParsed<T extends z.ZodType>(schema: T, path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, what: string, keepBody = false): Promise<z.output<T>> {
     const body = await getJson(path, query, call);
     const parsed = schema.safeParse(body);
-    if (parsed.success) return parsed.data;
+    // keepBody (schemas without transforms only): the schema checked the body, so hand back the body itself;
+    // records keep the exact shape and key order the upstream delivered (exports promise that), uncopied.
+    if (parsed.success) return keepBody ? (body as z.output<T>) : parsed.data;
     const issue = parsed.error.issues[0];
     throw new AppError({
       status: 502,
@@ -170,10 +172,10 @@ export function createPicksClient(options: PicksClientOptions) {
     for await (const page of pages) yield* page.data;
   }
 
-  const me = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/me', undefined, call, 'the licence');
-  const health = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/health', undefined, call, 'its health');
+  const me = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/me', undefined, call, 'the licence', true);
+  const health = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/health', undefined, call, 'its health', true);
   const listPicks = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
-    getParsed(pickListSchema, '/picks', filterQuery(filters), call, 'a page of picks');
+    getParsed(pickListSchema, '/picks', filterQuery(filters), call, 'a page of picks', true);
   const listResults = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
     getParsed(resultListSchema, '/results', filterQuery(filters), call, 'a page of results');
 

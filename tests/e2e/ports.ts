@@ -6,6 +6,9 @@ export const E2E = {
   badKeyPort: 3202,
   throttledPort: 3203,
   downPort: 3204,
+  /** A portal whose upstream is the fault proxy in front of the sandbox. */
+  faultyPort: 3205,
+  faultProxyPort: 4220,
   usersFile: '.data/e2e-users.json',
   sandboxKey: 'sandbox-full-key',
   /** The e2e sandbox's frozen clock: the same records, statuses and pages on every run. */

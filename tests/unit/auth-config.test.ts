@@ -20,6 +20,7 @@ describe('configuration', () => {
     [{ PICKS_API_KEY: '' }, 'PICKS_API_KEY'],
     [{ PICKS_API_KEY: 'has space' }, 'PICKS_API_KEY must be printable ASCII'],
     [{ PORT: '70000' }, 'PORT'],
+    [{ PORTAL_IMAGE_ORIGINS: 'https://cdn.example.com, javascript:alert(1)' }, 'PORTAL_IMAGE_ORIGINS has "javascript:alert(1)"'],
     [{ OIDC_ISSUER: 'https://id.example.com' }, 'OIDC_CLIENT_ID, OIDC_CLIENT_SECRET must be set too'],
   ])('names the variable of a wrong value (%o)', (change, message) => {
     expect(() => parseConfig({ ...base, ...change })).toThrow(ConfigError);

@@ -359,3 +359,12 @@ describe('a pause longer than anyone waits', () => {
     expect(calls).toHaveLength(1); // the upstream is not asked again while it said to pause
   });
 });
+
+describe('records as delivered', () => {
+  it('keeps each record byte-for-byte: key order, unknown fields, nulls and absences', async () => {
+    const record = { zeta: 1, id: 'a', status: 'live', unknown: { nested: [1, 2] }, line: null };
+    const { api } = client([json({ data: [record], page: { nextCursor: null, hasMore: false }, requestId: 'r' })]);
+    const [pick] = (await api.listPicks({})).data;
+    expect(JSON.stringify(pick)).toBe(JSON.stringify(record));
+  });
+});

@@ -1,0 +1,95 @@
+'use client';
+
+import { useRef, useState } from 'react';
+
+type State =
+  | { phase: 'idle' }
+  | { phase: 'running'; format: string; records: number; bytes: number }
+  | { phase: 'done'; records: number; bytes: number; filename: string }
+  | { phase: 'failed'; message: string; records: number }
+  | { phase: 'cancelled'; records: number };
+
+/**
+ * Exports the current filters (every page, not the one on screen) as CSV or JSON. The body is read as
+ * it streams so progress shows; records are counted by line ends outside quotes (CSV) or by lines (JSON,
+ * one record per line). Only the file's own bytes are held, then handed to the browser as a download.
+ */
+export function ExportControl({ endpoint, query }: { endpoint: string; query: string }) {
+  const [state, setState] = useState<State>({ phase: 'idle' });
+  const [bom, setBom] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+
+  async function run(format: 'csv' | 'json') {
+    const abort = new AbortController();
+    controller.current = abort;
+    let records = 0;
+    let bytes = 0;
+    setState({ phase: 'running', format, records, bytes });
+    try {
+      const params = new URLSearchParams(query);
+      params.set('format', format);
+      if (bom && format === 'csv') params.set('bom', '1');
+      const res = await fetch(`${endpoint}?${params}`, { signal: abort.signal, cache: 'no-store' });
+      if (!res.ok || !res.body) {
+        const body = await res.json().catch(() => null);
+        throw new Error(body?.error?.message ?? `The export was refused (HTTP ${res.status}).`);
+      }
+      const filename = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `export.${format}`;
+      const chunks: Uint8Array[] = [];
+      const reader = res.body.getReader();
+      let inQuotes = false;
+      let lines = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        bytes += value.byteLength;
+        for (let i = 0; i < value.length; i += 1) {
+          const byte = value[i];
+          if (format === 'csv' && byte === 0x22) inQuotes = !inQuotes;
+          else if (byte === 0x0a && !inQuotes) lines += 1;
+        }
+        records = Math.max(0, lines - 1); // CSV: less the header; JSON: less the opening line
+
+        setState({ phase: 'running', format, records, bytes });
+      }
+      if (format === 'json') records = Math.max(0, lines - 5); // opening 2 lines, closing 3
+      const url = URL.createObjectURL(new Blob(chunks as BlobPart[], { type: res.headers.get('content-type') ?? 'application/octet-stream' }));
+      chunks.length = 0;
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = filename;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setState({ phase: 'done', records, bytes, filename });
+    } catch (error) {
+      if (abort.signal.aborted) setState({ phase: 'cancelled', records });
+      else setState({ phase: 'failed', records, message: error instanceof Error && error.message !== 'terminated' && error.message !== 'network error' ? error.message : 'The download broke off before the end.' });
+    } finally {
+      controller.current = null;
+    }
+  }
+
+  const running = state.phase === 'running';
+  return (
+    <section aria-label="Export" className="flex flex-wrap items-center gap-2 text-sm">
+      <span className="font-medium text-slate-700">Export all matching records:</span>
+      <button type="button" disabled={running} onClick={() => run('csv')} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50">CSV</button>
+      <button type="button" disabled={running} onClick={() => run('json')} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50">JSON</button>
+      <label className="ml-1 inline-flex items-center gap-1.5 text-slate-600" title="A byte-order mark helps some spreadsheet programs read UTF-8">
+        <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> BOM for spreadsheets
+      </label>
+      <span role="status" aria-live="polite" data-testid="export-status" data-phase={state.phase} className="ml-2">
+        {state.phase === 'running' && (
+          <span className="inline-flex items-center gap-2">
+            Exporting {state.format.toUpperCase()}… <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records so far
+            <button type="button" onClick={() => controller.current?.abort()} className="rounded-md px-2 py-1 text-red-700 hover:bg-red-50">Cancel</button>
+          </span>
+        )}
+        {state.phase === 'done' && <span className="text-emerald-800">Exported <strong data-testid="export-count">{state.records.toLocaleString()}</strong> records ({Math.ceil(state.bytes / 1024).toLocaleString()} KB) as {state.filename}.</span>}
+        {state.phase === 'failed' && <span className="text-red-800">Export failed after {state.records.toLocaleString()} records: {state.message} No file was saved.</span>}
+        {state.phase === 'cancelled' && <span className="text-slate-700">Export cancelled after {state.records.toLocaleString()} records. No file was saved.</span>}
+      </span>
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import 'server-only';
+import { AppError, toAppError } from '../errors';
+import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
+import { picksApi, type PicksClient, type PickList } from '../picks-api';
+import { csvHeader, csvLines } from './csv';
+import { jsonClosing, jsonOpening, jsonRecords } from './json';
+
+/**
+ * The whole filtered record set as a streamed file. The only code that writes exports: the route
+ * handlers and `npm run export` both call it. Memory stays constant whatever the size: one page is
+ * written while the walk prefetches the next, and the next is only asked for when the reader pulls
+ * (backpressure). If the upstream fails mid-way (after the client's retries) the stream errors, so the
+ * download fails visibly instead of ending like a complete file.
+ */
+
+export type ExportFormat = 'csv' | 'json';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'json'];
+
+export interface ExportPlan {
+  kind: FilterKind;
+  format: ExportFormat;
+  bom: boolean;
+  filters: Omit<PickFilters, 'limit' | 'cursor'>;
+  sent: Record<string, string>;
+}
+
+/** Reads and checks an export request; throws a 400 AppError before anything is fetched or written. */
+export function planExport(kind: FilterKind, params: SearchParamsInput, format: string | null, bom: string | null): ExportPlan {
+  if (format !== 'csv' && format !== 'json') {
+    throw new AppError({ status: 400, code: 'INVALID_FORMAT', message: 'format must be csv or json.', details: { format: format ?? '(missing)' } });
+  }
+  const parsed = parseFilters(kind, params);
+  if (!parsed.ok) throw parsed.error;
+  return { kind, format, bom: bom === '1' || bom === 'true', filters: withoutPaging(parsed.filters), sent: wholeSetFilterValues(kind, params) };
+}
+
+export interface StartedExport {
+  stream: ReadableStream<Uint8Array>;
+  filename: string;
+  contentType: string;
+}
+
+/**
+ * Fetches the first page before returning, so an upstream refusal (403, 401, throttling) is an ordinary
+ * error response rather than a broken download; after that the stream carries the rest.
+ */
+export async function startExport(plan: ExportPlan, options: { signal?: AbortSignal; client?: PicksClient; onPage?: (records: number) => void } = {}): Promise<StartedExport> {
+  const client = options.client ?? picksApi();
+  const controller = new AbortController();
+  const stop = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', stop, { once: true });
+  if (options.signal?.aborted) stop();
+
+  const walk = { signal: controller.signal, pageSize: 200 };
+  const pages: AsyncGenerator<PickList> = plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);
+  const startedAt = new Date();
+  const first = await pages.next().catch((error: unknown) => {
+    options.signal?.removeEventListener('abort', stop);
+    throw error;
+  });
+
+  const encoder = new TextEncoder();
+  let count = 0;
+  let opened = false;
+  const write = (page: PickList): string => {
+    const text = plan.format === 'csv' ? csvLines(page.data) : jsonRecords(page.data, count === 0);
+    count += page.data.length;
+    options.onPage?.(count);
+    return text;
+  };
+  const finish = () => options.signal?.removeEventListener('abort', stop);
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(output) {
+        try {
+          if (!opened) {
+            opened = true;
+            const head = plan.format === 'csv'
+              ? csvHeader()
+              : jsonOpening({ endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results', filters: plan.sent, startedAt: startedAt.toISOString() });
+            output.enqueue(encoder.encode(`${plan.bom ? '\uFEFF' : ''}${head}${first.done ? '' : write(first.value)}`));
+            if (!first.done) return;
+          }
+          const next = first.done ? first : await pages.next();
+          if (!next.done) {
+            output.enqueue(encoder.encode(write(next.value)));
+            return;
+          }
+          if (plan.format === 'json') output.enqueue(encoder.encode(jsonClosing(count)));
+          finish();
+          output.close();
+        } catch (error) {
+          finish();
+          const failure = toAppError(error);
+          if (failure.code !== 'ABORTED') console.error(`[portal] export failed after ${count} records: ${failure.code} ${failure.message}`);
+          output.error(failure);
+        }
+      },
+      async cancel(reason) {
+        // The reader went away (browser closed, download cancelled): stop walking the upstream.
+        controller.abort(reason);
+        finish();
+        await pages.return(undefined).catch(() => undefined);
+      },
+    },
+    { highWaterMark: 1 },
+  );
+
+  return { stream, filename: exportFilename(plan, startedAt), contentType: plan.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8' };
+}
+
+/** e.g. picks-football-settled-20261122T120000Z.csv: what, filtered how, and when (UTC). */
+export function exportFilename(plan: Pick<ExportPlan, 'kind' | 'format' | 'sent'>, at: Date): string {
+  const parts = ['sport', 'league', 'status', 'result'].map((key) => plan.sent[key]).filter(Boolean) as string[];
+  const label = parts.join('-').normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 60);
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${plan.kind}${label ? `-${label}` : ''}-${stamp}.${plan.format}`;
+}
+
+/** The route handlers' whole job: plan, start, and answer with the stream (or the error, before any byte). */
+export async function exportResponse(kind: FilterKind, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  try {
+    const plan = planExport(kind, url.searchParams, url.searchParams.get('format'), url.searchParams.get('bom'));
+    const started = await startExport(plan, { signal: request.signal });
+    return new Response(started.stream, {
+      headers: {
+        'Content-Type': started.contentType,
+        'Content-Disposition': `attachment; filename="${started.filename}"`,
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}

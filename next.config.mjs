@@ -8,15 +8,17 @@ const nextConfig = {
   // (depends on the runtime NEXTAUTH_URL) are set in proxy.ts.
   async headers() {
     const common = [
-      { key: 'Cache-Control', value: 'private, no-store' },
       { key: 'X-Content-Type-Options', value: 'nosniff' },
       { key: 'Referrer-Policy', value: 'no-referrer' },
       { key: 'X-Frame-Options', value: 'DENY' },
       { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
       { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
     ];
-    // Hashed static assets keep their own immutable caching.
-    return [{ source: '/((?!_next/static).*)', headers: common }];
+    return [
+      // Hashed static assets keep their own immutable caching; exports set theirs (no-transform).
+      { source: '/((?!_next/static|api/export).*)', headers: [{ key: 'Cache-Control', value: 'private, no-store' }] },
+      { source: '/((?!_next/static).*)', headers: common },
+    ];
   },
 };
 

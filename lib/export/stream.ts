@@ -59,7 +59,8 @@ export async function startExport(plan: ExportPlan, options: { signal?: AbortSig
     throw error;
   });
 
-  const encoder = new TextEncoder();
+  // Buffer.from(text, 'utf8') is Node's native encoder: measurably cheaper than TextEncoder per page.
+  const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
   let count = 0;
   let opened = false;
   const write = (page: PickList): string => {
@@ -79,15 +80,15 @@ export async function startExport(plan: ExportPlan, options: { signal?: AbortSig
             const head = plan.format === 'csv'
               ? csvHeader()
               : jsonOpening({ endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results', filters: plan.sent, startedAt: startedAt.toISOString() });
-            output.enqueue(encoder.encode(`${plan.bom ? '\uFEFF' : ''}${head}${first.done ? '' : write(first.value)}`));
+            output.enqueue(encode(`${plan.bom ? '\uFEFF' : ''}${head}${first.done ? '' : write(first.value)}`));
             if (!first.done) return;
           }
           const next = first.done ? first : await pages.next();
           if (!next.done) {
-            output.enqueue(encoder.encode(write(next.value)));
+            output.enqueue(encode(write(next.value)));
             return;
           }
-          if (plan.format === 'json') output.enqueue(encoder.encode(jsonClosing(count)));
+          if (plan.format === 'json') output.enqueue(encode(jsonClosing(count)));
           finish();
           output.close();
         } catch (error) {
@@ -128,7 +129,9 @@ export async function exportResponse(kind: FilterKind, request: Request): Promis
       headers: {
         'Content-Type': started.contentType,
         'Content-Disposition': `attachment; filename="${started.filename}"`,
-        'Cache-Control': 'private, no-store',
+        // no-transform: Next would otherwise gzip the stream on the fly, costing more CPU than the whole
+        // export on a small machine; compress in the reverse proxy if the network needs it (README).
+        'Cache-Control': 'private, no-store, no-transform',
         'X-Content-Type-Options': 'nosniff',
       },
     });

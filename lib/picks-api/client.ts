@@ -6,6 +6,7 @@ import { createUpstreamGate, GatePaused, sleep, type UpstreamGate } from './gate
 import {
   errorBodySchema,
   openObjectSchema,
+  pageSchema,
   pickListSchema,
   pickSchema,
   resultListSchema,
@@ -120,8 +121,8 @@ export function createPicksClient(options: PicksClientOptions) {
     }
   }
 
-  async function getParsed<T extends z.ZodType>(schema: T, path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, what: string, keepBody = false): Promise<z.output<T>> {
-    const body = await getJson(path, query, call);
+  /** Checks a body against its schema; a mismatch is UPSTREAM_MALFORMED naming the first wrong field. */
+  function check<T extends z.ZodType>(schema: T, body: unknown, what: string, keepBody = false): z.output<T> {
     const parsed = schema.safeParse(body);
     // keepBody (schemas without transforms only): the schema checked the body, so hand back the body itself;
     // records keep the exact shape and key order the upstream delivered (exports promise that), uncopied.
@@ -135,10 +136,18 @@ export function createPicksClient(options: PicksClientOptions) {
     });
   }
 
+  async function getParsed<T extends z.ZodType>(schema: T, path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, what: string, keepBody = false): Promise<z.output<T>> {
+    return check(schema, await getJson(path, query, call), what, keepBody);
+  }
+
   const filterQuery = (filters: PickFilters, keys: readonly string[] = QUERY_KEYS) =>
     Object.fromEntries(keys.map((key) => [key, filters[key as keyof PickFilters]]));
 
-  async function* walkPages(fetchPage: (cursor: string | undefined, signal: AbortSignal) => Promise<PickList>, call: CallOptions): AsyncGenerator<PickList> {
+  /**
+   * Every page of a list (spec §4.2). The next page is requested as soon as this one's paging block is
+   * read, before this page is validated and handed on, so the upstream works while we do.
+   */
+  async function* walkPages(fetchBody: (cursor: string | undefined, signal: AbortSignal) => Promise<unknown>, validate: (body: unknown) => PickList, call: CallOptions): AsyncGenerator<PickList> {
     // Our own controller: when the consumer stops early (break, throw), the prefetched page is cancelled too.
     const controller = new AbortController();
     const onAbort = () => controller.abort(call.signal?.reason);
@@ -146,20 +155,21 @@ export function createPicksClient(options: PicksClientOptions) {
     if (call.signal?.aborted) onAbort();
     const seen = new Set<string>();
     try {
-      let pending = fetchPage(undefined, controller.signal);
+      let pending = fetchBody(undefined, controller.signal);
       for (let pageNumber = 1; ; pageNumber += 1) {
-        const page = await pending;
-        const { hasMore, nextCursor } = page.page;
+        const body = await pending;
+        const paging = pageSchema.safeParse((body as { page?: unknown } | null)?.page);
+        const hasMore = paging.success && paging.data.hasMore;
         if (hasMore) {
-          if (!nextCursor) throw paginationError('said there are more pages but gave no cursor', page);
-          if (seen.has(nextCursor)) throw paginationError('repeated a cursor it had already given', page);
-          if (pageNumber >= maxPages) throw paginationError(`kept paging past ${maxPages} pages`, page);
+          const nextCursor = paging.data.nextCursor;
+          if (!nextCursor) throw paginationError('said there are more pages but gave no cursor', body);
+          if (seen.has(nextCursor)) throw paginationError('repeated a cursor it had already given', body);
+          if (pageNumber >= maxPages) throw paginationError(`kept paging past ${maxPages} pages`, body);
           seen.add(nextCursor);
-          // Prefetch: the next page travels while the caller works on this one.
-          pending = fetchPage(nextCursor, controller.signal);
-          pending.catch(() => undefined);
+          pending = fetchBody(nextCursor, controller.signal);
+          pending.catch(() => undefined); // awaited on the next turn; not an unhandled rejection meanwhile
         }
-        yield page;
+        yield validate(body);
         if (!hasMore) return;
       }
     } finally {
@@ -191,13 +201,10 @@ export function createPicksClient(options: PicksClientOptions) {
     throw new AppError({ status: 502, code: 'UPSTREAM_MALFORMED', message: 'The Picks API sent a pick in an unexpected shape.', requestId: requestIdOf(body) });
   }
 
-  const pageWalker = (list: typeof listPicks) => (filters: PickFilters, call: WalkOptions = {}) =>
-    walkPages(
-      (cursor, signal) => list({ ...filters, limit: call.pageSize ?? 200, cursor }, { signal }),
-      call,
-    );
-  const walkPickPages = pageWalker(listPicks);
-  const walkResultPages = pageWalker(listResults);
+  const pageWalker = (path: string, validate: (body: unknown) => PickList) => (filters: PickFilters, call: WalkOptions = {}) =>
+    walkPages((cursor, signal) => getJson(path, filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }), { signal }), validate, call);
+  const walkPickPages = pageWalker('/picks', (body) => check(pickListSchema, body, 'a page of picks', true));
+  const walkResultPages = pageWalker('/results', (body) => check(resultListSchema, body, 'a page of results'));
 
   return {
     me,
@@ -300,8 +307,8 @@ function networkError(error: unknown): AppError {
   });
 }
 
-function paginationError(what: string, page: PickList): AppError {
-  return new AppError({ status: 502, code: 'PAGINATION_BROKEN', message: `The Picks API ${what}; the list was stopped.`, requestId: page.requestId ?? null });
+function paginationError(what: string, body: unknown): AppError {
+  return new AppError({ status: 502, code: 'PAGINATION_BROKEN', message: `The Picks API ${what}; the list was stopped.`, requestId: requestIdOf(body) });
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms; null when absent or unreadable. */

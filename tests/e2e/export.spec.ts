@@ -41,7 +41,8 @@ for (const set of SETS) {
     const csvRes = await exportOf(set.kind, { ...set.portal, format: 'csv' });
     expect(csvRes.status).toBe(200);
     expect(csvRes.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(csvRes.headers.get('cache-control')).toBe('private, no-store');
+    expect(csvRes.headers.get('cache-control')).toBe('private, no-store, no-transform');
+    expect(csvRes.headers.get('content-encoding')).toBeNull();
     expect(csvRes.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${set.kind}[a-z0-9-]*-\\d{8}T\\d{6}Z\\.csv"$`));
     const csv = Papa.parse<Record<string, string>>(await csvRes.text(), { header: true, skipEmptyLines: true });
     expect(csv.errors).toEqual([]);

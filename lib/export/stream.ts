@@ -93,7 +93,8 @@ export async function startExport(plan: ExportPlan, options: { signal?: AbortSig
           output.close();
         } catch (error) {
           finish();
-          const failure = toAppError(error);
+          // Stopped because the reader left (or the caller aborted): not a failure worth a log line.
+          const failure = controller.signal.aborted ? toAppError(new DOMException('The export was cancelled.', 'AbortError')) : toAppError(error);
           if (failure.code !== 'ABORTED') console.error(`[portal] export failed after ${count} records: ${failure.code} ${failure.message}`);
           output.error(failure);
         }

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { NESTED_PICK_FIELDS, PICK_FIELDS, type Pick } from '../picks-api/schemas';
+import { PICK_FIELD_PATHS, valueAtPath, type Pick } from '../picks-api/schemas';
 
 /**
  * CSV rows of Pick records: every documented field in spec order, nested objects flattened into dotted
@@ -10,9 +10,7 @@ import { NESTED_PICK_FIELDS, PICK_FIELDS, type Pick } from '../picks-api/schemas
 
 type Cell = string | number | boolean | null;
 
-export const CSV_COLUMNS: string[] = PICK_FIELDS.flatMap((field) =>
-  field in NESTED_PICK_FIELDS ? NESTED_PICK_FIELDS[field as keyof typeof NESTED_PICK_FIELDS].map((sub) => `${field}.${sub}`) : [field],
-);
+export const CSV_COLUMNS: string[] = PICK_FIELD_PATHS;
 
 const FORMULA = /^[=+\-@\t\r\n]/;
 const options = { newline: '\r\n', escapeFormulae: FORMULA, quotes: false } as const;
@@ -24,13 +22,12 @@ function cell(value: unknown): Cell {
 }
 
 export function toCsvRow(pick: Pick): Cell[] {
-  const record = pick as Record<string, unknown>;
-  return CSV_COLUMNS.map((column) => {
-    const dot = column.indexOf('.');
-    if (dot < 0) return cell(record[column]);
-    const parent = record[column.slice(0, dot)];
-    return cell(parent && typeof parent === 'object' ? (parent as Record<string, unknown>)[column.slice(dot + 1)] : null);
-  });
+  return CSV_COLUMNS.map((column) => cell(valueAtPath(pick, column)));
+}
+
+/** A small table (e.g. the coverage matrix) as one CSV text, with the same quoting and formula rules. */
+export function csvTable(columns: string[], rows: unknown[][]): string {
+  return `${Papa.unparse({ fields: columns, data: rows.map((row) => row.map(cell)) }, options)}\r\n`;
 }
 
 export function csvHeader(): string {

@@ -66,6 +66,19 @@ export const NESTED_PICK_FIELDS = {
   widgetEventIdentity: ['sourceEventId', 'sportKey', 'competitionKey'],
 } as const;
 
+/** Every documented field as a path, nested ones dotted (`eventMetadata.competition`): CSV columns, field coverage. */
+export const PICK_FIELD_PATHS: string[] = PICK_FIELDS.flatMap((field) =>
+  field in NESTED_PICK_FIELDS ? NESTED_PICK_FIELDS[field as keyof typeof NESTED_PICK_FIELDS].map((sub) => `${field}.${sub}`) : [field],
+);
+
+/** A record's value at a field path (absent parents read as absent). */
+export function valueAtPath(record: Record<string, unknown>, path: string): unknown {
+  const dot = path.indexOf('.');
+  if (dot < 0) return record[path];
+  const parent = record[path.slice(0, dot)];
+  return parent && typeof parent === 'object' ? (parent as Record<string, unknown>)[path.slice(dot + 1)] : undefined;
+}
+
 export const pageSchema = z.looseObject({
   nextCursor: z.string().nullish(),
   hasMore: z.boolean(),

@@ -15,8 +15,9 @@ const nextConfig = {
       { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
     ];
     return [
-      // Hashed static assets keep their own immutable caching; exports set theirs (no-transform).
-      { source: '/((?!_next/static|api/export).*)', headers: [{ key: 'Cache-Control', value: 'private, no-store' }] },
+      // Hashed static assets keep their own immutable caching; exports and coverage set theirs
+      // (no-transform: compressing would hold back their streamed lines and cost CPU).
+      { source: '/((?!_next/static|api/export|api/coverage).*)', headers: [{ key: 'Cache-Control', value: 'private, no-store' }] },
       { source: '/((?!_next/static).*)', headers: common },
     ];
   },

@@ -7,6 +7,7 @@ const LINKS: { href: string; label: string; needs: 'browse' | 'coverage' }[] = [
   { href: '/licence', label: 'Licence', needs: 'browse' },
   { href: '/picks', label: 'Picks', needs: 'browse' },
   { href: '/results', label: 'Results', needs: 'browse' },
+  { href: '/coverage', label: 'Coverage', needs: 'coverage' },
 ];
 
 export function AppHeader({ email, role }: { email: string; role: Role }) {

@@ -12,12 +12,12 @@ const label = 'block text-xs font-medium uppercase tracking-wide text-slate-600'
  * JavaScript. Submitting starts again from the first page, so cursor and trail are not carried.
  */
 export function FilterForm({ kind, values, sports, leagues }: {
-  kind: FilterKind;
+  kind: FilterKind | 'coverage';
   values: Record<string, string>;
   sports: string[] | null;
   leagues: string[] | null;
 }) {
-  const action = kind === 'picks' ? '/picks' : '/results';
+  const action = `/${kind}`;
   /** A select of known values; a value from the URL that is not among them still shows, so nothing is hidden. */
   const select = (name: string, title: string, options: readonly string[], any: string | null, note = '', fallback = '') => (
     <div>
@@ -50,15 +50,15 @@ export function FilterForm({ kind, values, sports, leagues }: {
   };
 
   return (
-    <form method="get" action={action} role="search" aria-label={`Filter ${kind}`} className="rounded-lg border border-slate-200 bg-white p-4">
+    <form method="get" action={action} role="search" aria-label={kind === 'coverage' ? 'Coverage range and scope' : `Filter ${kind}`} className="rounded-lg border border-slate-200 bg-white p-4">
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">
         {choice('sport', 'Sport', sports)}
         {choice('league', 'League', leagues)}
         {kind === 'picks' && select('status', 'Status', PICK_STATUSES, 'Any status')}
-        {select('result', 'Result', PICK_RESULTS, 'Any result')}
+        {kind !== 'coverage' && select('result', 'Result', PICK_RESULTS, 'Any result')}
         {dateField('from', 'From (UTC day)', 'First UTC day included; an ISO 8601 timestamp also works')}
         {dateField('to', 'To (UTC day)', 'Last UTC day included; an ISO 8601 timestamp is an exclusive bound')}
-        {select('limit', 'Page size', PAGE_SIZES, null, '', String(DEFAULT_PAGE_SIZE))}
+        {kind !== 'coverage' && select('limit', 'Page size', PAGE_SIZES, null, '', String(DEFAULT_PAGE_SIZE))}
         <div className="flex items-end gap-2">
           <button type="submit" className="rounded-md bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white shadow hover:bg-brand-700">Apply</button>
           <Link href={action} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">Clear</Link>

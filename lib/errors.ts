@@ -77,13 +77,19 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Next bundles server code once per layer (pages, route handlers), so an AppError can come from another
+ * copy of this module: recognise it by shape, not only by class identity.
+ */
 export function isAppError(value: unknown): value is AppError {
-  return value instanceof AppError;
+  if (value instanceof AppError) return true;
+  const candidate = value as Partial<AppError> | null;
+  return value instanceof Error && value.name === 'AppError' && typeof candidate?.status === 'number' && typeof candidate.code === 'string' && typeof candidate.toResponse === 'function';
 }
 
 /** Anything thrown becomes an AppError; unknown faults keep no message of their own (it may hold secrets). */
 export function toAppError(value: unknown): AppError {
-  if (value instanceof AppError) return value;
+  if (isAppError(value)) return value;
   if (isAbortError(value)) {
     return new AppError({ status: 499, code: 'ABORTED', message: 'The request was cancelled.', cause: value });
   }

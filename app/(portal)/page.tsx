@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { ErrorPanel } from '@/components/error-panel';
+import { can } from '@/lib/auth/roles';
 import { LocalTime } from '@/components/local-time';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
@@ -54,6 +55,7 @@ export default async function OverviewPage() {
           <li><Link className="text-brand-700 hover:underline" href="/picks">Picks</Link></li>
           <li><Link className="text-brand-700 hover:underline" href="/picks?status=upcoming">Upcoming picks</Link></li>
           <li><Link className="text-brand-700 hover:underline" href="/results">Results</Link></li>
+          {can(role, 'coverage') && <li><Link className="text-brand-700 hover:underline" href="/coverage">Coverage</Link></li>}
         </ul>
       </section>
     </div>

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { z } from 'zod';
-import { AppError, isAbortError } from '../errors';
+import { AppError, isAbortError, isAppError } from '../errors';
 import type { PickFilters } from '../filters';
-import { createUpstreamGate, GatePaused, sleep, type UpstreamGate } from './gate';
+import { createUpstreamGate, isGatePaused, sleep, type UpstreamGate } from './gate';
 import {
   errorBodySchema,
   openObjectSchema,
@@ -39,6 +39,8 @@ export interface PicksClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Called for every HTTP request sent upstream, retries included (coverage reports its cost). */
+  onRequest?: () => void;
 }
 
 export interface WalkOptions extends CallOptions {
@@ -80,9 +82,10 @@ export function createPicksClient(options: PicksClientOptions) {
     const { signal } = call;
     for (let attempt = 0; ; attempt += 1) {
       const release = await gate.acquire(signal, retry.retryAfterCapMs).catch((error: unknown) => {
-        if (error instanceof GatePaused) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
+        if (isGatePaused(error)) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
         throw error;
       });
+      call.onRequest?.();
       let failure: AppError;
       let waitMs: number;
       try {
@@ -110,7 +113,7 @@ export function createPicksClient(options: PicksClientOptions) {
         }
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
-        if (error instanceof AppError) throw error;
+        if (isAppError(error)) throw error;
         failure = networkError(error);
         waitMs = backoff(attempt);
       } finally {
@@ -202,7 +205,7 @@ export function createPicksClient(options: PicksClientOptions) {
   }
 
   const pageWalker = (path: string, validate: (body: unknown) => PickList) => (filters: PickFilters, call: WalkOptions = {}) =>
-    walkPages((cursor, signal) => getJson(path, filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }), { signal }), validate, call);
+    walkPages((cursor, signal) => getJson(path, filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }), { signal, onRequest: call.onRequest }), validate, call);
   const walkPickPages = pageWalker('/picks', (body) => check(pickListSchema, body, 'a page of picks', true));
   const walkResultPages = pageWalker('/results', (body) => check(resultListSchema, body, 'a page of results'));
 

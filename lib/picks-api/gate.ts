@@ -74,6 +74,11 @@ export class GatePaused extends Error {
   }
 }
 
+/** By shape: the gate is shared process-wide, so it may come from another bundled copy of this module. */
+export function isGatePaused(error: unknown): error is GatePaused {
+  return error instanceof Error && error.name === 'GatePaused' && typeof (error as GatePaused).remainingMs === 'number';
+}
+
 /** A timer that an AbortSignal can cut short (rejecting with the signal's reason). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -25,7 +25,7 @@ const pages = all.filter((f) => path.basename(f) === 'page.tsx').map(toUrl).filt
 const handlers = all.filter((f) => path.basename(f) === 'route.ts').map(toUrl).filter((url) => !url.startsWith('/api/auth'));
 
 test('the file tree has the pages we expect to guard', () => {
-  expect(pages).toEqual(expect.arrayContaining(['/', '/licence', '/picks', '/results', `/picks/${encodeURIComponent('pk:sample~1+2=')}`]));
+  expect(pages).toEqual(expect.arrayContaining(['/', '/licence', '/picks', '/results', '/coverage', `/picks/${encodeURIComponent('pk:sample~1+2=')}`]));
 });
 
 for (const url of pages) {

@@ -217,3 +217,12 @@ test('a viewer sees no export control', async ({ page }) => {
   await page.goto('/picks');
   await expect(page.getByRole('button', { name: 'CSV', exact: true })).toHaveCount(0);
 });
+
+test('an upstream refusal stays itself after pages have used the client first (no INTERNAL)', async ({ page }) => {
+  // Pages and route handlers are bundled apart by Next; the error a handler meets must still be recognised.
+  const origin = `http://localhost:${E2E.suspendedPort}`;
+  await signIn(page, 'editor', '/picks', origin);
+  const res = await page.request.get(`${origin}/api/export/picks?format=csv`);
+  expect(res.status()).toBe(403);
+  expect((await res.json()).error.code).toBe('LICENCE_UNAVAILABLE');
+});

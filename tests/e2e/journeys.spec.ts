@@ -147,6 +147,7 @@ for (const role of ROLES) {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link', { name: 'Picks' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Results' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Coverage' })).toHaveCount(role === 'manager' || role === 'admin' ? 1 : 0);
     await expect(page.getByText(role, { exact: true }).first()).toBeVisible();
   });
 }

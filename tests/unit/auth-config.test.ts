@@ -93,3 +93,18 @@ describe('passwords', () => {
     expect(await verifyPassword('wrong horse', a)).toBe(false);
   });
 });
+
+describe('errors from another bundled copy of lib/errors', () => {
+  it('are still recognised, keeping their code, status and requestId', async () => {
+    const { toAppError } = await import('@/lib/errors');
+    // What Next's per-layer bundling produces: the same class, defined twice.
+    class AppError extends Error {
+      name = 'AppError';
+      constructor(readonly status: number, readonly code: string, readonly requestId: string) { super('Licence access is unavailable.'); }
+      toJSON() { return { status: this.status, code: this.code }; }
+      toResponse() { return new Response(null, { status: this.status }); }
+    }
+    expect(toAppError(new AppError(403, 'LICENCE_UNAVAILABLE', 'req_x'))).toMatchObject({ status: 403, code: 'LICENCE_UNAVAILABLE', requestId: 'req_x' });
+    expect(toAppError(new Error('boom'))).toMatchObject({ status: 500, code: 'INTERNAL' });
+  });
+});

@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import { CoverageRunner } from '@/components/coverage-runner';
+import { ErrorPanel } from '@/components/error-panel';
+import { FilterForm } from '@/components/filter-form';
+import { requirePage } from '@/lib/auth/session';
+import { MAX_COVERAGE_DAYS, parseCoverageQuery, type CoverageQuery } from '@/lib/coverage/run';
+import { settle, toAppError, type AppError } from '@/lib/errors';
+import { summariseLicence } from '@/lib/licence';
+import { toSearchParams } from '@/lib/paging';
+import { picksApi } from '@/lib/picks-api';
+
+export const metadata: Metadata = { title: 'Coverage' };
+
+export default async function CoveragePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = toSearchParams(await searchParams);
+  await requirePage('coverage', `/coverage?${params.toString()}`);
+  let query: CoverageQuery | null = null;
+  let invalid: AppError | null = null;
+  try {
+    query = parseCoverageQuery(params);
+  } catch (error) {
+    invalid = toAppError(error);
+  }
+  const me = await settle(picksApi().me());
+  const licence = me.ok ? summariseLicence(me.value) : null;
+  const values = query
+    ? { from: query.fromDay, to: query.toDay, ...(query.sport ? { sport: query.sport } : {}), ...(query.league ? { league: query.league } : {}) }
+    : Object.fromEntries(['from', 'to', 'sport', 'league'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+  const runnerQuery = query ? new URLSearchParams(values).toString() : '';
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">Coverage</h1>
+        <p className="text-sm text-slate-600">
+          What the licence promises next to what it delivers, walked live from the Picks API. Default range: the last 30 days to the next 14 (UTC); at most {MAX_COVERAGE_DAYS} days.
+        </p>
+      </div>
+      <FilterForm kind="coverage" values={values} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
+      {invalid ? <ErrorPanel error={invalid.toJSON()} retryHref="/coverage" /> : <CoverageRunner key={runnerQuery} query={runnerQuery} />}
+    </div>
+  );
+}

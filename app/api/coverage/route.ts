@@ -1,0 +1,5 @@
+import { coverageResponse } from '@/lib/coverage/respond';
+import { withRole } from '@/lib/http';
+
+// Coverage of the licence against delivered picks, streamed as progress then the report; managers and admins.
+export const GET = withRole('coverage', (request) => coverageResponse(request));

@@ -1,0 +1,75 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import type { CoverageReport } from '@/lib/coverage/aggregate';
+import type { AppErrorJson } from '@/lib/errors';
+import { CoverageView } from './coverage-view';
+
+type Phase =
+  | { kind: 'running'; records: number; requests: number }
+  | { kind: 'done'; report: CoverageReport; requests: number; ms: number }
+  | { kind: 'failed'; error: AppErrorJson };
+
+/** Runs one coverage walk through /api/coverage, showing progress as pages arrive; figures only once it is complete. */
+export function CoverageRunner({ query }: { query: string }) {
+  const [phase, setPhase] = useState<Phase>({ kind: 'running', records: 0, requests: 0 });
+
+  useEffect(() => {
+    const abort = new AbortController();
+    setPhase({ kind: 'running', records: 0, requests: 0 });
+    (async () => {
+      const res = await fetch(`/api/coverage?${query}`, { signal: abort.signal, cache: 'no-store' });
+      if (!res.ok || !res.body) {
+        const body = await res.json().catch(() => null);
+        setPhase({ kind: 'failed', error: body?.error ?? { status: res.status, code: 'UPSTREAM_ERROR', message: `Coverage failed (HTTP ${res.status}).`, requestId: null, retryAfterSeconds: null } });
+        return;
+      }
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      let ended = false;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const event = JSON.parse(buffer.slice(0, newline));
+          buffer = buffer.slice(newline + 1);
+          if (event.type === 'progress') setPhase({ kind: 'running', records: event.records, requests: event.requests });
+          if (event.type === 'result') { ended = true; setPhase({ kind: 'done', report: event.report, requests: event.requests, ms: event.ms }); }
+          if (event.type === 'error') { ended = true; setPhase({ kind: 'failed', error: event.error }); }
+        }
+      }
+      if (!ended) throw new Error('The coverage stream ended early.');
+    })().catch((error: unknown) => {
+      if (abort.signal.aborted) return;
+      setPhase({ kind: 'failed', error: { status: 502, code: 'UPSTREAM_ERROR', message: error instanceof Error ? error.message : 'Coverage failed.', requestId: null, retryAfterSeconds: null } });
+    });
+    return () => abort.abort();
+  }, [query]);
+
+  if (phase.kind === 'running') {
+    return (
+      <div role="status" aria-live="polite" className="space-y-3" data-testid="coverage-progress">
+        <p className="text-sm text-slate-700">
+          Walking the licensed picks… <strong>{phase.records.toLocaleString()}</strong> records, <strong>{phase.requests}</strong> upstream requests so far.
+        </p>
+        <div className="grid gap-3 md:grid-cols-2">
+          {Array.from({ length: 4 }, (_, i) => <div key={i} className="h-48 animate-pulse rounded-lg bg-slate-200" />)}
+        </div>
+      </div>
+    );
+  }
+  if (phase.kind === 'failed') {
+    const e = phase.error;
+    return (
+      <section role="alert" data-error-code={e.code} className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
+        <h2 className="font-semibold">Coverage could not be computed</h2>
+        <p className="mt-1 text-sm">{e.message} No partial figures are shown.</p>
+        <p className="mt-2 text-sm">Code <span className="font-mono">{e.code}</span>{e.requestId && <> · request <span className="font-mono">{e.requestId}</span></>}</p>
+        <a href={`/coverage?${query}`} className="mt-3 inline-block rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800">Retry</a>
+      </section>
+    );
+  }
+  return <CoverageView report={phase.report} requests={phase.requests} ms={phase.ms} csvHref={`/api/coverage?${query}${query ? '&' : ''}format=csv`} />;
+}

@@ -1,0 +1,75 @@
+import 'server-only';
+import { toAppError } from '../errors';
+import { csvTable } from '../export/csv';
+import { parseCoverageQuery, runCoverage, type CoverageQuery } from './run';
+import type { CoverageReport } from './aggregate';
+
+/**
+ * GET /api/coverage: NDJSON, one line per upstream page ({"type":"progress"}), then exactly one
+ * {"type":"result"} or {"type":"error"}. A failed walk never sends figures. `format=csv` answers the
+ * scope-against-delivery matrix as a CSV file instead.
+ */
+export async function coverageResponse(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  let query: CoverageQuery;
+  try {
+    query = parseCoverageQuery(url.searchParams);
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+  if (url.searchParams.get('format') === 'csv') return matrixCsv(query, request.signal);
+
+  const encode = (event: unknown) => Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
+  const abort = new AbortController();
+  request.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  const stream = new ReadableStream<Uint8Array>({
+    start(output) {
+      runCoverage(query, { signal: abort.signal, onProgress: (progress) => output.enqueue(encode({ type: 'progress', ...progress })) })
+        .then((outcome) => output.enqueue(encode({ type: 'result', query, ...outcome })))
+        .catch((error: unknown) => {
+          if (abort.signal.aborted) return;
+          const failure = toAppError(error);
+          if (failure.code === 'INTERNAL') console.error('[portal] coverage failed:', error);
+          output.enqueue(encode({ type: 'error', error: failure.toJSON() }));
+        })
+        .finally(() => {
+          try {
+            output.close();
+          } catch {
+            // already cancelled by the reader
+          }
+        });
+    },
+    cancel() {
+      abort.abort();
+    },
+  });
+  return new Response(stream, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'private, no-store, no-transform' } });
+}
+
+export const MATRIX_COLUMNS = ['sport', 'league', 'licensed', 'total', 'upcoming', 'live', 'settled', 'void', 'other', 'playerPicks', 'playerShare', 'lastPublishedAt', 'emptyDays', 'win', 'loss', 'push', 'resultVoid'];
+
+export function matrixRows(report: CoverageReport): unknown[][] {
+  return report.rows.map((r) => [
+    r.sport, r.league, r.licensed === null ? 'not stated' : r.licensed ? 'yes' : 'no', r.total,
+    r.byStatus.upcoming, r.byStatus.live, r.byStatus.settled, r.byStatus.void, r.byStatus.other,
+    r.playerPicks, r.total ? Number((r.playerPicks / r.total).toFixed(4)) : 0, r.lastPublishedAt, r.emptyDays.length,
+    r.results.win, r.results.loss, r.results.push, r.results.void,
+  ]);
+}
+
+async function matrixCsv(query: CoverageQuery, signal: AbortSignal): Promise<Response> {
+  try {
+    const { report } = await runCoverage(query, { signal });
+    const scope = [query.sport, query.league].filter(Boolean).join('-').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+    return new Response(csvTable(MATRIX_COLUMNS, matrixRows(report)), {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="coverage-${scope ? `${scope}-` : ''}${query.fromDay}-to-${query.toDay}.csv"`,
+        'Cache-Control': 'private, no-store',
+      },
+    });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}

@@ -3,7 +3,8 @@ import type { Role } from '@/lib/auth/roles';
 
 declare module 'next-auth' {
   interface Session {
-    user: { email: string; name?: string | null; role: Role } & Omit<DefaultSession['user'], 'email'>;
+    /** role is absent for a token that is no longer valid (signed out); getPortalSession refuses those. */
+    user: { email: string; name?: string | null; role?: Role } & Omit<DefaultSession['user'], 'email'>;
   }
   interface User {
     role: Role;
@@ -13,5 +14,6 @@ declare module 'next-auth' {
 declare module 'next-auth/jwt' {
   interface JWT {
     role?: Role;
+    revoked?: boolean;
   }
 }

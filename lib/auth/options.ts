@@ -5,6 +5,7 @@ import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { getConfig } from '../config';
 import { roleFromClaims, type OidcConfig } from './oidc';
 import { DUMMY_HASH, verifyPassword } from './passwords';
+import { isRevoked, revokeToken } from './revocation';
 import { isRole, type Role } from './roles';
 import { recordSignInFailure, recordSignInSuccess, signInWait } from './sign-in-throttle';
 import { findUser, normaliseEmail } from './users';
@@ -83,14 +84,21 @@ export function authOptions(): AuthOptions {
       }),
       ...(config.oidc ? [oidcProvider(config.oidc)] : []),
     ],
+    events: {
+      signOut({ token }) {
+        revokeToken(token?.jti, token?.exp);
+      },
+    },
     callbacks: {
       jwt({ token, user }) {
         if (user) token.role = user.role;
+        // A signed-out token carries no role from here on: every page and handler then treats it as signed out.
+        if (isRevoked(token.jti)) return { revoked: true };
         return token;
       },
       session({ session, token }) {
         const role: Role | undefined = isRole(token.role) ? token.role : undefined;
-        return { ...session, user: { ...session.user, email: token.email ?? '', role: role ?? 'viewer' } };
+        return { ...session, user: { ...session.user, email: token.email ?? '', role } };
       },
       redirect({ url, baseUrl }) {
         return safeRedirect(url, baseUrl);

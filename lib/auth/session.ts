@@ -4,17 +4,21 @@ import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { AppError } from '../errors';
 import { authOptions } from './options';
-import { can, isRole, type Capability } from './roles';
+import { can, isRole, type Capability, type Role } from './roles';
 
-/** The signed-in person, or null. A session without a known role counts as no session. */
-export async function getPortalSession(): Promise<Session | null> {
+/** A session with a known role: what every page and handler works with. */
+export type PortalSession = Session & { user: Session['user'] & { role: Role } };
+
+/** The signed-in person, or null. A session without a known role (e.g. signed out) counts as no session. */
+export async function getPortalSession(): Promise<PortalSession | null> {
   await connection(); // per request, never prerendered: sessions and licensed data are private
   const session = await getServerSession(authOptions());
-  return session?.user && isRole(session.user.role) ? session : null;
+  const role = session?.user?.role;
+  return session && isRole(role) ? { ...session, user: { ...session.user, role } } : null;
 }
 
 /** For pages: signed-out people go to /login (and come back here), the wrong role gets the 403 page. */
-export async function requirePage(capability: Capability, returnTo: string): Promise<Session> {
+export async function requirePage(capability: Capability, returnTo: string): Promise<PortalSession> {
   const session = await getPortalSession();
   if (!session) redirect(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);
   if (!can(session.user.role, capability)) forbidden();
@@ -22,7 +26,7 @@ export async function requirePage(capability: Capability, returnTo: string): Pro
 }
 
 /** For route handlers: the portal's JSON error, 401 signed out, 403 wrong role. */
-export async function requireApi(capability: Capability): Promise<Session> {
+export async function requireApi(capability: Capability): Promise<PortalSession> {
   const session = await getPortalSession();
   if (!session) throw new AppError({ status: 401, code: 'UNAUTHENTICATED', message: 'Sign in to use the portal.' });
   if (!can(session.user.role, capability)) {

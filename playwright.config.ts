@@ -36,7 +36,7 @@ export default defineConfig({
     },
   },
   webServer: [
-    portal(E2E.port, { SANDBOX_PORT: String(E2E.sandboxPort), PICKS_API_BASE_URL: '', SANDBOX_RATE_LIMIT: '0', SANDBOX_NOW: E2E.now }),
+    portal(E2E.port, { SANDBOX_PORT: String(E2E.sandboxPort), PICKS_API_BASE_URL: '', SANDBOX_RATE_LIMIT: '0', SANDBOX_NOW: E2E.now, SANDBOX_FULL_KEY: E2E.sandboxKey }),
     portal(E2E.suspendedPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'sandbox-suspended-key', AUTH_SECRET: secret }),
     portal(E2E.badKeyPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'e2e-wrong-key', AUTH_SECRET: secret }),
     portal(E2E.throttledPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'sandbox-throttled-key', AUTH_SECRET: secret }),
@@ -47,6 +47,6 @@ export default defineConfig({
       reuseExistingServer: false,
       env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
     },
-    portal(E2E.faultyPort, { PICKS_API_BASE_URL: `http://127.0.0.1:${E2E.faultProxyPort}`, PICKS_API_KEY: E2E.sandboxKey, AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PORTAL_IMAGE_ORIGINS: upstream }),
+    portal(E2E.faultyPort, { PICKS_API_BASE_URL: `http://127.0.0.1:${E2E.faultProxyPort}`, PICKS_API_KEY: E2E.sandboxKey, AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
   ],
 });

@@ -38,7 +38,11 @@ const sandbox = createSandbox({
 const url = await sandbox.listen(config.SANDBOX_PORT, config.SANDBOX_HOST);
 console.log(`[sandbox] Picks API v1 sandbox on ${url} (${sandbox.records.length} picks, ${Date.now() - started} ms to seed)`);
 console.log(`[sandbox] throttle: ${config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS} ms per key` : 'off'}`);
-for (const licence of sandbox.licences) console.log(`[sandbox]   key ${licence.key.padEnd(24)} ${licence.label}`);
+// A key given through SANDBOX_FULL_KEY is somebody's secret: say where it came from, never print it.
+for (const licence of sandbox.licences) {
+  const shown = config.SANDBOX_FULL_KEY && licence.key === config.SANDBOX_FULL_KEY ? '(SANDBOX_FULL_KEY)' : licence.key;
+  console.log(`[sandbox]   key ${shown.padEnd(24)} ${licence.label}`);
+}
 
 const stop = () => void sandbox.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

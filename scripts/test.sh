@@ -24,8 +24,23 @@ npx tsc --noEmit
 echo "[test] 2/4 unit and contract tests"
 npx vitest run
 
-echo "[test] 3/4 production build"
-npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
+# The browser tests run the portal with a canary key, and the build is made with it too, so that
+# tests/e2e/leak.spec.ts can prove it reaches no bundle, page, payload, header or cookie, and the
+# scan below that it reaches no log line of any portal process.
+canary="$(cat tests/e2e/canary-key)"
+canary_b64="$(printf '%s' "$canary" | base64 -w0 | tr -d '=')"
+
+echo "[test] 3/4 production build (with the canary key in the environment)"
+PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
 
 echo "[test] 4/4 browser tests (Chromium at $chromium_path)"
-npx playwright test
+e2e_log="$(mktemp)"
+set +e
+npx playwright test 2>&1 | tee "$e2e_log"
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || exit "$status"
+
+hits=$(grep -c -F -e "$canary" -e "$canary_b64" "$e2e_log" || true)
+echo "[test] canary key in the portal and sandbox logs of the browser run: $hits occurrences"
+[ "$hits" -eq 0 ] || { grep -n -F -e "$canary" -e "$canary_b64" "$e2e_log" | head; exit 1; }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Where the e2e portals and sandbox listen (chosen away from the defaults so a running portal is left alone). */
 export const E2E = {
   port: Number(process.env.E2E_PORT ?? 3200),
@@ -10,7 +12,8 @@ export const E2E = {
   faultyPort: 3205,
   faultProxyPort: 4220,
   usersFile: '.data/e2e-users.json',
-  sandboxKey: 'sandbox-full-key',
+  /** The full-licence key of the e2e sandbox is a canary: it must never reach a browser or a log (leak.spec.ts). */
+  sandboxKey: readFileSync('tests/e2e/canary-key', 'utf8').trim(),
   /** The e2e sandbox's frozen clock: the same records, statuses and pages on every run. */
   now: '2026-11-20T12:00:00.000Z',
 } as const;

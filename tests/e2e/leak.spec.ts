@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, ROLES, sandboxApi, signIn, test } from './fixtures';
+import { E2E } from './ports';
+
+/**
+ * The partner key never reaches a browser. The e2e portals run with a canary key (and `npm test` builds
+ * with it): it must appear zero times, plain or base64, in the build's static files and prerendered
+ * output, and in every response body, header and cookie a browser sees while every role (and a
+ * signed-out visitor) walks every page, provokes each error kind and exports. scripts/test.sh scans the
+ * portals' logs the same way after the run.
+ */
+
+const canary = E2E.sandboxKey;
+const forms = [canary, Buffer.from(canary).toString('base64').replace(/=+$/, ''), Buffer.from(canary).toString('base64url')];
+const hits = (text: string) => forms.filter((form) => text.includes(form)).length;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : [full];
+  });
+}
+
+test('the build holds no copy of the key: static files and prerendered output', () => {
+  const shipped = [...files('.next/static'), ...files('.next/server/app').filter((f) => /\.(html|rsc|body|meta|json)$/.test(f))];
+  expect(shipped.length).toBeGreaterThan(10);
+  const leaking = shipped.filter((file) => hits(readFileSync(file, 'latin1')) > 0);
+  expect(leaking).toEqual([]);
+});
+
+interface Seen { url: string; status: number; body: string; headers: string }
+
+function record(page: Page, seen: Seen[], consoleLines: string[]) {
+  page.on('console', (message) => consoleLines.push(message.text()));
+  page.on('response', async (response) => {
+    const body = await response.text().catch(() => '');
+    seen.push({ url: response.url(), status: response.status(), body, headers: JSON.stringify(response.headers()) });
+  });
+}
+
+async function crawl(page: Page, origin: string, role: (typeof ROLES)[number] | null, pickId: string) {
+  const visit = async (url: string) => {
+    await page.goto(`${origin}${url}`);
+    await page.waitForLoadState('networkidle');
+  };
+  if (role) await signIn(page, role, '/', origin);
+  for (const url of ['/', '/licence', '/picks?sport=Football', '/results?league=NBA', `/picks/${encodeURIComponent(pickId)}`, '/coverage',
+    '/picks?status=nope', '/picks?cursor=bogus', '/picks/pk%3Ano-such', '/picks/%E0%A4%A', '/coverage?from=2020-01-01&to=2026-12-31', '/login?error=CredentialsSignin']) {
+    await visit(url);
+  }
+  if (role) {
+    // Client-side navigations fetch RSC payloads.
+    await visit('/');
+    for (const name of ['Licence', 'Picks', 'Results']) await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('link', { name: 'Next →' }).first().click();
+    await page.waitForLoadState('networkidle');
+  }
+  for (const url of ['/api/export/picks?format=csv&sport=Cricket', '/api/export/results?format=json&sport=Cricket', '/api/export/picks?format=xml', '/api/coverage?from=2026-11-01&to=2026-11-03', '/api/auth/session', '/api/auth/csrf', '/api/auth/providers']) {
+    const res = await page.request.get(`${origin}${url}`);
+    (page as unknown as { __seen: Seen[] }).__seen.push({ url, status: res.status(), body: await res.text(), headers: JSON.stringify(res.headers()) });
+  }
+}
+
+for (const role of [null, ...ROLES]) {
+  test(`nothing a ${role ?? 'signed-out visitor'} sees holds the key`, async ({ page, context }) => {
+    const seen: Seen[] = [];
+    const consoleLines: string[] = [];
+    (page as unknown as { __seen: Seen[] }).__seen = seen;
+    record(page, seen, consoleLines);
+    const { data } = await sandboxApi<{ data: { id: string }[] }>('/picks?limit=1');
+    await crawl(page, `http://localhost:${E2E.port}`, role, data[0]!.id);
+    expect(seen.length).toBeGreaterThan(role ? 40 : 10);
+    const leaks = seen.filter((s) => hits(s.body) + hits(s.headers) > 0).map((s) => `${s.status} ${s.url}`);
+    expect(leaks).toEqual([]);
+    expect((await context.cookies()).filter((c) => hits(`${c.name}=${c.value}`) > 0)).toEqual([]);
+    expect(consoleLines.filter((line) => hits(line) > 0)).toEqual([]);
+  });
+}
+
+test('nor does any page or export while the upstream fails in each way', async ({ page }) => {
+  const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
+  const origin = `http://localhost:${E2E.faultyPort}`;
+  const seen: Seen[] = [];
+  const consoleLines: string[] = [];
+  record(page, seen, consoleLines);
+  await signIn(page, 'admin', '/', origin);
+  const faults = [
+    { status: 401, body: '{"error":{"code":"UNAUTHORIZED","message":"bad key","requestId":"req_1"}}' },
+    { status: 403, body: '{"error":{"code":"FORBIDDEN","message":"no","requestId":"req_2"}}' },
+    { status: 429, headers: { 'Retry-After': '120' }, body: '' },
+    { status: 500, body: 'Internal error' },
+    { status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Bad gateway</body></html>' },
+    { status: 200, body: '{"data":[{"id":1}],"page":{"hasMore":false}}' },
+    { kind: 'truncate' },
+  ];
+  try {
+    for (const fault of faults) {
+      await fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify([{ path: '^/api/v1/', ...fault }]) });
+      for (const url of ['/licence', '/picks', '/results']) await page.goto(`${origin}${url}`);
+      const res = await page.request.get(`${origin}/api/export/picks?format=csv`);
+      seen.push({ url: 'export', status: res.status(), body: await res.text().catch(() => ''), headers: JSON.stringify(res.headers()) });
+    }
+  } finally {
+    await fetch(`${proxy}/__faults`, { method: 'DELETE' });
+  }
+  expect(seen.filter((s) => s.status >= 400 || s.body.includes('data-error-code')).length).toBeGreaterThan(20); // the faults really showed
+  expect(seen.filter((s) => hits(s.body) + hits(s.headers) > 0).map((s) => `${s.status} ${s.url}`)).toEqual([]);
+  expect(consoleLines.filter((line) => hits(line) > 0)).toEqual([]);
+});

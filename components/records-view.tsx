@@ -15,12 +15,15 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
   const here = `${pathname}?${params.toString()}`;
   if (!page.ok) return <ErrorPanel error={page.error.toJSON()} retryHref={here} />;
 
+  const trail = decodeTrail(params.get('trail') ?? undefined);
+  const offered = page.value.page.hasMore ? (page.value.page.nextCursor ?? null) : null;
+  // A cursor we have already been given would lead in a circle: say so instead of offering Next forever.
+  const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
   const base = upstreamBaseUrl();
   const rows = page.value.data.map((pick) => toPickRow(pick, base));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
   const pager = (
-    <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={decodeTrail(params.get('trail') ?? undefined)}
-      nextCursor={page.value.page.hasMore ? (page.value.page.nextCursor ?? null) : null} />
+    <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />
   );
 
   return (
@@ -32,6 +35,16 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
         </p>
         {pager}
       </div>
+      {circular && (
+        <p role="alert" data-testid="circular-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The Picks API offered a next page it has already given; paging stops here (request {page.value.requestId ?? 'unknown'}).
+        </p>
+      )}
+      {page.value.page.hasMore && !offered && (
+        <p role="alert" data-testid="missing-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          The Picks API says there are more records but gave no way to reach them (request {page.value.requestId ?? 'unknown'}).
+        </p>
+      )}
       {rows.length === 0 ? (
         <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">
           <p className="font-medium">No records match these filters.</p>

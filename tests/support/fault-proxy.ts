@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 export interface FaultRule {
   path: string;
   from?: number;
+  /** Apply to this many matching requests (from `from` on), then let them through: a transient fault. */
+  times?: number;
   delayMs?: number;
   status?: number;
   body?: string;
@@ -37,7 +39,11 @@ export function createFaultProxy(upstream: string) {
       return void res.end(JSON.stringify(requests));
     }
     requests.push({ path: url, at: Date.now() });
-    const rule = rules.find((r) => new RegExp(r.path).test(url) && ++r.seen >= (r.from ?? 1));
+    const rule = rules.find((r) => {
+      if (!new RegExp(r.path).test(url)) return false;
+      r.seen += 1;
+      return r.seen >= (r.from ?? 1) && (r.times === undefined || r.seen < (r.from ?? 1) + r.times);
+    });
     if (rule?.delayMs) await new Promise((r) => setTimeout(r, rule.delayMs));
     if (rule?.kind === 'hang') return; // never answers
     if (rule?.kind === 'reset') return void req.socket.destroy();

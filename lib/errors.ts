@@ -1,3 +1,5 @@
+import { toSafeJson } from './safe-json';
+
 /**
  * The one error type of the portal. Upstream faults, invalid filters and refused sessions all travel
  * as an AppError, from the Picks API client through pages, route handlers and exports, so each place
@@ -71,9 +73,9 @@ export class AppError extends Error {
 
   /** The portal's JSON error body, the same shape as the upstream's (spec §7) plus what a person can act on. */
   toResponse(): Response {
-    const headers: Record<string, string> = { 'Cache-Control': 'private, no-store' };
+    const headers: Record<string, string> = { 'Cache-Control': 'private, no-store', 'Content-Type': 'application/json; charset=utf-8' };
     if (this.retryAfterSeconds !== null) headers['Retry-After'] = String(this.retryAfterSeconds);
-    return Response.json({ error: this.toJSON() }, { status: this.status, headers });
+    return new Response(toSafeJson({ error: this.toJSON() }), { status: this.status, headers });
   }
 }
 

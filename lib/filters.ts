@@ -27,15 +27,19 @@ const text = (max: number) =>
     .refine((value) => !CONTROL_CHARS.test(value), 'must not contain control characters');
 
 function toUtcInstant(value: string, bound: 'from' | 'to'): string | null {
+  let instant: Date;
   if (DATE_ONLY.test(value)) {
-    const day = new Date(`${value}T00:00:00.000Z`);
-    if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value) return null;
-    if (bound === 'to') day.setUTCDate(day.getUTCDate() + 1);
-    return day.toISOString();
+    instant = new Date(`${value}T00:00:00.000Z`);
+    if (Number.isNaN(instant.getTime()) || instant.toISOString().slice(0, 10) !== value) return null;
+    if (bound === 'to') instant.setUTCDate(instant.getUTCDate() + 1);
+  } else {
+    if (!ISO_TIMESTAMP.test(value)) return null;
+    instant = new Date(value);
+    if (Number.isNaN(instant.getTime())) return null;
   }
-  if (!ISO_TIMESTAMP.test(value)) return null;
-  const instant = new Date(value);
-  return Number.isNaN(instant.getTime()) ? null : instant.toISOString();
+  // Past 9999-12-31 toISOString writes an extended year (+010000-...), which is no timestamp the API takes.
+  const iso = instant.toISOString();
+  return /^\d{4}-/.test(iso) ? iso : null;
 }
 
 const instant = (bound: 'from' | 'to') =>

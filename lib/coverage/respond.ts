@@ -1,5 +1,6 @@
 import 'server-only';
 import { toAppError } from '../errors';
+import { toSafeJson } from '../safe-json';
 import { csvTable } from '../export/csv';
 import { parseCoverageQuery, runCoverage, type CoverageQuery } from './run';
 import type { CoverageReport } from './aggregate';
@@ -19,7 +20,7 @@ export async function coverageResponse(request: Request): Promise<Response> {
   }
   if (url.searchParams.get('format') === 'csv') return matrixCsv(query, request.signal);
 
-  const encode = (event: unknown) => Buffer.from(`${JSON.stringify(event)}\n`, 'utf8');
+  const encode = (event: unknown) => Buffer.from(`${toSafeJson(event)}\n`, 'utf8');
   const abort = new AbortController();
   request.signal.addEventListener('abort', () => abort.abort(), { once: true });
   const stream = new ReadableStream<Uint8Array>({

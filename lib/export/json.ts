@@ -1,4 +1,5 @@
 import type { Pick } from '../picks-api/schemas';
+import { toSafeJson } from '../safe-json';
 
 /**
  * A streamed JSON document: export metadata first, then `data` with every record exactly as the
@@ -13,7 +14,7 @@ export interface ExportMeta {
 }
 
 export function jsonOpening(meta: ExportMeta): string {
-  return `{"export":${JSON.stringify(meta)},\n"data":[`;
+  return `{"export":${toSafeJson(meta)},\n"data":[`;
 }
 
 export function jsonRecords(picks: Pick[], first: boolean): string {

@@ -114,3 +114,13 @@ describe('export requests', () => {
     expect(planExport('picks', new URLSearchParams('sport=NFL&limit=5&cursor=x'), 'csv', '1')).toMatchObject({ filters: { sport: 'NFL' }, bom: true, sent: { sport: 'NFL' } });
   });
 });
+
+describe('JSON the portal writes', () => {
+  it('never carries raw < > & from input, yet parses to the same values', async () => {
+    const { toSafeJson } = await import('@/lib/safe-json');
+    const value = { sport: '<script>alert(1)</script> & "x"', line: '\u2028' };
+    const text = toSafeJson(value);
+    expect(text).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});

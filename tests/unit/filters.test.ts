@@ -27,6 +27,7 @@ describe('filter parser', () => {
     ['result=draw', 'result'],
     ['from=yesterday', 'from'],
     ['from=2026-02-30', 'from'],
+    ['to=9999-12-31', 'to must be a date'],
     ['to=2026-11-01T10:00', 'to'],
     ['limit=0', 'limit'],
     ['limit=201', 'limit'],

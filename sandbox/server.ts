@@ -55,7 +55,7 @@ export function createSandbox(options: SandboxOptions = {}) {
   const pickShape = options.pickShape ?? 'wrapped';
   let rateLimit = options.rateLimit === undefined ? { limit: 600, windowMs: 60_000 } : options.rateLimit;
   const windows = new Map<string, { start: number; count: number }>();
-  const stats = { requests: 0, byRoute: {} as Record<string, number> };
+  const stats = { requests: 0, throttled: 0, byRoute: {} as Record<string, number> };
 
   // Each licence's records, in upstream order: a cursor is a position in this list.
   const licensed = new Map<string, SeedRecord[]>(
@@ -132,6 +132,7 @@ export function createSandbox(options: SandboxOptions = {}) {
     if (!window || at - window.start >= budget.windowMs) windows.set(licence.key, (window = { start: at, count: 0 }));
     window.count += 1;
     if (window.count > budget.limit) {
+      stats.throttled += 1;
       const retryAfter = Math.max(1, Math.ceil((window.start + budget.windowMs - at) / 1000));
       throw new ApiError(429, 'THROTTLED', 'Delivery throttled; retry later.', { 'Retry-After': String(retryAfter) });
     }

@@ -1,10 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { addUser } from '../lib/auth/users';
-import { withPortalNodeOptions } from './portal-node-options';
+import { cpuMs, median, rssMb, signIn, startStack } from './bench-support';
 
 /**
  * `npm run bench:export`: the portal's export against the physical floor, in one run.
@@ -16,73 +11,6 @@ import { withPortalNodeOptions } from './portal-node-options';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PICKS = process.env.BENCH_PICKS ?? '100000';
-const SANDBOX_PORT = 4510;
-const PORTAL_PORT = 3510;
-const KEY = 'bench-full-key';
-const sandboxUrl = `http://127.0.0.1:${SANDBOX_PORT}`;
-const portalUrl = `http://127.0.0.1:${PORTAL_PORT}`;
-const children: ChildProcess[] = [];
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-async function waitFor(url: string, init: RequestInit = {}) {
-  for (let i = 0; i < 600; i += 1) {
-    try {
-      const res = await fetch(url, { ...init, redirect: 'manual' });
-      if (res.status < 500) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-/** Resident memory of a process and its descendants, in MB (Linux /proc). */
-function rssMb(pid: number): number {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i += 1) {
-    for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
-      try {
-        for (const child of readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) pids.push(Number(child));
-      } catch {
-        // gone
-      }
-    }
-  }
-  let kb = 0;
-  for (const p of pids) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // gone
-    }
-  }
-  return kb / 1024;
-}
-
-/** CPU time (user + system) a process has used, in ms (Linux /proc, clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-async function signIn(): Promise<string> {
-  const csrf = await fetch(`${portalUrl}/api/auth/csrf`);
-  const jar = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${portalUrl}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar },
-    body: new URLSearchParams({ csrfToken, email: 'bench@example.com', password: 'bench-password', json: 'true' }),
-  });
-  return [jar, ...res.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
-}
 
 async function rawWalk(): Promise<{ ms: number; records: number; firstPageMs: number }> {
   const start = performance.now();
@@ -118,28 +46,10 @@ async function portalExport(format: 'csv' | 'json', cookie: string, pid: number)
   return { ms: performance.now() - start, bytes, ttfbMs, peakMb };
 }
 
+const stack = await startStack({ sandboxPort: 4510, portalPort: 3510, sandboxEnv: { SANDBOX_PICKS: PICKS, SANDBOX_RATE_LIMIT: '0' } });
+const { sandbox, portal, sandboxUrl, portalUrl, key: KEY } = stack;
 try {
-  if (!existsSync('.next/BUILD_ID')) {
-    console.log('[bench] no production build: running next build');
-    if (spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('build failed');
-  }
-  const usersFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'users.json');
-  await addUser(usersFile, 'bench@example.com', 'editor', 'bench-password');
-
-  const sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
-    env: { ...process.env, SANDBOX_PORT: String(SANDBOX_PORT), SANDBOX_PICKS: PICKS, SANDBOX_RATE_LIMIT: '0', SANDBOX_FULL_KEY: KEY, SANDBOX_NOW: '2026-11-20T12:00:00Z' },
-    stdio: 'ignore',
-  });
-  children.push(sandbox);
-  await waitFor(`${sandboxUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } });
-
-  const portal = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', String(PORTAL_PORT)], {
-    env: { ...process.env, NODE_OPTIONS: process.env.BENCH_PORTAL_NODE_OPTIONS ?? withPortalNodeOptions(process.env.NODE_OPTIONS), NODE_ENV: 'production', PICKS_API_BASE_URL: sandboxUrl, PICKS_API_KEY: KEY, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret', PORTAL_USERS_FILE: usersFile, NEXTAUTH_URL: portalUrl },
-    stdio: 'ignore',
-  });
-  children.push(portal);
-  await waitFor(`${portalUrl}/login`);
-  const cookie = await signIn();
+  const cookie = await signIn(portalUrl);
 
   await portalExport('csv', cookie, portal.pid!); // warm-up: route compiled into memory, connections open
   await rawWalk();
@@ -186,5 +96,5 @@ try {
   await mkdir('bench-results', { recursive: true });
   await writeFile('bench-results/export.json', `${JSON.stringify(results, null, 2)}\n`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  stack.stop();
 }

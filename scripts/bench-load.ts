@@ -1,0 +1,127 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import autocannon from 'autocannon';
+import { rssMb, signIn, startStack, type Running } from './bench-support';
+
+/**
+ * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
+ *  1. 50 concurrent signed-in sessions browse /picks with varied filters for LOAD_SECONDS (30), while two
+ *     exports run back to back; throttling off. Latency p50/p95/p99 and errors (target: 0).
+ *  2. The same browsing with the sandbox throttling on (a small per-key budget): portal requests against
+ *     upstream requests and upstream 429s, to show one throttle does not become a storm.
+ *  3. A soak of SOAK_REQUESTS (10,000) requests: the portal's memory at start and end.
+ */
+
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
+const SOAK = Number(process.env.SOAK_REQUESTS ?? 10_000);
+const SESSIONS = 50;
+
+const PATHS = [
+  '/picks', '/picks?sport=Football', '/picks?sport=Basketball&status=settled', '/picks?league=NBA', '/picks?league=Trinidad+%26+Tobago+Premier+League',
+  '/picks?status=upcoming', '/picks?status=settled&result=win', '/picks?from=2026-11-01&to=2026-11-10', '/picks?sport=Tennis&limit=200', '/picks?limit=25',
+  '/results', '/results?league=Premier+League', '/picks?sport=Ice+Hockey&status=live', '/picks?sport=Cricket&from=2026-10-01', '/licence',
+];
+
+async function sandboxStats(stack: Running) {
+  return (await (await fetch(`${stack.sandboxUrl}/__sandbox/stats`)).json()) as { requests: number; throttled: number };
+}
+
+/** Browses /picks and friends with varied filters, one session (cookie) per connection in turn. */
+async function browse(stack: Running, cookies: string[], options: { duration?: number; amount?: number; connections?: number }) {
+  let n = 0;
+  const result = await autocannon({
+    url: stack.portalUrl,
+    connections: options.connections ?? SESSIONS,
+    ...(options.duration ? { duration: options.duration } : {}),
+    ...(options.amount ? { amount: options.amount } : {}),
+    requests: [{
+      setupRequest: (request) => {
+        n += 1;
+        return { ...request, path: PATHS[n % PATHS.length]!, headers: { ...request.headers, cookie: cookies[n % cookies.length]! } };
+      },
+    }],
+  });
+  return { result };
+}
+
+async function exportLoop(stack: Running, cookie: string, until: () => boolean) {
+  let done = 0;
+  let failed = 0;
+  while (!until()) {
+    const format = done % 2 ? 'json' : 'csv';
+    try {
+      const res = await fetch(`${stack.portalUrl}/api/export/picks?format=${format}&sport=Football`, { headers: { cookie } });
+      if (!res.ok) throw new Error(String(res.status));
+      await res.arrayBuffer();
+      done += 1;
+    } catch {
+      failed += 1;
+    }
+  }
+  return { done, failed };
+}
+
+function latencySummary(result: autocannon.Result) {
+  const l = result.latency;
+  return { p50: l.p50, p95: interpolate(l.p90, l.p97_5, (95 - 90) / (97.5 - 90)), p99: l.p99, max: l.max };
+}
+
+/** autocannon's histogram gives p90 and p97.5: p95 is read between them (stated as such in the output). */
+function interpolate(a: number, b: number, t: number) {
+  return Math.round((a + (b - a) * t) * 10) / 10;
+}
+
+const report: Record<string, unknown> = {};
+let stack = await startStack({ sandboxPort: 4520, portalPort: 3520, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
+try {
+  const cookies = await Promise.all(Array.from({ length: SESSIONS }, () => signIn(stack.portalUrl)));
+  await browse(stack, cookies, { amount: 200, connections: 10 }); // warm-up
+
+  // 1. Load, throttling off, with exports alongside.
+  let running = true;
+  const exports = Promise.all([exportLoop(stack, cookies[0]!, () => !running), exportLoop(stack, cookies[1]!, () => !running)]);
+  const before = await sandboxStats(stack);
+  const load = (await browse(stack, cookies, { duration: SECONDS })).result;
+  running = false;
+  const exportRuns = await exports;
+  const after = await sandboxStats(stack);
+  const errors = load.errors + load.timeouts + load.non2xx;
+  report.load = {
+    sessions: SESSIONS, seconds: SECONDS, requests: load.requests.total, rps: load.requests.average, latencyMs: latencySummary(load), errors,
+    non2xx: load.non2xx, exportsCompleted: exportRuns.reduce((s, r) => s + r.done, 0), exportsFailed: exportRuns.reduce((s, r) => s + r.failed, 0),
+    upstreamRequests: after.requests - before.requests,
+  };
+  console.log(`[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${load.latency.p50} ms, p95 ≈${latencySummary(load).p95} ms, p99 ${load.latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}`);
+
+  // 3. Soak, throttling off, in tenths so the memory curve shows (after the load above warmed the heap).
+  const rssStart = rssMb(stack.portal.pid!);
+  const curve: number[] = [];
+  let soakRequests = 0;
+  let soakErrors = 0;
+  for (let part = 0; part < 10; part += 1) {
+    const r = (await browse(stack, cookies, { amount: Math.ceil(SOAK / 10), connections: 20 })).result;
+    soakRequests += r.requests.total;
+    soakErrors += r.errors + r.timeouts + r.non2xx;
+    curve.push(Math.round(rssMb(stack.portal.pid!)));
+  }
+  const rssEnd = curve.at(-1)!;
+  report.soak = { requests: soakRequests, errors: soakErrors, rssStartMb: Math.round(rssStart), rssEndMb: rssEnd, rssEveryTenthMb: curve };
+  console.log(`[bench] soak: ${soakRequests} requests, errors ${soakErrors}; portal RSS ${rssStart.toFixed(0)} MB at start, ${rssEnd} MB at end; every tenth: ${curve.join(' ')} MB`);
+  stack.stop();
+
+  // 2. Throttling on: a budget of 100 upstream requests per 10 s for the portal's key.
+  stack = await startStack({ sandboxPort: 4521, portalPort: 3521, sandboxEnv: { SANDBOX_RATE_LIMIT: '100', SANDBOX_RATE_WINDOW_MS: '10000' } });
+  const throttledCookies = await Promise.all(Array.from({ length: SESSIONS }, () => signIn(stack.portalUrl)));
+  const t0 = await sandboxStats(stack);
+  const throttled = (await browse(stack, throttledCookies, { duration: SECONDS })).result;
+  const t1 = await sandboxStats(stack);
+  report.throttled = {
+    portalRequests: throttled.requests.total, upstreamRequests: t1.requests - t0.requests, upstream429s: t1.throttled - t0.throttled,
+    budget: '100 requests / 10 s', latencyMs: latencySummary(throttled), portal5xx: throttled.non2xx,
+  };
+  console.log(`[bench] throttling on (100 req / 10 s): ${throttled.requests.total} portal requests -> ${t1.requests - t0.requests} upstream requests, ${t1.throttled - t0.throttled} of them answered 429`);
+
+  await mkdir('bench-results', { recursive: true });
+  await writeFile('bench-results/load.json', `${JSON.stringify(report, null, 2)}\n`);
+} finally {
+  stack.stop();
+}

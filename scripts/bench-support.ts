@@ -1,0 +1,119 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { addUser } from '../lib/auth/users';
+import { withPortalNodeOptions } from './portal-node-options';
+
+/** What the benchmarks share: a sandbox and a production portal as child processes, sign-in, process metrics. */
+
+export const median = (xs: number[]) => percentile(xs, 50);
+
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export async function waitFor(url: string, init: RequestInit = {}) {
+  for (let i = 0; i < 600; i += 1) {
+    try {
+      if ((await fetch(url, { ...init, redirect: 'manual' })).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Resident memory of a process and its descendants, in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i += 1) {
+    for (const task of readdirSync(`/proc/${pids[i]}/task`)) {
+      try {
+        pids.push(...readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+      } catch {
+        // gone
+      }
+    }
+  }
+  let kb = 0;
+  for (const p of pids) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return kb / 1024;
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+export interface Running {
+  sandbox: ChildProcess;
+  portal: ChildProcess;
+  sandboxUrl: string;
+  portalUrl: string;
+  key: string;
+  stop(): void;
+}
+
+export const BENCH_USER = { email: 'bench@example.com', password: 'bench-password' };
+
+/** A sandbox and the production portal in front of it (building first if there is no build). */
+export async function startStack(options: { sandboxPort: number; portalPort: number; sandboxEnv: Record<string, string> }): Promise<Running> {
+  if (!existsSync('.next/BUILD_ID')) {
+    console.log('[bench] no production build: running next build');
+    if (spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+  }
+  const key = 'bench-full-key';
+  const usersFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'users.json');
+  await addUser(usersFile, BENCH_USER.email, 'admin', BENCH_USER.password);
+  const sandboxUrl = `http://127.0.0.1:${options.sandboxPort}`;
+  const portalUrl = `http://127.0.0.1:${options.portalPort}`;
+  const sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
+    env: { ...process.env, SANDBOX_PORT: String(options.sandboxPort), SANDBOX_FULL_KEY: key, SANDBOX_NOW: '2026-11-20T12:00:00Z', ...options.sandboxEnv },
+    stdio: 'ignore',
+  });
+  const portal = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', String(options.portalPort)], {
+    env: {
+      ...process.env,
+      NODE_OPTIONS: process.env.BENCH_PORTAL_NODE_OPTIONS ?? withPortalNodeOptions(process.env.NODE_OPTIONS),
+      NODE_ENV: 'production', PICKS_API_BASE_URL: sandboxUrl, PICKS_API_KEY: key, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+      PORTAL_USERS_FILE: usersFile, NEXTAUTH_URL: portalUrl,
+    },
+    stdio: 'ignore',
+  });
+  const stop = () => [sandbox, portal].forEach((child) => child.kill('SIGTERM'));
+  try {
+    await waitFor(`${sandboxUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } });
+    await waitFor(`${portalUrl}/login`);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { sandbox, portal, sandboxUrl, portalUrl, key, stop };
+}
+
+/** A fresh signed-in session (its own JWT) as a Cookie header. */
+export async function signIn(portalUrl: string): Promise<string> {
+  const csrf = await fetch(`${portalUrl}/api/auth/csrf`);
+  const jar = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await fetch(`${portalUrl}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar },
+    body: new URLSearchParams({ csrfToken, email: BENCH_USER.email, password: BENCH_USER.password, json: 'true' }),
+  });
+  const session = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c!.includes('portal.session='));
+  if (!session) throw new Error(`bench sign-in failed (${res.status})`);
+  return session;
+}

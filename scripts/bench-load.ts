@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
-import { rssMb, signIn, startStack, type Running } from './bench-support';
+import { percentile, rssMb, signIn, startStack, type Running } from './bench-support';
 
 /**
  * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
@@ -28,7 +28,8 @@ async function sandboxStats(stack: Running) {
 /** Browses /picks and friends with varied filters, one session (cookie) per connection in turn. */
 async function browse(stack: Running, cookies: string[], options: { duration?: number; amount?: number; connections?: number }) {
   let n = 0;
-  const result = await autocannon({
+  const latencies: number[] = [];
+  const settings: autocannon.Options = {
     url: stack.portalUrl,
     connections: options.connections ?? SESSIONS,
     ...(options.duration ? { duration: options.duration } : {}),
@@ -39,8 +40,14 @@ async function browse(stack: Running, cookies: string[], options: { duration?: n
         return { ...request, path: PATHS[n % PATHS.length]!, headers: { ...request.headers, cookie: cookies[n % cookies.length]! } };
       },
     }],
+  };
+  // The callback form returns the instance, whose 'response' events carry every latency (for an exact p95).
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(settings, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
-  return { result };
+  const ms = (p: number) => Math.round(percentile(latencies, p));
+  return { result, latency: { p50: ms(50), p95: ms(95), p99: ms(99), max: ms(100) } };
 }
 
 async function exportLoop(stack: Running, cookie: string, until: () => boolean) {
@@ -60,16 +67,6 @@ async function exportLoop(stack: Running, cookie: string, until: () => boolean) 
   return { done, failed };
 }
 
-function latencySummary(result: autocannon.Result) {
-  const l = result.latency;
-  return { p50: l.p50, p95: interpolate(l.p90, l.p97_5, (95 - 90) / (97.5 - 90)), p99: l.p99, max: l.max };
-}
-
-/** autocannon's histogram gives p90 and p97.5: p95 is read between them (stated as such in the output). */
-function interpolate(a: number, b: number, t: number) {
-  return Math.round((a + (b - a) * t) * 10) / 10;
-}
-
 const report: Record<string, unknown> = {};
 let stack = await startStack({ sandboxPort: 4520, portalPort: 3520, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
 try {
@@ -80,17 +77,17 @@ try {
   let running = true;
   const exports = Promise.all([exportLoop(stack, cookies[0]!, () => !running), exportLoop(stack, cookies[1]!, () => !running)]);
   const before = await sandboxStats(stack);
-  const load = (await browse(stack, cookies, { duration: SECONDS })).result;
+  const { result: load, latency } = await browse(stack, cookies, { duration: SECONDS });
   running = false;
   const exportRuns = await exports;
   const after = await sandboxStats(stack);
   const errors = load.errors + load.timeouts + load.non2xx;
   report.load = {
-    sessions: SESSIONS, seconds: SECONDS, requests: load.requests.total, rps: load.requests.average, latencyMs: latencySummary(load), errors,
+    sessions: SESSIONS, seconds: SECONDS, requests: load.requests.total, rps: load.requests.average, latencyMs: latency, errors,
     non2xx: load.non2xx, exportsCompleted: exportRuns.reduce((s, r) => s + r.done, 0), exportsFailed: exportRuns.reduce((s, r) => s + r.failed, 0),
     upstreamRequests: after.requests - before.requests,
   };
-  console.log(`[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${load.latency.p50} ms, p95 ≈${latencySummary(load).p95} ms, p99 ${load.latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}`);
+  console.log(`[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}`);
 
   // 3. Soak, throttling off, in tenths so the memory curve shows (after the load above warmed the heap).
   const rssStart = rssMb(stack.portal.pid!);
@@ -112,11 +109,11 @@ try {
   stack = await startStack({ sandboxPort: 4521, portalPort: 3521, sandboxEnv: { SANDBOX_RATE_LIMIT: '100', SANDBOX_RATE_WINDOW_MS: '10000' } });
   const throttledCookies = await Promise.all(Array.from({ length: SESSIONS }, () => signIn(stack.portalUrl)));
   const t0 = await sandboxStats(stack);
-  const throttled = (await browse(stack, throttledCookies, { duration: SECONDS })).result;
+  const { result: throttled, latency: throttledLatency } = await browse(stack, throttledCookies, { duration: SECONDS });
   const t1 = await sandboxStats(stack);
   report.throttled = {
     portalRequests: throttled.requests.total, upstreamRequests: t1.requests - t0.requests, upstream429s: t1.throttled - t0.throttled,
-    budget: '100 requests / 10 s', latencyMs: latencySummary(throttled), portal5xx: throttled.non2xx,
+    budget: '100 requests / 10 s', latencyMs: throttledLatency, portal5xx: throttled.non2xx,
   };
   console.log(`[bench] throttling on (100 req / 10 s): ${throttled.requests.total} portal requests -> ${t1.requests - t0.requests} upstream requests, ${t1.throttled - t0.throttled} of them answered 429`);
 

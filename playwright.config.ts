@@ -48,5 +48,6 @@ export default defineConfig({
       env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
     },
     portal(E2E.faultyPort, { PICKS_API_BASE_URL: `http://127.0.0.1:${E2E.faultProxyPort}`, PICKS_API_KEY: E2E.sandboxKey, AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
+    portal(E2E.pausedPort, { PICKS_API_BASE_URL: `http://127.0.0.1:${E2E.faultProxyPort}`, PICKS_API_KEY: E2E.sandboxKey, AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
   ],
 });

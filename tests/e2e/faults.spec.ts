@@ -126,14 +126,18 @@ for (const transient of [
 }
 
 test('upstream fault: 429 with a long Retry-After pauses the whole portal, without asking the upstream again', async ({ page }) => {
-  // Last on purpose: the shared gate honours the pause for every later request of this portal process.
+  // A portal of its own: the shared gate honours the pause for every later request of that process.
+  const origin = `http://localhost:${E2E.pausedPort}`;
+  const api = `http://127.0.0.1:${E2E.pausedPort}`;
+  const cookie = await sessionCookie(api, 'editor');
   await signIn(page, 'editor', '/', origin);
   await faults([{ path: '^/api/v1/picks', status: 429, headers: { 'Retry-After': '120' }, body: err('THROTTLED', 'req_429') }]);
   await page.goto(`${origin}/picks`);
   const panel = page.locator('[data-error-code="THROTTLED"]').first();
   await expect(panel).toContainText('req_429');
   await expect(panel).toContainText(/Try again in 1[12]\d s/);
-  expect(await exportOutcome()).toBe('refused');
+  const refused = await fetch(`${api}/api/export/picks?format=json`, { headers: { cookie } });
+  expect(refused.status).toBe(429);
 
   await fetch(`${proxy}/__faults`, { method: 'DELETE' });
   await fetch(`${proxy}/__requests`, { method: 'DELETE' });

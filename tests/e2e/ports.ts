@@ -10,6 +10,8 @@ export const E2E = {
   downPort: 3204,
   /** A portal whose upstream is the fault proxy in front of the sandbox. */
   faultyPort: 3205,
+  /** The same, kept apart for the long Retry-After test: its process-wide pause must not reach other specs. */
+  pausedPort: 3206,
   faultProxyPort: 4220,
   usersFile: '.data/e2e-users.json',
   /** The full-licence key of the e2e sandbox is a canary: it must never reach a browser or a log (leak.spec.ts). */

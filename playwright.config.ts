@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E } from './tests/e2e/ports';
+import { E2E, upstreamEnv } from './tests/e2e/ports';
 
 /**
  * Browser tests drive the system Chromium (Debian's package; `npx playwright install` cannot work on
@@ -37,17 +37,17 @@ export default defineConfig({
   },
   webServer: [
     portal(E2E.port, { SANDBOX_PORT: String(E2E.sandboxPort), PICKS_API_BASE_URL: '', SANDBOX_RATE_LIMIT: '0', SANDBOX_NOW: E2E.now, SANDBOX_FULL_KEY: E2E.sandboxKey }),
-    portal(E2E.suspendedPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'sandbox-suspended-key', AUTH_SECRET: secret }),
-    portal(E2E.badKeyPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'e2e-wrong-key', AUTH_SECRET: secret }),
-    portal(E2E.throttledPort, { PICKS_API_BASE_URL: upstream, PICKS_API_KEY: 'sandbox-throttled-key', AUTH_SECRET: secret }),
-    portal(E2E.downPort, { PICKS_API_BASE_URL: 'http://127.0.0.1:9', PICKS_API_KEY: 'any-key', AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1' }),
+    portal(E2E.suspendedPort, { ...upstreamEnv(upstream, 'sandbox-suspended-key'), AUTH_SECRET: secret }),
+    portal(E2E.badKeyPort, { ...upstreamEnv(upstream, 'e2e-wrong-key'), AUTH_SECRET: secret }),
+    portal(E2E.throttledPort, { ...upstreamEnv(upstream, 'sandbox-throttled-key'), AUTH_SECRET: secret }),
+    portal(E2E.downPort, { ...upstreamEnv('http://127.0.0.1:9', 'any-key'), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1' }),
     {
       command: 'node --import tsx tests/support/fault-proxy-main.ts',
       url: `http://127.0.0.1:${E2E.faultProxyPort}/__requests`,
       reuseExistingServer: false,
       env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
     },
-    portal(E2E.faultyPort, { PICKS_API_BASE_URL: `http://127.0.0.1:${E2E.faultProxyPort}`, PICKS_API_KEY: E2E.sandboxKey, AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
-    portal(E2E.pausedPort, { PICKS_API_BASE_URL: `http://127.0.0.1:${E2E.faultProxyPort}`, PICKS_API_KEY: E2E.sandboxKey, AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
+    portal(E2E.faultyPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
+    portal(E2E.pausedPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
   ],
 });

@@ -19,3 +19,8 @@ export const E2E = {
   /** The e2e sandbox's frozen clock: the same records, statuses and pages on every run. */
   now: '2026-11-20T12:00:00.000Z',
 } as const;
+
+/** The upstream settings of one e2e portal (kept here, in tests/, so no root file names the key variable). */
+export function upstreamEnv(baseUrl: string, key: string): Record<string, string> {
+  return { PICKS_API_BASE_URL: baseUrl, PICKS_API_KEY: key };
+}

@@ -4,11 +4,14 @@ import { useEffect, useState } from 'react';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 import type { AppErrorJson } from '@/lib/errors';
 import { CoverageView } from './coverage-view';
+import { ErrorPanel } from './error-panel';
 
 type Phase =
   | { kind: 'running'; records: number; requests: number }
   | { kind: 'done'; report: CoverageReport; requests: number; ms: number }
   | { kind: 'failed'; error: AppErrorJson };
+
+const failure = (message: string): AppErrorJson => ({ status: 502, code: 'UPSTREAM_ERROR', message, requestId: null, retryAfterSeconds: null });
 
 /** Runs one coverage walk through /api/coverage, showing progress as pages arrive; figures only once it is complete. */
 export function CoverageRunner({ query }: { query: string }) {
@@ -21,7 +24,7 @@ export function CoverageRunner({ query }: { query: string }) {
       const res = await fetch(`/api/coverage?${query}`, { signal: abort.signal, cache: 'no-store' });
       if (!res.ok || !res.body) {
         const body = await res.json().catch(() => null);
-        setPhase({ kind: 'failed', error: body?.error ?? { status: res.status, code: 'UPSTREAM_ERROR', message: `Coverage failed (HTTP ${res.status}).`, requestId: null, retryAfterSeconds: null } });
+        setPhase({ kind: 'failed', error: body?.error ?? failure(`Coverage failed (HTTP ${res.status}).`) });
         return;
       }
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -43,7 +46,7 @@ export function CoverageRunner({ query }: { query: string }) {
       if (!ended) throw new Error('The coverage stream ended early.');
     })().catch((error: unknown) => {
       if (abort.signal.aborted) return;
-      setPhase({ kind: 'failed', error: { status: 502, code: 'UPSTREAM_ERROR', message: error instanceof Error ? error.message : 'Coverage failed.', requestId: null, retryAfterSeconds: null } });
+      setPhase({ kind: 'failed', error: failure(error instanceof Error ? error.message : 'Coverage failed.') });
     });
     return () => abort.abort();
   }, [query]);
@@ -60,16 +63,6 @@ export function CoverageRunner({ query }: { query: string }) {
       </div>
     );
   }
-  if (phase.kind === 'failed') {
-    const e = phase.error;
-    return (
-      <section role="alert" data-error-code={e.code} className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
-        <h2 className="font-semibold">Coverage could not be computed</h2>
-        <p className="mt-1 text-sm">{e.message} No partial figures are shown.</p>
-        <p className="mt-2 text-sm">Code <span className="font-mono">{e.code}</span>{e.requestId && <> · request <span className="font-mono">{e.requestId}</span></>}</p>
-        <a href={`/coverage?${query}`} className="mt-3 inline-block rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800">Retry</a>
-      </section>
-    );
-  }
+  if (phase.kind === 'failed') return <ErrorPanel error={phase.error} retryHref={`/coverage?${query}`} />;
   return <CoverageView report={phase.report} requests={phase.requests} ms={phase.ms} csvHref={`/api/coverage?${query}${query ? '&' : ''}format=csv`} />;
 }

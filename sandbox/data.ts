@@ -118,7 +118,7 @@ function buildRecord(input: BuildInput): SeedRecord {
   const tier = edge > 0.05 ? 'A' : edge > 0.02 ? 'B' : edge > -0.01 ? 'C' : 'D';
   const bookmaker = league.oddsFormat === 'american' ? pickOf(BOOKMAKERS.slice(3)) : pickOf(BOOKMAKERS);
   const nationality = () => (league.individual ? pickOf(NATIONALITIES) : league.country === null ? null : undefined);
-  const channels = CHANNELS.filter((c, i) => i === 0 || rand() < 0.7);
+  const channels = CHANNELS.filter((_, i) => i === 0 || rand() < 0.7);
   const homeLogo = rand() < 0.9 ? `/logos/teams/${slug(home)}.svg` : null;
   const awayLogo = rand() < 0.9 ? `/logos/teams/${slug(away)}.svg` : null;
   const hasReasoningMarkup = rand() < 0.02;

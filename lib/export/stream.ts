@@ -14,7 +14,6 @@ import { jsonClosing, jsonOpening, jsonRecords } from './json';
  */
 
 export type ExportFormat = 'csv' | 'json';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'json'];
 
 export interface ExportPlan {
   kind: FilterKind;

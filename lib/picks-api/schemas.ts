@@ -98,13 +98,6 @@ export const resultListSchema = z.union([
   z.array(pickSchema).transform((data): PickList => ({ data, page: { nextCursor: null, hasMore: false }, requestId: null })),
 ]);
 
-/** /picks/:id: a bare Pick or one wrapped in `data` (not shown which, §4). A wrapper is recognised by its
- * `data` object; a bare record never has a `data` field of its own in the documented schema. */
-export const singlePickSchema = z.union([
-  z.looseObject({ data: pickSchema, requestId: str }).transform((body) => body.data),
-  pickSchema,
-]);
-
 /** /me and /health: shapes not documented; validated as JSON objects and kept whole. */
 export const openObjectSchema = z.record(z.string(), z.unknown());
 export type OpenObject = z.infer<typeof openObjectSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
-import { createPicksClient, parseRetryAfter, type PicksClientOptions } from '@/lib/picks-api/client';
+import { createPicksClient, parseRetryAfter, sniffNextCursor, type PicksClientOptions } from '@/lib/picks-api/client';
 import { createUpstreamGate } from '@/lib/picks-api/gate';
 import { json, page, scriptedFetch, type Step } from '../support/stub-fetch';
 
@@ -316,6 +316,70 @@ describe('walking pages', () => {
       break;
     }
     expect(aborted).toBe(true);
+  });
+});
+
+describe('guessing the next cursor from a page\'s bytes', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it.each([
+    ['the page block last', '{"data":[{"id":"a"}],"page":{"nextCursor":"AAAAxy+/=","hasMore":true},"requestId":"r"}', 'AAAAxy+/='],
+    ['the page block first, spaced out', '{ "page" : { "hasMore" : true, "nextCursor" : "c2" },\n "data" : [ ] }', 'c2'],
+    ['escapes in the cursor', '{"page":{"nextCursor":"a\\"b\\u00e9\\\\","hasMore":true}}', 'a"b\u00e9\\'],
+    ['non-ASCII before it', '{"data":[{"homeTeam":"Hugo Lefèvre ⚽"}],"page":{"nextCursor":"ü1","hasMore":true}}', 'ü1'],
+  ])('reads it with %s', (_name, text, cursor) => {
+    expect(sniffNextCursor(bytes(text))).toBe(cursor);
+  });
+
+  it.each([
+    ['a null cursor', '{"data":[],"page":{"nextCursor":null,"hasMore":false}}'],
+    ['no cursor', '{"data":[],"page":{"hasMore":false}}'],
+    ['an empty cursor', '{"page":{"nextCursor":"","hasMore":true}}'],
+    ['a number', '{"page":{"nextCursor":42,"hasMore":true}}'],
+    ['a broken escape', '{"page":{"nextCursor":"a\\x","hasMore":true}}'],
+    ['a cursor cut off', '{"page":{"nextCursor":"abc'],
+    ['a cursor longer than any real one', `{"page":{"nextCursor":"${'x'.repeat(5000)}","hasMore":true}}`],
+  ])('gives no guess for %s', (_name, text) => {
+    expect(sniffNextCursor(bytes(text))).toBeNull();
+  });
+});
+
+describe('walking pages ahead of the parse', () => {
+  it('sends the next request before the current body is parsed (a body that then fails to parse has already sent it)', async () => {
+    const broken = new Response('{"data":[{"id":"1"}],"page":{"nextCursor":"c2","hasMore":true}} and then some', { headers: { 'Content-Type': 'application/json' } });
+    let cancelled = false;
+    const next: Step = (_url, init) => new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => ((cancelled = true), reject(init.signal?.reason))));
+    const { api, calls } = client([broken, next]);
+    const error = await failure((async () => { for await (const _ of api.walkPicks({})); })());
+    expect(error.code).toBe('UPSTREAM_MALFORMED');
+    expect(calls.map((c) => new URL(c.url).searchParams.get('cursor'))).toEqual([null, 'c2']);
+    expect(cancelled).toBe(true); // and the walk's failure cancelled it
+  });
+
+  it('drops a wrong guess and asks for the page the parsed body names, in order and without losing a record', async () => {
+    // An unknown field named nextCursor after the page block fools the guess: the parsed page block decides.
+    const decoy = new Response('{"page":{"nextCursor":"real","hasMore":true},"data":[{"id":"1","extra":{"nextCursor":"decoy"}}]}', { headers: { 'Content-Type': 'application/json' } });
+    let decoyAborted = false;
+    const decoyStep: Step = (_url, init) =>
+      new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => ((decoyAborted = true), reject(init.signal?.reason))));
+    const { api, calls } = client([decoy, decoyStep, page(['2'], null)]);
+    const ids: string[] = [];
+    for await (const p of api.walkPicks({})) ids.push(p.id!);
+    expect(ids).toEqual(['1', '2']);
+    expect(calls.map((c) => new URL(c.url).searchParams.get('cursor'))).toEqual([null, 'decoy', 'real']);
+    expect(decoyAborted).toBe(true);
+  });
+
+  it('guesses only for a page the consumer is waiting for: a slow consumer keeps the walk one page ahead', async () => {
+    const { api, calls } = client([page(['1'], 'c2'), page(['2'], 'c3'), page(['3'], null)]);
+    const walk = api.walkPicks({});
+    expect((await walk.next()).value?.id).toBe('1');
+    await new Promise((r) => setTimeout(r, 50)); // page 2 arrives while the consumer is busy with page 1
+    expect(calls).toHaveLength(2); // not page 3 as well
+    expect((await walk.next()).value?.id).toBe('2');
+    expect((await walk.next()).value?.id).toBe('3');
+    expect((await walk.next()).done).toBe(true);
+    expect(calls).toHaveLength(3);
   });
 });
 

@@ -6,10 +6,10 @@ import { cpuMs, median, rssMb, signIn, startStack } from './bench-support';
  * Sandbox with BENCH_PICKS (100,000) picks and throttling off; the portal's production build.
  * Alternating rounds of (a) a raw walk of the API (fetch + JSON.parse every page at limit 200),
  * (b) the portal's CSV export read to the end over HTTP, (c) its JSON export. Prints medians, the
- * ratios b/a and c/a, time to first byte, and the portal's peak memory during exports against idle.
+ * ratios b/a and c/a (of the medians, and round by round), time to first byte, and the portal's peak memory during exports against idle.
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const PICKS = process.env.BENCH_PICKS ?? '100000';
 
 async function rawWalk(): Promise<{ ms: number; records: number; firstPageMs: number }> {
@@ -71,7 +71,7 @@ try {
     a.push(await measured(rawWalk, { sandbox: cpu.sandboxRaw }));
     b.push(await measured(() => portalExport('csv', cookie, portal.pid!), { sandbox: cpu.sandboxCsv, portal: cpu.portalCsv }));
     c.push(await measured(() => portalExport('json', cookie, portal.pid!), { portal: cpu.portalJson }));
-    console.log(`[bench] round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms`);
+    console.log(`[bench] round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`);
   }
 
   const results = {
@@ -80,6 +80,8 @@ try {
     rounds: ROUNDS,
     medianMs: { raw: median(a.map((x) => x.ms)), csv: median(b.map((x) => x.ms)), json: median(c.map((x) => x.ms)) },
     ratio: { csv: median(b.map((x) => x.ms)) / median(a.map((x) => x.ms)), json: median(c.map((x) => x.ms)) / median(a.map((x) => x.ms)) },
+    // Each export against the raw walk of its own round (seconds apart, so under the same background load).
+    pairedRatio: { csv: median(b.map((x, i) => x.ms / a[i]!.ms)), json: median(c.map((x, i) => x.ms / a[i]!.ms)) },
     firstByteMs: { csv: median(b.map((x) => x.ttfbMs)), json: median(c.map((x) => x.ttfbMs)), rawFirstPage: median(a.map((x) => x.firstPageMs)) },
     memoryMb: { idle: idleMb, peak: Math.max(...b.map((x) => x.peakMb), ...c.map((x) => x.peakMb)) },
     bytes: { csv: b[0]!.bytes, json: c[0]!.bytes },
@@ -90,6 +92,7 @@ try {
   console.log(`  (a) raw API walk       ${results.medianMs.raw.toFixed(0)} ms`);
   console.log(`  (b) portal CSV export  ${results.medianMs.csv.toFixed(0)} ms   b/a = ${results.ratio.csv.toFixed(3)}   (${(results.bytes.csv / 1e6).toFixed(1)} MB)`);
   console.log(`  (c) portal JSON export ${results.medianMs.json.toFixed(0)} ms   c/a = ${results.ratio.json.toFixed(3)}   (${(results.bytes.json / 1e6).toFixed(1)} MB)`);
+  console.log(`  paired, round by round  median b/a = ${results.pairedRatio.csv.toFixed(3)}, c/a = ${results.pairedRatio.json.toFixed(3)} (each export over its own round's raw walk)`);
   console.log(`  first byte             csv ${results.firstByteMs.csv.toFixed(0)} ms, json ${results.firstByteMs.json.toFixed(0)} ms; one raw page ${results.firstByteMs.rawFirstPage.toFixed(0)} ms (target: page + 50 ms)`);
   console.log(`  portal memory          idle ${results.memoryMb.idle.toFixed(0)} MB, peak during exports ${results.memoryMb.peak.toFixed(0)} MB, growth ${(results.memoryMb.peak - results.memoryMb.idle).toFixed(0)} MB (target ≤ 64 MB)`);
   console.log(`  CPU time (median)      sandbox ${results.cpuMs.sandboxDuringRaw} ms per raw walk, ${results.cpuMs.sandboxDuringCsv} ms per CSV export; portal ${results.cpuMs.portalCsv} ms per CSV, ${results.cpuMs.portalJson} ms per JSON export (2 cores shared by sandbox, portal and reader)`);

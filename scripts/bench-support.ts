@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { addUser } from '../lib/auth/users';
-import { withPortalNodeOptions } from './portal-node-options';
+import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 /** What the benchmarks share: a sandbox and a production portal as child processes, sign-in, process metrics. */
 
@@ -82,14 +82,15 @@ export async function startStack(options: { sandboxPort: number; portalPort: num
     env: { ...process.env, SANDBOX_PORT: String(options.sandboxPort), SANDBOX_FULL_KEY: key, SANDBOX_NOW: '2026-11-20T12:00:00Z', ...options.sandboxEnv },
     stdio: 'ignore',
   });
-  const portal = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', String(options.portalPort)], {
+  // BENCH_PORTAL_NODE_ARGS replaces the shipped arguments (e.g. to compare, or add --trace-gc with BENCH_PORTAL_LOG=file).
+  const nodeArgs = process.env.BENCH_PORTAL_NODE_ARGS?.split(' ').filter(Boolean) ?? PORTAL_NODE_ARGS;
+  const portal = spawn(process.execPath, [...nodeArgs, 'node_modules/next/dist/bin/next', 'start', '--port', String(options.portalPort)], {
     env: {
       ...process.env,
-      NODE_OPTIONS: process.env.BENCH_PORTAL_NODE_OPTIONS ?? withPortalNodeOptions(process.env.NODE_OPTIONS),
       NODE_ENV: 'production', PICKS_API_BASE_URL: sandboxUrl, PICKS_API_KEY: key, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
       PORTAL_USERS_FILE: usersFile, NEXTAUTH_URL: portalUrl,
     },
-    stdio: 'ignore',
+    stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
   });
   const stop = () => [sandbox, portal].forEach((child) => child.kill('SIGTERM'));
   try {

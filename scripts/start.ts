@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ConfigError, parseConfig } from '../lib/config';
 import { ensureDemoUsers } from '../lib/auth/demo-users';
-import { withPortalNodeOptions } from './portal-node-options';
+import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 /**
  * `npm start`: the portal's production server. With no PICKS_API_BASE_URL it starts the embedded
@@ -96,10 +96,9 @@ if (!dev && !existsSync('.next/BUILD_ID')) {
   if (build.status !== 0) fail('The build failed; see above.');
 }
 
-const portal = run(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', String(config.PORT)], {
+const portal = run(process.execPath, [...(dev ? [] : PORTAL_NODE_ARGS), nextBin, dev ? 'dev' : 'start', '--port', String(config.PORT)], {
   ...env,
   NODE_ENV: dev ? 'development' : 'production',
-  ...(dev ? {} : { NODE_OPTIONS: withPortalNodeOptions(env.NODE_OPTIONS) }),
 });
 const url = `http://localhost:${config.PORT}`;
 await waitFor(`http://127.0.0.1:${config.PORT}/login`, {}, 'The portal', portal, 120_000);

@@ -3,7 +3,7 @@ import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
 import { picksApi, type PicksClient, type PickList } from '../picks-api';
 import { csvHeader, csvLines } from './csv';
-import { jsonClosing, jsonOpening, jsonRecords } from './json';
+import { jsonClosing, jsonOpening, jsonPage } from './json';
 
 /**
  * The whole filtered record set as a streamed file. The only code that writes exports: the route
@@ -62,11 +62,11 @@ export async function startExport(plan: ExportPlan, options: { signal?: AbortSig
   const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
   let count = 0;
   let opened = false;
-  const write = (page: PickList): string => {
-    const text = plan.format === 'csv' ? csvLines(page.data) : jsonRecords(page.data, count === 0);
+  const write = (page: PickList): Uint8Array => {
+    const bytes = plan.format === 'csv' ? encode(csvLines(page.data)) : jsonPage(page, count === 0);
     count += page.data.length;
     options.onPage?.(count);
-    return text;
+    return bytes;
   };
   const finish = () => options.signal?.removeEventListener('abort', stop);
 
@@ -79,12 +79,13 @@ export async function startExport(plan: ExportPlan, options: { signal?: AbortSig
             const head = plan.format === 'csv'
               ? csvHeader()
               : jsonOpening({ endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results', filters: plan.sent, startedAt: startedAt.toISOString() });
-            output.enqueue(encode(`${plan.bom ? '\uFEFF' : ''}${head}${first.done ? '' : write(first.value)}`));
+            const opening = encode(`${plan.bom ? '\uFEFF' : ''}${head}`);
+            output.enqueue(first.done ? opening : Buffer.concat([opening, write(first.value)]));
             if (!first.done) return;
           }
           const next = first.done ? first : await pages.next();
           if (!next.done) {
-            output.enqueue(encode(write(next.value)));
+            output.enqueue(write(next.value));
             return;
           }
           if (plan.format === 'json') output.enqueue(encode(jsonClosing(count)));

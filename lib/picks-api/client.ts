@@ -165,7 +165,7 @@ export function createPicksClient(options: PicksClientOptions) {
     let requested = 0;
 
     /** One upstream request of the walk, and the request its bytes let us guess should follow it. */
-    interface Request { cursor: string | undefined; body: Promise<unknown>; guess: Request | null; cancel: () => void }
+    interface Request { cursor: string | undefined; body: Promise<unknown>; bytes: Uint8Array | null; guess: Request | null; cancel: () => void }
     let current: Request;
     let waiting = false; // the walk is waiting for current: its consumer has asked for the next page
     const request = (cursor: string | undefined): Request => {
@@ -173,8 +173,9 @@ export function createPicksClient(options: PicksClientOptions) {
       const stop = () => own.abort(controller.signal.reason);
       controller.signal.addEventListener('abort', stop, { once: true });
       requested += 1;
-      const self: Request = { cursor, guess: null, body: Promise.resolve(), cancel: () => (own.abort(), self.guess?.cancel()) };
+      const self: Request = { cursor, guess: null, bytes: null, body: Promise.resolve(), cancel: () => (own.abort(), self.guess?.cancel()) };
       self.body = fetchBody(cursor, own.signal, (bytes) => {
+        self.bytes = bytes;
         // Only from the page the walk's consumer is waiting for: never more than one page ahead of the reader.
         if (!waiting || self !== current || own.signal.aborted || requested >= maxPages) return;
         const guess = sniffNextCursor(bytes);
@@ -190,9 +191,10 @@ export function createPicksClient(options: PicksClientOptions) {
       for (let pageNumber = 1; ; pageNumber += 1) {
         waiting = true;
         const body = await current.body.finally(() => (waiting = false));
-        const guessed = current.guess;
+        const { guess: guessed, bytes } = current;
         // Unlink what is used: settled requests chained to each other kept every page reachable for a while (measured).
         current.guess = null;
+        current.bytes = null;
         current.body = SETTLED;
         const paging = pageSchema.safeParse((body as { page?: unknown } | null)?.page);
         const hasMore = paging.success && paging.data.hasMore;
@@ -205,7 +207,9 @@ export function createPicksClient(options: PicksClientOptions) {
           seen.add(nextCursor);
           current = guessed && guessed.cursor === nextCursor ? guessed : request(nextCursor);
         }
-        yield validate(body);
+        const list = validate(body);
+        if (bytes) Object.defineProperty(list, PAGE_BYTES, { value: bytes, enumerable: false });
+        yield list;
         if (!hasMore) return;
       }
     } finally {
@@ -258,6 +262,15 @@ export function createPicksClient(options: PicksClientOptions) {
 }
 
 const SETTLED: Promise<unknown> = Promise.resolve();
+const PAGE_BYTES = Symbol('page bytes');
+
+/**
+ * The body a walked page was parsed from, as the upstream sent it (undefined for pages not from a walk).
+ * The JSON export copies records from it instead of re-serialising them.
+ */
+export function pageBytes(page: PickList): Uint8Array | undefined {
+  return (page as PickList & { [PAGE_BYTES]?: Uint8Array })[PAGE_BYTES];
+}
 
 /** Decodes bodies as Response.text() does (UTF-8, a leading BOM dropped, bad bytes replaced). */
 const utf8 = new TextDecoder();

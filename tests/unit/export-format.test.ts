@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS, csvHeader, csvLines, toCsvRow } from '@/lib/export/csv';
+import { dataSpans } from '@/lib/export/json';
 import { exportFilename, planExport, startExport } from '@/lib/export/stream';
 import { createPicksClient } from '@/lib/picks-api/client';
 import type { Pick } from '@/lib/picks-api/schemas';
@@ -98,6 +99,73 @@ describe('streamed JSON', () => {
     await reader.cancel();
     await new Promise((r) => setTimeout(r, 20));
     expect(calls.length).toBeLessThanOrEqual(3); // the first page, its prefetch, at most one more
+  });
+});
+
+describe('JSON records copied from the upstream body', () => {
+  const plan = planExport('picks', new URLSearchParams(), 'json', null);
+  const raw = (text: string, status = 200) => new Response(text, { status, headers: { 'Content-Type': 'application/json' } });
+  const exportOf = async (...bodies: string[]) => readAll((await startExport(plan, { client: stubClient(bodies.map((b) => raw(b))).client })).stream);
+  const recordLines = (text: string) => text.split('\n').slice(2, -4).map((line) => line.replace(/,$/, ''));
+
+  it('keeps each record byte for byte, as the upstream wrote it (number forms, escapes, key order, unknown fields)', async () => {
+    const records = ['{"id":"a","odds":1.50,"line":-0.0,"homeTeam":"Bayern M\\u00fcnchen","x":{"nested":[1,{"deep":"}],{["}]},"sport":null}', '{"sport":"Tennis","id":"b\\"q\\\\","reasoning":"},{\\"id\\":\\"fake\\"}"}'];
+    const text = await exportOf(`{"data":[${records[0]},${records[1]}],"page":{"nextCursor":null,"hasMore":false},"requestId":"r"}`);
+    expect(recordLines(text)).toEqual(records);
+    const doc = JSON.parse(text);
+    expect(doc.data.map((p: { id: string }) => p.id)).toEqual(['a', 'b"q\\']);
+    expect(doc.count).toBe(2);
+  });
+
+  it('re-serialises records spread over several lines, still one record a line', async () => {
+    const pretty = JSON.stringify({ data: [{ id: 'a', eventMetadata: { competition: 'EPL' } }, { id: 'b' }], page: { nextCursor: null, hasMore: false } }, null, 2);
+    const text = await exportOf(pretty);
+    expect(recordLines(text)).toEqual(['{"id":"a","eventMetadata":{"competition":"EPL"}}', '{"id":"b"}']);
+  });
+
+  it('follows JSON.parse when the body is odd: the last "data" wins; an escaped key is re-serialised', async () => {
+    const twice = await exportOf('{"data":[{"id":"first"}],"page":{"hasMore":false},"data":[{"id":"last", "odds":2.0}]}');
+    expect(recordLines(twice)).toEqual(['{"id":"last", "odds":2.0}']);
+    const escaped = await exportOf('{"d\\u0061ta":[{"id":"e","odds":2.0}],"page":{"hasMore":false}}');
+    expect(recordLines(escaped)).toEqual(['{"id":"e","odds":2}']);
+  });
+
+  it('locates the elements of a bare array (a /results shape the spec leaves open)', () => {
+    const body = Buffer.from(' [ {"id":"a"} ,{"id":"b","t":"]"}]');
+    expect(dataSpans(body)).toEqual([3, 13, 15, 33]);
+    expect(dataSpans(Buffer.from('{"page":{"hasMore":false},"data":[]}'))).toEqual([]);
+    expect(dataSpans(Buffer.from('{"data":[1,2]}'))).toBeNull();
+    expect(dataSpans(Buffer.from('\uFEFF{"data":[]}'))).toBeNull();
+  });
+
+  it('gives exactly the parsed records for many generated bodies, compact or spaced out', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pieces = ['a', 'é', '⚽', '"', '\\', '{', '}', '[', ']', ',', ':', '\n', '\u2028', '},{', ' ', '\t', '<', '😀'];
+    const text = () => Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    for (let round = 0; round < 200; round += 1) {
+      const data = Array.from({ length: Math.floor(random() * 5) }, (_, k) => ({
+        id: `r${round}-${k}${text()}`,
+        reasoning: text(),
+        odds: random() < 0.5 ? null : Math.round(random() * 1000) / 100,
+        extra: random() < 0.3 ? [text(), { nested: [text(), {}] }] : undefined,
+      }));
+      const indent = [undefined, 0, 1, '\t'][Math.floor(random() * 4)];
+      const body = JSON.stringify(random() < 0.5 ? { requestId: text(), data, page: { nextCursor: null, hasMore: false } } : { page: { hasMore: false }, data }, null, indent);
+      const spans = dataSpans(Buffer.from(body));
+      if (!indent) {
+        // One line per record: located exactly, each span the record itself.
+        expect(spans).toHaveLength(data.length * 2);
+        const bytes = Buffer.from(body);
+        expect(data.map((_, k) => JSON.parse(bytes.subarray(spans![2 * k], spans![2 * k + 1]).toString()))).toEqual(JSON.parse(body).data);
+      } else if (data.length > 0) {
+        expect(spans).toBeNull(); // spread over lines: left to JSON.stringify
+      }
+      const out = await exportOf(body);
+      const doc = JSON.parse(out);
+      expect(doc.data).toEqual(JSON.parse(body).data);
+      expect(out.split('\n').length - 1).toBe(data.length + 5);
+    }
   });
 });
 

@@ -1,5 +1,4 @@
-import { pageBytes } from '../picks-api/client';
-import type { Pick, PickList } from '../picks-api/schemas';
+import { pageBytes, type Pick, type PickList } from '../picks-api';
 import { toSafeJson } from '../safe-json';
 
 /**

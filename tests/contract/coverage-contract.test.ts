@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCoverageQuery, runCoverage } from '@/lib/coverage/run';
 import { createPicksClient } from '@/lib/picks-api/client';
 import type { Pick } from '@/lib/picks-api/schemas';
-import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { sandboxOverHttp } from '../support/sandbox';
 
 /** Coverage against the sandbox over real HTTP: the matrix equals counts taken from a direct walk of the API. */
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
-let sandbox: Sandbox;
-let baseUrl: string;
-const client = (key: string) => createPicksClient({ baseUrl, apiKey: key });
-
-beforeAll(async () => {
-  sandbox = createSandbox({ now: () => NOW, rateLimit: null });
-  baseUrl = await sandbox.listen(0);
-});
-afterAll(() => sandbox.close());
+const upstream = sandboxOverHttp({ now: () => NOW });
+const client = (key: string) => createPicksClient({ baseUrl: upstream.baseUrl, apiKey: key });
 
 async function walk(key: string, filters: Record<string, string>): Promise<Pick[]> {
   const out: Pick[] = [];

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planExport, startExport } from '@/lib/export/stream';
 import { createPicksClient } from '@/lib/picks-api/client';
-import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { sandboxOverHttp } from '../support/sandbox';
 
 /**
  * Backpressure of the export stream, against the sandbox over real HTTP: a reader that stops reading
@@ -9,19 +9,12 @@ import { createSandbox, type Sandbox } from '@/sandbox/server';
  * stream) plus the one page it prefetches; it never buffers the set. Counted in upstream requests.
  */
 
-let sandbox: Sandbox;
-let baseUrl: string;
-
-beforeAll(async () => {
-  sandbox = createSandbox({ now: () => Date.parse('2026-11-20T12:00:00Z'), rateLimit: null });
-  baseUrl = await sandbox.listen(0);
-});
-afterAll(() => sandbox.close());
+const upstream = sandboxOverHttp();
 
 function countingClient() {
   const cursors: (string | null)[] = [];
   const client = createPicksClient({
-    baseUrl,
+    baseUrl: upstream.baseUrl,
     apiKey: 'sandbox-full-key',
     fetch: (input, init) => {
       cursors.push(new URL(String(input)).searchParams.get('cursor'));

@@ -4,29 +4,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPicksClient } from '@/lib/picks-api/client';
-import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { sandboxOverHttp } from '../support/sandbox';
 
 /** `npm run export` against the sandbox over real HTTP: the same code and failure rule as the portal's exports. */
 
 const run = promisify(execFile);
-let sandbox: Sandbox;
-let baseUrl: string;
-
-beforeAll(async () => {
-  sandbox = createSandbox({ now: () => Date.parse('2026-11-20T12:00:00Z'), rateLimit: null });
-  baseUrl = await sandbox.listen(0);
-});
-afterAll(() => sandbox.close());
+const upstream = sandboxOverHttp();
 
 const exportCommand = (args: string[], key = 'sandbox-full-key') =>
-  run('npm', ['run', '-s', 'export', '--', ...args], { env: { ...process.env, PICKS_API_BASE_URL: baseUrl, PICKS_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 });
+  run('npm', ['run', '-s', 'export', '--', ...args], { env: { ...process.env, PICKS_API_BASE_URL: upstream.baseUrl, PICKS_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 });
 
 describe('npm run export', () => {
   it('writes every matching record as CSV to standard output', async () => {
     const expected: string[] = [];
-    for await (const pick of createPicksClient({ baseUrl, apiKey: 'sandbox-full-key' }).walkPicks({ league: 'Trinidad & Tobago Premier League', status: 'settled' })) expected.push(pick.id!);
+    for await (const pick of createPicksClient({ baseUrl: upstream.baseUrl, apiKey: 'sandbox-full-key' }).walkPicks({ league: 'Trinidad & Tobago Premier League', status: 'settled' })) expected.push(pick.id!);
     const { stdout, stderr } = await exportCommand(['picks', '--format', 'csv', '--league', 'Trinidad & Tobago Premier League', '--status', 'settled']);
     const ids = Papa.parse<Record<string, string>>(stdout, { header: true, skipEmptyLines: true }).data.map((row) => row.id);
     expect(ids).toEqual(expected);
@@ -50,12 +43,12 @@ describe('npm run export', () => {
   }, 60_000);
 
   it('refuses bad filters and formats before asking the upstream', async () => {
-    const before = sandbox.stats.requests;
+    const before = upstream.sandbox.stats.requests;
     const bad = await exportCommand(['picks', '--format', 'csv', '--status', 'finished']).then(() => null, (error: { code: number; stderr: string }) => error);
     expect(bad?.code).toBe(1);
     expect(bad?.stderr).toContain('status must be one of');
     const format = await exportCommand(['picks', '--format', 'xlsx']).then(() => null, (error: { code: number }) => error);
     expect(format?.code).toBe(1);
-    expect(sandbox.stats.requests).toBe(before);
+    expect(upstream.sandbox.stats.requests).toBe(before);
   }, 60_000);
 });

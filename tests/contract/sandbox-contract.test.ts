@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PickFilters } from '@/lib/filters';
 import { createPicksClient } from '@/lib/picks-api/client';
 import type { Pick } from '@/lib/picks-api/schemas';
-import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { createSandbox } from '@/sandbox/server';
+import { sandboxOverHttp } from '../support/sandbox';
 
 /**
  * The client against the sandbox over real HTTP: every endpoint, every error code, complete walks,
@@ -11,12 +12,11 @@ import { createSandbox, type Sandbox } from '@/sandbox/server';
  */
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
-let sandbox: Sandbox;
-let baseUrl: string;
+const upstream = sandboxOverHttp({ now: () => NOW });
 let everything: Pick[];
 
 const api = (key = 'sandbox-full-key', extra: Parameters<typeof createPicksClient>[0]['retry'] = {}) =>
-  createPicksClient({ baseUrl, apiKey: key, retry: { baseDelayMs: 5, maxDelayMs: 20, ...extra } });
+  createPicksClient({ baseUrl: upstream.baseUrl, apiKey: key, retry: { baseDelayMs: 5, maxDelayMs: 20, ...extra } });
 
 async function walk(key: string, filters: PickFilters, pageSize = 200, kind: 'picks' | 'results' = 'picks'): Promise<Pick[]> {
   const client = api(key);
@@ -26,15 +26,11 @@ async function walk(key: string, filters: PickFilters, pageSize = 200, kind: 'pi
 }
 
 const raw = (path: string, key: string | null = 'sandbox-full-key') =>
-  fetch(`${baseUrl}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
+  fetch(`${upstream.baseUrl}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
 
 beforeAll(async () => {
-  sandbox = createSandbox({ now: () => NOW, rateLimit: null });
-  baseUrl = await sandbox.listen(0);
   everything = await walk('sandbox-full-key', {});
 });
-
-afterAll(() => sandbox.close());
 
 describe('seeded data', () => {
   it('is large and varied enough to show the portal', () => {
@@ -50,7 +46,7 @@ describe('seeded data', () => {
 
   it('is deterministic for a seed and day', () => {
     const again = createSandbox({ now: () => NOW, rateLimit: null });
-    expect(again.records.map((r) => r.id)).toEqual(sandbox.records.map((r) => r.id));
+    expect(again.records.map((r) => r.id)).toEqual(upstream.sandbox.records.map((r) => r.id));
   });
 
   it('serves the logos it links to', async () => {
@@ -151,7 +147,7 @@ describe('error codes', () => {
   });
 
   it('405 for anything but GET', async () => {
-    const res = await fetch(`${baseUrl}/api/v1/picks`, { method: 'POST', headers: { Authorization: 'Bearer sandbox-full-key' } });
+    const res = await fetch(`${upstream.baseUrl}/api/v1/picks`, { method: 'POST', headers: { Authorization: 'Bearer sandbox-full-key' } });
     expect(res.status).toBe(405);
   });
 });

@@ -9,7 +9,7 @@ import { isRevoked, revokeToken } from './revocation';
 import { isRole, type Role } from './roles';
 import { recordSignInFailure, recordSignInSuccess, signInWait } from './sign-in-throttle';
 import { findUser, normaliseEmail } from './users';
-import { safeCallbackPath } from './callback';
+import { safeRedirect } from './callback';
 
 /** next-auth (v4) configuration: credentials from the users file, optional OIDC, 8-hour JWT sessions. */
 
@@ -106,10 +106,4 @@ export function authOptions(): AuthOptions {
     },
   };
   return cached;
-}
-
-/** Only same-origin destinations: anything else (other hosts, //host, /\host, javascript:) lands on '/'. */
-export function safeRedirect(url: string, baseUrl: string): string {
-  const path = safeCallbackPath(url.startsWith(baseUrl) ? url.slice(baseUrl.length) || '/' : url);
-  return `${baseUrl}${path}`;
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { parseOidcConfig, type OidcConfig } from './auth/oidc';
+import { isLoopbackHost, parseAddressList } from './net/addresses';
 
 /**
  * The portal's configuration, validated once. This is the only module that reads process.env for the
@@ -25,6 +26,14 @@ const baseUrl = z
   .refine((value) => !new URL(value).search && !new URL(value).hash, 'must not contain a query or fragment')
   .transform((value) => value.replace(/\/+$/, ''));
 
+// next-auth signs and encrypts sessions with it: a short secret can be guessed offline from one cookie.
+const secret = optionalText.refine((value) => value === undefined || Buffer.byteLength(value) >= 32, 'must be at least 32 bytes (e.g. `openssl rand -base64 32`)');
+
+const flag = z
+  .enum(['', '0', '1', 'true', 'false'], { error: 'must be 1 or 0' })
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
 const configSchema = z.object({
   PICKS_API_BASE_URL: baseUrl,
   PICKS_API_KEY: z
@@ -48,10 +57,28 @@ const configSchema = z.object({
       }
       return origins;
     }),
-  AUTH_SECRET: optionalText,
-  NEXTAUTH_SECRET: optionalText,
-  NEXTAUTH_URL: optionalText,
+  AUTH_SECRET: secret,
+  NEXTAUTH_SECRET: secret,
+  NEXTAUTH_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be the portal\'s public http(s) URL' }).optional()),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Set by `npm start` when it started the sandbox itself: the only case in which demo users may sign in.
+  PORTAL_SANDBOX: flag,
+  PICKS_API_ALLOW_INSECURE: flag,
+  SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(8),
+  // Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); empty: only the socket's address counts.
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseAddressList(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `has ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  MAX_CONCURRENT_EXPORTS: positiveInt(4, 64),
+  MAX_EXPORTS_PER_USER: positiveInt(2, 16),
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };
@@ -72,8 +99,23 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
   } catch (error) {
     problems.push((error as Error).message);
   }
+  if (result.success) problems.push(...crossChecks(result.data));
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return { ...result.data, oidc };
+}
+
+/** Rules that involve more than one variable. */
+function crossChecks(config: z.infer<typeof configSchema>): string[] {
+  const problems: string[] = [];
+  const upstream = new URL(config.PICKS_API_BASE_URL);
+  if (upstream.protocol === 'http:' && !isLoopbackHost(upstream.hostname) && !config.PICKS_API_ALLOW_INSECURE) {
+    problems.push('PICKS_API_BASE_URL must use https unless the upstream is on this machine (loopback): plain http would send the partner key in clear text. Set PICKS_API_ALLOW_INSECURE=1 to accept that risk.');
+  }
+  if (config.NODE_ENV === 'production' && !config.PORTAL_SANDBOX) {
+    if (!config.NEXTAUTH_URL) problems.push('NEXTAUTH_URL is required in production: the portal\'s public URL (e.g. https://portal.example.com), used for sign-in redirects and cookies.');
+    if (!config.AUTH_SECRET && !config.NEXTAUTH_SECRET) problems.push('AUTH_SECRET is required in production (or NEXTAUTH_SECRET): a long random string, e.g. `openssl rand -base64 32`.');
+  }
+  return problems;
 }
 
 let cached: PortalConfig | undefined;

@@ -84,11 +84,11 @@ export async function startStack(options: { sandboxPort: number; portalPort: num
   });
   // BENCH_PORTAL_NODE_ARGS replaces the shipped arguments (e.g. to compare, or add --trace-gc with BENCH_PORTAL_LOG=file).
   const nodeArgs = process.env.BENCH_PORTAL_NODE_ARGS?.split(' ').filter(Boolean) ?? PORTAL_NODE_ARGS;
-  const portal = spawn(process.execPath, [...nodeArgs, 'node_modules/next/dist/bin/next', 'start', '--port', String(options.portalPort)], {
+  const portal = spawn(process.execPath, [...nodeArgs, 'scripts/portal-server.mjs'], {
     env: {
       ...process.env,
       NODE_ENV: 'production', PICKS_API_BASE_URL: sandboxUrl, PICKS_API_KEY: key, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      PORTAL_USERS_FILE: usersFile, NEXTAUTH_URL: portalUrl,
+      PORTAL_USERS_FILE: usersFile, NEXTAUTH_URL: portalUrl, PORT: String(options.portalPort),
     },
     stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
   });

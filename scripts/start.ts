@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ConfigError, parseConfig } from '../lib/config';
-import { ensureDemoUsers } from '../lib/auth/demo-users';
+import { demoAccountsIn, ensureDemoUsers } from '../lib/auth/demo-users';
 import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 /**
@@ -69,7 +69,10 @@ if (sandboxMode) {
   // A throwaway session secret: sandbox sessions need not survive a restart.
   env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
   env.PORTAL_USERS_FILE ??= '.data/users.json';
+  env.NEXTAUTH_URL ??= `http://localhost:${env.PORT ?? 3000}`;
 }
+// Only this script may say the upstream is the sandbox it started: demo accounts work only then.
+env.PORTAL_SANDBOX = sandboxMode ? '1' : '';
 
 let config;
 try {
@@ -77,10 +80,11 @@ try {
 } catch (error) {
   fail(error instanceof ConfigError ? error.message : String(error));
 }
-if (!dev && !config.AUTH_SECRET && !config.NEXTAUTH_SECRET) {
-  fail('Invalid portal configuration:\n  - AUTH_SECRET is required in production (or NEXTAUTH_SECRET): a long random string, e.g. `openssl rand -base64 32`.');
+env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`; // --dev only: production requires it (lib/config.ts)
+if (!sandboxMode) {
+  const demo = await demoAccountsIn(config.PORTAL_USERS_FILE).catch(() => []);
+  if (demo.length > 0) log(`${demo.length} demo account(s) in ${config.PORTAL_USERS_FILE} are refused: the upstream is not the sandbox (${demo.join(', ')}). Remove them with \`npm run users -- remove <email>\`.`);
 }
-env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`;
 
 if (sandboxMode) {
   log(`PICKS_API_BASE_URL is not set: starting the sandbox upstream on ${env.PICKS_API_BASE_URL}`);
@@ -96,8 +100,10 @@ if (!dev && !existsSync('.next/BUILD_ID')) {
   if (build.status !== 0) fail('The build failed; see above.');
 }
 
-const portal = run(process.execPath, [...(dev ? [] : PORTAL_NODE_ARGS), nextBin, dev ? 'dev' : 'start', '--port', String(config.PORT)], {
+const portalArgs = dev ? [nextBin, 'dev', '--port', String(config.PORT)] : [...PORTAL_NODE_ARGS, 'scripts/portal-server.mjs'];
+const portal = run(process.execPath, portalArgs, {
   ...env,
+  PORT: String(config.PORT),
   NODE_ENV: dev ? 'development' : 'production',
 });
 const url = `http://localhost:${config.PORT}`;

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { ROLES, isRole } from '../lib/auth/roles';
-import { addUser, readUsers, removeUser } from '../lib/auth/users';
+import { addUser, readUsers, removeUser, updateUser } from '../lib/auth/users';
 
 /**
  * `npm run users -- add <email> --role <viewer|editor|manager|admin>` (password from standard input),
- * `npm run users -- list`, `npm run users -- remove <email>`. Works on PORTAL_USERS_FILE (default .data/users.json).
+ * `npm run users -- list`, `npm run users -- role <email> --role <role>`, `npm run users -- disable|enable <email>`,
+ * `npm run users -- remove <email>`. Works on PORTAL_USERS_FILE (default .data/users.json), also while the
+ * portal runs: open sessions of a removed, disabled or demoted account lose that access within seconds.
  */
 
 const file = process.env.PORTAL_USERS_FILE?.trim() || '.data/users.json';
@@ -20,6 +22,9 @@ const [command, email] = positionals;
 const usage = `usage:
   npm run users -- add <email> --role <${ROLES.join('|')}>   (reads the password from standard input)
   npm run users -- list
+  npm run users -- role <email> --role <${ROLES.join('|')}>
+  npm run users -- disable <email>
+  npm run users -- enable <email>
   npm run users -- remove <email>`;
 
 function fail(message: string): never {
@@ -50,7 +55,22 @@ try {
     case 'list': {
       const users = await readUsers(file);
       if (users.length === 0) console.log(`no users in ${file}`);
-      for (const user of users) console.log(`${user.email}\t${user.role}\t${user.createdAt}`);
+      for (const user of users) console.log([user.email, user.role, user.createdAt, user.disabled ? 'disabled' : '', user.demo ? 'demo' : ''].join('\t').trimEnd());
+      break;
+    }
+    case 'role': {
+      const role = values.role;
+      if (!email || positionals.length !== 2 || role === undefined) fail(usage);
+      if (!isRole(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
+      if (!(await updateUser(file, email, { role }))) fail(`no user ${email} in ${file}`);
+      console.log(`${email} is now ${role}`);
+      break;
+    }
+    case 'disable':
+    case 'enable': {
+      if (!email || positionals.length !== 2) fail(usage);
+      if (!(await updateUser(file, email, { disabled: command === 'disable' }))) fail(`no user ${email} in ${file}`);
+      console.log(`${command}d ${email}`);
       break;
     }
     case 'remove': {

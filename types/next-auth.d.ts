@@ -15,5 +15,11 @@ declare module 'next-auth/jwt' {
   interface JWT {
     role?: Role;
     revoked?: boolean;
+    /** The session's identity, set at sign-in and kept through every re-encoding (revocation targets it). */
+    sid?: string;
+    /** Sign-in time, seconds since the epoch: the absolute lifetime counts from here. */
+    signedInAt?: number;
+    /** 'credentials' (the users store) or 'oidc'. */
+    provider?: string;
   }
 }

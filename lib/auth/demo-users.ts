@@ -1,7 +1,7 @@
-import { addUser, findUser } from './users';
+import { addUser, findUser, readUsers } from './users';
 import { ROLES, type Role } from './roles';
 
-/** Sandbox-only demo accounts, one per role; never created when a real upstream is configured. */
+/** Sandbox-only demo accounts, one per role, marked as such in the users file. */
 export const DEMO_USERS: { email: string; role: Role; password: string }[] = ROLES.map((role) => ({
   email: `${role}@demo.picks.test`,
   role,
@@ -10,7 +10,12 @@ export const DEMO_USERS: { email: string; role: Role; password: string }[] = ROL
 
 export async function ensureDemoUsers(file: string) {
   for (const user of DEMO_USERS) {
-    if (!(await findUser(file, user.email))) await addUser(file, user.email, user.role, user.password);
+    if (!(await findUser(file, user.email))) await addUser(file, user.email, user.role, user.password, { demo: true });
   }
   return DEMO_USERS;
+}
+
+/** The demo accounts a users file holds: refused by a portal whose upstream is not the sandbox. */
+export async function demoAccountsIn(file: string): Promise<string[]> {
+  return (await readUsers(file)).filter((user) => user.demo).map((user) => user.email);
 }

@@ -1,43 +1,31 @@
 import 'server-only';
 import type { AuthOptions } from 'next-auth';
+import { encode } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { getConfig } from '../config';
-import { roleFromClaims, type OidcConfig } from './oidc';
-import { DUMMY_HASH, verifyPassword } from './passwords';
-import { isRevoked, revokeToken } from './revocation';
-import { isRole, type Role } from './roles';
-import { recordSignInFailure, recordSignInSuccess, signInWait } from './sign-in-throttle';
-import { findUser, normaliseEmail } from './users';
 import { safeRedirect } from './callback';
+import { clientAddress } from './client-address';
+import { oidcProvider } from './oidc-provider';
+import { DUMMY_HASH, verifyPassword } from './passwords';
+import { revokeSession, isSessionRevoked } from './revocation';
+import { isRole, type Role } from './roles';
+import { currentAccount, isDemoAccount } from './accounts';
+import { continueSession, ENDED, sessionEndsAt, startSession } from './session-token';
+import { checkSignIn, limitHashing, recordSignInFailure, recordSignInSuccess } from './sign-in-limits';
+import { findUser, normaliseEmail } from './users';
 
-/** next-auth (v4) configuration: credentials from the users file, optional OIDC, 8-hour JWT sessions. */
+/**
+ * next-auth (v4) configuration: credentials from the users file, optional OIDC, JWT sessions with an
+ * identity that survives re-encoding, an absolute lifetime (SESSION_MAX_HOURS) and the account re-read
+ * on use (lib/auth/session-token.ts).
+ */
 
-export const SESSION_MAX_AGE_S = 8 * 60 * 60; // a working day, not next-auth's 30-day default
-
-export function clientAddress(headers: Record<string, unknown> | Headers | undefined): string {
-  const read = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers?.[name] as string | undefined));
-  return read('x-forwarded-for')?.split(',')[0]?.trim() || read('x-real-ip') || 'unknown';
-}
-
-function oidcProvider(oidc: OidcConfig): OAuthConfig<Record<string, unknown>> {
-  return {
-    id: 'oidc',
-    name: oidc.name,
-    type: 'oauth',
-    wellKnown: `${oidc.issuer}/.well-known/openid-configuration`,
-    clientId: oidc.clientId,
-    clientSecret: oidc.clientSecret,
-    authorization: { params: { scope: 'openid email profile' } },
-    idToken: true,
-    checks: ['pkce', 'state'],
-    profile(profile) {
-      const role = roleFromClaims(profile, oidc);
-      if (!role) throw new Error('Your account has no portal role. Ask an administrator.');
-      return { id: String(profile.sub), email: String(profile.email ?? profile.sub), name: (profile.name as string | undefined) ?? null, role };
-    },
-  };
-}
+export const SIGN_IN_MESSAGES = {
+  address: (s: number) => `Too many failed sign-ins from your address. Try again in ${s} s.`,
+  account: (s: number) => `Too many failed sign-ins for this account. Try again in ${s} s, or from a device that has not failed.`,
+  busy: (s: number) => `Sign-in is busy. Try again in ${s} s.`,
+  demo: 'Demo accounts work only with the sandbox upstream.',
+} as const;
 
 let cached: AuthOptions | undefined;
 
@@ -46,10 +34,25 @@ export function authOptions(): AuthOptions {
   const config = getConfig();
   const secure = (config.NEXTAUTH_URL ?? '').startsWith('https://');
   const cookie = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
+  const maxAge = Math.round(config.SESSION_MAX_HOURS * 3600);
+  const secret = config.AUTH_SECRET ?? config.NEXTAUTH_SECRET;
+  const policy = {
+    maxAgeSeconds: maxAge,
+    isRevoked: isSessionRevoked,
+    findAccount: currentAccount,
+    accountAllowed: (user: { email: string; demo?: boolean }) => config.PORTAL_SANDBOX || !isDemoAccount(user),
+  };
   cached = {
-    secret: config.AUTH_SECRET ?? config.NEXTAUTH_SECRET,
-    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_S, updateAge: 60 * 60 },
-    jwt: { maxAge: SESSION_MAX_AGE_S },
+    secret,
+    session: { strategy: 'jwt', maxAge, updateAge: 60 * 60 },
+    jwt: {
+      maxAge,
+      // The token's own expiry is the session's absolute end, however often next-auth re-encodes it.
+      encode: (params) => {
+        const left = Math.floor((sessionEndsAt(params.token ?? {}, maxAge) - Date.now()) / 1000);
+        return encode({ ...params, maxAge: Math.max(1, Math.min(maxAge, left)) });
+      },
+    },
     pages: { signIn: '/login', error: '/login' },
     cookies: {
       // __Host- binds the cookie to this exact origin over https; plain names over http (local sandbox).
@@ -68,17 +71,18 @@ export function authOptions(): AuthOptions {
         async authorize(credentials, req) {
           const email = normaliseEmail(String(credentials?.email ?? '')).slice(0, 320);
           const password = String(credentials?.password ?? '').slice(0, 1024);
-          const keys = [`account:${email}`, `address:${clientAddress(req?.headers)}`];
-          const wait = signInWait(keys);
-          if (wait > 0) throw new Error(`Too many failed sign-ins. Try again in ${wait} s.`);
+          const address = clientAddress(req?.headers);
+          const verdict = await checkSignIn(email, address);
+          if (!verdict.ok) throw new Error(SIGN_IN_MESSAGES[verdict.reason](verdict.retryAfterSeconds));
           const user = email ? await findUser(config.PORTAL_USERS_FILE, email) : undefined;
           // Always hash, so an unknown account takes as long as a wrong password.
-          const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-          if (!user || !valid) {
-            recordSignInFailure(keys);
+          const valid = await limitHashing(() => verifyPassword(password, user?.passwordHash ?? DUMMY_HASH));
+          if (!user || !valid || user.disabled) {
+            await recordSignInFailure(email, address);
             return null;
           }
-          recordSignInSuccess(keys);
+          if (!policy.accountAllowed(user)) throw new Error(SIGN_IN_MESSAGES.demo);
+          await recordSignInSuccess(email);
           return { id: user.email, email: user.email, name: user.email, role: user.role };
         },
       }),
@@ -86,15 +90,14 @@ export function authOptions(): AuthOptions {
     ],
     events: {
       signOut({ token }) {
-        revokeToken(token?.jti, token?.exp);
+        if (token?.sid) revokeSession(token.sid, sessionEndsAt(token, maxAge));
       },
     },
     callbacks: {
-      jwt({ token, user }) {
-        if (user) token.role = user.role;
-        // A signed-out token carries no role from here on: every page and handler then treats it as signed out.
-        if (isRevoked(token.jti)) return { revoked: true };
-        return token;
+      async jwt({ token, user, account }) {
+        if (user) return startSession(token, { email: user.email, role: user.role }, account?.provider ?? 'credentials');
+        // A refused token carries no role from here on: every page and handler then treats it as signed out.
+        return token.revoked ? ENDED : continueSession(token, policy);
       },
       session({ session, token }) {
         const role: Role | undefined = isRole(token.role) ? token.role : undefined;

@@ -1,22 +1,22 @@
 import 'server-only';
 
 /**
- * Sessions are JWTs, so deleting the cookie at sign-out would leave a copied token valid until it
- * expires. Signed-out token ids are kept here until their expiry and refused on every session read.
- * Process-wide (globalThis: Next bundles the auth route and the pages separately) and in memory: with
- * several portal processes, put this behind a shared store.
+ * Sessions are JWTs, so deleting the cookie at sign-out would leave a copied token valid. Each session
+ * carries an identity (`sid`) that survives next-auth re-encoding the token; signed-out identities are
+ * kept here until the session could have expired anyway, and refused on every session read.
+ * Process-wide (globalThis: Next bundles the auth route and the pages separately) and in memory.
  */
 
-const holder = globalThis as typeof globalThis & { __portalRevoked?: Map<string, number> };
-const revoked = (holder.__portalRevoked ??= new Map());
+const holder = globalThis as typeof globalThis & { __portalRevokedSessions?: Map<string, number> };
+const revoked = (holder.__portalRevokedSessions ??= new Map());
 
-export function revokeToken(jti: unknown, expiresAtSeconds: unknown): void {
-  if (typeof jti !== 'string') return;
+export function revokeSession(sid: unknown, untilMs: number): void {
+  if (typeof sid !== 'string' || sid === '') return;
   const now = Date.now();
   for (const [id, until] of revoked) if (until <= now) revoked.delete(id);
-  revoked.set(jti, typeof expiresAtSeconds === 'number' ? expiresAtSeconds * 1000 : now + 24 * 3600_000);
+  revoked.set(sid, untilMs);
 }
 
-export function isRevoked(jti: unknown): boolean {
-  return typeof jti === 'string' && (revoked.get(jti) ?? 0) > Date.now();
+export function isSessionRevoked(sid: string): boolean {
+  return (revoked.get(sid) ?? 0) > Date.now();
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOidcConfig, roleFromClaims } from '@/lib/auth/oidc';
+import { oidcRefusal, parseOidcConfig, roleFromClaims } from '@/lib/auth/oidc';
 import { can } from '@/lib/auth/roles';
 import { ConfigError, parseConfig } from '@/lib/config';
 import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
@@ -21,9 +21,31 @@ describe('configuration', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ PORTAL_IMAGE_ORIGINS: 'https://cdn.example.com, javascript:alert(1)' }, 'PORTAL_IMAGE_ORIGINS has "javascript:alert(1)"'],
     [{ OIDC_ISSUER: 'https://id.example.com' }, 'OIDC_CLIENT_ID, OIDC_CLIENT_SECRET must be set too'],
+    [{ AUTH_SECRET: 'only-31-bytes-long-secret-value' }, 'AUTH_SECRET must be at least 32 bytes'],
+    [{ NEXTAUTH_SECRET: 'short' }, 'NEXTAUTH_SECRET must be at least 32 bytes'],
+    [{ PICKS_API_BASE_URL: 'http://api.example.com' }, 'PICKS_API_BASE_URL must use https unless the upstream is on this machine'],
+    [{ PICKS_API_BASE_URL: 'http://10.0.0.5:8080' }, 'PICKS_API_ALLOW_INSECURE=1'],
+    [{ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) }, 'NEXTAUTH_URL is required in production'],
+    [{ NODE_ENV: 'production', NEXTAUTH_URL: 'https://portal.example.com' }, 'AUTH_SECRET is required in production'],
+    [{ TRUSTED_PROXIES: '10.0.0.1, proxy.example' }, 'TRUSTED_PROXIES has "proxy.example"'],
+    [{ SESSION_MAX_HOURS: '0' }, 'SESSION_MAX_HOURS'],
+    [{ MAX_CONCURRENT_EXPORTS: '0' }, 'MAX_CONCURRENT_EXPORTS'],
   ])('names the variable of a wrong value (%o)', (change, message) => {
     expect(() => parseConfig({ ...base, ...change })).toThrow(ConfigError);
     expect(() => parseConfig({ ...base, ...change })).toThrow(message);
+  });
+
+  it('accepts plain http for loopback upstreams, or when the risk is accepted explicitly', () => {
+    expect(parseConfig({ ...base, PICKS_API_BASE_URL: 'http://127.0.0.1:4010' }).PICKS_API_BASE_URL).toBe('http://127.0.0.1:4010');
+    expect(parseConfig({ ...base, PICKS_API_BASE_URL: 'http://localhost:4010' }).PICKS_API_BASE_URL).toBe('http://localhost:4010');
+    expect(parseConfig({ ...base, PICKS_API_BASE_URL: 'http://api.internal', PICKS_API_ALLOW_INSECURE: '1' }).PICKS_API_BASE_URL).toBe('http://api.internal');
+  });
+
+  it('starts in production with a public URL and a long secret, or on the sandbox npm start launched', () => {
+    const production = { ...base, NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) };
+    expect(parseConfig({ ...production, NEXTAUTH_URL: 'https://portal.example.com' }).NEXTAUTH_URL).toBe('https://portal.example.com');
+    expect(parseConfig({ ...production, PORTAL_SANDBOX: '1' }).PORTAL_SANDBOX).toBe(true);
+    expect(parseConfig(base)).toMatchObject({ SESSION_MAX_HOURS: 8, MAX_CONCURRENT_EXPORTS: 4, MAX_EXPORTS_PER_USER: 2, PORTAL_SANDBOX: false });
   });
 
   it('never puts the key in its error message', () => {
@@ -51,13 +73,31 @@ describe('OIDC configuration', () => {
   it('refuses people with no mapped role when there is no default', () => {
     const config = parseOidcConfig({ ...oidc, OIDC_ROLE_MAP: 'a=editor' });
     expect(roleFromClaims({ roles: ['b'] }, config!)).toBeNull();
-    expect(roleFromClaims({ roles: ['manager'] }, config!)).toBe('manager');
+  });
+
+  it('maps roles only through OIDC_ROLE_MAP: a group named like a role grants nothing', () => {
+    const config = parseOidcConfig({ ...oidc, OIDC_ROLE_MAP: 'picks-viewers=viewer' })!;
+    expect(roleFromClaims({ roles: ['admin', 'editor', 'manager'] }, config)).toBeNull();
+    expect(roleFromClaims({ roles: 'admin picks-viewers' }, config)).toBe('viewer');
+    expect(roleFromClaims({ roles: ['__proto__', 'constructor', 'toString'] }, config)).toBeNull();
+  });
+
+  it('honours email_verified and OIDC_ALLOWED_DOMAINS', () => {
+    const config = parseOidcConfig({ ...oidc, OIDC_ALLOWED_DOMAINS: 'partner.example, @Group.example' })!;
+    expect(config.allowedDomains).toEqual(['partner.example', 'group.example']);
+    expect(oidcRefusal({ email: 'ana@partner.example', email_verified: true }, config)).toBeNull();
+    expect(oidcRefusal({ email: 'ana@group.example' }, config)).toBeNull();
+    expect(oidcRefusal({ email: 'ana@partner.example', email_verified: false }, config)).toContain('not verified');
+    expect(oidcRefusal({ email: 'ana@evil.example', email_verified: true }, config)).toContain('domain');
+    expect(oidcRefusal({ sub: '123' }, config)).toContain('no email');
   });
 
   it.each([
     [{ OIDC_ROLE_MAP: 'a=owner' }, 'OIDC_ROLE_MAP'],
     [{ OIDC_DEFAULT_ROLE: 'root' }, 'OIDC_DEFAULT_ROLE'],
     [{ OIDC_ISSUER: 'not a url' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'http://id.example.com' }, 'OIDC_ISSUER must use https'],
+    [{ OIDC_ALLOWED_DOMAINS: 'partner.example, not a domain' }, 'OIDC_ALLOWED_DOMAINS has "not a domain"'],
   ])('rejects %o', (change, message) => expect(() => parseOidcConfig({ ...oidc, ...change })).toThrow(message));
 });
 

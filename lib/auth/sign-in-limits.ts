@@ -1,0 +1,87 @@
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import pLimit from 'p-limit';
+import { addressBucket } from '../net/addresses';
+
+/**
+ * Sign-in limits (counting by rate-limiter-flexible). The policy, checked before any password is hashed:
+ * - per address, across accounts: ADDRESS_FAILURES failures an hour, then that address is blocked for
+ *   an hour (password spraying). IPv6 addresses count by their /64.
+ * - per account, growing: failures are counted for a day and never get a fresh budget within it;
+ *   after ACCOUNT_FREE_FAILURES, each failure makes the next attempt wait twice as long (1 s, 2 s, 4 s, …
+ *   up to 15 minutes). That wait applies only to addresses that have failed a sign-in recently, so an
+ *   attacker cannot lock the owner out: the owner signing in from an address with no failures gets in.
+ * - at most HASH_CONCURRENCY password hashes at once (scrypt takes 32 MiB each) and HASH_QUEUE waiting;
+ *   beyond that a sign-in is refused as busy before any hashing.
+ * Memory is bounded by the address limit: a key is only created by a failure an address may still make.
+ */
+
+export const SIGN_IN_POLICY = {
+  ADDRESS_FAILURES: 30,
+  ADDRESS_WINDOW_S: 60 * 60,
+  ACCOUNT_FREE_FAILURES: 5,
+  ACCOUNT_WINDOW_S: 24 * 60 * 60,
+  ACCOUNT_MAX_WAIT_S: 15 * 60,
+  HASH_CONCURRENCY: 2,
+  HASH_QUEUE: 32,
+} as const;
+
+export type SignInVerdict = { ok: true } | { ok: false; reason: 'address' | 'account' | 'busy'; retryAfterSeconds: number };
+
+interface Limiters {
+  address: RateLimiterMemory;
+  account: RateLimiterMemory;
+  accountWait: RateLimiterMemory;
+  hashing: ReturnType<typeof pLimit>;
+}
+
+function createLimiters(): Limiters {
+  const p = SIGN_IN_POLICY;
+  return {
+    address: new RateLimiterMemory({ keyPrefix: 'signin-address', points: p.ADDRESS_FAILURES, duration: p.ADDRESS_WINDOW_S, blockDuration: p.ADDRESS_WINDOW_S }),
+    account: new RateLimiterMemory({ keyPrefix: 'signin-account', points: 1_000_000, duration: p.ACCOUNT_WINDOW_S }),
+    accountWait: new RateLimiterMemory({ keyPrefix: 'signin-account-wait', points: 1, duration: p.ACCOUNT_MAX_WAIT_S }),
+    hashing: pLimit(p.HASH_CONCURRENCY),
+  };
+}
+
+// One set per process (globalThis: Next bundles the auth route separately from pages).
+const holder = globalThis as typeof globalThis & { __portalSignInLimits?: Limiters };
+const limiters = () => (holder.__portalSignInLimits ??= createLimiters());
+
+const seconds = (res: RateLimiterRes | null) => Math.max(1, Math.ceil((res?.msBeforeNext ?? 1000) / 1000));
+
+/** Whether a sign-in for this account from this address may be tried now. Spends nothing. */
+export async function checkSignIn(account: string, address: string): Promise<SignInVerdict> {
+  const l = limiters();
+  const [byAddress, wait] = await Promise.all([l.address.get(addressBucket(address)), l.accountWait.get(account)]);
+  if (byAddress && byAddress.consumedPoints > SIGN_IN_POLICY.ADDRESS_FAILURES) return { ok: false, reason: 'address', retryAfterSeconds: seconds(byAddress) };
+  // The account's wait holds back only addresses that have failed before: the owner elsewhere is not locked out.
+  if (wait && wait.consumedPoints > 1 && byAddress && byAddress.consumedPoints > 0) return { ok: false, reason: 'account', retryAfterSeconds: seconds(wait) };
+  if (l.hashing.pendingCount >= SIGN_IN_POLICY.HASH_QUEUE) return { ok: false, reason: 'busy', retryAfterSeconds: 2 };
+  return { ok: true };
+}
+
+/** Runs a password check within the hashing limit. */
+export function limitHashing<T>(work: () => Promise<T>): Promise<T> {
+  return limiters().hashing(work);
+}
+
+export async function recordSignInFailure(account: string, address: string): Promise<void> {
+  const l = limiters();
+  await l.address.consume(addressBucket(address)).catch((res: unknown) => {
+    if (!(res instanceof RateLimiterRes)) throw res;
+  });
+  const counted = await l.account.penalty(account, 1);
+  const over = counted.consumedPoints - SIGN_IN_POLICY.ACCOUNT_FREE_FAILURES;
+  if (over > 0) await l.accountWait.block(account, Math.min(SIGN_IN_POLICY.ACCOUNT_MAX_WAIT_S, 2 ** (over - 1)));
+}
+
+export async function recordSignInSuccess(account: string): Promise<void> {
+  const l = limiters();
+  await Promise.all([l.account.delete(account), l.accountWait.delete(account)]);
+}
+
+/** For tests: forget every count. */
+export function resetSignInLimits(): void {
+  holder.__portalSignInLimits = undefined;
+}

@@ -1,0 +1,33 @@
+// The portal's production HTTP server (what `npm start` runs): Next's own request handler behind a
+// plain Node server, for one reason: the portal must know the socket's peer address, which `next start`
+// does not pass on (it keeps any X-Forwarded-For a client sends). The address goes into one header,
+// always overwritten, and lib/auth/client-address.ts believes that header only in a process marked here.
+import { createServer } from 'node:http';
+import next from 'next';
+
+const PEER_HEADER = 'x-portal-peer-address'; // the same name as in lib/auth/client-address.ts
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.PORTAL_LISTEN_HOST || undefined;
+
+globalThis.__portalPeerHeader = PEER_HEADER;
+const app = next({ dev: false, port, hostname: hostname ?? 'localhost' });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+  handle(req, res).catch((error) => {
+    console.error('[portal] request failed:', error?.name ?? 'Error');
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('Internal error');
+  });
+});
+server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout (60 s)
+server.listen(port, hostname, () => console.log(`[portal] listening on ${hostname ?? '*'}:${port}`));
+
+const stop = () => {
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 5_000).unref(); // streams still open after 5 s are cut
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

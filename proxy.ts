@@ -43,8 +43,8 @@ export async function proxy(request: NextRequest) {
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     `style-src 'self' 'unsafe-inline'`,
-    // Logos: the upstream's own host (relative logo paths) and https logo CDNs; never via referrer (see Referrer-Policy).
-    `img-src 'self' data: https: ${[upstream, ...config.PORTAL_IMAGE_ORIGINS].join(' ')}`,
+    // Logos: only the upstream's own origin and PORTAL_IMAGE_ORIGINS (lib/pick-view.ts vets URLs by the same list).
+    `img-src 'self' data: ${[upstream, ...config.PORTAL_IMAGE_ORIGINS].join(' ')}`,
     "font-src 'self'",
     `connect-src 'self'${dev ? ' ws:' : ''}`,
     "object-src 'none'",

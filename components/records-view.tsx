@@ -2,7 +2,7 @@ import { settle } from '@/lib/errors';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail } from '@/lib/paging';
 import { detectProbabilityScale, toPickRow } from '@/lib/pick-view';
-import { picksApi, upstreamBaseUrl } from '@/lib/picks-api';
+import { picksApi, logoPolicy } from '@/lib/picks-api';
 import { ErrorPanel } from './error-panel';
 import { Pager } from './pager';
 import { RecordsTable } from './records-table';
@@ -19,8 +19,8 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
   const offered = page.value.page.hasMore ? (page.value.page.nextCursor ?? null) : null;
   // A cursor we have already been given would lead in a circle: say so instead of offering Next forever.
   const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
-  const base = upstreamBaseUrl();
-  const rows = page.value.data.map((pick) => toPickRow(pick, base));
+  const logos = logoPolicy();
+  const rows = page.value.data.map((pick) => toPickRow(pick, logos));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
   const pager = (
     <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />

@@ -21,6 +21,7 @@ export type AppErrorCode =
   // The portal's own.
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
+  | 'TOO_MANY_WALKS'
   | 'ABORTED'
   | 'INTERNAL';
 

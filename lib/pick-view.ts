@@ -33,29 +33,41 @@ export interface PickRow {
   isPlayerPick: boolean;
 }
 
-/** An http(s) URL for an <img>, relative ones resolved against the upstream; anything else is null. */
-export function resolveLogoUrl(value: unknown, upstreamBase: string): string | null {
+/**
+ * Where logos may come from: relative URLs resolve against the upstream, and only the upstream's own
+ * origin and PORTAL_IMAGE_ORIGINS may serve them (the same list as the CSP's img-src), so a record
+ * cannot make browsers call an arbitrary host (a tracking pixel).
+ */
+export interface LogoPolicy {
+  upstreamBase: string;
+  origins: readonly string[];
+}
+
+/** An http(s) URL for an <img> from an allowed origin, relative ones resolved against the upstream; anything else is null. */
+export function resolveLogoUrl(value: unknown, policy: LogoPolicy): string | null {
   if (typeof value !== 'string' || value.trim() === '' || value.length > 2048) return null;
   try {
-    const url = new URL(value.trim(), `${upstreamBase.replace(/\/+$/, '')}/`);
+    const base = new URL(`${policy.upstreamBase.replace(/\/+$/, '')}/`);
+    const url = new URL(value.trim(), base);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return null; // javascript:, data:, blob:, ...
     if (url.username || url.password) return null;
+    if (url.origin !== base.origin && !policy.origins.includes(url.origin)) return null;
     return url.href;
   } catch {
     return null;
   }
 }
 
-export function toPickRow(pick: Pick, upstreamBase: string): PickRow {
+export function toPickRow(pick: Pick, logos: LogoPolicy): PickRow {
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   return {
     id: text(pick.id),
     homeTeam: text(pick.homeTeam),
     awayTeam: text(pick.awayTeam),
     eventDescription: text(pick.eventDescription),
-    homeLogo: resolveLogoUrl(pick.homeTeamLogoUrl ?? pick.homeLogoUrl, upstreamBase),
-    awayLogo: resolveLogoUrl(pick.awayTeamLogoUrl ?? pick.awayLogoUrl, upstreamBase),
-    competitionLogo: resolveLogoUrl(pick.competitionLogoUrl, upstreamBase),
+    homeLogo: resolveLogoUrl(pick.homeTeamLogoUrl ?? pick.homeLogoUrl, logos),
+    awayLogo: resolveLogoUrl(pick.awayTeamLogoUrl ?? pick.awayLogoUrl, logos),
+    competitionLogo: resolveLogoUrl(pick.competitionLogoUrl, logos),
     competition: text(pick.eventMetadata?.competition),
     eventDate: text(pick.eventDate),
     sport: text(pick.sport),

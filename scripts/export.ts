@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../lib/config';
 import { toAppError } from '../lib/errors';
 import { planExport, startExport } from '../lib/export/stream';
@@ -66,12 +67,17 @@ try {
   const body = Readable.fromWeb(started.stream as import('node:stream/web').ReadableStream<Uint8Array>);
   if (output) {
     // Written beside the target and renamed at the end: a failed export leaves no file that looks finished.
-    const partial = `${output}.partial`;
+    // The temporary name is unpredictable and created exclusively (never through a planted file or link),
+    // readable by its owner only: licensed data is not for every account on the machine.
+    const partial = `${output}.${randomBytes(6).toString('hex')}.partial`;
+    let created = false;
     try {
-      await pipeline(body, createWriteStream(partial));
+      const file = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
+      file.once('open', () => (created = true));
+      await pipeline(body, file);
       await rename(partial, output);
     } catch (error) {
-      await rm(partial, { force: true });
+      if (created) await rm(partial, { force: true });
       throw error;
     }
     console.error(`exported ${written} records to ${output}`);

@@ -2,6 +2,7 @@ import 'server-only';
 import { toAppError } from '../errors';
 import { toSafeJson } from '../safe-json';
 import { csvTable } from '../export/csv';
+import { claimWalkSlot } from '../walk-slots';
 import { parseCoverageQuery, runCoverage, type CoverageQuery } from './run';
 import type { CoverageReport } from './aggregate';
 
@@ -10,15 +11,17 @@ import type { CoverageReport } from './aggregate';
  * {"type":"result"} or {"type":"error"}. A failed walk never sends figures. `format=csv` answers the
  * scope-against-delivery matrix as a CSV file instead.
  */
-export async function coverageResponse(request: Request): Promise<Response> {
+export async function coverageResponse(request: Request, user: string): Promise<Response> {
   const url = new URL(request.url);
   let query: CoverageQuery;
+  let release: () => void;
   try {
     query = parseCoverageQuery(url.searchParams);
+    release = claimWalkSlot(user);
   } catch (error) {
     return toAppError(error).toResponse();
   }
-  if (url.searchParams.get('format') === 'csv') return matrixCsv(query, request.signal);
+  if (url.searchParams.get('format') === 'csv') return matrixCsv(query, request.signal).finally(release);
 
   const encode = (event: unknown) => Buffer.from(`${toSafeJson(event)}\n`, 'utf8');
   const abort = new AbortController();
@@ -34,6 +37,7 @@ export async function coverageResponse(request: Request): Promise<Response> {
           output.enqueue(encode({ type: 'error', error: failure.toJSON() }));
         })
         .finally(() => {
+          release();
           try {
             output.close();
           } catch {
@@ -43,6 +47,7 @@ export async function coverageResponse(request: Request): Promise<Response> {
     },
     cancel() {
       abort.abort();
+      release();
     },
   });
   return new Response(stream, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'private, no-store, no-transform' } });

@@ -2,6 +2,7 @@ import 'server-only';
 import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
 import { picksApi, type PicksClient, type PickList } from '../picks-api';
+import { claimWalkSlot } from '../walk-slots';
 import { csvHeader, csvLines } from './csv';
 import { jsonClosing, jsonOpening, jsonPage } from './json';
 
@@ -43,10 +44,17 @@ export interface StartedExport {
  * Fetches the first page before returning, so an upstream refusal (403, 401, throttling) is an ordinary
  * error response rather than a broken download; after that the stream carries the rest.
  */
-export async function startExport(plan: ExportPlan, options: { signal?: AbortSignal; client?: PicksClient; onPage?: (records: number) => void } = {}): Promise<StartedExport> {
+export async function startExport(
+  plan: ExportPlan,
+  options: { signal?: AbortSignal; client?: PicksClient; onPage?: (records: number) => void; onDone?: () => void } = {},
+): Promise<StartedExport> {
   const client = options.client ?? picksApi();
   const controller = new AbortController();
   const stop = () => controller.abort(options.signal?.reason);
+  const finish = () => {
+    options.signal?.removeEventListener('abort', stop);
+    options.onDone?.();
+  };
   options.signal?.addEventListener('abort', stop, { once: true });
   if (options.signal?.aborted) stop();
 
@@ -54,7 +62,7 @@ export async function startExport(plan: ExportPlan, options: { signal?: AbortSig
   const pages: AsyncGenerator<PickList> = plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);
   const startedAt = new Date();
   const first = await pages.next().catch((error: unknown) => {
-    options.signal?.removeEventListener('abort', stop);
+    finish();
     throw error;
   });
 
@@ -68,7 +76,6 @@ export async function startExport(plan: ExportPlan, options: { signal?: AbortSig
     options.onPage?.(count);
     return bytes;
   };
-  const finish = () => options.signal?.removeEventListener('abort', stop);
 
   const stream = new ReadableStream<Uint8Array>(
     {
@@ -120,12 +127,13 @@ export function exportFilename(plan: Pick<ExportPlan, 'kind' | 'format' | 'sent'
   return `${plan.kind}${label ? `-${label}` : ''}-${stamp}.${plan.format}`;
 }
 
-/** The route handlers' whole job: plan, start, and answer with the stream (or the error, before any byte). */
-export async function exportResponse(kind: FilterKind, request: Request): Promise<Response> {
+/** The route handlers' whole job: plan, take a walk slot, start, and answer with the stream (or the error, before any byte). */
+export async function exportResponse(kind: FilterKind, request: Request, user: string): Promise<Response> {
   const url = new URL(request.url);
   try {
     const plan = planExport(kind, url.searchParams, url.searchParams.get('format'), url.searchParams.get('bom'));
-    const started = await startExport(plan, { signal: request.signal });
+    const release = claimWalkSlot(user);
+    const started = await startExport(plan, { signal: request.signal, onDone: release });
     return new Response(started.stream, {
       headers: {
         'Content-Type': started.contentType,

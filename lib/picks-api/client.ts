@@ -2,7 +2,8 @@ import 'server-only';
 import type { z } from 'zod';
 import { AppError, isAbortError, isAppError } from '../errors';
 import type { PickFilters } from '../filters';
-import { createUpstreamGate, isGatePaused, sleep, type UpstreamGate } from './gate';
+import { createUpstreamGate, isGatePaused, sleep, type GatePriority, type UpstreamGate } from './gate';
+import { redactSecrets } from './redact';
 import {
   errorBodySchema,
   openObjectSchema,
@@ -35,12 +36,16 @@ export interface PicksClientOptions {
   random?: () => number;
   /** Longest walk of one list, in pages; more means the upstream's cursors never end. */
   maxPages?: number;
+  /** The signal of calls made without one (pages: React's render signal, aborted when the browser goes away). */
+  defaultSignal?: () => AbortSignal | null | undefined;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
   /** Called for every HTTP request sent upstream, retries included (coverage reports its cost). */
   onRequest?: () => void;
+  /** Queue order at the shared gate: 'page' (default) before 'bulk' (walks of exports and coverage). */
+  priority?: GatePriority;
 }
 
 export interface WalkOptions extends CallOptions {
@@ -79,9 +84,9 @@ export function createPicksClient(options: PicksClientOptions) {
   /** One GET with the gate, the timeout, the retry policy and the error mapping; returns the parsed JSON body. */
   async function getJson(path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, onBytes?: (bytes: Uint8Array) => void): Promise<unknown> {
     const url = buildUrl(path, query);
-    const { signal } = call;
+    const signal = call.signal ?? options.defaultSignal?.() ?? undefined;
     for (let attempt = 0; ; attempt += 1) {
-      const release = await gate.acquire(signal, retry.retryAfterCapMs).catch((error: unknown) => {
+      const release = await gate.acquire(signal, retry.retryAfterCapMs, call.priority).catch((error: unknown) => {
         if (isGatePaused(error)) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
         throw error;
       });
@@ -222,7 +227,8 @@ export function createPicksClient(options: PicksClientOptions) {
     for await (const page of pages) yield* page.data;
   }
 
-  const me = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/me', undefined, call, 'the licence', true);
+  const me = async (call: CallOptions = {}): Promise<OpenObject> =>
+    redactSecrets(await getParsed(openObjectSchema, '/me', undefined, call, 'the licence', true), options.apiKey);
   const health = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/health', undefined, call, 'its health', true);
   const listPicks = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
     getParsed(pickListSchema, '/picks', filterQuery(filters), call, 'a page of picks', true);
@@ -242,7 +248,7 @@ export function createPicksClient(options: PicksClientOptions) {
   }
 
   const pageWalker = (path: string, validate: (body: unknown) => PickList) => (filters: PickFilters, call: WalkOptions = {}) =>
-    walkPages((cursor, signal, onBytes) => getJson(path, filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }), { signal, onRequest: call.onRequest }, onBytes), validate, call);
+    walkPages((cursor, signal, onBytes) => getJson(path, filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }), { signal, onRequest: call.onRequest, priority: call.priority ?? 'bulk' }, onBytes), validate, call);
   const walkPickPages = pageWalker('/picks', (body) => check(pickListSchema, body, 'a page of picks', true));
   const walkResultPages = pageWalker('/results', (body) => check(resultListSchema, body, 'a page of results'));
 

@@ -5,9 +5,12 @@ import 'server-only';
  * flight, and after a 429 everybody waits out the same Retry-After instead of each caller finding the
  * throttle on its own. That keeps fifty browsing users from turning one throttle into a storm of 429s.
  */
+/** Who waits for a slot: a page someone is looking at goes before the pages of an export or coverage walk. */
+export type GatePriority = 'page' | 'bulk';
+
 export interface UpstreamGate {
   /** Waits for a slot. While the upstream's pause is longer than `maxPauseMs`, throws GatePaused at once. */
-  acquire(signal?: AbortSignal, maxPauseMs?: number): Promise<() => void>;
+  acquire(signal?: AbortSignal, maxPauseMs?: number, priority?: GatePriority): Promise<() => void>;
   /** Hold every new request until `ms` from now (the upstream said it is throttling us). */
   coolDown(ms: number): void;
   readonly stats: { active: number; waiting: number; resumeAt: number };
@@ -16,11 +19,12 @@ export interface UpstreamGate {
 export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
   let active = 0;
   let resumeAt = 0;
-  const waiting: Array<() => void> = [];
+  const waiting: Record<GatePriority, Array<() => void>> = { page: [], bulk: [] };
 
-  const wake = () => waiting.shift()?.();
+  const wake = () => (waiting.page.shift() ?? waiting.bulk.shift())?.();
 
-  async function acquire(signal?: AbortSignal, maxPauseMs = Infinity): Promise<() => void> {
+  async function acquire(signal?: AbortSignal, maxPauseMs = Infinity, priority: GatePriority = 'page'): Promise<() => void> {
+    const lane = waiting[priority];
     for (;;) {
       signal?.throwIfAborted();
       const pause = resumeAt - Date.now();
@@ -41,15 +45,15 @@ export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
       }
       await new Promise<void>((resolve, reject) => {
         const onAbort = () => {
-          const index = waiting.indexOf(resume);
-          if (index >= 0) waiting.splice(index, 1);
+          const index = lane.indexOf(resume);
+          if (index >= 0) lane.splice(index, 1);
           reject(signal?.reason);
         };
         const resume = () => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
         };
-        waiting.push(resume);
+        lane.push(resume);
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
@@ -61,7 +65,7 @@ export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
       resumeAt = Math.max(resumeAt, Date.now() + ms);
     },
     get stats() {
-      return { active, waiting: waiting.length, resumeAt };
+      return { active, waiting: waiting.page.length + waiting.bulk.length, resumeAt };
     },
   };
 }

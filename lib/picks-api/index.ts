@@ -1,5 +1,7 @@
 import 'server-only';
+import { cacheSignal } from 'react';
 import { getConfig } from '../config';
+import type { LogoPolicy } from '../pick-view';
 import { createPicksClient, type PicksClient } from './client';
 import { createUpstreamGate, type UpstreamGate } from './gate';
 
@@ -25,12 +27,16 @@ export function picksApi(): PicksClient {
       timeoutMs: config.PICKS_API_TIMEOUT_MS,
       retry: { maxRetries: config.PICKS_API_MAX_RETRIES },
       gate: shared.__picksGate,
+      // In a server component render, requests end with the render: a browser that went away (Next aborts
+      // the render) stops asking the upstream. Outside a render (route handlers, scripts) this is null.
+      defaultSignal: cacheSignal,
     });
   }
   return client;
 }
 
-/** The base against which relative logo URLs of records resolve. */
-export function upstreamBaseUrl(): string {
-  return getConfig().PICKS_API_BASE_URL;
+/** Where records' logos may come from (lib/pick-view.ts): the upstream's origin and PORTAL_IMAGE_ORIGINS. */
+export function logoPolicy(): LogoPolicy {
+  const config = getConfig();
+  return { upstreamBase: config.PICKS_API_BASE_URL, origins: config.PORTAL_IMAGE_ORIGINS };
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -26,9 +26,16 @@ describe('npm run export', () => {
     expect(stderr).toContain(`exported ${expected.length} records`);
   }, 60_000);
 
-  it('writes JSON to a file only when complete', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'export-')), 'results.json');
+  it('writes JSON to a file only when complete, readable by its owner only, never through a planted file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'export-'));
+    const file = path.join(dir, 'results.json');
+    // What a neighbour could plant where a predictable temporary name used to be: a link to a file of ours.
+    writeFileSync(path.join(dir, 'victim.txt'), 'untouched');
+    symlinkSync(path.join(dir, 'victim.txt'), `${file}.partial`);
     await exportCommand(['results', '--format', 'json', '--sport', 'Cricket', '--output', file]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path.join(dir, 'victim.txt'), 'utf8')).toBe('untouched');
+    expect(readdirSync(dir).sort()).toEqual(['results.json', 'results.json.partial', 'victim.txt']);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.count).toBe(doc.data.length);
     expect(doc.data.every((p: { status: string; sport: string }) => p.status === 'settled' && p.sport === 'Cricket')).toBe(true);
@@ -39,7 +46,8 @@ describe('npm run export', () => {
     const failure = await exportCommand(['picks', '--format', 'csv', '--output', file], 'sandbox-suspended-key').then(() => null, (error: { code: number; stderr: string }) => error);
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('LICENCE_UNAVAILABLE');
-    expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(path.dirname(file))).toEqual([]);
   }, 60_000);
 
   it('refuses bad filters and formats before asking the upstream', async () => {

@@ -22,7 +22,7 @@ export interface FaultRule {
 
 export function createFaultProxy(upstream: string) {
   let rules: (FaultRule & { seen: number })[] = [];
-  let requests: { path: string; at: number }[] = [];
+  let requests: { path: string; at: number; abandonedAt?: number }[] = [];
 
   const server = http.createServer(async (req, res) => {
     const url = req.url ?? '/';
@@ -38,7 +38,12 @@ export function createFaultProxy(upstream: string) {
       if (req.method === 'DELETE') requests = [];
       return void res.end(JSON.stringify(requests));
     }
-    requests.push({ path: url, at: Date.now() });
+    const entry: (typeof requests)[number] = { path: url, at: Date.now() };
+    requests.push(entry);
+    // The portal hung up before the answer was complete: it stopped asking (cancelled, timed out).
+    res.on('close', () => {
+      if (!res.writableEnded) entry.abandonedAt = Date.now();
+    });
     const rule = rules.find((r) => {
       if (!new RegExp(r.path).test(url)) return false;
       r.seen += 1;

@@ -3,15 +3,18 @@ import { decodeTrail, encodeTrail, hrefWith } from '@/lib/paging';
 import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, initials, resolveLogoUrl } from '@/lib/pick-view';
 
 describe('logo URLs', () => {
-  const base = 'https://api.example.com';
+  const base = { upstreamBase: 'https://api.example.com', origins: ['https://cdn.example.com', 'http://logos.example.com'] };
   it.each([
     ['https://cdn.example.com/a.svg', 'https://cdn.example.com/a.svg'],
     ['http://logos.example.com/b.png', 'http://logos.example.com/b.png'],
+    ['https://api.example.com/logos/z.svg', 'https://api.example.com/logos/z.svg'],
     ['/logos/teams/x.svg', 'https://api.example.com/logos/teams/x.svg'],
     ['logos/y.svg', 'https://api.example.com/logos/y.svg'],
   ])('keeps %s as %s', (value, expected) => expect(resolveLogoUrl(value, base)).toBe(expected));
 
-  it.each([null, undefined, '', '   ', 42, 'javascript:alert(1)', 'JavaScript:alert(1)', 'data:image/svg+xml,<svg/>', 'blob:https://x/y', 'https://user:pw@cdn.example.com/a.svg', 'x'.repeat(3000)])(
+  it.each([null, undefined, '', '   ', 42, 'javascript:alert(1)', 'JavaScript:alert(1)', 'data:image/svg+xml,<svg/>', 'blob:https://x/y', 'https://user:pw@cdn.example.com/a.svg', 'x'.repeat(3000),
+    // Hosts outside the allowed origins would let a record plant a tracking pixel in every browser.
+    'https://tracker.example/pixel.gif', 'https://cdn.example.com.evil.example/a.svg', 'http://cdn.example.com/a.svg', '//tracker.example/p.gif'])(
     'refuses %s (placeholder instead)',
     (value) => expect(resolveLogoUrl(value, base)).toBeNull(),
   );

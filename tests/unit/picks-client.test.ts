@@ -411,6 +411,33 @@ describe('shared gate', () => {
   });
 });
 
+describe('gate priority', () => {
+  it('lets a page request waiting for a slot go before export pages that waited longer', async () => {
+    const gate = createUpstreamGate(1);
+    const order: string[] = [];
+    const held = await gate.acquire();
+    const waiters = [
+      gate.acquire(undefined, Infinity, 'bulk').then((release) => (order.push('bulk-1'), release())),
+      gate.acquire(undefined, Infinity, 'bulk').then((release) => (order.push('bulk-2'), release())),
+      gate.acquire(undefined, Infinity, 'page').then((release) => (order.push('page'), release())),
+    ];
+    held();
+    await Promise.all(waiters);
+    expect(order).toEqual(['page', 'bulk-1', 'bulk-2']);
+  });
+
+  it('sends walks as bulk and single requests as pages', async () => {
+    const lanes: string[] = [];
+    const gate = createUpstreamGate(4);
+    const spy = { ...gate, acquire: (signal?: AbortSignal, max?: number, priority?: 'page' | 'bulk') => (lanes.push(priority ?? 'page'), gate.acquire(signal, max, priority)) };
+    const page = json({ data: [{ id: '1' }], page: { nextCursor: null, hasMore: false }, requestId: 'r' });
+    const { api } = client([page, json({ data: [{ id: '1' }], page: { nextCursor: null, hasMore: false }, requestId: 'r' })], { gate: spy });
+    await api.listPicks({});
+    for await (const record of api.walkPicks({})) expect(record.id).toBe('1');
+    expect(lanes).toEqual(['page', 'bulk']);
+  });
+});
+
 describe('a pause longer than anyone waits', () => {
   it('fails later callers at once instead of holding them for the whole Retry-After', async () => {
     const { api, calls } = client([json(errorBody('THROTTLED'), 429, { 'Retry-After': '90' }), json({ ok: true })]);

@@ -2,4 +2,4 @@ import { coverageResponse } from '@/lib/coverage/respond';
 import { withRole } from '@/lib/http';
 
 // Coverage of the licence against delivered picks, streamed as progress then the report; managers and admins.
-export const GET = withRole('coverage', (request) => coverageResponse(request));
+export const GET = withRole('coverage', (request, session) => coverageResponse(request, session.user.email));

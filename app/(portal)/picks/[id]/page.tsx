@@ -9,7 +9,7 @@ import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
 import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref, toPickRow } from '@/lib/pick-view';
-import { picksApi, upstreamBaseUrl } from '@/lib/picks-api';
+import { picksApi, logoPolicy } from '@/lib/picks-api';
 
 export const metadata: Metadata = { title: 'Pick' };
 
@@ -37,7 +37,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
     );
   }
   const pick = result.value;
-  const row = toPickRow(pick, upstreamBaseUrl());
+  const row = toPickRow(pick, logoPolicy());
   const scale = detectProbabilityScale([row.probability]);
 
   return (

@@ -2,4 +2,4 @@ import { exportResponse } from '@/lib/export/stream';
 import { withRole } from '@/lib/http';
 
 // The whole filtered picks set as a streamed CSV or JSON file; editors and admins only.
-export const GET = withRole('export', (request) => exportResponse('picks', request));
+export const GET = withRole('export', (request, session) => exportResponse('picks', request, session.user.email));

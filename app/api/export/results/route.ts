@@ -2,4 +2,4 @@ import { exportResponse } from '@/lib/export/stream';
 import { withRole } from '@/lib/http';
 
 // The whole filtered results set as a streamed CSV or JSON file; editors and admins only.
-export const GET = withRole('export', (request) => exportResponse('results', request));
+export const GET = withRole('export', (request, session) => exportResponse('results', request, session.user.email));

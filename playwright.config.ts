@@ -15,12 +15,13 @@ const portal = (port: number, env: Record<string, string>) => ({
   reuseExistingServer: false,
   timeout: 180_000,
   stdout: 'pipe' as const,
-  env: { PORT: String(port), PORTAL_USERS_FILE: E2E.usersFile, ...env },
+  env: { PORT: String(port), PORTAL_USERS_FILE: E2E.staffUsersFile, NEXTAUTH_URL: `http://localhost:${port}`, ...env },
 });
 const upstream = `http://127.0.0.1:${E2E.sandboxPort}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -36,9 +37,10 @@ export default defineConfig({
     },
   },
   webServer: [
-    portal(E2E.port, { SANDBOX_PORT: String(E2E.sandboxPort), PICKS_API_BASE_URL: '', SANDBOX_RATE_LIMIT: '0', SANDBOX_NOW: E2E.now, SANDBOX_FULL_KEY: E2E.sandboxKey }),
+    portal(E2E.port, { PORTAL_USERS_FILE: E2E.usersFile, SANDBOX_PORT: String(E2E.sandboxPort), PICKS_API_BASE_URL: '', SANDBOX_RATE_LIMIT: '0', SANDBOX_NOW: E2E.now, SANDBOX_FULL_KEY: E2E.sandboxKey }),
     portal(E2E.suspendedPort, { ...upstreamEnv(upstream, 'sandbox-suspended-key'), AUTH_SECRET: secret }),
-    portal(E2E.badKeyPort, { ...upstreamEnv(upstream, 'e2e-wrong-key'), AUTH_SECRET: secret }),
+    // Also stands behind a "proxy": loopback is trusted, so X-Forwarded-For names the client (security.spec.ts).
+    portal(E2E.badKeyPort, { ...upstreamEnv(upstream, 'e2e-wrong-key'), AUTH_SECRET: secret, TRUSTED_PROXIES: '127.0.0.1, ::1' }),
     portal(E2E.throttledPort, { ...upstreamEnv(upstream, 'sandbox-throttled-key'), AUTH_SECRET: secret }),
     portal(E2E.downPort, { ...upstreamEnv('http://127.0.0.1:9', 'any-key'), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1' }),
     {

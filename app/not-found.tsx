@@ -1,6 +1,9 @@
 import Link from 'next/link';
+import { connection } from 'next/server';
 
-export default function NotFound() {
+export default async function NotFound() {
+  // Rendered per request, not prerendered: a static page would carry no CSP nonce, and its scripts would be blocked.
+  await connection();
   return (
     <main className="mx-auto max-w-xl px-4 py-16 text-center">
       <h1 className="text-2xl font-semibold">Not found</h1>

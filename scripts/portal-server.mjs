@@ -2,6 +2,9 @@
 // plain Node server, for one reason: the portal must know the socket's peer address, which `next start`
 // does not pass on (it keeps any X-Forwarded-For a client sends). The address goes into one header,
 // always overwritten, and lib/auth/client-address.ts believes that header only in a process marked here.
+// It also gives every request an AbortSignal that fires when the client leaves early (lib/request-signal.ts):
+// Next does not abort a server component render then, and the render's upstream calls should stop.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import next from 'next';
 
@@ -10,13 +13,18 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.PORTAL_LISTEN_HOST || undefined;
 
 globalThis.__portalPeerHeader = PEER_HEADER;
+const requestContext = (globalThis.__portalRequestContext = new AsyncLocalStorage());
 const app = next({ dev: false, port, hostname: hostname ?? 'localhost' });
 const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createServer((req, res) => {
   req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
-  handle(req, res).catch((error) => {
+  const left = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) left.abort(new DOMException('The client went away.', 'AbortError'));
+  });
+  requestContext.run({ signal: left.signal }, () => handle(req, res)).catch((error) => {
     console.error('[portal] request failed:', error?.name ?? 'Error');
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Internal error');

@@ -49,7 +49,8 @@ export function authOptions(): AuthOptions {
       maxAge,
       // The token's own expiry is the session's absolute end, however often next-auth re-encodes it.
       encode: (params) => {
-        const left = Math.floor((sessionEndsAt(params.token ?? {}, maxAge) - Date.now()) / 1000);
+        // next-auth sets exp = now (whole seconds) + maxAge: count in the same whole seconds.
+        const left = Math.floor(sessionEndsAt(params.token ?? {}, maxAge) / 1000) - Math.floor(Date.now() / 1000);
         return encode({ ...params, maxAge: Math.max(1, Math.min(maxAge, left)) });
       },
     },

@@ -2,6 +2,7 @@ import 'server-only';
 import { cacheSignal } from 'react';
 import { getConfig } from '../config';
 import type { LogoPolicy } from '../pick-view';
+import { requestSignal } from '../request-signal';
 import { createPicksClient, type PicksClient } from './client';
 import { createUpstreamGate, type UpstreamGate } from './gate';
 
@@ -16,6 +17,15 @@ export { pageBytes } from './client';
 const shared = globalThis as typeof globalThis & { __picksGate?: UpstreamGate };
 let client: PicksClient | undefined;
 
+/**
+ * Calls made without a signal (pages) stop when the browser that asked goes away (the request's signal)
+ * or when React no longer needs them (the render's cache signal). Both are absent outside a request.
+ */
+function pageSignal(): AbortSignal | undefined {
+  const signals = [requestSignal(), cacheSignal() ?? undefined].filter((signal): signal is AbortSignal => signal !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+
 /** The portal's Picks API client, built from the validated configuration on first use. */
 export function picksApi(): PicksClient {
   if (!client) {
@@ -27,9 +37,7 @@ export function picksApi(): PicksClient {
       timeoutMs: config.PICKS_API_TIMEOUT_MS,
       retry: { maxRetries: config.PICKS_API_MAX_RETRIES },
       gate: shared.__picksGate,
-      // In a server component render, requests end with the render: a browser that went away (Next aborts
-      // the render) stops asking the upstream. Outside a render (route handlers, scripts) this is null.
-      defaultSignal: cacheSignal,
+      defaultSignal: pageSignal,
     });
   }
   return client;

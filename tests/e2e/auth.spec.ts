@@ -1,13 +1,12 @@
 import { encode } from 'next-auth/jwt';
 import { expect, test } from './fixtures';
 import { E2E } from './ports';
-import { sessionCookie } from './support/session';
+import { E2E_SECRET, sessionCookie, sessionToken } from './support/session';
 
 /** Sessions over plain HTTP: CSRF on sign-in and sign-out, sign-out ends the session, expired and forged tokens refused. */
 
 const portal = `http://127.0.0.1:${E2E.port}`;
 const secondary = `http://127.0.0.1:${E2E.suspendedPort}`; // started with the known e2e AUTH_SECRET
-const E2E_SECRET = 'e2e-only-secret-not-for-production-0123456789';
 
 const get = (origin: string, path: string, cookie: string) => fetch(`${origin}${path}`, { headers: { cookie }, redirect: 'manual' });
 const signedIn = async (origin: string, cookie: string) => (await get(origin, '/api/auth/session', cookie)).json().then((s) => Boolean(s?.user?.role));
@@ -56,20 +55,20 @@ test('sign-out without the CSRF token leaves the session alone', async () => {
 });
 
 test('an expired session token is refused', async () => {
-  const expired = await encode({ token: { email: 'admin@demo.picks.test', name: 'admin', role: 'admin' }, secret: E2E_SECRET, maxAge: -60 });
+  const expired = await sessionToken({}, -60);
   const cookie = `portal.session=${expired}`;
   expect(await signedIn(secondary, cookie)).toBe(false);
   expect((await get(secondary, '/api/export/picks?format=csv', cookie)).status).toBe(401);
   expect((await get(secondary, '/licence', cookie)).status).toBe(307);
   // The same token, still valid, is accepted: the refusal above is about expiry.
-  const valid = await encode({ token: { email: 'admin@demo.picks.test', name: 'admin', role: 'admin' }, secret: E2E_SECRET, maxAge: 600 });
+  const valid = await sessionToken({}, 600);
   expect(await signedIn(secondary, `portal.session=${valid}`)).toBe(true);
 });
 
 test('a token made with another secret, or with a role that does not exist, is refused', async () => {
   const forged = await encode({ token: { email: 'x@evil.example', role: 'admin' }, secret: 'not-the-portal-secret-000000000000000', maxAge: 600 });
   expect(await signedIn(secondary, `portal.session=${forged}`)).toBe(false);
-  const bogusRole = await encode({ token: JSON.parse('{"email":"x@demo.picks.test","role":"superuser"}'), secret: E2E_SECRET, maxAge: 600 });
+  const bogusRole = await sessionToken({ role: 'superuser', provider: 'oidc' }, 600);
   expect(await signedIn(secondary, `portal.session=${bogusRole}`)).toBe(false);
   expect((await get(secondary, '/api/export/picks?format=csv', `portal.session=${bogusRole}`)).status).toBe(401);
 });

@@ -11,11 +11,24 @@ export const USERS = {
 export type RoleName = keyof typeof USERS;
 export const ROLES = Object.keys(USERS) as RoleName[];
 
+/** Ordinary accounts of the portals whose upstream is configured by address (demo accounts are refused there). */
+export const STAFF: Record<RoleName, { email: string; password: string }> = {
+  viewer: { email: 'viewer@staff.picks.test', password: 'staff-viewer-pass' },
+  editor: { email: 'editor@staff.picks.test', password: 'staff-editor-pass' },
+  manager: { email: 'manager@staff.picks.test', password: 'staff-manager-pass' },
+  admin: { email: 'admin@staff.picks.test', password: 'staff-admin-pass' },
+};
+
+/** The sign-in of a role on one of the e2e portals: demo accounts on the main (sandbox) portal, staff elsewhere. */
+export function credentials(role: RoleName, origin: string) {
+  return new URL(origin).port === String(E2E.port) ? USERS[role] : STAFF[role];
+}
+
 /** Signs in through the real form; `origin` picks one of the e2e portals (default: the main one). */
 export async function signIn(page: Page, role: RoleName, next = '/', origin = `http://localhost:${E2E.port}`) {
   await page.goto(`${origin}/login?callbackUrl=${encodeURIComponent(next)}`);
-  await page.getByLabel('Email').fill(USERS[role].email);
-  await page.getByLabel('Password').fill(USERS[role].password);
+  await page.getByLabel('Email').fill(credentials(role, origin).email);
+  await page.getByLabel('Password').fill(credentials(role, origin).password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }

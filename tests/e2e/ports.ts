@@ -14,6 +14,8 @@ export const E2E = {
   pausedPort: 3206,
   faultProxyPort: 4220,
   usersFile: '.data/e2e-users.json',
+  /** Ordinary accounts for the portals on a "real" upstream, where demo accounts are refused. */
+  staffUsersFile: '.data/e2e-staff-users.json',
   /** The full-licence key of the e2e sandbox is a canary: it must never reach a browser or a log (leak.spec.ts). */
   sandboxKey: readFileSync('tests/e2e/canary-key', 'utf8').trim(),
   /** The e2e sandbox's frozen clock: the same records, statuses and pages on every run. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const start = (env: Record<string, string>) =>
   run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/start.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '3999', PORTAL_USERS_FILE: '/nonexistent/users.json', ...env },
+    env: { NODE_ENV: 'production', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '3999', PORTAL_USERS_FILE: '/nonexistent/users.json', ...env },
     timeout: 30_000,
   }).then(() => null, (error: { code: number; stderr: string }) => error);
 

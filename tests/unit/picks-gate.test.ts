@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { createUpstreamGate } from '@/lib/picks-api/gate';
+import { client, errorBody, failure } from '../support/picks-client';
+import { json, type Step } from '../support/stub-fetch';
+
+describe('shared gate', () => {
+  it('caps requests in flight across callers', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const step: Step = async () => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 10));
+      inFlight -= 1;
+      return json({ ok: true });
+    };
+    const { api } = client(Array.from({ length: 12 }, () => step), { gate: createUpstreamGate(3) });
+    await Promise.all(Array.from({ length: 12 }, () => api.health()));
+    expect(peak).toBe(3);
+  });
+
+  it('holds every caller after one 429, instead of each finding the throttle', async () => {
+    const times: number[] = [];
+    const steps: Step[] = [() => (times.push(Date.now()), json({}, 429, { 'Retry-After': '1' }))];
+    for (let i = 0; i < 5; i += 1) steps.push(() => (times.push(Date.now()), json({ ok: true })));
+    const { api, calls } = client(steps, { gate: createUpstreamGate(1) });
+    const start = Date.now();
+    await Promise.all(Array.from({ length: 5 }, () => api.health()));
+    expect(calls).toHaveLength(6); // one 429, then one request per caller: no storm
+    for (const at of times.slice(1)) expect(at - start).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('gate priority', () => {
+  it('lets a page request waiting for a slot go before export pages that waited longer', async () => {
+    const gate = createUpstreamGate(1);
+    const order: string[] = [];
+    const held = await gate.acquire();
+    const waiters = [
+      gate.acquire(undefined, Infinity, 'bulk').then((release) => (order.push('bulk-1'), release())),
+      gate.acquire(undefined, Infinity, 'bulk').then((release) => (order.push('bulk-2'), release())),
+      gate.acquire(undefined, Infinity, 'page').then((release) => (order.push('page'), release())),
+    ];
+    held();
+    await Promise.all(waiters);
+    expect(order).toEqual(['page', 'bulk-1', 'bulk-2']);
+  });
+
+  it('sends walks as bulk and single requests as pages', async () => {
+    const lanes: string[] = [];
+    const gate = createUpstreamGate(4);
+    const spy = { ...gate, acquire: (signal?: AbortSignal, max?: number, priority?: 'page' | 'bulk') => (lanes.push(priority ?? 'page'), gate.acquire(signal, max, priority)) };
+    const page = json({ data: [{ id: '1' }], page: { nextCursor: null, hasMore: false }, requestId: 'r' });
+    const { api } = client([page, json({ data: [{ id: '1' }], page: { nextCursor: null, hasMore: false }, requestId: 'r' })], { gate: spy });
+    await api.listPicks({});
+    for await (const record of api.walkPicks({})) expect(record.id).toBe('1');
+    expect(lanes).toEqual(['page', 'bulk']);
+  });
+});
+
+describe('a pause longer than anyone waits', () => {
+  it('fails later callers at once instead of holding them for the whole Retry-After', async () => {
+    const { api, calls } = client([json(errorBody('THROTTLED'), 429, { 'Retry-After': '90' }), json({ ok: true })]);
+    await expect(api.me()).rejects.toMatchObject({ code: 'THROTTLED', retryAfterSeconds: 90 });
+    const started = Date.now();
+    const error = await failure(api.health());
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.code).toBe('THROTTLED');
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(85);
+    expect(calls).toHaveLength(1); // the upstream is not asked again while it said to pause
+  });
+});

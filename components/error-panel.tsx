@@ -1,25 +1,12 @@
 import Link from 'next/link';
-import type { AppErrorJson } from '@/lib/errors';
-
-const TITLES: Record<string, string> = {
-  INVALID_FILTERS: 'Some filters are not valid',
-  UPSTREAM_UNAUTHORIZED: "The portal's API key was refused",
-  LICENCE_UNAVAILABLE: 'Licence access unavailable',
-  NOT_FOUND: 'Not found',
-  THROTTLED: 'The Picks API is throttling requests',
-  UPSTREAM_TIMEOUT: 'The Picks API did not answer in time',
-  UPSTREAM_UNAVAILABLE: 'The Picks API is unreachable',
-  UPSTREAM_ERROR: 'The Picks API failed',
-  UPSTREAM_MALFORMED: 'The Picks API sent something unexpected',
-  PAGINATION_BROKEN: 'The Picks API sent a broken list',
-};
+import { errorTitle, type AppErrorJson } from '@/lib/errors';
 
 /** An upstream or portal error as a person can act on it. Never looks like an empty result. */
 export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHref: string }) {
   return (
     <section role="alert" aria-labelledby="error-title" data-error-code={error.code}
       className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
-      <h2 id="error-title" className="text-base font-semibold">{TITLES[error.code] ?? 'Something went wrong'}</h2>
+      <h2 id="error-title" className="text-base font-semibold">{errorTitle(error.code)}</h2>
       <p className="mt-1 text-sm">{error.message}</p>
       {error.code === 'UPSTREAM_UNAUTHORIZED' && <p className="mt-1 text-sm">Ask a portal administrator to check the partner key. It is never shown here.</p>}
       {error.details && Object.keys(error.details).length > 0 && (

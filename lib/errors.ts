@@ -4,26 +4,44 @@ import { toSafeJson } from './safe-json';
  * The one error type of the portal. Upstream faults, invalid filters and refused sessions all travel
  * as an AppError, from the Picks API client through pages, route handlers and exports, so each place
  * can show the same safe message, code and requestId without knowing where the error was born.
+ *
+ * The vocabulary is closed: every code has its HTTP status, the title people see and a default safe
+ * message here, so a new code does not compile until all three are written.
  */
 
-export type AppErrorCode =
-  // Codes the upstream may send (spec §7) or that we map its statuses to.
-  | 'INVALID_FILTERS'
-  | 'UPSTREAM_UNAUTHORIZED'
-  | 'LICENCE_UNAVAILABLE'
-  | 'NOT_FOUND'
-  | 'THROTTLED'
-  | 'UPSTREAM_ERROR'
-  | 'UPSTREAM_UNAVAILABLE'
-  | 'UPSTREAM_TIMEOUT'
-  | 'UPSTREAM_MALFORMED'
-  | 'PAGINATION_BROKEN'
+interface ErrorKind {
+  status: number;
+  title: string;
+  message: string;
+}
+
+export const ERROR_KINDS = {
+  // What the upstream said (spec §7), or what its answers are mapped to.
+  INVALID_FILTERS: { status: 400, title: 'Some filters are not valid', message: 'One or more filters are invalid.' },
+  UPSTREAM_UNAUTHORIZED: { status: 502, title: "The portal's API key was refused", message: "The portal's API key was refused by the Picks API. Ask a portal administrator to check the key." },
+  LICENCE_UNAVAILABLE: { status: 403, title: 'Licence access unavailable', message: 'Licence access is unavailable for this partner.' },
+  NOT_FOUND: { status: 404, title: 'Not found', message: 'The Picks API has no such record.' },
+  THROTTLED: { status: 429, title: 'The Picks API is throttling requests', message: 'The Picks API is throttling requests. Try again in a few seconds.' },
+  UPSTREAM_ERROR: { status: 502, title: 'The Picks API failed', message: 'The Picks API failed.' },
+  UPSTREAM_UNAVAILABLE: { status: 503, title: 'The Picks API is unreachable', message: 'The Picks API could not be reached.' },
+  UPSTREAM_TIMEOUT: { status: 504, title: 'The Picks API did not answer in time', message: 'The Picks API did not answer in time.' },
+  UPSTREAM_MALFORMED: { status: 502, title: 'The Picks API sent something unexpected', message: 'The Picks API sent something in an unexpected shape.' },
+  PAGINATION_BROKEN: { status: 502, title: 'The Picks API sent a broken list', message: 'The Picks API sent a broken list; it was stopped.' },
   // The portal's own.
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'TOO_MANY_WALKS'
-  | 'ABORTED'
-  | 'INTERNAL';
+  INVALID_FORMAT: { status: 400, title: 'The file format is not valid', message: 'format must be csv or json.' },
+  UNAUTHENTICATED: { status: 401, title: 'Signed out', message: 'Sign in to use the portal.' },
+  FORBIDDEN: { status: 403, title: 'Not allowed', message: 'Your role may not do this.' },
+  TOO_MANY_WALKS: { status: 429, title: 'Too many exports running', message: 'Too many exports and coverage reports are running. Try again shortly.' },
+  ABORTED: { status: 499, title: 'Cancelled', message: 'The request was cancelled.' },
+  INTERNAL: { status: 500, title: 'Something went wrong', message: 'The portal hit an unexpected error.' },
+} as const satisfies Record<string, ErrorKind>;
+
+export type AppErrorCode = keyof typeof ERROR_KINDS;
+
+/** The title for a code; codes from elsewhere (an older bundle, a client) get a neutral one. */
+export function errorTitle(code: string): string {
+  return Object.hasOwn(ERROR_KINDS, code) ? ERROR_KINDS[code as AppErrorCode].title : ERROR_KINDS.INTERNAL.title;
+}
 
 export interface AppErrorJson {
   status: number;
@@ -31,32 +49,40 @@ export interface AppErrorJson {
   message: string;
   requestId: string | null;
   retryAfterSeconds: number | null;
+  /** The code the upstream itself sent, when it differs from ours (e.g. a 400 with its own code). */
+  upstreamCode?: string;
   /** The filter values that were sent, when the error is about them. */
   details?: Record<string, string>;
 }
 
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: AppErrorCode;
   readonly requestId: string | null;
   readonly retryAfterSeconds: number | null;
+  readonly upstreamCode?: string;
   readonly details?: Record<string, string>;
 
   constructor(init: {
-    status: number;
-    code: AppErrorCode | (string & {});
-    message: string;
+    code: AppErrorCode;
+    /** Defaults to the code's own message. */
+    message?: string;
+    /** Defaults to the code's own status. */
+    status?: number;
     requestId?: string | null;
     retryAfterSeconds?: number | null;
+    upstreamCode?: string;
     details?: Record<string, string>;
     cause?: unknown;
   }) {
-    super(init.message, { cause: init.cause });
+    const kind = ERROR_KINDS[init.code];
+    super(init.message ?? kind.message, { cause: init.cause });
     this.name = 'AppError';
-    this.status = init.status;
+    this.status = init.status ?? kind.status;
     this.code = init.code;
     this.requestId = init.requestId ?? null;
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+    this.upstreamCode = init.upstreamCode;
     this.details = init.details;
   }
 
@@ -68,6 +94,7 @@ export class AppError extends Error {
       message: this.message,
       requestId: this.requestId,
       retryAfterSeconds: this.retryAfterSeconds,
+      ...(this.upstreamCode ? { upstreamCode: this.upstreamCode } : {}),
       ...(this.details ? { details: this.details } : {}),
     };
   }
@@ -93,10 +120,8 @@ export function isAppError(value: unknown): value is AppError {
 /** Anything thrown becomes an AppError; unknown faults keep no message of their own (it may hold secrets). */
 export function toAppError(value: unknown): AppError {
   if (isAppError(value)) return value;
-  if (isAbortError(value)) {
-    return new AppError({ status: 499, code: 'ABORTED', message: 'The request was cancelled.', cause: value });
-  }
-  return new AppError({ status: 500, code: 'INTERNAL', message: 'The portal hit an unexpected error.', cause: value });
+  if (isAbortError(value)) return new AppError({ code: 'ABORTED', cause: value });
+  return new AppError({ code: 'INTERNAL', cause: value });
 }
 
 export function isAbortError(value: unknown): boolean {

@@ -141,7 +141,6 @@ function parseWith<T>(kind: FilterKind, schema: z.ZodType<T>, input: SearchParam
   return {
     ok: false,
     error: new AppError({
-      status: 400,
       code: 'INVALID_FILTERS',
       message: `One or more filters are invalid: ${problems.join('; ')}.`,
       details: sentFilterValues(kind, input),

@@ -14,7 +14,7 @@ export function withRole(capability: Capability, handler: (request: Request, ses
   return async (request: Request): Promise<Response> => {
     try {
       if (request.headers.get('sec-fetch-site') === 'cross-site') {
-        throw new AppError({ status: 403, code: 'FORBIDDEN', message: 'This request came from another site. Open the portal and start it there.' });
+        throw new AppError({ code: 'FORBIDDEN', message: 'This request came from another site. Open the portal and start it there.' });
       }
       const session = await requireApi(capability);
       return await handler(request, session);

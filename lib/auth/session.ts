@@ -28,9 +28,9 @@ export async function requirePage(capability: Capability, returnTo: string): Pro
 /** For route handlers: the portal's JSON error, 401 signed out, 403 wrong role. */
 export async function requireApi(capability: Capability): Promise<PortalSession> {
   const session = await getPortalSession();
-  if (!session) throw new AppError({ status: 401, code: 'UNAUTHENTICATED', message: 'Sign in to use the portal.' });
+  if (!session) throw new AppError({ code: 'UNAUTHENTICATED' });
   if (!can(session.user.role, capability)) {
-    throw new AppError({ status: 403, code: 'FORBIDDEN', message: `Your role (${session.user.role}) may not do this.` });
+    throw new AppError({ code: 'FORBIDDEN', message: `Your role (${session.user.role}) may not do this.` });
   }
   return session;
 }

@@ -41,7 +41,7 @@ export function parseCoverageQuery(input: SearchParamsInput, now = Date.now()): 
   const { from, to } = parsed.filters as { from: string; to: string };
   const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
   if (days > MAX_COVERAGE_DAYS) {
-    throw new AppError({ status: 400, code: 'INVALID_FILTERS', message: `The range is ${days} days; coverage covers at most ${MAX_COVERAGE_DAYS} days at a time.`, details: raw });
+    throw new AppError({ code: 'INVALID_FILTERS', message: `The range is ${days} days; coverage covers at most ${MAX_COVERAGE_DAYS} days at a time.`, details: raw });
   }
   return { fromDay: raw.from.slice(0, 10), toDay: raw.to.slice(0, 10), from, to, sport: parsed.filters.sport, league: parsed.filters.league };
 }

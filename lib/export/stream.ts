@@ -27,7 +27,7 @@ export interface ExportPlan {
 /** Reads and checks an export request; throws a 400 AppError before anything is fetched or written. */
 export function planExport(kind: FilterKind, params: SearchParamsInput, format: string | null, bom: string | null): ExportPlan {
   if (format !== 'csv' && format !== 'json') {
-    throw new AppError({ status: 400, code: 'INVALID_FORMAT', message: 'format must be csv or json.', details: { format: format ?? '(missing)' } });
+    throw new AppError({ code: 'INVALID_FORMAT', details: { format: format ?? '(missing)' } });
   }
   const parsed = parseFilters(kind, params);
   if (!parsed.ok) throw parsed.error;

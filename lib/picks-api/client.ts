@@ -142,7 +142,6 @@ export function createPicksClient(options: PicksClientOptions) {
     if (parsed.success) return keepBody ? (body as z.output<T>) : parsed.data;
     const issue = parsed.error.issues[0];
     throw new AppError({
-      status: 502,
       code: 'UPSTREAM_MALFORMED',
       message: `The Picks API sent ${what} in an unexpected shape (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'}).`,
       requestId,
@@ -172,7 +171,7 @@ export function createPicksClient(options: PicksClientOptions) {
   async function getPick(id: string, call: CallOptions = {}): Promise<Pick> {
     // '.' and '..' would be resolved away by URL parsing, even percent-encoded: they can never name a pick.
     if (!id || id === '.' || id === '..' || id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) {
-      throw new AppError({ status: 404, code: 'NOT_FOUND', message: 'No pick has that id.' });
+      throw new AppError({ code: 'NOT_FOUND', message: 'No pick has that id.' });
     }
     const body = await getJson(`/picks/${encodeURIComponent(id)}`, undefined, call);
     // The spec leaves open whether the pick comes bare or wrapped in { data }.

@@ -39,41 +39,31 @@ export function errorFromResponse(res: Response, text: string): AppError {
   const upstreamCode = body?.code ?? undefined;
   switch (res.status) {
     case 400:
+      // The upstream's own code travels beside ours, so a 400 is always INVALID_FILTERS to the portal.
       return new AppError({
-        status: 400,
-        code: upstreamCode === 'INVALID_FILTERS' || !upstreamCode ? 'INVALID_FILTERS' : upstreamCode,
-        message: safeText(body?.message) ?? 'One or more filters are invalid.',
+        code: 'INVALID_FILTERS',
+        message: safeText(body?.message) ?? undefined,
         requestId,
+        ...(upstreamCode && upstreamCode !== 'INVALID_FILTERS' ? { upstreamCode } : {}),
       });
     case 401:
-      return new AppError({
-        status: 502,
-        code: 'UPSTREAM_UNAUTHORIZED',
-        message: "The portal's API key was refused by the Picks API. Ask a portal administrator to check the key.",
-        requestId,
-      });
+      return new AppError({ code: 'UPSTREAM_UNAUTHORIZED', requestId });
     case 403:
-      return new AppError({ status: 403, code: 'LICENCE_UNAVAILABLE', message: 'Licence access is unavailable for this partner.', requestId });
+      return new AppError({ code: 'LICENCE_UNAVAILABLE', requestId });
     case 404:
-      return new AppError({ status: 404, code: 'NOT_FOUND', message: 'The Picks API has no such record.', requestId });
+      return new AppError({ code: 'NOT_FOUND', requestId });
     case 429: {
       const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
       return throttledError(retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000), requestId);
     }
     default:
-      return new AppError({
-        status: 502,
-        code: 'UPSTREAM_ERROR',
-        message: `The Picks API failed (HTTP ${res.status}).`,
-        requestId,
-      });
+      return new AppError({ code: 'UPSTREAM_ERROR', message: `The Picks API failed (HTTP ${res.status}).`, requestId });
   }
 }
 
 export function throttledError(seconds: number | null, requestId: string | null): AppError {
   const wait = seconds === null ? null : Math.max(1, seconds);
   return new AppError({
-    status: 429,
     code: 'THROTTLED',
     message: `The Picks API is throttling requests. Try again in ${wait ?? 'a few'} s.`,
     requestId,
@@ -84,15 +74,13 @@ export function throttledError(seconds: number | null, requestId: string | null)
 export function networkError(error: unknown): AppError {
   const timedOut = error instanceof Error && error.name === 'TimeoutError';
   return new AppError({
-    status: timedOut ? 504 : 503,
     code: timedOut ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE',
-    message: timedOut ? 'The Picks API did not answer in time.' : 'The Picks API could not be reached.',
     cause: isAbortError(error) || error instanceof Error ? error : undefined,
   });
 }
 
 export function paginationError(what: string, body: unknown): AppError {
-  return new AppError({ status: 502, code: 'PAGINATION_BROKEN', message: `The Picks API ${what}; the list was stopped.`, requestId: requestIdOf(body) });
+  return new AppError({ code: 'PAGINATION_BROKEN', message: `The Picks API ${what}; the list was stopped.`, requestId: requestIdOf(body) });
 }
 
 /** Retry-After as delta-seconds or an HTTP date (RFC 9110 §10.2.3), in ms; null when absent or unreadable. */

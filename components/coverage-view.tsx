@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
+import { PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { LocalTime } from './local-time';
 
 const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0f766e', '#be185d', '#4338ca', '#a16207', '#334155'];
@@ -42,7 +43,7 @@ export function CoverageView({ report, requests, ms, csvHref }: { report: Covera
           <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="coverage-matrix">
             <caption className="sr-only">Scope against delivery per sport and league</caption>
             <thead className="bg-slate-50">
-              <tr>{['Sport', 'League', 'Licensed', 'Delivered', 'Upcoming', 'Live', 'Settled', 'Void', 'Other', 'Player picks', 'Last published', 'Days without picks'].map((h) => <th key={h} scope="col" className={th}>{h}</th>)}</tr>
+              <tr>{['Sport', 'League', 'Licensed', 'Delivered', ...PICK_STATUSES.map((status) => status[0]!.toUpperCase() + status.slice(1)), 'Other', 'Player picks', 'Last published', 'Days without picks'].map((h) => <th key={h} scope="col" className={th}>{h}</th>)}</tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {report.rows.map((r) => (
@@ -51,11 +52,7 @@ export function CoverageView({ report, requests, ms, csvHref }: { report: Covera
                   <th scope="row" className={`${td} text-left font-medium`}>{r.league}</th>
                   <td className={td}>{r.licensed === null ? 'not stated' : r.licensed ? 'yes' : <span className="font-medium text-red-700">no</span>}</td>
                   <td className={`${td} tabular-nums`} data-total="">{r.total}</td>
-                  <td className={`${td} tabular-nums`}>{r.byStatus.upcoming}</td>
-                  <td className={`${td} tabular-nums`}>{r.byStatus.live}</td>
-                  <td className={`${td} tabular-nums`}>{r.byStatus.settled}</td>
-                  <td className={`${td} tabular-nums`}>{r.byStatus.void}</td>
-                  <td className={`${td} tabular-nums`}>{r.byStatus.other}</td>
+                  {[...PICK_STATUSES, 'other' as const].map((status) => <td key={status} className={`${td} tabular-nums`}>{r.byStatus[status]}</td>)}
                   <td className={`${td} tabular-nums`}>{pct(r.total ? r.playerPicks / r.total : null)}</td>
                   <td className={td}><LocalTime iso={r.lastPublishedAt} /></td>
                   <td className={`${td} tabular-nums`} title={r.emptyDays.join(', ')}>{r.emptyDays.length}</td>

@@ -2,7 +2,7 @@ import { Suspense } from 'react';
 import type { Session } from 'next-auth';
 import { can } from '@/lib/auth/roles';
 import { settle } from '@/lib/errors';
-import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind } from '@/lib/filters';
+import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind, type PageSearchParams } from '@/lib/filters';
 import { summariseLicence } from '@/lib/licence';
 import { toSearchParams } from '@/lib/paging';
 import { picksApi } from '@/lib/picks-api';
@@ -15,7 +15,7 @@ import { TableSkeleton } from './table-skeleton';
 /** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
 export async function RecordsPage({ kind, searchParams, title, intro, session }: {
   kind: FilterKind;
-  searchParams: Record<string, string | string[] | undefined>;
+  searchParams: PageSearchParams;
   title: string;
   intro: string;
   session: Session;

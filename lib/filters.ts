@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from './errors';
+import { PICK_RESULTS, PICK_STATUSES } from './picks-api/vocabulary';
 
 /**
  * The one parser of filter search params. Pages, route handlers and exports all call it, so a table
@@ -10,8 +11,7 @@ import { AppError } from './errors';
  * the next day, matching the API's exclusive upper bound.
  */
 
-export const PICK_STATUSES = ['upcoming', 'live', 'settled', 'void'] as const;
-export const PICK_RESULTS = ['win', 'loss', 'push', 'void'] as const;
+export { PICK_RESULTS, PICK_STATUSES };
 export const MAX_PAGE_SIZE = 200;
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -85,7 +85,9 @@ export const FILTER_KEYS: Record<FilterKind, readonly string[]> = {
 };
 
 /** What Next hands a page as searchParams, or a URLSearchParams from a route handler. */
-export type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
+/** Search params as Next hands them to pages. */
+export type PageSearchParams = Record<string, string | string[] | undefined>;
+export type SearchParamsInput = URLSearchParams | PageSearchParams;
 
 /** The filter values exactly as sent (first value of each known key), for echoing back in an error. */
 export function sentFilterValues(kind: FilterKind, input: SearchParamsInput): Record<string, string> {

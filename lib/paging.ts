@@ -1,3 +1,4 @@
+import type { PageSearchParams } from './filters';
 /**
  * Going back through cursor pages: the cursors of the pages before this one travel in the URL as
  * `trail` (base64url JSON), so a shared link or the back button lands on the same page. A damaged
@@ -32,7 +33,7 @@ export function hrefWith(pathname: string, params: URLSearchParams, changes: Rec
 }
 
 /** Next's searchParams object as URLSearchParams (repeated keys kept, so the parser can refuse them). */
-export function toSearchParams(input: Record<string, string | string[] | undefined>): URLSearchParams {
+export function toSearchParams(input: PageSearchParams): URLSearchParams {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(input)) {
     for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, item);

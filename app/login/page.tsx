@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import type { PageSearchParams } from '@/lib/filters';
 import { redirect } from 'next/navigation';
 import { LoginForm } from '@/components/login-form';
 import { safeCallbackPath } from '@/lib/auth/callback';
@@ -7,7 +8,7 @@ import { getConfig } from '@/lib/config';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
   const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
   const callbackUrl = safeCallbackPath(first(params.callbackUrl));

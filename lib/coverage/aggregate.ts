@@ -1,3 +1,5 @@
+import { PICK_RESULTS, PICK_STATUSES } from '../picks-api/vocabulary';
+import { DAY_MS } from '../time';
 import type { LicenceSummary } from '../licence';
 import { PICK_FIELD_PATHS, valueAtPath, type Pick } from '../picks-api/schemas';
 
@@ -7,9 +9,6 @@ import { PICK_FIELD_PATHS, valueAtPath, type Pick } from '../picks-api/schemas';
  * memory is bounded by leagues × days whatever the number of picks. Pure: no I/O.
  */
 
-const STATUS_KEYS = ['upcoming', 'live', 'settled', 'void'] as const;
-const RESULT_KEYS = ['win', 'loss', 'push', 'void'] as const;
-const DAY_MS = 86_400_000;
 
 export interface CoverageRow {
   sport: string;
@@ -17,11 +16,11 @@ export interface CoverageRow {
   /** true/false when /me names leagues (or sports), null when it states nothing. */
   licensed: boolean | null;
   total: number;
-  byStatus: Record<(typeof STATUS_KEYS)[number] | 'other', number>;
+  byStatus: Record<(typeof PICK_STATUSES)[number] | 'other', number>;
   playerPicks: number;
   lastPublishedAt: string | null;
   emptyDays: string[];
-  results: Record<(typeof RESULT_KEYS)[number], number>;
+  results: Record<(typeof PICK_RESULTS)[number], number>;
 }
 
 export interface CalibrationBucket {
@@ -88,7 +87,7 @@ export function createCoverageAccumulator(range: { from: string; to: string }, l
       rows.set(key, row);
     }
     row.total += 1;
-    const status = (STATUS_KEYS as readonly string[]).includes(pick.status ?? '') ? (pick.status as (typeof STATUS_KEYS)[number]) : 'other';
+    const status = (PICK_STATUSES as readonly string[]).includes(pick.status ?? '') ? (pick.status as (typeof PICK_STATUSES)[number]) : 'other';
     row.byStatus[status] += 1;
     if (pick.isPlayerPick === true) row.playerPicks += 1;
     if (pick.publishedAt && (!row.lastPublishedAt || pick.publishedAt > row.lastPublishedAt)) row.lastPublishedAt = pick.publishedAt;
@@ -103,8 +102,8 @@ export function createCoverageAccumulator(range: { from: string; to: string }, l
       const value = valueAtPath(pick, path);
       if (value !== null && value !== undefined) present.set(path, (present.get(path) ?? 0) + 1);
     }
-    if (pick.status === 'settled' && pick.result && (RESULT_KEYS as readonly string[]).includes(pick.result)) {
-      const result = pick.result as (typeof RESULT_KEYS)[number];
+    if (pick.status === 'settled' && pick.result && (PICK_RESULTS as readonly string[]).includes(pick.result)) {
+      const result = pick.result as (typeof PICK_RESULTS)[number];
       row.results[result] += 1;
       if (result === 'win' || result === 'loss') {
         const tier = tiers.get(pick.confidenceTier ?? '(no tier)') ?? { wins: 0, losses: 0 };

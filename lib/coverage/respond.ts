@@ -1,4 +1,6 @@
 import 'server-only';
+import { linkedController } from '../abort';
+import { PICK_STATUSES } from '../picks-api/vocabulary';
 import { toAppError } from '../errors';
 import { toSafeJson } from '../safe-json';
 import { csvTable } from '../export/csv';
@@ -24,8 +26,7 @@ export async function coverageResponse(request: Request, user: string): Promise<
   if (url.searchParams.get('format') === 'csv') return matrixCsv(query, request.signal).finally(release);
 
   const encode = (event: unknown) => Buffer.from(`${toSafeJson(event)}\n`, 'utf8');
-  const abort = new AbortController();
-  request.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  const { controller: abort } = linkedController(request.signal);
   const stream = new ReadableStream<Uint8Array>({
     start(output) {
       runCoverage(query, { signal: abort.signal, onProgress: (progress) => output.enqueue(encode({ type: 'progress', ...progress })) })
@@ -53,12 +54,12 @@ export async function coverageResponse(request: Request, user: string): Promise<
   return new Response(stream, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'private, no-store, no-transform' } });
 }
 
-export const MATRIX_COLUMNS = ['sport', 'league', 'licensed', 'total', 'upcoming', 'live', 'settled', 'void', 'other', 'playerPicks', 'playerShare', 'lastPublishedAt', 'emptyDays', 'win', 'loss', 'push', 'resultVoid'];
+export const MATRIX_COLUMNS = ['sport', 'league', 'licensed', 'total', ...PICK_STATUSES, 'other', 'playerPicks', 'playerShare', 'lastPublishedAt', 'emptyDays', 'win', 'loss', 'push', 'resultVoid'];
 
 export function matrixRows(report: CoverageReport): unknown[][] {
   return report.rows.map((r) => [
     r.sport, r.league, r.licensed === null ? 'not stated' : r.licensed ? 'yes' : 'no', r.total,
-    r.byStatus.upcoming, r.byStatus.live, r.byStatus.settled, r.byStatus.void, r.byStatus.other,
+    ...PICK_STATUSES.map((status) => r.byStatus[status]), r.byStatus.other,
     r.playerPicks, r.total ? Number((r.playerPicks / r.total).toFixed(4)) : 0, r.lastPublishedAt, r.emptyDays.length,
     r.results.win, r.results.loss, r.results.push, r.results.void,
   ]);

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../time';
 import 'server-only';
 import { AppError } from '../errors';
 import { parsePickFilters, type SearchParamsInput } from '../filters';
@@ -8,7 +9,6 @@ import { createCoverageAccumulator, type CoverageReport } from './aggregate';
 /** One coverage view: the query it answers, the walk that feeds the aggregation, and what it cost. */
 
 export const MAX_COVERAGE_DAYS = 120;
-const DAY_MS = 86_400_000;
 
 export interface CoverageQuery {
   /** As shown and kept in the URL: UTC days, `to` included. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
 import { picksApi, type PicksClient, type PickList } from '../picks-api';
@@ -49,14 +50,11 @@ export async function startExport(
   options: { signal?: AbortSignal; client?: PicksClient; onPage?: (records: number) => void; onDone?: () => void } = {},
 ): Promise<StartedExport> {
   const client = options.client ?? picksApi();
-  const controller = new AbortController();
-  const stop = () => controller.abort(options.signal?.reason);
+  const { controller, unlink } = linkedController(options.signal);
   const finish = () => {
-    options.signal?.removeEventListener('abort', stop);
+    unlink();
     options.onDone?.();
   };
-  options.signal?.addEventListener('abort', stop, { once: true });
-  if (options.signal?.aborted) stop();
 
   const walk = { signal: controller.signal, pageSize: 200 };
   const pages: AsyncGenerator<PickList> = plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);

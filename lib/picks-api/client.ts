@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { errorFromResponse, networkError, parseJsonBody, parseRetryAfter, requestIdOf, throttledError } from './errors';
 import { walkPages } from './walk';
-import type { PickFilters } from '../filters';
+import { FILTER_KEYS, type PickFilters } from '../filters';
 import { createUpstreamGate, isGatePaused, sleep, type GatePriority, type UpstreamGate } from './gate';
 import { redactSecrets } from './redact';
 import {
@@ -57,7 +57,6 @@ export interface WalkOptions extends CallOptions {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 4_000, retryAfterCapMs: 30_000 };
 const API_PREFIX = '/api/v1';
-const QUERY_KEYS = ['sport', 'league', 'status', 'result', 'from', 'to', 'limit', 'cursor'] as const;
 const MAX_ID_LENGTH = 512;
 
 export type PicksClient = ReturnType<typeof createPicksClient>;
@@ -152,7 +151,7 @@ export function createPicksClient(options: PicksClientOptions) {
     return check(schema, await getJson(path, query, call), what, keepBody);
   }
 
-  const filterQuery = (filters: PickFilters, keys: readonly string[] = QUERY_KEYS) =>
+  const filterQuery = (filters: PickFilters, keys: readonly string[] = FILTER_KEYS.picks) =>
     Object.fromEntries(keys.map((key) => [key, filters[key as keyof PickFilters]]));
 
 

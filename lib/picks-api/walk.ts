@@ -1,4 +1,5 @@
 import 'server-only';
+import { linkedController } from '../abort';
 import { paginationError } from './errors';
 import { pageSchema, type PickList } from './schemas';
 
@@ -14,10 +15,7 @@ export type FetchPageBody = (cursor: string | undefined, signal: AbortSignal, on
 export async function* walkPages(fetchBody: FetchPageBody, validate: (body: unknown) => PickList, options: { signal?: AbortSignal; maxPages: number }): AsyncGenerator<PickList> {
   const { maxPages } = options;
   // Our own controller: when the consumer stops early (break, throw), the requests ahead are cancelled too.
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (options.signal?.aborted) onAbort();
+  const { controller, unlink } = linkedController(options.signal);
   const seen = new Set<string>();
   let requested = 0;
 
@@ -70,7 +68,7 @@ export async function* walkPages(fetchBody: FetchPageBody, validate: (body: unkn
       if (!hasMore) return;
     }
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    unlink();
     controller.abort();
   }
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import type { PageSearchParams } from '@/lib/filters';
 import { CoverageRunner } from '@/components/coverage-runner';
 import { ErrorPanel } from '@/components/error-panel';
 import { FilterForm } from '@/components/filter-form';
@@ -11,7 +12,7 @@ import { picksApi } from '@/lib/picks-api';
 
 export const metadata: Metadata = { title: 'Coverage' };
 
-export default async function CoveragePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CoveragePage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = toSearchParams(await searchParams);
   await requirePage('coverage', `/coverage?${params.toString()}`);
   let query: CoverageQuery | null = null;

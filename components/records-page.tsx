@@ -1,11 +1,9 @@
 import { Suspense } from 'react';
 import type { Session } from 'next-auth';
 import { can } from '@/lib/auth/roles';
-import { settle } from '@/lib/errors';
 import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind, type PageSearchParams } from '@/lib/filters';
-import { summariseLicence } from '@/lib/licence';
 import { toSearchParams } from '@/lib/paging';
-import { picksApi } from '@/lib/picks-api';
+import { licenceOrNull } from '@/lib/picks-api/portal';
 import { ErrorPanel } from './error-panel';
 import { ExportControl } from './export-control';
 import { FilterForm } from './filter-form';
@@ -23,8 +21,7 @@ export async function RecordsPage({ kind, searchParams, title, intro, session }:
   const params = toSearchParams(searchParams);
   const parsed = parseFilters(kind, params);
   // Sport and league choices come from the licence when /me names them; free text otherwise.
-  const me = await settle(picksApi().me());
-  const licence = me.ok ? summariseLicence(me.value) : null;
+  const licence = await licenceOrNull();
 
   return (
     <div className="space-y-4">

@@ -1,8 +1,8 @@
 import { settle } from '@/lib/errors';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail } from '@/lib/paging';
-import { detectProbabilityScale, toPickRow } from '@/lib/pick-view';
-import { picksApi, logoPolicy } from '@/lib/picks-api';
+import { detectProbabilityScale } from '@/lib/pick-view';
+import { getRecordsPage } from '@/lib/picks-api/portal';
 import { ErrorPanel } from './error-panel';
 import { Pager } from './pager';
 import { RecordsTable } from './records-table';
@@ -10,17 +10,15 @@ import { RecordsTable } from './records-table';
 /** One page of picks or results for the filters: the table, or the error, never an empty table for an error. */
 export async function RecordsView({ kind, filters, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {
   const pathname = kind === 'picks' ? '/picks' : '/results';
-  const api = picksApi();
-  const page = await settle(kind === 'picks' ? api.listPicks(filters) : api.listResults(filters));
+  const page = await settle(getRecordsPage(kind, filters));
   const here = `${pathname}?${params.toString()}`;
   if (!page.ok) return <ErrorPanel error={page.error.toJSON()} retryHref={here} />;
 
   const trail = decodeTrail(params.get('trail') ?? undefined);
-  const offered = page.value.page.hasMore ? (page.value.page.nextCursor ?? null) : null;
+  const { rows, hasMore, requestId } = page.value;
+  const offered = hasMore ? page.value.nextCursor : null;
   // A cursor we have already been given would lead in a circle: say so instead of offering Next forever.
   const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
-  const logos = logoPolicy();
-  const rows = page.value.data.map((pick) => toPickRow(pick, logos));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
   const pager = (
     <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />
@@ -30,19 +28,19 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
     <section aria-label={kind === 'picks' ? 'Picks' : 'Results'} className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600" data-testid="record-count">
-          {rows.length} {rows.length === 1 ? 'record' : 'records'} on this page{page.value.page.hasMore ? ', more on the next' : ''}.
+          {rows.length} {rows.length === 1 ? 'record' : 'records'} on this page{hasMore ? ', more on the next' : ''}.
           {rows.some((r) => r.probability !== null) && <span className="ml-1 text-slate-500">Probability read on a {scale === 'unit' ? '0–1' : '0–100'} scale.</span>}
         </p>
         {pager}
       </div>
       {circular && (
         <p role="alert" data-testid="circular-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          The Picks API offered a next page it has already given; paging stops here (request {page.value.requestId ?? 'unknown'}).
+          The Picks API offered a next page it has already given; paging stops here (request {requestId ?? 'unknown'}).
         </p>
       )}
-      {page.value.page.hasMore && !offered && (
+      {hasMore && !offered && (
         <p role="alert" data-testid="missing-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          The Picks API says there are more records but gave no way to reach them (request {page.value.requestId ?? 'unknown'}).
+          The Picks API says there are more records but gave no way to reach them (request {requestId ?? 'unknown'}).
         </p>
       )}
       {rows.length === 0 ? (

@@ -3,7 +3,7 @@
  * APIs commonly use, and says "not stated" (null) for whatever it cannot find. Pure: no I/O.
  */
 
-type Obj = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 export interface LicenceSummary {
   partner: string | null;
@@ -18,9 +18,10 @@ export interface LicenceSummary {
   expiresAt: string | null;
 }
 
-const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function pick(sources: Obj[], names: string[]): unknown {
+/** The first value present (not null or absent) under any of the names, in source order. */
+function firstPresent(sources: JsonObject[], names: string[]): unknown {
   for (const source of sources) {
     for (const name of names) {
       if (source[name] !== undefined && source[name] !== null) return source[name];
@@ -32,33 +33,33 @@ function pick(sources: Obj[], names: string[]): unknown {
 function text(value: unknown): string | null {
   if (typeof value === 'string' && value.trim()) return value.trim();
   if (typeof value === 'number') return String(value);
-  if (isObj(value)) return text(value.name ?? value.label ?? value.id);
+  if (isJsonObject(value)) return text(value.name ?? value.label ?? value.id);
   return null;
 }
 
 function list(value: unknown): string[] | null {
   if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
   if (!Array.isArray(value)) return null;
-  const names = value.map((item) => text(isObj(item) ? (item.name ?? item.league ?? item.sport ?? item.label ?? item.id) : item)).filter((v): v is string => v !== null);
+  const names = value.map((item) => text(isJsonObject(item) ? (item.name ?? item.league ?? item.sport ?? item.label ?? item.id) : item)).filter((v): v is string => v !== null);
   return [...new Set(names)];
 }
 
-export function summariseLicence(me: Obj): LicenceSummary {
-  const licence = [me.licence, me.license, me.activeLicence, me.activeLicense].find(isObj);
+export function summariseLicence(me: JsonObject): LicenceSummary {
+  const licence = [me.licence, me.license, me.activeLicence, me.activeLicense].find(isJsonObject);
   const sources = licence ? [licence, me] : [me];
-  const window = pick(sources, ['dateWindow', 'window', 'dateRange', 'period', 'validity']);
-  const windowSources = isObj(window) ? [window, ...sources] : sources;
-  const partner = pick([me], ['partner', 'partnerName', 'organisation', 'organization', 'customer', 'name']);
+  const window = firstPresent(sources, ['dateWindow', 'window', 'dateRange', 'period', 'validity']);
+  const windowSources = isJsonObject(window) ? [window, ...sources] : sources;
+  const partner = firstPresent([me], ['partner', 'partnerName', 'organisation', 'organization', 'customer', 'name']);
   return {
     partner: text(partner),
-    licenceId: text(pick(licence ? [licence] : [], ['id', 'licenceId', 'licenseId']) ?? me.licenceId ?? me.licenseId),
-    status: text(pick(sources, ['status', 'state'])),
-    sports: list(pick(sources, ['sports', 'allowedSports', 'licensedSports'])),
-    leagues: list(pick(sources, ['leagues', 'allowedLeagues', 'licensedLeagues', 'competitions'])),
-    from: text(pick(windowSources, ['from', 'start', 'startDate', 'validFrom', 'dateFrom'])),
-    to: text(pick(windowSources, ['to', 'end', 'endDate', 'validTo', 'validUntil', 'dateTo'])),
-    contentMode: text(pick(sources, ['contentMode', 'content_mode', 'mode', 'tier'])),
-    channels: list(pick(sources, ['channels', 'channel', 'allowedChannels'])),
-    expiresAt: text(pick(sources, ['expiresAt', 'expiry', 'expires', 'expiresOn', 'validUntil', 'endsAt'])),
+    licenceId: text(firstPresent(licence ? [licence] : [], ['id', 'licenceId', 'licenseId']) ?? me.licenceId ?? me.licenseId),
+    status: text(firstPresent(sources, ['status', 'state'])),
+    sports: list(firstPresent(sources, ['sports', 'allowedSports', 'licensedSports'])),
+    leagues: list(firstPresent(sources, ['leagues', 'allowedLeagues', 'licensedLeagues', 'competitions'])),
+    from: text(firstPresent(windowSources, ['from', 'start', 'startDate', 'validFrom', 'dateFrom'])),
+    to: text(firstPresent(windowSources, ['to', 'end', 'endDate', 'validTo', 'validUntil', 'dateTo'])),
+    contentMode: text(firstPresent(sources, ['contentMode', 'content_mode', 'mode', 'tier'])),
+    channels: list(firstPresent(sources, ['channels', 'channel', 'allowedChannels'])),
+    expiresAt: text(firstPresent(sources, ['expiresAt', 'expiry', 'expires', 'expiresOn', 'validUntil', 'endsAt'])),
   };
 }

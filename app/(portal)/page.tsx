@@ -3,15 +3,12 @@ import { ErrorPanel } from '@/components/error-panel';
 import { can } from '@/lib/auth/roles';
 import { LocalTime } from '@/components/local-time';
 import { requirePage } from '@/lib/auth/session';
-import { settle } from '@/lib/errors';
-import { summariseLicence } from '@/lib/licence';
-import { picksApi } from '@/lib/picks-api';
+import { getHealth, getLicence } from '@/lib/picks-api/portal';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
-  const api = picksApi();
-  const [me, health] = await Promise.all([settle(api.me()), settle(api.health())]);
-  const licence = me.ok ? summariseLicence(me.value) : null;
+  const [me, health] = await Promise.all([getLicence(), getHealth()]);
+  const licence = me.ok ? me.value.summary : null;
   const role = session.user.role;
 
   return (

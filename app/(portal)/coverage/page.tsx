@@ -5,10 +5,9 @@ import { ErrorPanel } from '@/components/error-panel';
 import { FilterForm } from '@/components/filter-form';
 import { requirePage } from '@/lib/auth/session';
 import { MAX_COVERAGE_DAYS, parseCoverageQuery, type CoverageQuery } from '@/lib/coverage/run';
-import { settle, toAppError, type AppError } from '@/lib/errors';
-import { summariseLicence } from '@/lib/licence';
+import { toAppError, type AppError } from '@/lib/errors';
 import { toSearchParams } from '@/lib/paging';
-import { picksApi } from '@/lib/picks-api';
+import { licenceOrNull } from '@/lib/picks-api/portal';
 
 export const metadata: Metadata = { title: 'Coverage' };
 
@@ -22,8 +21,7 @@ export default async function CoveragePage({ searchParams }: { searchParams: Pro
   } catch (error) {
     invalid = toAppError(error);
   }
-  const me = await settle(picksApi().me());
-  const licence = me.ok ? summariseLicence(me.value) : null;
+  const licence = await licenceOrNull();
   const values = query
     ? { from: query.fromDay, to: query.toDay, ...(query.sport ? { sport: query.sport } : {}), ...(query.league ? { league: query.league } : {}) }
     : Object.fromEntries(['from', 'to', 'sport', 'league'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));

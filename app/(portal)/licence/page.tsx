@@ -3,9 +3,7 @@ import { ErrorPanel } from '@/components/error-panel';
 import { LocalTime } from '@/components/local-time';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
-import { settle } from '@/lib/errors';
-import { summariseLicence, type LicenceSummary } from '@/lib/licence';
-import { picksApi } from '@/lib/picks-api';
+import { getLicence } from '@/lib/picks-api/portal';
 
 export const metadata: Metadata = { title: 'Licence' };
 
@@ -30,16 +28,16 @@ const When = ({ value }: { value: string | null }) => (value === null ? <span cl
 
 export default async function LicencePage() {
   await requirePage('browse', '/licence');
-  const me = await settle(picksApi().me());
-  if (!me.ok) {
+  const licence = await getLicence();
+  if (!licence.ok) {
     return (
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">Licence</h1>
-        <ErrorPanel error={me.error.toJSON()} retryHref="/licence" />
+        <ErrorPanel error={licence.error.toJSON()} retryHref="/licence" />
       </div>
     );
   }
-  const l: LicenceSummary = summariseLicence(me.value);
+  const { summary, document } = licence.value;
   return (
     <div className="space-y-6">
       <div>
@@ -47,18 +45,18 @@ export default async function LicencePage() {
         <p className="text-sm text-slate-600">What the partner key is licensed for, as the Picks API reports it (<span className="font-mono">GET /me</span>).</p>
       </div>
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Fact label="Partner">{l.partner ?? <span className="text-slate-500">not stated</span>}</Fact>
-        <Fact label="Status">{l.status ?? <span className="text-slate-500">not stated</span>}</Fact>
-        <Fact label="Content mode">{l.contentMode ?? <span className="text-slate-500">not stated</span>}</Fact>
-        <Fact label="Expires"><When value={l.expiresAt} /></Fact>
-        <Fact label="Date window">{l.from || l.to ? <><When value={l.from} /> – <When value={l.to} /></> : <span className="text-slate-500">not stated (unrestricted or not reported)</span>}</Fact>
-        <Fact label="Channels"><Chips items={l.channels} /></Fact>
-        <Fact label="Sports"><Chips items={l.sports} /></Fact>
-        <Fact label="Leagues"><Chips items={l.leagues} /></Fact>
+        <Fact label="Partner">{summary.partner ?? <span className="text-slate-500">not stated</span>}</Fact>
+        <Fact label="Status">{summary.status ?? <span className="text-slate-500">not stated</span>}</Fact>
+        <Fact label="Content mode">{summary.contentMode ?? <span className="text-slate-500">not stated</span>}</Fact>
+        <Fact label="Expires"><When value={summary.expiresAt} /></Fact>
+        <Fact label="Date window">{summary.from || summary.to ? <><When value={summary.from} /> – <When value={summary.to} /></> : <span className="text-slate-500">not stated (unrestricted or not reported)</span>}</Fact>
+        <Fact label="Channels"><Chips items={summary.channels} /></Fact>
+        <Fact label="Sports"><Chips items={summary.sports} /></Fact>
+        <Fact label="Leagues"><Chips items={summary.leagues} /></Fact>
       </dl>
       <section aria-labelledby="everything" className="rounded-lg border border-slate-200 bg-white p-5">
         <h2 id="everything" className="mb-3 font-semibold">Everything /me returned</h2>
-        <ValueTree value={me.value} />
+        <ValueTree value={document} />
       </section>
     </div>
   );

@@ -8,8 +8,8 @@ import { StatusBadge } from '@/components/status-badge';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
-import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref, toPickRow } from '@/lib/pick-view';
-import { picksApi, logoPolicy } from '@/lib/picks-api';
+import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref } from '@/lib/pick-view';
+import { getPickDetail } from '@/lib/picks-api/portal';
 
 export const metadata: Metadata = { title: 'Pick' };
 
@@ -26,7 +26,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
   const id = idFromSegment((await params).id);
   if (id === null) notFound();
   await requirePage('browse', pickHref(id));
-  const result = await settle(picksApi().getPick(id));
+  const result = await settle(getPickDetail(id));
   if (!result.ok && result.error.code === 'NOT_FOUND') notFound();
   if (!result.ok) {
     return (
@@ -36,8 +36,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
       </div>
     );
   }
-  const pick = result.value;
-  const row = toPickRow(pick, logoPolicy());
+  const { pick, row } = result.value;
   const scale = detectProbabilityScale([row.probability]);
 
   return (

@@ -1,0 +1,60 @@
+import 'server-only';
+import { settle, type Settled } from '../errors';
+import type { FilterKind, PickFilters } from '../filters';
+import { summariseLicence, type LicenceSummary } from '../licence';
+import { toPickRow, type PickRow } from '../pick-view';
+import { logoPolicy, picksApi } from './index';
+import type { OpenObject, Pick } from './schemas';
+
+/**
+ * The upstream in the shapes pages use: the licence already read from /me, table rows with logos
+ * resolved and vetted, one pick with its row. Pages and components call these, never the raw client.
+ */
+
+export interface Licence {
+  summary: LicenceSummary;
+  /** /me as delivered (secrets redacted), for the page that shows all of it. */
+  document: OpenObject;
+}
+
+export async function getLicence(): Promise<Settled<Licence>> {
+  const me = await settle(picksApi().me());
+  return me.ok ? { ok: true, value: { summary: summariseLicence(me.value), document: me.value } } : me;
+}
+
+/** The licence summary, or null when /me failed: filter choices then fall back to free text. */
+export async function licenceOrNull(): Promise<LicenceSummary | null> {
+  const licence = await getLicence();
+  return licence.ok ? licence.value.summary : null;
+}
+
+export interface RecordsPage {
+  rows: PickRow[];
+  hasMore: boolean;
+  nextCursor: string | null;
+  requestId: string | null;
+}
+
+/** One page of picks or results for the filters, as table rows. */
+export async function getRecordsPage(kind: FilterKind, filters: PickFilters): Promise<RecordsPage> {
+  const api = picksApi();
+  const list = await (kind === 'picks' ? api.listPicks(filters) : api.listResults(filters));
+  const logos = logoPolicy();
+  return {
+    rows: list.data.map((pick) => toPickRow(pick, logos)),
+    hasMore: list.page.hasMore,
+    nextCursor: list.page.nextCursor ?? null,
+    requestId: list.requestId ?? null,
+  };
+}
+
+/** One pick, as delivered and as a row. */
+export async function getPickDetail(id: string): Promise<{ pick: Pick; row: PickRow }> {
+  const pick = await picksApi().getPick(id);
+  return { pick, row: toPickRow(pick, logoPolicy()) };
+}
+
+/** The gateway's availability (no private data), kept as data so the overview can show an outage. */
+export function getHealth(): Promise<Settled<OpenObject>> {
+  return settle(picksApi().health());
+}

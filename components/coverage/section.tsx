@@ -1,0 +1,19 @@
+'use client';
+
+/** What the coverage sections share: the section frame, table cell styles, chart colours, percentages. */
+
+export const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0f766e', '#be185d', '#4338ca', '#a16207', '#334155'];
+export const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
+export const th = 'px-3 py-2 text-left font-semibold text-slate-700';
+export const td = 'px-3 py-1.5';
+
+export function Section({ id, title, note, children }: { id: string; title: string; note?: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-5">
+      <h2 id={id} className="font-semibold">{title}</h2>
+      {note && <p className="mt-1 text-sm text-slate-600">{note}</p>}
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+

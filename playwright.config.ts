@@ -51,5 +51,6 @@ export default defineConfig({
     },
     portal(E2E.faultyPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
     portal(E2E.pausedPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
+    portal(E2E.securityPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
   ],
 });

@@ -12,6 +12,8 @@ export const E2E = {
   faultyPort: 3205,
   /** The same, kept apart for the long Retry-After test: its process-wide pause must not reach other specs. */
   pausedPort: 3206,
+  /** The same again, for the security tests: a gate of its own, untouched by other specs' upstream pauses. */
+  securityPort: 3207,
   faultProxyPort: 4220,
   usersFile: '.data/e2e-users.json',
   /** Ordinary accounts for the portals on a "real" upstream, where demo accounts are refused. */

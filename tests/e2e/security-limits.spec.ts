@@ -6,7 +6,8 @@ import { jsonSignIn, sessionCookie } from './support/session';
 
 const main = `http://127.0.0.1:${E2E.port}`;
 const behindProxy = `http://127.0.0.1:${E2E.badKeyPort}`; // TRUSTED_PROXIES=loopback: X-Forwarded-For names the client
-const faulty = `http://127.0.0.1:${E2E.faultyPort}`;
+// A portal behind the fault proxy with a gate of its own (leak.spec.ts leaves the faulty portal's paused).
+const faulty = `http://127.0.0.1:${E2E.securityPort}`;
 const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
 
 type Logged = { path: string; at: number; abandonedAt?: number };
@@ -94,10 +95,10 @@ test('exports and coverage started by another site are refused before any upstre
   }
   expect(await upstreamLog('/api/v1/')).toEqual([]);
   // The same through Chromium: signed in, then a link on another site (the fault proxy's origin) to an export.
-  await signIn(page, 'admin', '/', `http://localhost:${E2E.faultyPort}`);
+  await signIn(page, 'admin', '/', `http://localhost:${E2E.securityPort}`);
   await page.goto(`${proxy}/__requests`);
   const answer = page.waitForResponse((res) => res.url().includes('/api/export/picks'));
-  await page.evaluate((target) => (location.href = target), `http://localhost:${E2E.faultyPort}/api/export/picks?format=csv`);
+  await page.evaluate((target) => (location.href = target), `http://localhost:${E2E.securityPort}/api/export/picks?format=csv`);
   expect((await answer).status()).toBe(403);
   expect((await upstreamLog('/api/v1/')).filter((r) => r.path.startsWith('/api/v1/picks'))).toEqual([]);
 });

@@ -18,8 +18,8 @@ export function CoverageRunner({ query }: { query: string }) {
   const [phase, setPhase] = useState<Phase>({ kind: 'running', records: 0, requests: 0 });
 
   useEffect(() => {
+    // A new query mounts a new runner (keyed by the page), so the state starts fresh without a reset here.
     const abort = new AbortController();
-    setPhase({ kind: 'running', records: 0, requests: 0 });
     (async () => {
       const res = await fetch(`/api/coverage?${query}`, { signal: abort.signal, cache: 'no-store' });
       if (!res.ok || !res.body) {

@@ -103,6 +103,8 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
   }, []);
   useEffect(() => localStorage.setItem(VISIBILITY_KEY, JSON.stringify(columnVisibility)), [columnVisibility]);
 
+  // TanStack Table returns functions React Compiler cannot memoise; the portal does not use the compiler.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
     data: rows,
     columns,

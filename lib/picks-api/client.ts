@@ -7,9 +7,7 @@ import { FILTER_KEYS, type PickFilters } from '../filters';
 import { createUpstreamGate, isGatePaused, sleep, type GatePriority, type UpstreamGate } from './gate';
 import { redactSecrets } from './redact';
 import {
-  errorBodySchema,
   openObjectSchema,
-  pageSchema,
   pickListSchema,
   pickSchema,
   resultListSchema,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sniffNextCursor } from '@/lib/picks-api/walk';
 import { client, failure } from '../support/picks-client';
-import { json, page, type Step } from '../support/stub-fetch';
+import { page, type Step } from '../support/stub-fetch';
 
 describe('walking pages', () => {
   it('follows nextCursor with the same filters until the end, in order', async () => {

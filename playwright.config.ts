@@ -33,11 +33,25 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-gpu'],
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-sync',
+        '--disable-gpu',
+      ],
     },
   },
   webServer: [
-    portal(E2E.port, { PORTAL_USERS_FILE: E2E.usersFile, SANDBOX_PORT: String(E2E.sandboxPort), PICKS_API_BASE_URL: '', SANDBOX_RATE_LIMIT: '0', SANDBOX_NOW: E2E.now, SANDBOX_FULL_KEY: E2E.sandboxKey }),
+    portal(E2E.port, {
+      PORTAL_USERS_FILE: E2E.usersFile,
+      SANDBOX_PORT: String(E2E.sandboxPort),
+      PICKS_API_BASE_URL: '',
+      SANDBOX_RATE_LIMIT: '0',
+      SANDBOX_NOW: E2E.now,
+      SANDBOX_FULL_KEY: E2E.sandboxKey,
+    }),
     portal(E2E.suspendedPort, { ...upstreamEnv(upstream, 'sandbox-suspended-key'), AUTH_SECRET: secret }),
     // Also stands behind a "proxy": loopback is trusted, so X-Forwarded-For names the client (security.spec.ts).
     portal(E2E.badKeyPort, { ...upstreamEnv(upstream, 'e2e-wrong-key'), AUTH_SECRET: secret, TRUSTED_PROXIES: '127.0.0.1, ::1' }),
@@ -49,8 +63,26 @@ export default defineConfig({
       reuseExistingServer: false,
       env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
     },
-    portal(E2E.faultyPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
-    portal(E2E.pausedPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
-    portal(E2E.securityPort, { ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1', PICKS_API_TIMEOUT_MS: '1500', PORTAL_IMAGE_ORIGINS: upstream }),
+    portal(E2E.faultyPort, {
+      ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
+      AUTH_SECRET: secret,
+      PICKS_API_MAX_RETRIES: '1',
+      PICKS_API_TIMEOUT_MS: '1500',
+      PORTAL_IMAGE_ORIGINS: upstream,
+    }),
+    portal(E2E.pausedPort, {
+      ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
+      AUTH_SECRET: secret,
+      PICKS_API_MAX_RETRIES: '1',
+      PICKS_API_TIMEOUT_MS: '1500',
+      PORTAL_IMAGE_ORIGINS: upstream,
+    }),
+    portal(E2E.securityPort, {
+      ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
+      AUTH_SECRET: secret,
+      PICKS_API_MAX_RETRIES: '1',
+      PICKS_API_TIMEOUT_MS: '1500',
+      PORTAL_IMAGE_ORIGINS: upstream,
+    }),
   ],
 });

@@ -21,7 +21,11 @@ export function AppHeader({ email, role }: { email: string; role: Role }) {
         </Link>
         <nav aria-label="Main" className="flex flex-wrap gap-1 text-sm">
           {LINKS.filter((link) => can(role, link.needs)).map((link) => (
-            <Link key={link.href} href={link.href} className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+            <Link
+              key={link.href}
+              href={link.href}
+              className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+            >
               {link.label}
             </Link>
           ))}

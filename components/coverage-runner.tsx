@@ -11,7 +11,13 @@ type Phase =
   | { kind: 'done'; report: CoverageReport; requests: number; ms: number }
   | { kind: 'failed'; error: AppErrorJson };
 
-const failure = (message: string): AppErrorJson => ({ status: 502, code: 'UPSTREAM_ERROR', message, requestId: null, retryAfterSeconds: null });
+const failure = (message: string): AppErrorJson => ({
+  status: 502,
+  code: 'UPSTREAM_ERROR',
+  message,
+  requestId: null,
+  retryAfterSeconds: null,
+});
 
 /** Runs one coverage walk through /api/coverage, showing progress as pages arrive; figures only once it is complete. */
 export function CoverageRunner({ query }: { query: string }) {
@@ -39,8 +45,14 @@ export function CoverageRunner({ query }: { query: string }) {
           const event = JSON.parse(buffer.slice(0, newline));
           buffer = buffer.slice(newline + 1);
           if (event.type === 'progress') setPhase({ kind: 'running', records: event.records, requests: event.requests });
-          if (event.type === 'result') { ended = true; setPhase({ kind: 'done', report: event.report, requests: event.requests, ms: event.ms }); }
-          if (event.type === 'error') { ended = true; setPhase({ kind: 'failed', error: event.error }); }
+          if (event.type === 'result') {
+            ended = true;
+            setPhase({ kind: 'done', report: event.report, requests: event.requests, ms: event.ms });
+          }
+          if (event.type === 'error') {
+            ended = true;
+            setPhase({ kind: 'failed', error: event.error });
+          }
         }
       }
       if (!ended) throw new Error('The coverage stream ended early.');
@@ -55,14 +67,24 @@ export function CoverageRunner({ query }: { query: string }) {
     return (
       <div role="status" aria-live="polite" className="space-y-3" data-testid="coverage-progress">
         <p className="text-sm text-slate-700">
-          Walking the licensed picks… <strong>{phase.records.toLocaleString()}</strong> records, <strong>{phase.requests}</strong> upstream requests so far.
+          Walking the licensed picks… <strong>{phase.records.toLocaleString()}</strong> records, <strong>{phase.requests}</strong> upstream
+          requests so far.
         </p>
         <div className="grid gap-3 md:grid-cols-2">
-          {Array.from({ length: 4 }, (_, i) => <div key={i} className="h-48 animate-pulse rounded-lg bg-slate-200" />)}
+          {Array.from({ length: 4 }, (_, i) => (
+            <div key={i} className="h-48 animate-pulse rounded-lg bg-slate-200" />
+          ))}
         </div>
       </div>
     );
   }
   if (phase.kind === 'failed') return <ErrorPanel error={phase.error} retryHref={`/coverage?${query}`} />;
-  return <CoverageView report={phase.report} requests={phase.requests} ms={phase.ms} csvHref={`/api/coverage?${query}${query ? '&' : ''}format=csv`} />;
+  return (
+    <CoverageView
+      report={phase.report}
+      requests={phase.requests}
+      ms={phase.ms}
+      csvHref={`/api/coverage?${query}${query ? '&' : ''}format=csv`}
+    />
+  );
 }

@@ -12,8 +12,8 @@ export function CoverageView({ report, requests, ms, csvHref }: { report: Covera
   return (
     <div className="space-y-6" data-testid="coverage-report">
       <p className="text-sm text-slate-600" data-testid="coverage-cost">
-        {report.records.toLocaleString()} picks delivered for {report.range.days.length} UTC days ({report.range.days[0]} to {report.range.days.at(-1)}),
-        read with <strong>{requests}</strong> upstream requests in {(ms / 1000).toFixed(1)} s.
+        {report.records.toLocaleString()} picks delivered for {report.range.days.length} UTC days ({report.range.days[0]} to{' '}
+        {report.range.days.at(-1)}), read with <strong>{requests}</strong> upstream requests in {(ms / 1000).toFixed(1)} s.
       </p>
 
       <ScopeMatrix report={report} csvHref={csvHref} />

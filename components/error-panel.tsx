@@ -4,17 +4,27 @@ import { errorTitle, type AppErrorJson } from '@/lib/errors';
 /** An upstream or portal error as a person can act on it. Never looks like an empty result. */
 export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHref: string }) {
   return (
-    <section role="alert" aria-labelledby="error-title" data-error-code={error.code}
-      className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900">
-      <h2 id="error-title" className="text-base font-semibold">{errorTitle(error.code)}</h2>
+    <section
+      role="alert"
+      aria-labelledby="error-title"
+      data-error-code={error.code}
+      className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900"
+    >
+      <h2 id="error-title" className="text-base font-semibold">
+        {errorTitle(error.code)}
+      </h2>
       <p className="mt-1 text-sm">{error.message}</p>
-      {error.code === 'UPSTREAM_UNAUTHORIZED' && <p className="mt-1 text-sm">Ask a portal administrator to check the partner key. It is never shown here.</p>}
+      {error.code === 'UPSTREAM_UNAUTHORIZED' && (
+        <p className="mt-1 text-sm">Ask a portal administrator to check the partner key. It is never shown here.</p>
+      )}
       {error.details && Object.keys(error.details).length > 0 && (
         <div className="mt-3 text-sm">
           <p className="font-medium">Values sent:</p>
           <ul className="mt-1 list-inside list-disc">
             {Object.entries(error.details).map(([key, value]) => (
-              <li key={key}><span className="font-mono">{key}</span> = <span className="font-mono break-all">{value}</span></li>
+              <li key={key}>
+                <span className="font-mono">{key}</span> = <span className="font-mono break-all">{value}</span>
+              </li>
             ))}
           </ul>
         </div>
@@ -23,7 +33,15 @@ export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHre
         <Link href={retryHref} prefetch={false} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white hover:bg-red-800">
           {error.retryAfterSeconds ? `Retry (after ${error.retryAfterSeconds} s)` : 'Retry'}
         </Link>
-        <span className="text-red-800/80">Code <span className="font-mono">{error.code}</span>{error.requestId && <> · request <span className="font-mono">{error.requestId}</span></>}</span>
+        <span className="text-red-800/80">
+          Code <span className="font-mono">{error.code}</span>
+          {error.requestId && (
+            <>
+              {' '}
+              · request <span className="font-mono">{error.requestId}</span>
+            </>
+          )}
+        </span>
       </p>
     </section>
   );

@@ -54,7 +54,9 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
         setState({ phase: 'running', format, records, bytes });
       }
       if (format === 'json') records = Math.max(0, lines - 5); // opening 2 lines, closing 3
-      const url = URL.createObjectURL(new Blob(chunks as BlobPart[], { type: res.headers.get('content-type') ?? 'application/octet-stream' }));
+      const url = URL.createObjectURL(
+        new Blob(chunks as BlobPart[], { type: res.headers.get('content-type') ?? 'application/octet-stream' }),
+      );
       chunks.length = 0;
       const link = document.createElement('a');
       link.href = url;
@@ -64,7 +66,15 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
       setState({ phase: 'done', records, bytes, filename });
     } catch (error) {
       if (abort.signal.aborted) setState({ phase: 'cancelled', records });
-      else setState({ phase: 'failed', records, message: error instanceof Error && error.message !== 'terminated' && error.message !== 'network error' ? error.message : 'The download broke off before the end.' });
+      else
+        setState({
+          phase: 'failed',
+          records,
+          message:
+            error instanceof Error && error.message !== 'terminated' && error.message !== 'network error'
+              ? error.message
+              : 'The download broke off before the end.',
+        });
     } finally {
       controller.current = null;
     }
@@ -74,21 +84,52 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
   return (
     <section aria-label="Export" className="flex flex-wrap items-center gap-2 text-sm">
       <span className="font-medium text-slate-700">Export all matching records:</span>
-      <button type="button" disabled={running} onClick={() => run('csv')} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50">CSV</button>
-      <button type="button" disabled={running} onClick={() => run('json')} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50">JSON</button>
-      <label className="ml-1 inline-flex items-center gap-1.5 text-slate-600" title="A byte-order mark helps some spreadsheet programs read UTF-8">
+      <button
+        type="button"
+        disabled={running}
+        onClick={() => run('csv')}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50"
+      >
+        CSV
+      </button>
+      <button
+        type="button"
+        disabled={running}
+        onClick={() => run('json')}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50"
+      >
+        JSON
+      </button>
+      <label
+        className="ml-1 inline-flex items-center gap-1.5 text-slate-600"
+        title="A byte-order mark helps some spreadsheet programs read UTF-8"
+      >
         <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> BOM for spreadsheets
       </label>
       <span role="status" aria-live="polite" data-testid="export-status" data-phase={state.phase} className="ml-2">
         {state.phase === 'running' && (
           <span className="inline-flex items-center gap-2">
-            Exporting {state.format.toUpperCase()}… <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records so far
-            <button type="button" onClick={() => controller.current?.abort()} className="rounded-md px-2 py-1 text-red-700 hover:bg-red-50">Cancel</button>
+            Exporting {state.format.toUpperCase()}… <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records
+            so far
+            <button type="button" onClick={() => controller.current?.abort()} className="rounded-md px-2 py-1 text-red-700 hover:bg-red-50">
+              Cancel
+            </button>
           </span>
         )}
-        {state.phase === 'done' && <span className="text-emerald-800">Exported <strong data-testid="export-count">{state.records.toLocaleString()}</strong> records ({Math.ceil(state.bytes / 1024).toLocaleString()} KB) as {state.filename}.</span>}
-        {state.phase === 'failed' && <span className="text-red-800">Export failed after {state.records.toLocaleString()} records: {state.message} No file was saved.</span>}
-        {state.phase === 'cancelled' && <span className="text-slate-700">Export cancelled after {state.records.toLocaleString()} records. No file was saved.</span>}
+        {state.phase === 'done' && (
+          <span className="text-emerald-800">
+            Exported <strong data-testid="export-count">{state.records.toLocaleString()}</strong> records (
+            {Math.ceil(state.bytes / 1024).toLocaleString()} KB) as {state.filename}.
+          </span>
+        )}
+        {state.phase === 'failed' && (
+          <span className="text-red-800">
+            Export failed after {state.records.toLocaleString()} records: {state.message} No file was saved.
+          </span>
+        )}
+        {state.phase === 'cancelled' && (
+          <span className="text-slate-700">Export cancelled after {state.records.toLocaleString()} records. No file was saved.</span>
+        )}
       </span>
     </section>
   );

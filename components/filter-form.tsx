@@ -11,7 +11,12 @@ const label = 'block text-xs font-medium uppercase tracking-wide text-slate-600'
  * A plain GET form: the filters live in the URL (shareable, back button works) and it works without
  * JavaScript. Submitting starts again from the first page, so cursor and trail are not carried.
  */
-export function FilterForm({ kind, values, sports, leagues }: {
+export function FilterForm({
+  kind,
+  values,
+  sports,
+  leagues,
+}: {
   kind: FilterKind | 'coverage';
   values: Record<string, string>;
   sports: string[] | null;
@@ -21,11 +26,22 @@ export function FilterForm({ kind, values, sports, leagues }: {
   /** A select of known values; a value from the URL that is not among them still shows, so nothing is hidden. */
   const select = (name: string, title: string, options: readonly string[], any: string | null, note = '', fallback = '') => (
     <div>
-      <label htmlFor={`f-${name}`} className={label}>{title}</label>
+      <label htmlFor={`f-${name}`} className={label}>
+        {title}
+      </label>
       <select id={`f-${name}`} name={name} defaultValue={values[name] ?? fallback} className={field}>
         {any !== null && <option value="">{any}</option>}
-        {values[name] && !options.includes(values[name]) && <option value={values[name]}>{values[name]}{note}</option>}
-        {options.map((option) => <option key={option} value={option}>{option}</option>)}
+        {values[name] && !options.includes(values[name]) && (
+          <option value={values[name]}>
+            {values[name]}
+            {note}
+          </option>
+        )}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -34,23 +50,47 @@ export function FilterForm({ kind, values, sports, leagues }: {
       select(name, title, options, `Any ${title.toLowerCase()}`, ' (not in licence)')
     ) : (
       <div>
-        <label htmlFor={`f-${name}`} className={label}>{title}</label>
-        <input id={`f-${name}`} name={name} defaultValue={values[name] ?? ''} maxLength={100} placeholder={`Any ${title.toLowerCase()}`} className={field} />
+        <label htmlFor={`f-${name}`} className={label}>
+          {title}
+        </label>
+        <input
+          id={`f-${name}`}
+          name={name}
+          defaultValue={values[name] ?? ''}
+          maxLength={100}
+          placeholder={`Any ${title.toLowerCase()}`}
+          className={field}
+        />
       </div>
     );
   const dateField = (name: 'from' | 'to', title: string, hint: string) => {
     const value = values[name] ?? '';
     return (
       <div>
-        <label htmlFor={`f-${name}`} className={label}>{title}</label>
-        <input id={`f-${name}`} name={name} type={value === '' || DATE_ONLY.test(value) ? 'date' : 'text'} defaultValue={value}
-          aria-describedby="date-hint" title={hint} className={field} />
+        <label htmlFor={`f-${name}`} className={label}>
+          {title}
+        </label>
+        <input
+          id={`f-${name}`}
+          name={name}
+          type={value === '' || DATE_ONLY.test(value) ? 'date' : 'text'}
+          defaultValue={value}
+          aria-describedby="date-hint"
+          title={hint}
+          className={field}
+        />
       </div>
     );
   };
 
   return (
-    <form method="get" action={action} role="search" aria-label={kind === 'coverage' ? 'Coverage range and scope' : `Filter ${kind}`} className="rounded-lg border border-slate-200 bg-white p-4">
+    <form
+      method="get"
+      action={action}
+      role="search"
+      aria-label={kind === 'coverage' ? 'Coverage range and scope' : `Filter ${kind}`}
+      className="rounded-lg border border-slate-200 bg-white p-4"
+    >
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-8">
         {choice('sport', 'Sport', sports)}
         {choice('league', 'League', leagues)}
@@ -60,12 +100,17 @@ export function FilterForm({ kind, values, sports, leagues }: {
         {dateField('to', 'To (UTC day)', 'Last UTC day included; an ISO 8601 timestamp is an exclusive bound')}
         {kind !== 'coverage' && select('limit', 'Page size', PAGE_SIZES, null, '', String(DEFAULT_PAGE_SIZE))}
         <div className="flex items-end gap-2">
-          <button type="submit" className="rounded-md bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white shadow hover:bg-brand-700">Apply</button>
-          <Link href={action} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">Clear</Link>
+          <button type="submit" className="rounded-md bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white shadow hover:bg-brand-700">
+            Apply
+          </button>
+          <Link href={action} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+            Clear
+          </Link>
         </div>
       </div>
       <p id="date-hint" className="mt-2 text-xs text-slate-500">
-        Dates are UTC days: “From” includes that whole day from 00:00 UTC, “To” includes that whole day. Times in the table are shown in your local time zone (hover for UTC).
+        Dates are UTC days: “From” includes that whole day from 00:00 UTC, “To” includes that whole day. Times in the table are shown in
+        your local time zone (hover for UTC).
       </p>
     </form>
   );

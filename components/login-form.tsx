@@ -12,7 +12,15 @@ const MESSAGES: Record<string, string> = {
   SessionRequired: 'Sign in to continue.',
 };
 
-export function LoginForm({ callbackUrl, initialError, oidcName }: { callbackUrl: string; initialError: string | null; oidcName: string | null }) {
+export function LoginForm({
+  callbackUrl,
+  initialError,
+  oidcName,
+}: {
+  callbackUrl: string;
+  initialError: string | null;
+  oidcName: string | null;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(initialError ? (MESSAGES[initialError] ?? 'Sign-in failed. Try again.') : null);
   const [pending, setPending] = useState(false);
@@ -41,26 +49,52 @@ export function LoginForm({ callbackUrl, initialError, oidcName }: { callbackUrl
     <div className="space-y-6">
       <form onSubmit={submit} className="space-y-4" aria-describedby={error ? 'login-error' : undefined}>
         <div>
-          <label htmlFor="email" className="block text-sm font-medium text-slate-700">Email</label>
-          <input id="email" name="email" type="email" autoComplete="username" required maxLength={320}
-            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm focus:border-brand-500 focus:ring-brand-500" />
+          <label htmlFor="email" className="block text-sm font-medium text-slate-700">
+            Email
+          </label>
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={320}
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm focus:border-brand-500 focus:ring-brand-500"
+          />
         </div>
         <div>
-          <label htmlFor="password" className="block text-sm font-medium text-slate-700">Password</label>
-          <input id="password" name="password" type="password" autoComplete="current-password" required maxLength={1024}
-            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm focus:border-brand-500 focus:ring-brand-500" />
+          <label htmlFor="password" className="block text-sm font-medium text-slate-700">
+            Password
+          </label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={1024}
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 shadow-sm focus:border-brand-500 focus:ring-brand-500"
+          />
         </div>
         {error && (
-          <p id="login-error" role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">{error}</p>
+          <p id="login-error" role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            {error}
+          </p>
         )}
-        <button type="submit" disabled={pending}
-          className="w-full rounded-md bg-brand-600 px-4 py-2 font-semibold text-white shadow hover:bg-brand-700 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="w-full rounded-md bg-brand-600 px-4 py-2 font-semibold text-white shadow hover:bg-brand-700 disabled:opacity-60"
+        >
           {pending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
       {oidcName && (
-        <button type="button" onClick={() => signIn('oidc', { callbackUrl })}
-          className="w-full rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50">
+        <button
+          type="button"
+          onClick={() => signIn('oidc', { callbackUrl })}
+          className="w-full rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
+        >
           Continue with {oidcName}
         </button>
       )}

@@ -5,7 +5,13 @@ const linkClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 font-
 const offClass = 'rounded-md border border-slate-200 px-3 py-1.5 text-slate-500';
 
 /** Previous / next through cursor pages. Cursors of earlier pages ride in `trail` ('' is the first page). */
-export function Pager({ pathname, params, cursor, trail, nextCursor }: {
+export function Pager({
+  pathname,
+  params,
+  cursor,
+  trail,
+  nextCursor,
+}: {
   pathname: string;
   params: URLSearchParams;
   cursor: string | undefined;
@@ -13,17 +19,42 @@ export function Pager({ pathname, params, cursor, trail, nextCursor }: {
   nextCursor: string | null;
 }) {
   const previous = trail.length > 0 ? trail[trail.length - 1] : undefined;
-  const prevHref = previous === undefined ? null : hrefWith(pathname, params, { cursor: previous || null, trail: trail.length > 1 ? encodeTrail(trail.slice(0, -1)) : null });
+  const prevHref =
+    previous === undefined
+      ? null
+      : hrefWith(pathname, params, { cursor: previous || null, trail: trail.length > 1 ? encodeTrail(trail.slice(0, -1)) : null });
   const nextHref = nextCursor ? hrefWith(pathname, params, { cursor: nextCursor, trail: encodeTrail([...trail, cursor ?? '']) }) : null;
   const firstHref = cursor ? hrefWith(pathname, params, { cursor: null, trail: null }) : null;
   const pageNumber = cursor && trail.length === 0 ? null : trail.length + 1;
 
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center gap-2 text-sm">
-      {firstHref && !prevHref && <Link href={firstHref} className={linkClass}>First page</Link>}
-      {prevHref ? <Link href={prevHref} className={linkClass} rel="prev">← Previous</Link> : <span className={offClass} aria-disabled="true">← Previous</span>}
-      <span className="px-2 text-slate-600" data-testid="page-number">{pageNumber ? `Page ${pageNumber}` : 'A later page'}</span>
-      {nextHref ? <Link href={nextHref} className={linkClass} rel="next">Next →</Link> : <span className={offClass} aria-disabled="true">Next →</span>}
+      {firstHref && !prevHref && (
+        <Link href={firstHref} className={linkClass}>
+          First page
+        </Link>
+      )}
+      {prevHref ? (
+        <Link href={prevHref} className={linkClass} rel="prev">
+          ← Previous
+        </Link>
+      ) : (
+        <span className={offClass} aria-disabled="true">
+          ← Previous
+        </span>
+      )}
+      <span className="px-2 text-slate-600" data-testid="page-number">
+        {pageNumber ? `Page ${pageNumber}` : 'A later page'}
+      </span>
+      {nextHref ? (
+        <Link href={nextHref} className={linkClass} rel="next">
+          Next →
+        </Link>
+      ) : (
+        <span className={offClass} aria-disabled="true">
+          Next →
+        </span>
+      )}
     </nav>
   );
 }

@@ -11,7 +11,13 @@ import { RecordsView } from './records-view';
 import { TableSkeleton } from './table-skeleton';
 
 /** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
-export async function RecordsPage({ kind, searchParams, title, intro, session }: {
+export async function RecordsPage({
+  kind,
+  searchParams,
+  title,
+  intro,
+  session,
+}: {
   kind: FilterKind;
   searchParams: PageSearchParams;
   title: string;
@@ -43,4 +49,3 @@ export async function RecordsPage({ kind, searchParams, title, intro, session }:
     </div>
   );
 }
-

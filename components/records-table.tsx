@@ -31,26 +31,42 @@ export function getPickColumns(scale: ProbabilityScale): ColumnDef<PickRow>[] {
             <span className="text-xs text-slate-500">{r.competition ?? r.league ?? '—'}</span>
           </div>
           <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 font-medium">
-            <span className="inline-flex items-center gap-1.5"><Logo src={r.homeLogo} name={r.homeTeam} />{r.homeTeam ?? '—'}</span>
+            <span className="inline-flex items-center gap-1.5">
+              <Logo src={r.homeLogo} name={r.homeTeam} />
+              {r.homeTeam ?? '—'}
+            </span>
             <span className="text-slate-500">vs</span>
-            <span className="inline-flex items-center gap-1.5"><Logo src={r.awayLogo} name={r.awayTeam} />{r.awayTeam ?? '—'}</span>
+            <span className="inline-flex items-center gap-1.5">
+              <Logo src={r.awayLogo} name={r.awayTeam} />
+              {r.awayTeam ?? '—'}
+            </span>
           </div>
           {r.id && (
             <Link href={pickHref(r.id)} className="mt-1 inline-block text-xs font-medium text-brand-700 hover:underline">
               Details<span className="sr-only"> of {r.eventDescription ?? 'this pick'}</span>
             </Link>
           )}
-          <p className="mt-1 text-xs text-slate-500" data-attribution="">{r.attribution ?? 'No attribution supplied'}</p>
+          <p className="mt-1 text-xs text-slate-500" data-attribution="">
+            {r.attribution ?? 'No attribution supplied'}
+          </p>
         </div>
       ),
     },
-    { id: 'eventDate', header: 'Event date', accessorFn: (r) => r.eventDate ?? '', cell: ({ row }) => <LocalTime iso={row.original.eventDate} /> },
+    {
+      id: 'eventDate',
+      header: 'Event date',
+      accessorFn: (r) => r.eventDate ?? '',
+      cell: ({ row }) => <LocalTime iso={row.original.eventDate} />,
+    },
     {
       id: 'competition',
       header: 'Sport / league / round',
       accessorFn: (r) => [r.sport, r.league, r.roundOrWeek].filter(Boolean).join(' · '),
       cell: ({ row: { original: r } }) => (
-        <div className="text-sm"><div>{r.sport ?? '—'}</div><div className="text-slate-500">{[r.league, r.roundOrWeek].filter(Boolean).join(' · ') || '—'}</div></div>
+        <div className="text-sm">
+          <div>{r.sport ?? '—'}</div>
+          <div className="text-slate-500">{[r.league, r.roundOrWeek].filter(Boolean).join(' · ') || '—'}</div>
+        </div>
       ),
     },
     {
@@ -58,17 +74,33 @@ export function getPickColumns(scale: ProbabilityScale): ColumnDef<PickRow>[] {
       header: 'Market',
       accessorFn: (r) => r.marketType ?? '',
       cell: ({ row: { original: r } }) => (
-        <span>{r.marketType?.replace(/_/g, ' ') ?? '—'}{r.isPlayerPick && <span className="ml-1 rounded bg-violet-100 px-1.5 text-xs text-violet-800">player</span>}</span>
+        <span>
+          {r.marketType?.replace(/_/g, ' ') ?? '—'}
+          {r.isPlayerPick && <span className="ml-1 rounded bg-violet-100 px-1.5 text-xs text-violet-800">player</span>}
+        </span>
       ),
     },
-    { id: 'selection', header: 'Selection', accessorFn: (r) => r.selection ?? '', cell: ({ getValue }) => <span className="font-medium">{String(getValue() || '—')}</span> },
-    { id: 'line', header: 'Line', accessorFn: (r) => r.line ?? '', cell: ({ row }) => <span className="tabular-nums">{row.original.line ?? '—'}</span> },
+    {
+      id: 'selection',
+      header: 'Selection',
+      accessorFn: (r) => r.selection ?? '',
+      cell: ({ getValue }) => <span className="font-medium">{String(getValue() || '—')}</span>,
+    },
+    {
+      id: 'line',
+      header: 'Line',
+      accessorFn: (r) => r.line ?? '',
+      cell: ({ row }) => <span className="tabular-nums">{row.original.line ?? '—'}</span>,
+    },
     {
       id: 'odds',
       header: 'Odds',
       accessorFn: (r) => r.odds ?? Number.NEGATIVE_INFINITY,
       cell: ({ row: { original: r } }) => (
-        <span className="tabular-nums">{formatOdds(r.odds, r.oddsFormat)}{r.oddsFormat && <span className="ml-1 text-xs text-slate-500">{r.oddsFormat}</span>}</span>
+        <span className="tabular-nums">
+          {formatOdds(r.odds, r.oddsFormat)}
+          {r.oddsFormat && <span className="ml-1 text-xs text-slate-500">{r.oddsFormat}</span>}
+        </span>
       ),
     },
     { id: 'bookmaker', header: 'Bookmaker', accessorFn: (r) => r.bookmaker ?? '' },
@@ -81,7 +113,12 @@ export function getPickColumns(scale: ProbabilityScale): ColumnDef<PickRow>[] {
     { id: 'confidenceTier', header: 'Tier', accessorFn: (r) => r.confidenceTier ?? '' },
     { id: 'status', header: 'Status', accessorFn: (r) => r.status ?? '', cell: ({ row }) => <StatusBadge value={row.original.status} /> },
     { id: 'result', header: 'Result', accessorFn: (r) => r.result ?? '', cell: ({ row }) => <StatusBadge value={row.original.result} /> },
-    { id: 'publishedAt', header: 'Published', accessorFn: (r) => r.publishedAt ?? '', cell: ({ row }) => <LocalTime iso={row.original.publishedAt} /> },
+    {
+      id: 'publishedAt',
+      header: 'Published',
+      accessorFn: (r) => r.publishedAt ?? '',
+      cell: ({ row }) => <LocalTime iso={row.original.publishedAt} />,
+    },
   ];
 }
 
@@ -120,15 +157,20 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
   return (
     <div className="space-y-2">
       <details className="relative inline-block text-sm">
-        <summary className="cursor-pointer rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">Columns</summary>
+        <summary className="cursor-pointer rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">
+          Columns
+        </summary>
         <fieldset className="absolute z-10 mt-1 w-56 space-y-1 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
           <legend className="sr-only">Visible columns</legend>
-          {table.getAllLeafColumns().filter((c) => c.getCanHide()).map((column) => (
-            <label key={column.id} className="flex items-center gap-2">
-              <input type="checkbox" checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />
-              {String(column.columnDef.header)}
-            </label>
-          ))}
+          {table
+            .getAllLeafColumns()
+            .filter((c) => c.getCanHide())
+            .map((column) => (
+              <label key={column.id} className="flex items-center gap-2">
+                <input type="checkbox" checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />
+                {String(column.columnDef.header)}
+              </label>
+            ))}
         </fieldset>
       </details>
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
@@ -140,12 +182,22 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   return (
-                    <th key={header.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
-                      className="whitespace-nowrap px-3 py-2 text-left font-semibold text-slate-700">
-                      <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 hover:text-slate-950"
-                        title="Sort this page by this column">
+                    <th
+                      key={header.id}
+                      scope="col"
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                      className="whitespace-nowrap px-3 py-2 text-left font-semibold text-slate-700"
+                    >
+                      <button
+                        type="button"
+                        onClick={header.column.getToggleSortingHandler()}
+                        className="inline-flex items-center gap-1 hover:text-slate-950"
+                        title="Sort this page by this column"
+                      >
                         {flexRender(header.column.columnDef.header, header.getContext())}
-                        <span aria-hidden className="text-xs text-slate-500">{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
+                        <span aria-hidden className="text-xs text-slate-500">
+                          {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
+                        </span>
                       </button>
                     </th>
                   );
@@ -157,7 +209,9 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
             {table.getRowModel().rows.map((row) => (
               <tr key={row.id} data-pick-id={row.original.id ?? ''} className="align-top hover:bg-slate-50">
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className="px-3 py-2">{flexRender(cell.column.columnDef.cell, cell.getContext()) ?? '—'}</td>
+                  <td key={cell.id} className="px-3 py-2">
+                    {flexRender(cell.column.columnDef.cell, cell.getContext()) ?? '—'}
+                  </td>
                 ))}
               </tr>
             ))}

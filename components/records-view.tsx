@@ -20,16 +20,16 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
   // A cursor we have already been given would lead in a circle: say so instead of offering Next forever.
   const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
-  const pager = (
-    <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />
-  );
+  const pager = <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />;
 
   return (
     <section aria-label={kind === 'picks' ? 'Picks' : 'Results'} className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600" data-testid="record-count">
           {rows.length} {rows.length === 1 ? 'record' : 'records'} on this page{hasMore ? ', more on the next' : ''}.
-          {rows.some((r) => r.probability !== null) && <span className="ml-1 text-slate-500">Probability read on a {scale === 'unit' ? '0–1' : '0–100'} scale.</span>}
+          {rows.some((r) => r.probability !== null) && (
+            <span className="ml-1 text-slate-500">Probability read on a {scale === 'unit' ? '0–1' : '0–100'} scale.</span>
+          )}
         </p>
         {pager}
       </div>

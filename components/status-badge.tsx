@@ -11,5 +11,9 @@ const TONES: Record<string, string> = {
 /** A lifecycle state or result; values the spec does not list still show, in a neutral tone. */
 export function StatusBadge({ value }: { value: string | null }) {
   if (!value) return <span className="text-slate-500">—</span>;
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${TONES[value] ?? 'bg-slate-100 text-slate-700'}`}>{value}</span>;
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${TONES[value] ?? 'bg-slate-100 text-slate-700'}`}>
+      {value}
+    </span>
+  );
 }

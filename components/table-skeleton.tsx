@@ -7,7 +7,9 @@ export function TableSkeleton({ label = 'Loading records…' }: { label?: string
         {Array.from({ length: 8 }, (_, i) => (
           <div key={i} className="flex gap-4 border-b border-slate-100 px-3 py-3">
             <div className="h-10 w-64 animate-pulse rounded bg-slate-100" />
-            {Array.from({ length: 6 }, (_, j) => <div key={j} className="h-4 flex-1 animate-pulse rounded bg-slate-100" />)}
+            {Array.from({ length: 6 }, (_, j) => (
+              <div key={j} className="h-4 flex-1 animate-pulse rounded bg-slate-100" />
+            ))}
           </div>
         ))}
       </div>

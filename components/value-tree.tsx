@@ -5,13 +5,18 @@
 export function ValueTree({ value, depth = 0 }: { value: unknown; depth?: number }) {
   if (value === null || value === undefined) return <span className="text-slate-500">not stated</span>;
   if (typeof value === 'boolean') return <span>{value ? 'yes' : 'no'}</span>;
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'bigint') return <span className="break-words">{String(value)}</span>;
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'bigint')
+    return <span className="break-words">{String(value)}</span>;
   if (depth > 8) return <span className="text-slate-500">…</span>;
   if (Array.isArray(value)) {
     if (value.length === 0) return <span className="text-slate-500">none</span>;
     return (
       <ul className="list-inside list-disc space-y-0.5">
-        {value.map((item, i) => <li key={i}><ValueTree value={item} depth={depth + 1} /></li>)}
+        {value.map((item, i) => (
+          <li key={i}>
+            <ValueTree value={item} depth={depth + 1} />
+          </li>
+        ))}
       </ul>
     );
   }
@@ -19,11 +24,15 @@ export function ValueTree({ value, depth = 0 }: { value: unknown; depth?: number
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.length === 0) return <span className="text-slate-500">empty</span>;
     return (
-      <dl className={`grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-1 ${depth > 0 ? 'border-l-2 border-slate-100 pl-3' : ''}`}>
+      <dl
+        className={`grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-1 ${depth > 0 ? 'border-l-2 border-slate-100 pl-3' : ''}`}
+      >
         {entries.map(([key, item]) => (
           <div key={key} className="contents">
             <dt className="font-mono text-xs leading-6 text-slate-500">{key}</dt>
-            <dd className="text-sm leading-6"><ValueTree value={item} depth={depth + 1} /></dd>
+            <dd className="text-sm leading-6">
+              <ValueTree value={item} depth={depth + 1} />
+            </dd>
           </div>
         ))}
       </dl>

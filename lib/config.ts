@@ -8,8 +8,7 @@ import { isLoopbackHost, parseAddressList } from './net/addresses';
  * portal (and so the only one that reads the partner key). A wrong value fails at start, naming the variable.
  */
 
-const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().positive().max(max).default(fallback);
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().positive().max(max).default(fallback);
 
 const optionalText = z
   .string()
@@ -27,7 +26,10 @@ const baseUrl = z
   .transform((value) => value.replace(/\/+$/, ''));
 
 // next-auth signs and encrypts sessions with it: a short secret can be guessed offline from one cookie.
-const secret = optionalText.refine((value) => value === undefined || Buffer.byteLength(value) >= 32, 'must be at least 32 bytes (e.g. `openssl rand -base64 32`)');
+const secret = optionalText.refine(
+  (value) => value === undefined || Buffer.byteLength(value) >= 32,
+  'must be at least 32 bytes (e.g. `openssl rand -base64 32`)',
+);
 
 const flag = z
   .enum(['', '0', '1', 'true', 'false'], { error: 'must be 1 or 0' })
@@ -51,20 +53,28 @@ const configSchema = z.object({
     .string()
     .default('')
     .transform((value, ctx) => {
-      const origins = value.split(',').map((item) => item.trim()).filter(Boolean);
+      const origins = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
       for (const origin of origins) {
-        if (!/^https?:\/\/[A-Za-z0-9.\-\[\]:]+$/.test(origin)) ctx.addIssue({ code: 'custom', message: `has "${origin}", which is not an origin like https://cdn.example.com` });
+        if (!/^https?:\/\/[A-Za-z0-9.\-\[\]:]+$/.test(origin))
+          ctx.addIssue({ code: 'custom', message: `has "${origin}", which is not an origin like https://cdn.example.com` });
       }
       return origins;
     }),
   AUTH_SECRET: secret,
   NEXTAUTH_SECRET: secret,
-  NEXTAUTH_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be the portal\'s public http(s) URL' }).optional()),
+  NEXTAUTH_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: "must be the portal's public http(s) URL" }).optional()),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   // Set by `npm start` when it started the sandbox itself: the only case in which demo users may sign in.
   PORTAL_SANDBOX: flag,
   PICKS_API_ALLOW_INSECURE: flag,
-  SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(8),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(8),
   // Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); empty: only the socket's address counts.
   TRUSTED_PROXIES: z
     .string()
@@ -109,11 +119,17 @@ function crossChecks(config: z.infer<typeof configSchema>): string[] {
   const problems: string[] = [];
   const upstream = new URL(config.PICKS_API_BASE_URL);
   if (upstream.protocol === 'http:' && !isLoopbackHost(upstream.hostname) && !config.PICKS_API_ALLOW_INSECURE) {
-    problems.push('PICKS_API_BASE_URL must use https unless the upstream is on this machine (loopback): plain http would send the partner key in clear text. Set PICKS_API_ALLOW_INSECURE=1 to accept that risk.');
+    problems.push(
+      'PICKS_API_BASE_URL must use https unless the upstream is on this machine (loopback): plain http would send the partner key in clear text. Set PICKS_API_ALLOW_INSECURE=1 to accept that risk.',
+    );
   }
   if (config.NODE_ENV === 'production' && !config.PORTAL_SANDBOX) {
-    if (!config.NEXTAUTH_URL) problems.push('NEXTAUTH_URL is required in production: the portal\'s public URL (e.g. https://portal.example.com), used for sign-in redirects and cookies.');
-    if (!config.AUTH_SECRET && !config.NEXTAUTH_SECRET) problems.push('AUTH_SECRET is required in production (or NEXTAUTH_SECRET): a long random string, e.g. `openssl rand -base64 32`.');
+    if (!config.NEXTAUTH_URL)
+      problems.push(
+        "NEXTAUTH_URL is required in production: the portal's public URL (e.g. https://portal.example.com), used for sign-in redirects and cookies.",
+      );
+    if (!config.AUTH_SECRET && !config.NEXTAUTH_SECRET)
+      problems.push('AUTH_SECRET is required in production (or NEXTAUTH_SECRET): a long random string, e.g. `openssl rand -base64 32`.');
   }
   return problems;
 }

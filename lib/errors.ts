@@ -18,20 +18,40 @@ interface ErrorKind {
 export const ERROR_KINDS = {
   // What the upstream said (spec §7), or what its answers are mapped to.
   INVALID_FILTERS: { status: 400, title: 'Some filters are not valid', message: 'One or more filters are invalid.' },
-  UPSTREAM_UNAUTHORIZED: { status: 502, title: "The portal's API key was refused", message: "The portal's API key was refused by the Picks API. Ask a portal administrator to check the key." },
+  UPSTREAM_UNAUTHORIZED: {
+    status: 502,
+    title: "The portal's API key was refused",
+    message: "The portal's API key was refused by the Picks API. Ask a portal administrator to check the key.",
+  },
   LICENCE_UNAVAILABLE: { status: 403, title: 'Licence access unavailable', message: 'Licence access is unavailable for this partner.' },
   NOT_FOUND: { status: 404, title: 'Not found', message: 'The Picks API has no such record.' },
-  THROTTLED: { status: 429, title: 'The Picks API is throttling requests', message: 'The Picks API is throttling requests. Try again in a few seconds.' },
+  THROTTLED: {
+    status: 429,
+    title: 'The Picks API is throttling requests',
+    message: 'The Picks API is throttling requests. Try again in a few seconds.',
+  },
   UPSTREAM_ERROR: { status: 502, title: 'The Picks API failed', message: 'The Picks API failed.' },
   UPSTREAM_UNAVAILABLE: { status: 503, title: 'The Picks API is unreachable', message: 'The Picks API could not be reached.' },
   UPSTREAM_TIMEOUT: { status: 504, title: 'The Picks API did not answer in time', message: 'The Picks API did not answer in time.' },
-  UPSTREAM_MALFORMED: { status: 502, title: 'The Picks API sent something unexpected', message: 'The Picks API sent something in an unexpected shape.' },
-  PAGINATION_BROKEN: { status: 502, title: 'The Picks API sent a broken list', message: 'The Picks API sent a broken list; it was stopped.' },
+  UPSTREAM_MALFORMED: {
+    status: 502,
+    title: 'The Picks API sent something unexpected',
+    message: 'The Picks API sent something in an unexpected shape.',
+  },
+  PAGINATION_BROKEN: {
+    status: 502,
+    title: 'The Picks API sent a broken list',
+    message: 'The Picks API sent a broken list; it was stopped.',
+  },
   // The portal's own.
   INVALID_FORMAT: { status: 400, title: 'The file format is not valid', message: 'format must be csv or json.' },
   UNAUTHENTICATED: { status: 401, title: 'Signed out', message: 'Sign in to use the portal.' },
   FORBIDDEN: { status: 403, title: 'Not allowed', message: 'Your role may not do this.' },
-  TOO_MANY_WALKS: { status: 429, title: 'Too many exports running', message: 'Too many exports and coverage reports are running. Try again shortly.' },
+  TOO_MANY_WALKS: {
+    status: 429,
+    title: 'Too many exports running',
+    message: 'Too many exports and coverage reports are running. Try again shortly.',
+  },
   ABORTED: { status: 499, title: 'Cancelled', message: 'The request was cancelled.' },
   INTERNAL: { status: 500, title: 'Something went wrong', message: 'The portal hit an unexpected error.' },
 } as const satisfies Record<string, ErrorKind>;
@@ -114,7 +134,13 @@ export class AppError extends Error {
 export function isAppError(value: unknown): value is AppError {
   if (value instanceof AppError) return true;
   const candidate = value as Partial<AppError> | null;
-  return value instanceof Error && value.name === 'AppError' && typeof candidate?.status === 'number' && typeof candidate.code === 'string' && typeof candidate.toResponse === 'function';
+  return (
+    value instanceof Error &&
+    value.name === 'AppError' &&
+    typeof candidate?.status === 'number' &&
+    typeof candidate.code === 'string' &&
+    typeof candidate.toResponse === 'function'
+  );
 }
 
 /** Anything thrown becomes an AppError; unknown faults keep no message of their own (it may hold secrets). */

@@ -43,14 +43,17 @@ function toUtcInstant(value: string, bound: 'from' | 'to'): string | null {
 }
 
 const instant = (bound: 'from' | 'to') =>
-  z.string().trim().transform((value, ctx) => {
-    const iso = toUtcInstant(value, bound);
-    if (iso === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be a date (YYYY-MM-DD, a UTC day) or an ISO 8601 timestamp' });
-      return z.NEVER;
-    }
-    return iso;
-  });
+  z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const iso = toUtcInstant(value, bound);
+      if (iso === null) {
+        ctx.addIssue({ code: 'custom', message: 'must be a date (YYYY-MM-DD, a UTC day) or an ISO 8601 timestamp' });
+        return z.NEVER;
+      }
+      return iso;
+    });
 
 const common = {
   sport: text(100).optional(),

@@ -38,9 +38,15 @@ function text(value: unknown): string | null {
 }
 
 function list(value: unknown): string[] | null {
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
   if (!Array.isArray(value)) return null;
-  const names = value.map((item) => text(isJsonObject(item) ? (item.name ?? item.league ?? item.sport ?? item.label ?? item.id) : item)).filter((v): v is string => v !== null);
+  const names = value
+    .map((item) => text(isJsonObject(item) ? (item.name ?? item.league ?? item.sport ?? item.label ?? item.id) : item))
+    .filter((v): v is string => v !== null);
   return [...new Set(names)];
 }
 

@@ -110,8 +110,17 @@ export function formatOdds(odds: number | null, format: string | null): string {
 }
 
 export function initials(name: string | null | undefined): string {
-  const words = (name ?? '').replace(/[^\p{L}\p{N}\s]/gu, ' ').trim().split(/\s+/).filter(Boolean);
-  return (words.slice(0, 2).map((w) => w[0]?.toUpperCase() ?? '').join('') || '?').slice(0, 2);
+  const words = (name ?? '')
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  return (
+    words
+      .slice(0, 2)
+      .map((w) => w[0]?.toUpperCase() ?? '')
+      .join('') || '?'
+  ).slice(0, 2);
 }
 
 export const pickHref = (id: string) => `/picks/${encodeURIComponent(id)}`;

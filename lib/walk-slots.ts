@@ -20,10 +20,18 @@ const slots = (holder.__portalWalkSlots ??= { total: 0, byUser: new Map() });
 export function claimWalkSlot(user: string, limits = getConfig()): () => void {
   const mine = slots.byUser.get(user) ?? 0;
   if (mine >= limits.MAX_EXPORTS_PER_USER) {
-    throw new AppError({ code: 'TOO_MANY_WALKS', message: `You already have ${mine} exports or coverage reports running. Wait for one to finish.`, retryAfterSeconds: 5 });
+    throw new AppError({
+      code: 'TOO_MANY_WALKS',
+      message: `You already have ${mine} exports or coverage reports running. Wait for one to finish.`,
+      retryAfterSeconds: 5,
+    });
   }
   if (slots.total >= limits.MAX_CONCURRENT_EXPORTS) {
-    throw new AppError({ code: 'TOO_MANY_WALKS', message: 'The portal is running as many exports and coverage reports as it can. Try again shortly.', retryAfterSeconds: 5 });
+    throw new AppError({
+      code: 'TOO_MANY_WALKS',
+      message: 'The portal is running as many exports and coverage reports as it can. Try again shortly.',
+      retryAfterSeconds: 5,
+    });
   }
   slots.total += 1;
   slots.byUser.set(user, mine + 1);

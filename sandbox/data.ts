@@ -35,7 +35,12 @@ export function mulberry32(seed: number): () => number {
 }
 
 export const slug = (text: string) =>
-  text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 export function startOfUtcDay(ms: number): number {
   return Math.floor(ms / DAY) * DAY;
@@ -77,7 +82,28 @@ export function generatePicks({ count, seed, anchorMs }: GenerateOptions): SeedR
       const roll = rand();
       const outcome = roll < 0.02 ? 'void' : roll < 0.05 && line !== null ? 'push' : rand() < probability ? 'win' : 'loss';
       const withdrawn = rand() < 0.03;
-      records.push(buildRecord({ rand, pickOf, index, seed, league, home, away, round, eventMs, endMs, sourceEventId, market: market.type, player, selection, line, probability, outcome, withdrawn }));
+      records.push(
+        buildRecord({
+          rand,
+          pickOf,
+          index,
+          seed,
+          league,
+          home,
+          away,
+          round,
+          eventMs,
+          endMs,
+          sourceEventId,
+          market: market.type,
+          player,
+          selection,
+          line,
+          probability,
+          outcome,
+          withdrawn,
+        }),
+      );
     }
   }
   // Upstream order: event time, then id. Cursors are positions in this order.

@@ -7,7 +7,10 @@ const env = z
   .object({
     SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
     SANDBOX_HOST: z.string().default('127.0.0.1'),
-    SANDBOX_FULL_KEY: z.string().regex(/^[\x21-\x7e]{8,}$/, 'must be at least 8 printable characters without spaces').optional(),
+    SANDBOX_FULL_KEY: z
+      .string()
+      .regex(/^[\x21-\x7e]{8,}$/, 'must be at least 8 printable characters without spaces')
+      .optional(),
     SANDBOX_PICKS: z.coerce.number().int().min(1).max(2_000_000).default(8000),
     SANDBOX_SEED: z.coerce.number().int().default(20261122),
     SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
@@ -37,7 +40,9 @@ const sandbox = createSandbox({
 });
 const url = await sandbox.listen(config.SANDBOX_PORT, config.SANDBOX_HOST);
 console.log(`[sandbox] Picks API v1 sandbox on ${url} (${sandbox.records.length} picks, ${Date.now() - started} ms to seed)`);
-console.log(`[sandbox] throttle: ${config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS} ms per key` : 'off'}`);
+console.log(
+  `[sandbox] throttle: ${config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS} ms per key` : 'off'}`,
+);
 // A key given through SANDBOX_FULL_KEY is somebody's secret: say where it came from, never print it.
 for (const licence of sandbox.licences) {
   const shown = config.SANDBOX_FULL_KEY && licence.key === config.SANDBOX_FULL_KEY ? '(SANDBOX_FULL_KEY)' : licence.key;

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { generatePicks, lifecycleAt, startOfUtcDay, type SeedRecord } from './data';
 import { DEFAULT_FULL_KEY, demoLicences, REDUCED_NULLED, REDUCED_REMOVED, type Licence } from './licences';
 import { logoSvg } from './logos';
+import { ApiError, invalidFilters, sendJson, sendSvg } from './respond';
+import { inLicence, lowerBound } from './scope';
 
 /**
  * The sandbox upstream: a spec-faithful implementation of the Licensed Sports Picks API v1
@@ -36,12 +38,6 @@ const DAY = 86_400_000;
 
 type Filters = Partial<Record<(typeof FILTER_PARAMS)[number], string>>;
 
-class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly headers: Record<string, string> = {}) {
-    super(message);
-  }
-}
-
 export function createSandbox(options: SandboxOptions = {}) {
   const now = options.now ?? Date.now;
   const anchorMs = options.anchorMs ?? startOfUtcDay(now());
@@ -67,17 +63,25 @@ export function createSandbox(options: SandboxOptions = {}) {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const origin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.', { Allow: 'GET' });
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.', { Allow: 'GET' });
       const logo = /^\/logos\/(teams|competitions)\/([a-z0-9-]{1,80})\.svg$/.exec(url.pathname);
       if (logo) return sendSvg(res, logoSvg(logo[2] ?? '', logo[1] === 'competitions'));
-      if (url.pathname === '/__sandbox/stats') return sendJson(res, 200, { ...stats, records: records.length, anchor: new Date(anchorMs).toISOString() }, requestId);
+      if (url.pathname === '/__sandbox/stats')
+        return sendJson(res, 200, { ...stats, records: records.length, anchor: new Date(anchorMs).toISOString() }, requestId);
 
       const route = matchRoute(url.pathname);
       stats.requests += 1;
       stats.byRoute[route.name] = (stats.byRoute[route.name] ?? 0) + 1;
       const licence = authenticate(req);
       throttle(licence);
-      if (route.name === 'health') return sendJson(res, 200, { status: 'ok', service: 'picks-api-sandbox', version: 'v1', time: new Date(now()).toISOString(), requestId }, requestId);
+      if (route.name === 'health')
+        return sendJson(
+          res,
+          200,
+          { status: 'ok', service: 'picks-api-sandbox', version: 'v1', time: new Date(now()).toISOString(), requestId },
+          requestId,
+        );
       if (!licence.active) throw new ApiError(403, 'LICENCE_UNAVAILABLE', 'Licence access is unavailable.');
       switch (route.name) {
         case 'me':
@@ -98,7 +102,13 @@ export function createSandbox(options: SandboxOptions = {}) {
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', 'The sandbox failed.');
       if (!(error instanceof ApiError)) console.error('[sandbox]', error);
-      return sendJson(res, apiError.status, { error: { code: apiError.code, message: apiError.message, requestId } }, requestId, apiError.headers);
+      return sendJson(
+        res,
+        apiError.status,
+        { error: { code: apiError.code, message: apiError.message, requestId } },
+        requestId,
+        apiError.headers,
+      );
     }
   }
 
@@ -166,7 +176,8 @@ export function createSandbox(options: SandboxOptions = {}) {
   }
 
   function parseQuery(params: URLSearchParams, kind: 'picks' | 'results') {
-    const allowed = kind === 'picks' ? [...FILTER_PARAMS, 'limit', 'cursor'] : ['sport', 'league', 'result', 'from', 'to', 'limit', 'cursor'];
+    const allowed =
+      kind === 'picks' ? [...FILTER_PARAMS, 'limit', 'cursor'] : ['sport', 'league', 'result', 'from', 'to', 'limit', 'cursor'];
     const bad = new Set<string>();
     for (const key of new Set(params.keys())) {
       if (!allowed.includes(key) || params.getAll(key).length > 1 || (params.get(key) ?? '') === '') bad.add(key);
@@ -183,7 +194,8 @@ export function createSandbox(options: SandboxOptions = {}) {
       const value = filters[key];
       if (value && (!TIMESTAMP.test(value) || Number.isNaN(Date.parse(value)))) bad.add(key);
     }
-    if (filters.from && filters.to && !bad.has('from') && !bad.has('to') && Date.parse(filters.from) > Date.parse(filters.to)) bad.add('to');
+    if (filters.from && filters.to && !bad.has('from') && !bad.has('to') && Date.parse(filters.from) > Date.parse(filters.to))
+      bad.add('to');
     const limitText = params.get('limit');
     if (limitText !== null && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)) bad.add('limit');
     if (bad.size > 0) throw invalidFilters(bad);
@@ -217,7 +229,13 @@ export function createSandbox(options: SandboxOptions = {}) {
 
   /** The record as the licence delivers it at this moment. */
   function present(record: SeedRecord, licence: Licence, origin: string, life = lifecycleAt(record, now())): Record<string, unknown> {
-    const pick: Record<string, unknown> = { ...record.body, status: life.status, result: life.result, settledAt: life.settledAt, publishedAt: life.publishedAt };
+    const pick: Record<string, unknown> = {
+      ...record.body,
+      status: life.status,
+      result: life.result,
+      settledAt: life.settledAt,
+      publishedAt: life.publishedAt,
+    };
     for (const key of ['homeTeamLogoUrl', 'awayTeamLogoUrl', 'homeLogoUrl', 'awayLogoUrl'] as const) {
       if (typeof pick[key] === 'string') pick[key] = origin + pick[key];
     }
@@ -280,46 +298,3 @@ export function createSandbox(options: SandboxOptions = {}) {
 }
 
 export type Sandbox = ReturnType<typeof createSandbox>;
-
-function inLicence(licence: Licence, record: SeedRecord, anchorMs: number): boolean {
-  if (!licence.sports.includes(record.league.sport) || !licence.leagues.includes(record.league.league)) return false;
-  if (licence.windowDays) {
-    if (record.eventMs < anchorMs + licence.windowDays.from * DAY || record.eventMs >= anchorMs + licence.windowDays.to * DAY) return false;
-  }
-  return record.channels.some((channel) => licence.channels.includes(channel));
-}
-
-function lowerBound(list: SeedRecord[], eventMs: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((list[mid] as SeedRecord).eventMs < eventMs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function invalidFilters(params: Set<string>): ApiError {
-  return new ApiError(400, 'INVALID_FILTERS', `One or more filters are invalid (${[...params].join(', ')}).`);
-}
-
-function headersFor(requestId: string, extra: Record<string, string> = {}) {
-  return { 'Cache-Control': 'private, no-store', 'X-Request-Id': requestId, ...extra };
-}
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown, requestId: string, extra: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...headersFor(requestId, extra), 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
-  res.end(res.req.method === 'HEAD' ? undefined : text);
-}
-
-function sendSvg(res: http.ServerResponse, svg: string) {
-  res.writeHead(200, {
-    'Content-Type': 'image/svg+xml',
-    'Cache-Control': 'public, max-age=86400',
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-    'Cross-Origin-Resource-Policy': 'cross-origin',
-  });
-  res.end(svg);
-}

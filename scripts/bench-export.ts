@@ -19,7 +19,10 @@ async function rawWalk(): Promise<{ ms: number; records: number; firstPageMs: nu
   let firstPageMs = 0;
   do {
     const url = `${sandboxUrl}/api/v1/picks?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as { data: unknown[]; page: { nextCursor: string | null; hasMore: boolean } };
+    const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as {
+      data: unknown[];
+      page: { nextCursor: string | null; hasMore: boolean };
+    };
     if (!firstPageMs) firstPageMs = performance.now() - start;
     records += body.data.length;
     cursor = body.page.hasMore ? body.page.nextCursor : null;
@@ -27,7 +30,11 @@ async function rawWalk(): Promise<{ ms: number; records: number; firstPageMs: nu
   return { ms: performance.now() - start, records, firstPageMs };
 }
 
-async function portalExport(format: 'csv' | 'json', cookie: string, pid: number): Promise<{ ms: number; bytes: number; ttfbMs: number; peakMb: number }> {
+async function portalExport(
+  format: 'csv' | 'json',
+  cookie: string,
+  pid: number,
+): Promise<{ ms: number; bytes: number; ttfbMs: number; peakMb: number }> {
   let peakMb = rssMb(pid);
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 25);
   const start = performance.now();
@@ -71,7 +78,9 @@ try {
     a.push(await measured(rawWalk, { sandbox: cpu.sandboxRaw }));
     b.push(await measured(() => portalExport('csv', cookie, portal.pid!), { sandbox: cpu.sandboxCsv, portal: cpu.portalCsv }));
     c.push(await measured(() => portalExport('json', cookie, portal.pid!), { portal: cpu.portalJson }));
-    console.log(`[bench] round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`);
+    console.log(
+      `[bench] round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`,
+    );
   }
 
   const results = {
@@ -82,20 +91,41 @@ try {
     ratio: { csv: median(b.map((x) => x.ms)) / median(a.map((x) => x.ms)), json: median(c.map((x) => x.ms)) / median(a.map((x) => x.ms)) },
     // Each export against the raw walk of its own round (seconds apart, so under the same background load).
     pairedRatio: { csv: median(b.map((x, i) => x.ms / a[i]!.ms)), json: median(c.map((x, i) => x.ms / a[i]!.ms)) },
-    firstByteMs: { csv: median(b.map((x) => x.ttfbMs)), json: median(c.map((x) => x.ttfbMs)), rawFirstPage: median(a.map((x) => x.firstPageMs)) },
+    firstByteMs: {
+      csv: median(b.map((x) => x.ttfbMs)),
+      json: median(c.map((x) => x.ttfbMs)),
+      rawFirstPage: median(a.map((x) => x.firstPageMs)),
+    },
     memoryMb: { idle: idleMb, peak: Math.max(...b.map((x) => x.peakMb), ...c.map((x) => x.peakMb)) },
     bytes: { csv: b[0]!.bytes, json: c[0]!.bytes },
-    cpuMs: { sandboxDuringRaw: median(cpu.sandboxRaw), sandboxDuringCsv: median(cpu.sandboxCsv), portalCsv: median(cpu.portalCsv), portalJson: median(cpu.portalJson) },
+    cpuMs: {
+      sandboxDuringRaw: median(cpu.sandboxRaw),
+      sandboxDuringCsv: median(cpu.sandboxCsv),
+      portalCsv: median(cpu.portalCsv),
+      portalJson: median(cpu.portalJson),
+    },
   };
   console.log('\n[bench] export of every pick, medians of', ROUNDS, 'alternating rounds');
   console.log(`  records per walk       ${results.recordsPerWalk} (sandbox seeded with ${PICKS})`);
   console.log(`  (a) raw API walk       ${results.medianMs.raw.toFixed(0)} ms`);
-  console.log(`  (b) portal CSV export  ${results.medianMs.csv.toFixed(0)} ms   b/a = ${results.ratio.csv.toFixed(3)}   (${(results.bytes.csv / 1e6).toFixed(1)} MB)`);
-  console.log(`  (c) portal JSON export ${results.medianMs.json.toFixed(0)} ms   c/a = ${results.ratio.json.toFixed(3)}   (${(results.bytes.json / 1e6).toFixed(1)} MB)`);
-  console.log(`  paired, round by round  median b/a = ${results.pairedRatio.csv.toFixed(3)}, c/a = ${results.pairedRatio.json.toFixed(3)} (each export over its own round's raw walk)`);
-  console.log(`  first byte             csv ${results.firstByteMs.csv.toFixed(0)} ms, json ${results.firstByteMs.json.toFixed(0)} ms; one raw page ${results.firstByteMs.rawFirstPage.toFixed(0)} ms (target: page + 50 ms)`);
-  console.log(`  portal memory          idle ${results.memoryMb.idle.toFixed(0)} MB, peak during exports ${results.memoryMb.peak.toFixed(0)} MB, growth ${(results.memoryMb.peak - results.memoryMb.idle).toFixed(0)} MB (target ≤ 64 MB)`);
-  console.log(`  CPU time (median)      sandbox ${results.cpuMs.sandboxDuringRaw} ms per raw walk, ${results.cpuMs.sandboxDuringCsv} ms per CSV export; portal ${results.cpuMs.portalCsv} ms per CSV, ${results.cpuMs.portalJson} ms per JSON export (2 cores shared by sandbox, portal and reader)`);
+  console.log(
+    `  (b) portal CSV export  ${results.medianMs.csv.toFixed(0)} ms   b/a = ${results.ratio.csv.toFixed(3)}   (${(results.bytes.csv / 1e6).toFixed(1)} MB)`,
+  );
+  console.log(
+    `  (c) portal JSON export ${results.medianMs.json.toFixed(0)} ms   c/a = ${results.ratio.json.toFixed(3)}   (${(results.bytes.json / 1e6).toFixed(1)} MB)`,
+  );
+  console.log(
+    `  paired, round by round  median b/a = ${results.pairedRatio.csv.toFixed(3)}, c/a = ${results.pairedRatio.json.toFixed(3)} (each export over its own round's raw walk)`,
+  );
+  console.log(
+    `  first byte             csv ${results.firstByteMs.csv.toFixed(0)} ms, json ${results.firstByteMs.json.toFixed(0)} ms; one raw page ${results.firstByteMs.rawFirstPage.toFixed(0)} ms (target: page + 50 ms)`,
+  );
+  console.log(
+    `  portal memory          idle ${results.memoryMb.idle.toFixed(0)} MB, peak during exports ${results.memoryMb.peak.toFixed(0)} MB, growth ${(results.memoryMb.peak - results.memoryMb.idle).toFixed(0)} MB (target ≤ 64 MB)`,
+  );
+  console.log(
+    `  CPU time (median)      sandbox ${results.cpuMs.sandboxDuringRaw} ms per raw walk, ${results.cpuMs.sandboxDuringCsv} ms per CSV export; portal ${results.cpuMs.portalCsv} ms per CSV, ${results.cpuMs.portalJson} ms per JSON export (2 cores shared by sandbox, portal and reader)`,
+  );
   await mkdir('bench-results', { recursive: true });
   await writeFile('bench-results/export.json', `${JSON.stringify(results, null, 2)}\n`);
 } finally {

@@ -16,9 +16,21 @@ const SOAK = Number(process.env.SOAK_REQUESTS ?? 10_000);
 const SESSIONS = 50;
 
 const PATHS = [
-  '/picks', '/picks?sport=Football', '/picks?sport=Basketball&status=settled', '/picks?league=NBA', '/picks?league=Trinidad+%26+Tobago+Premier+League',
-  '/picks?status=upcoming', '/picks?status=settled&result=win', '/picks?from=2026-11-01&to=2026-11-10', '/picks?sport=Tennis&limit=200', '/picks?limit=25',
-  '/results', '/results?league=Premier+League', '/picks?sport=Ice+Hockey&status=live', '/picks?sport=Cricket&from=2026-10-01', '/licence',
+  '/picks',
+  '/picks?sport=Football',
+  '/picks?sport=Basketball&status=settled',
+  '/picks?league=NBA',
+  '/picks?league=Trinidad+%26+Tobago+Premier+League',
+  '/picks?status=upcoming',
+  '/picks?status=settled&result=win',
+  '/picks?from=2026-11-01&to=2026-11-10',
+  '/picks?sport=Tennis&limit=200',
+  '/picks?limit=25',
+  '/results',
+  '/results?league=Premier+League',
+  '/picks?sport=Ice+Hockey&status=live',
+  '/picks?sport=Cricket&from=2026-10-01',
+  '/licence',
 ];
 
 async function sandboxStats(stack: Running) {
@@ -34,12 +46,14 @@ async function browse(stack: Running, cookies: string[], options: { duration?: n
     connections: options.connections ?? SESSIONS,
     ...(options.duration ? { duration: options.duration } : {}),
     ...(options.amount ? { amount: options.amount } : {}),
-    requests: [{
-      setupRequest: (request) => {
-        n += 1;
-        return { ...request, path: PATHS[n % PATHS.length]!, headers: { ...request.headers, cookie: cookies[n % cookies.length]! } };
+    requests: [
+      {
+        setupRequest: (request) => {
+          n += 1;
+          return { ...request, path: PATHS[n % PATHS.length]!, headers: { ...request.headers, cookie: cookies[n % cookies.length]! } };
+        },
       },
-    }],
+    ],
   };
   // The callback form returns the instance, whose 'response' events carry every latency (for an exact p95).
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -83,11 +97,20 @@ try {
   const after = await sandboxStats(stack);
   const errors = load.errors + load.timeouts + load.non2xx;
   report.load = {
-    sessions: SESSIONS, seconds: SECONDS, requests: load.requests.total, rps: load.requests.average, latencyMs: latency, errors,
-    non2xx: load.non2xx, exportsCompleted: exportRuns.reduce((s, r) => s + r.done, 0), exportsFailed: exportRuns.reduce((s, r) => s + r.failed, 0),
+    sessions: SESSIONS,
+    seconds: SECONDS,
+    requests: load.requests.total,
+    rps: load.requests.average,
+    latencyMs: latency,
+    errors,
+    non2xx: load.non2xx,
+    exportsCompleted: exportRuns.reduce((s, r) => s + r.done, 0),
+    exportsFailed: exportRuns.reduce((s, r) => s + r.failed, 0),
     upstreamRequests: after.requests - before.requests,
   };
-  console.log(`[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}`);
+  console.log(
+    `[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}`,
+  );
 
   // 3. Soak, throttling off, in tenths so the memory curve shows (after the load above warmed the heap).
   const rssStart = rssMb(stack.portal.pid!);
@@ -102,20 +125,32 @@ try {
   }
   const rssEnd = curve.at(-1)!;
   report.soak = { requests: soakRequests, errors: soakErrors, rssStartMb: Math.round(rssStart), rssEndMb: rssEnd, rssEveryTenthMb: curve };
-  console.log(`[bench] soak: ${soakRequests} requests, errors ${soakErrors}; portal RSS ${rssStart.toFixed(0)} MB at start, ${rssEnd} MB at end; every tenth: ${curve.join(' ')} MB`);
+  console.log(
+    `[bench] soak: ${soakRequests} requests, errors ${soakErrors}; portal RSS ${rssStart.toFixed(0)} MB at start, ${rssEnd} MB at end; every tenth: ${curve.join(' ')} MB`,
+  );
   stack.stop();
 
   // 2. Throttling on: a budget of 100 upstream requests per 10 s for the portal's key.
-  stack = await startStack({ sandboxPort: 4521, portalPort: 3521, sandboxEnv: { SANDBOX_RATE_LIMIT: '100', SANDBOX_RATE_WINDOW_MS: '10000' } });
+  stack = await startStack({
+    sandboxPort: 4521,
+    portalPort: 3521,
+    sandboxEnv: { SANDBOX_RATE_LIMIT: '100', SANDBOX_RATE_WINDOW_MS: '10000' },
+  });
   const throttledCookies = await Promise.all(Array.from({ length: SESSIONS }, () => signIn(stack.portalUrl)));
   const t0 = await sandboxStats(stack);
   const { result: throttled, latency: throttledLatency } = await browse(stack, throttledCookies, { duration: SECONDS });
   const t1 = await sandboxStats(stack);
   report.throttled = {
-    portalRequests: throttled.requests.total, upstreamRequests: t1.requests - t0.requests, upstream429s: t1.throttled - t0.throttled,
-    budget: '100 requests / 10 s', latencyMs: throttledLatency, portal5xx: throttled.non2xx,
+    portalRequests: throttled.requests.total,
+    upstreamRequests: t1.requests - t0.requests,
+    upstream429s: t1.throttled - t0.throttled,
+    budget: '100 requests / 10 s',
+    latencyMs: throttledLatency,
+    portal5xx: throttled.non2xx,
   };
-  console.log(`[bench] throttling on (100 req / 10 s): ${throttled.requests.total} portal requests -> ${t1.requests - t0.requests} upstream requests, ${t1.throttled - t0.throttled} of them answered 429`);
+  console.log(
+    `[bench] throttling on (100 req / 10 s): ${throttled.requests.total} portal requests -> ${t1.requests - t0.requests} upstream requests, ${t1.throttled - t0.throttled} of them answered 429`,
+  );
 
   await mkdir('bench-results', { recursive: true });
   await writeFile('bench-results/load.json', `${JSON.stringify(report, null, 2)}\n`);

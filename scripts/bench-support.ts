@@ -68,10 +68,15 @@ export interface Running {
 export const BENCH_USER = { email: 'bench@example.com', password: 'bench-password' };
 
 /** A sandbox and the production portal in front of it (building first if there is no build). */
-export async function startStack(options: { sandboxPort: number; portalPort: number; sandboxEnv: Record<string, string> }): Promise<Running> {
+export async function startStack(options: {
+  sandboxPort: number;
+  portalPort: number;
+  sandboxEnv: Record<string, string>;
+}): Promise<Running> {
   if (!existsSync('.next/BUILD_ID')) {
     console.log('[bench] no production build: running next build');
-    if (spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+    if (spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' }).status !== 0)
+      throw new Error('build failed');
   }
   const key = 'bench-full-key';
   const usersFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'users.json');
@@ -79,7 +84,13 @@ export async function startStack(options: { sandboxPort: number; portalPort: num
   const sandboxUrl = `http://127.0.0.1:${options.sandboxPort}`;
   const portalUrl = `http://127.0.0.1:${options.portalPort}`;
   const sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
-    env: { ...process.env, SANDBOX_PORT: String(options.sandboxPort), SANDBOX_FULL_KEY: key, SANDBOX_NOW: '2026-11-20T12:00:00Z', ...options.sandboxEnv },
+    env: {
+      ...process.env,
+      SANDBOX_PORT: String(options.sandboxPort),
+      SANDBOX_FULL_KEY: key,
+      SANDBOX_NOW: '2026-11-20T12:00:00Z',
+      ...options.sandboxEnv,
+    },
     stdio: 'ignore',
   });
   // BENCH_PORTAL_NODE_ARGS replaces the shipped arguments (e.g. to compare, or add --trace-gc with BENCH_PORTAL_LOG=file).
@@ -87,8 +98,13 @@ export async function startStack(options: { sandboxPort: number; portalPort: num
   const portal = spawn(process.execPath, [...nodeArgs, 'scripts/portal-server.mjs'], {
     env: {
       ...process.env,
-      NODE_ENV: 'production', PICKS_API_BASE_URL: sandboxUrl, PICKS_API_KEY: key, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      PORTAL_USERS_FILE: usersFile, NEXTAUTH_URL: portalUrl, PORT: String(options.portalPort),
+      NODE_ENV: 'production',
+      PICKS_API_BASE_URL: sandboxUrl,
+      PICKS_API_KEY: key,
+      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+      PORTAL_USERS_FILE: usersFile,
+      NEXTAUTH_URL: portalUrl,
+      PORT: String(options.portalPort),
     },
     stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
   });
@@ -106,7 +122,10 @@ export async function startStack(options: { sandboxPort: number; portalPort: num
 /** A fresh signed-in session (its own JWT) as a Cookie header. */
 export async function signIn(portalUrl: string): Promise<string> {
   const csrf = await fetch(`${portalUrl}/api/auth/csrf`);
-  const jar = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const jar = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const res = await fetch(`${portalUrl}/api/auth/callback/credentials`, {
     method: 'POST',
@@ -114,7 +133,10 @@ export async function signIn(portalUrl: string): Promise<string> {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar },
     body: new URLSearchParams({ csrfToken, email: BENCH_USER.email, password: BENCH_USER.password, json: 'true' }),
   });
-  const session = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c!.includes('portal.session='));
+  const session = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c!.includes('portal.session='));
   if (!session) throw new Error(`bench sign-in failed (${res.status})`);
   return session;
 }

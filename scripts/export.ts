@@ -17,7 +17,8 @@ import type { FilterKind } from '../lib/filters';
  * complete-looking file (with --output nothing is left; on stdout the output ends with a failure line).
  */
 
-const usage = 'usage: npm run export -- picks|results --format csv|json [--sport S] [--league L] [--status S] [--result R] [--from D] [--to D] [--bom] [--output FILE]';
+const usage =
+  'usage: npm run export -- picks|results --format csv|json [--sport S] [--league L] [--status S] [--result R] [--from D] [--to D] [--bom] [--output FILE]';
 
 function fail(message: string, code = 1): never {
   console.error(message);
@@ -92,6 +93,9 @@ try {
   if (error instanceof ConfigError) fail(error.message, 2);
   const failure = toAppError(error);
   if ((error as NodeJS.ErrnoException).code === 'EPIPE') fail(`export stopped after ${written} records: the reader closed the output`);
-  if (!output && bytesOut > 0) process.stdout.write(`\nEXPORT FAILED after ${written} records: ${failure.code}. This output is incomplete.\n`);
-  fail(`export failed after ${written} records: ${failure.code}: ${failure.message}${failure.requestId ? ` (request ${failure.requestId})` : ''}`);
+  if (!output && bytesOut > 0)
+    process.stdout.write(`\nEXPORT FAILED after ${written} records: ${failure.code}. This output is incomplete.\n`);
+  fail(
+    `export failed after ${written} records: ${failure.code}: ${failure.message}${failure.requestId ? ` (request ${failure.requestId})` : ''}`,
+  );
 }

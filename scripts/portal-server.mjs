@@ -24,11 +24,13 @@ const server = createServer((req, res) => {
   res.once('close', () => {
     if (!res.writableFinished) left.abort(new DOMException('The client went away.', 'AbortError'));
   });
-  requestContext.run({ signal: left.signal }, () => handle(req, res)).catch((error) => {
-    console.error('[portal] request failed:', error?.name ?? 'Error');
-    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end('Internal error');
-  });
+  requestContext
+    .run({ signal: left.signal }, () => handle(req, res))
+    .catch((error) => {
+      console.error('[portal] request failed:', error?.name ?? 'Error');
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Internal error');
+    });
 });
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout (60 s)
 server.listen(port, hostname, () => console.log(`[portal] listening on ${hostname ?? '*'}:${port}`));

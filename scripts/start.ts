@@ -83,13 +83,22 @@ try {
 env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`; // --dev only: production requires it (lib/config.ts)
 if (!sandboxMode) {
   const demo = await demoAccountsIn(config.PORTAL_USERS_FILE).catch(() => []);
-  if (demo.length > 0) log(`${demo.length} demo account(s) in ${config.PORTAL_USERS_FILE} are refused: the upstream is not the sandbox (${demo.join(', ')}). Remove them with \`npm run users -- remove <email>\`.`);
+  if (demo.length > 0)
+    log(
+      `${demo.length} demo account(s) in ${config.PORTAL_USERS_FILE} are refused: the upstream is not the sandbox (${demo.join(', ')}). Remove them with \`npm run users -- remove <email>\`.`,
+    );
 }
 
 if (sandboxMode) {
   log(`PICKS_API_BASE_URL is not set: starting the sandbox upstream on ${env.PICKS_API_BASE_URL}`);
   const sandbox = run(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], { ...env, SANDBOX_PORT: env.SANDBOX_PORT ?? '4010' });
-  await waitFor(`${env.PICKS_API_BASE_URL}/api/v1/health`, { headers: { Authorization: `Bearer ${env.PICKS_API_KEY}` } }, 'The sandbox', sandbox, 30_000);
+  await waitFor(
+    `${env.PICKS_API_BASE_URL}/api/v1/health`,
+    { headers: { Authorization: `Bearer ${env.PICKS_API_KEY}` } },
+    'The sandbox',
+    sandbox,
+    30_000,
+  );
   demoUsers.push(...(await ensureDemoUsers(config.PORTAL_USERS_FILE)));
 }
 

@@ -39,7 +39,9 @@ async function readPassword(): Promise<string> {
     chunks.push(chunk as Buffer);
     if (process.stdin.isTTY && String(chunk).includes('\n')) break;
   }
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 try {
@@ -55,7 +57,8 @@ try {
     case 'list': {
       const users = await readUsers(file);
       if (users.length === 0) console.log(`no users in ${file}`);
-      for (const user of users) console.log([user.email, user.role, user.createdAt, user.disabled ? 'disabled' : '', user.demo ? 'demo' : ''].join('\t').trimEnd());
+      for (const user of users)
+        console.log([user.email, user.role, user.createdAt, user.disabled ? 'disabled' : '', user.demo ? 'demo' : ''].join('\t').trimEnd());
       break;
     }
     case 'role': {

@@ -15,44 +15,82 @@ export default async function OverviewPage() {
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Overview</h1>
-        <p className="text-sm text-slate-600">Signed in as <span className="font-medium">{session.user.email}</span> ({role}).</p>
+        <p className="text-sm text-slate-600">
+          Signed in as <span className="font-medium">{session.user.email}</span> ({role}).
+        </p>
       </div>
       <div className="grid gap-4 md:grid-cols-3">
         <section aria-labelledby="licence-summary" className="rounded-lg border border-slate-200 bg-white p-5 md:col-span-2">
-          <h2 id="licence-summary" className="font-semibold">Licence</h2>
+          <h2 id="licence-summary" className="font-semibold">
+            Licence
+          </h2>
           {!me.ok ? (
-            <div className="mt-3"><ErrorPanel error={me.error.toJSON()} retryHref="/" /></div>
+            <div className="mt-3">
+              <ErrorPanel error={me.error.toJSON()} retryHref="/" />
+            </div>
           ) : (
             <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm">
-              <dt className="text-slate-500">Partner</dt><dd>{licence?.partner ?? 'not stated'}</dd>
-              <dt className="text-slate-500">Status</dt><dd>{licence?.status ?? 'not stated'}</dd>
-              <dt className="text-slate-500">Sports</dt><dd>{licence?.sports?.join(', ') || 'not stated'}</dd>
-              <dt className="text-slate-500">Leagues</dt><dd>{licence?.leagues ? `${licence.leagues.length} leagues` : 'not stated'}</dd>
-              <dt className="text-slate-500">Content mode</dt><dd>{licence?.contentMode ?? 'not stated'}</dd>
-              <dt className="text-slate-500">Expires</dt><dd>{licence?.expiresAt ? <LocalTime iso={licence.expiresAt} /> : 'not stated'}</dd>
+              <dt className="text-slate-500">Partner</dt>
+              <dd>{licence?.partner ?? 'not stated'}</dd>
+              <dt className="text-slate-500">Status</dt>
+              <dd>{licence?.status ?? 'not stated'}</dd>
+              <dt className="text-slate-500">Sports</dt>
+              <dd>{licence?.sports?.join(', ') || 'not stated'}</dd>
+              <dt className="text-slate-500">Leagues</dt>
+              <dd>{licence?.leagues ? `${licence.leagues.length} leagues` : 'not stated'}</dd>
+              <dt className="text-slate-500">Content mode</dt>
+              <dd>{licence?.contentMode ?? 'not stated'}</dd>
+              <dt className="text-slate-500">Expires</dt>
+              <dd>{licence?.expiresAt ? <LocalTime iso={licence.expiresAt} /> : 'not stated'}</dd>
             </dl>
           )}
-          <Link href="/licence" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">All licence details →</Link>
+          <Link href="/licence" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">
+            All licence details →
+          </Link>
         </section>
         <section aria-labelledby="gateway-health" className="rounded-lg border border-slate-200 bg-white p-5">
-          <h2 id="gateway-health" className="font-semibold">Gateway health</h2>
+          <h2 id="gateway-health" className="font-semibold">
+            Gateway health
+          </h2>
           {health.ok ? (
             <p className="mt-3 flex items-center gap-2 text-sm" data-testid="health-status">
               <span className="inline-block h-2.5 w-2.5 rounded-full bg-emerald-500" aria-hidden />
               {String(health.value.status ?? 'reachable')}
             </p>
           ) : (
-            <div className="mt-3"><ErrorPanel error={health.error.toJSON()} retryHref="/" /></div>
+            <div className="mt-3">
+              <ErrorPanel error={health.error.toJSON()} retryHref="/" />
+            </div>
           )}
         </section>
       </div>
       <section aria-labelledby="shortcuts" className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 id="shortcuts" className="font-semibold">Go to</h2>
+        <h2 id="shortcuts" className="font-semibold">
+          Go to
+        </h2>
         <ul className="mt-3 flex flex-wrap gap-3 text-sm">
-          <li><Link className="text-brand-700 hover:underline" href="/picks">Picks</Link></li>
-          <li><Link className="text-brand-700 hover:underline" href="/picks?status=upcoming">Upcoming picks</Link></li>
-          <li><Link className="text-brand-700 hover:underline" href="/results">Results</Link></li>
-          {can(role, 'coverage') && <li><Link className="text-brand-700 hover:underline" href="/coverage">Coverage</Link></li>}
+          <li>
+            <Link className="text-brand-700 hover:underline" href="/picks">
+              Picks
+            </Link>
+          </li>
+          <li>
+            <Link className="text-brand-700 hover:underline" href="/picks?status=upcoming">
+              Upcoming picks
+            </Link>
+          </li>
+          <li>
+            <Link className="text-brand-700 hover:underline" href="/results">
+              Results
+            </Link>
+          </li>
+          {can(role, 'coverage') && (
+            <li>
+              <Link className="text-brand-700 hover:underline" href="/coverage">
+                Coverage
+              </Link>
+            </li>
+          )}
         </ul>
       </section>
     </div>

@@ -8,30 +8,68 @@ import type { CoverageReport } from '@/lib/coverage/aggregate';
 /** Licensed scope against delivery: one row per sport and league, downloadable as CSV. */
 export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHref: string }) {
   return (
-  <Section id="matrix" title="Licensed scope against delivery" note="One row per sport and league delivered in the range. “Licensed” comes from the licence (/me); “not stated” where it names no leagues.">
-    <div className="mb-3"><a href={csvHref} className="text-sm font-medium text-brand-700 hover:underline">Download the matrix as CSV</a></div>
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="coverage-matrix">
-        <caption className="sr-only">Scope against delivery per sport and league</caption>
-        <thead className="bg-slate-50">
-          <tr>{['Sport', 'League', 'Licensed', 'Delivered', ...PICK_STATUSES.map((status) => status[0]!.toUpperCase() + status.slice(1)), 'Other', 'Player picks', 'Last published', 'Days without picks'].map((h) => <th key={h} scope="col" className={th}>{h}</th>)}</tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {report.rows.map((r) => (
-            <tr key={`${r.sport}/${r.league}`} data-league={r.league}>
-              <td className={td}>{r.sport}</td>
-              <th scope="row" className={`${td} text-left font-medium`}>{r.league}</th>
-              <td className={td}>{r.licensed === null ? 'not stated' : r.licensed ? 'yes' : <span className="font-medium text-red-700">no</span>}</td>
-              <td className={`${td} tabular-nums`} data-total="">{r.total}</td>
-              {[...PICK_STATUSES, 'other' as const].map((status) => <td key={status} className={`${td} tabular-nums`}>{r.byStatus[status]}</td>)}
-              <td className={`${td} tabular-nums`}>{pct(r.total ? r.playerPicks / r.total : null)}</td>
-              <td className={td}><LocalTime iso={r.lastPublishedAt} /></td>
-              <td className={`${td} tabular-nums`} title={r.emptyDays.join(', ')}>{r.emptyDays.length}</td>
+    <Section
+      id="matrix"
+      title="Licensed scope against delivery"
+      note="One row per sport and league delivered in the range. “Licensed” comes from the licence (/me); “not stated” where it names no leagues."
+    >
+      <div className="mb-3">
+        <a href={csvHref} className="text-sm font-medium text-brand-700 hover:underline">
+          Download the matrix as CSV
+        </a>
+      </div>
+      <div className="overflow-x-auto">
+        <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="coverage-matrix">
+          <caption className="sr-only">Scope against delivery per sport and league</caption>
+          <thead className="bg-slate-50">
+            <tr>
+              {[
+                'Sport',
+                'League',
+                'Licensed',
+                'Delivered',
+                ...PICK_STATUSES.map((status) => status[0]!.toUpperCase() + status.slice(1)),
+                'Other',
+                'Player picks',
+                'Last published',
+                'Days without picks',
+              ].map((h) => (
+                <th key={h} scope="col" className={th}>
+                  {h}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  </Section>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {report.rows.map((r) => (
+              <tr key={`${r.sport}/${r.league}`} data-league={r.league}>
+                <td className={td}>{r.sport}</td>
+                <th scope="row" className={`${td} text-left font-medium`}>
+                  {r.league}
+                </th>
+                <td className={td}>
+                  {r.licensed === null ? 'not stated' : r.licensed ? 'yes' : <span className="font-medium text-red-700">no</span>}
+                </td>
+                <td className={`${td} tabular-nums`} data-total="">
+                  {r.total}
+                </td>
+                {[...PICK_STATUSES, 'other' as const].map((status) => (
+                  <td key={status} className={`${td} tabular-nums`}>
+                    {r.byStatus[status]}
+                  </td>
+                ))}
+                <td className={`${td} tabular-nums`}>{pct(r.total ? r.playerPicks / r.total : null)}</td>
+                <td className={td}>
+                  <LocalTime iso={r.lastPublishedAt} />
+                </td>
+                <td className={`${td} tabular-nums`} title={r.emptyDays.join(', ')}>
+                  {r.emptyDays.length}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Section>
   );
 }

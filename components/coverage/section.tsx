@@ -10,10 +10,11 @@ export const td = 'px-3 py-1.5';
 export function Section({ id, title, note, children }: { id: string; title: string; note?: string; children: React.ReactNode }) {
   return (
     <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-5">
-      <h2 id={id} className="font-semibold">{title}</h2>
+      <h2 id={id} className="font-semibold">
+        {title}
+      </h2>
       {note && <p className="mt-1 text-sm text-slate-600">{note}</p>}
       <div className="mt-4">{children}</div>
     </section>
   );
 }
-

@@ -34,16 +34,23 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
   const issuer = z.url({ protocol: /^https?$/ }).safeParse(env.OIDC_ISSUER?.trim());
   if (!issuer.success) throw new Error('OIDC_ISSUER must be an http(s) URL');
   const issuerUrl = new URL(issuer.data);
-  if (issuerUrl.protocol !== 'https:' && !isLoopbackHost(issuerUrl.hostname)) throw new Error('OIDC_ISSUER must use https (plain http only for an issuer on this machine)');
+  if (issuerUrl.protocol !== 'https:' && !isLoopbackHost(issuerUrl.hostname))
+    throw new Error('OIDC_ISSUER must use https (plain http only for an issuer on this machine)');
   const roleMap: Record<string, Role> = {};
-  for (const pair of (env.OIDC_ROLE_MAP ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (env.OIDC_ROLE_MAP ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [claimValue, role] = pair.split('=').map((part) => part?.trim());
     if (!claimValue || !isRole(role)) throw new Error(`OIDC_ROLE_MAP entry "${pair}" must look like group=viewer|editor|manager|admin`);
     roleMap[claimValue] = role;
   }
   const defaultRole = env.OIDC_DEFAULT_ROLE?.trim() || null;
   if (defaultRole !== null && !isRole(defaultRole)) throw new Error('OIDC_DEFAULT_ROLE must be viewer, editor, manager or admin');
-  const allowedDomains = (env.OIDC_ALLOWED_DOMAINS ?? '').split(',').map((d) => d.trim().toLowerCase().replace(/^@/, '')).filter(Boolean);
+  const allowedDomains = (env.OIDC_ALLOWED_DOMAINS ?? '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+    .filter(Boolean);
   for (const domain of allowedDomains) {
     if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) throw new Error(`OIDC_ALLOWED_DOMAINS has "${domain}", which is not a domain name`);
   }
@@ -64,7 +71,8 @@ export function oidcRefusal(profile: Record<string, unknown>, config: OidcConfig
   const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : '';
   if (!email.includes('@')) return 'Your identity provider sent no email address.';
   // Honoured when sent: "false" or "no" means the IdP has not checked that this person owns the address.
-  if (profile.email_verified === false || profile.email_verified === 'false') return 'Your email address is not verified by your identity provider.';
+  if (profile.email_verified === false || profile.email_verified === 'false')
+    return 'Your email address is not verified by your identity provider.';
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (config.allowedDomains.length > 0 && !config.allowedDomains.includes(domain)) return 'Your email domain may not use this portal.';
   return null;
@@ -73,8 +81,14 @@ export function oidcRefusal(profile: Record<string, unknown>, config: OidcConfig
 /** The strongest role the mapped claim values grant, else the default (or null: refused). */
 export function roleFromClaims(profile: Record<string, unknown>, config: OidcConfig): Role | null {
   const raw = profile[config.roleClaim];
-  const values = Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : typeof raw === 'string' ? raw.split(/[\s,]+/) : [];
-  const granted = values.map((value) => (Object.hasOwn(config.roleMap, value) ? config.roleMap[value]! : null)).filter((r): r is Role => r !== null);
+  const values = Array.isArray(raw)
+    ? raw.filter((v): v is string => typeof v === 'string')
+    : typeof raw === 'string'
+      ? raw.split(/[\s,]+/)
+      : [];
+  const granted = values
+    .map((value) => (Object.hasOwn(config.roleMap, value) ? config.roleMap[value]! : null))
+    .filter((r): r is Role => r !== null);
   if (granted.length === 0) return config.defaultRole;
   return granted.sort((a, b) => RANK.indexOf(b) - RANK.indexOf(a))[0] ?? null;
 }

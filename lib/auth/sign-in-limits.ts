@@ -37,7 +37,12 @@ interface Limiters {
 function createLimiters(): Limiters {
   const p = SIGN_IN_POLICY;
   return {
-    address: new RateLimiterMemory({ keyPrefix: 'signin-address', points: p.ADDRESS_FAILURES, duration: p.ADDRESS_WINDOW_S, blockDuration: p.ADDRESS_WINDOW_S }),
+    address: new RateLimiterMemory({
+      keyPrefix: 'signin-address',
+      points: p.ADDRESS_FAILURES,
+      duration: p.ADDRESS_WINDOW_S,
+      blockDuration: p.ADDRESS_WINDOW_S,
+    }),
     account: new RateLimiterMemory({ keyPrefix: 'signin-account', points: 1_000_000, duration: p.ACCOUNT_WINDOW_S }),
     accountWait: new RateLimiterMemory({ keyPrefix: 'signin-account-wait', points: 1, duration: p.ACCOUNT_MAX_WAIT_S }),
     hashing: pLimit(p.HASH_CONCURRENCY),
@@ -54,9 +59,11 @@ const seconds = (res: RateLimiterRes | null) => Math.max(1, Math.ceil((res?.msBe
 export async function checkSignIn(account: string, address: string): Promise<SignInVerdict> {
   const l = limiters();
   const [byAddress, wait] = await Promise.all([l.address.get(addressBucket(address)), l.accountWait.get(account)]);
-  if (byAddress && byAddress.consumedPoints > SIGN_IN_POLICY.ADDRESS_FAILURES) return { ok: false, reason: 'address', retryAfterSeconds: seconds(byAddress) };
+  if (byAddress && byAddress.consumedPoints > SIGN_IN_POLICY.ADDRESS_FAILURES)
+    return { ok: false, reason: 'address', retryAfterSeconds: seconds(byAddress) };
   // The account's wait holds back only addresses that have failed before: the owner elsewhere is not locked out.
-  if (wait && wait.consumedPoints > 1 && byAddress && byAddress.consumedPoints > 0) return { ok: false, reason: 'account', retryAfterSeconds: seconds(wait) };
+  if (wait && wait.consumedPoints > 1 && byAddress && byAddress.consumedPoints > 0)
+    return { ok: false, reason: 'account', retryAfterSeconds: seconds(wait) };
   if (l.hashing.pendingCount >= SIGN_IN_POLICY.HASH_QUEUE) return { ok: false, reason: 'busy', retryAfterSeconds: 2 };
   return { ok: true };
 }

@@ -60,7 +60,10 @@ async function writeUsers(file: string, users: StoredUser[]): Promise<void> {
 }
 
 /** Runs one read-modify-write of the users file under an exclusive lock shared by every process. */
-async function changeUsers<T>(file: string, change: (users: StoredUser[]) => Promise<{ users: StoredUser[] | null; result: T }>): Promise<T> {
+async function changeUsers<T>(
+  file: string,
+  change: (users: StoredUser[]) => Promise<{ users: StoredUser[] | null; result: T }>,
+): Promise<T> {
   await mkdir(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   const release = await lockfile.lock(file, { realpath: false, retries: { retries: 50, minTimeout: 20, maxTimeout: 200 }, stale: 10_000 });
   try {
@@ -77,13 +80,25 @@ export async function findUser(file: string, email: string): Promise<StoredUser 
   return (await readUsers(file)).find((user) => user.email === wanted);
 }
 
-export async function addUser(file: string, email: string, role: Role, password: string, options: { demo?: boolean } = {}): Promise<StoredUser> {
+export async function addUser(
+  file: string,
+  email: string,
+  role: Role,
+  password: string,
+  options: { demo?: boolean } = {},
+): Promise<StoredUser> {
   const address = normaliseEmail(email);
   if (!z.string().email().safeParse(address).success) throw new Error(`"${email}" is not an email address.`);
   if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`The password must have at least ${MIN_PASSWORD_LENGTH} characters.`);
   const passwordHash = await hashPassword(password); // outside the lock: it takes tens of milliseconds
   return changeUsers(file, async (users) => {
-    const user: StoredUser = { email: address, role, passwordHash, createdAt: new Date().toISOString(), ...(options.demo ? { demo: true } : {}) };
+    const user: StoredUser = {
+      email: address,
+      role,
+      passwordHash,
+      createdAt: new Date().toISOString(),
+      ...(options.demo ? { demo: true } : {}),
+    };
     const index = users.findIndex((u) => u.email === address);
     if (index >= 0) users[index] = { ...user, createdAt: users[index]!.createdAt };
     else users.push(user);

@@ -9,7 +9,6 @@ import { PICK_FIELD_PATHS, valueAtPath, type Pick } from '../picks-api/schemas';
  * memory is bounded by leagues × days whatever the number of picks. Pure: no I/O.
  */
 
-
 export interface CoverageRow {
   sport: string;
   league: string;
@@ -60,11 +59,16 @@ interface RowState {
 /** The UTC days [from, to) covers, as YYYY-MM-DD. */
 export function daysOf(fromIso: string, toIso: string): string[] {
   const days: string[] = [];
-  for (let t = Math.floor(Date.parse(fromIso) / DAY_MS) * DAY_MS; t < Date.parse(toIso); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
+  for (let t = Math.floor(Date.parse(fromIso) / DAY_MS) * DAY_MS; t < Date.parse(toIso); t += DAY_MS)
+    days.push(new Date(t).toISOString().slice(0, 10));
   return days;
 }
 
-export function createCoverageAccumulator(range: { from: string; to: string }, licence: LicenceSummary | null, scope: { sport?: string; league?: string } = {}) {
+export function createCoverageAccumulator(
+  range: { from: string; to: string },
+  licence: LicenceSummary | null,
+  scope: { sport?: string; league?: string } = {},
+) {
   const days = daysOf(range.from, range.to);
   const rows = new Map<string, RowState>();
   const timeline = new Map<string, Map<string, number>>();
@@ -83,11 +87,22 @@ export function createCoverageAccumulator(range: { from: string; to: string }, l
     const key = `${sport}\u0000${league}`;
     let row = rows.get(key);
     if (!row) {
-      row = { sport, league, total: 0, byStatus: { upcoming: 0, live: 0, settled: 0, void: 0, other: 0 }, playerPicks: 0, lastPublishedAt: null, days: new Set(), results: { win: 0, loss: 0, push: 0, void: 0 } };
+      row = {
+        sport,
+        league,
+        total: 0,
+        byStatus: { upcoming: 0, live: 0, settled: 0, void: 0, other: 0 },
+        playerPicks: 0,
+        lastPublishedAt: null,
+        days: new Set(),
+        results: { win: 0, loss: 0, push: 0, void: 0 },
+      };
       rows.set(key, row);
     }
     row.total += 1;
-    const status = (PICK_STATUSES as readonly string[]).includes(pick.status ?? '') ? (pick.status as (typeof PICK_STATUSES)[number]) : 'other';
+    const status = (PICK_STATUSES as readonly string[]).includes(pick.status ?? '')
+      ? (pick.status as (typeof PICK_STATUSES)[number])
+      : 'other';
     row.byStatus[status] += 1;
     if (pick.isPlayerPick === true) row.playerPicks += 1;
     if (pick.publishedAt && (!row.lastPublishedAt || pick.publishedAt > row.lastPublishedAt)) row.lastPublishedAt = pick.publishedAt;
@@ -114,9 +129,15 @@ export function createCoverageAccumulator(range: { from: string; to: string }, l
           maxProbability = Math.max(maxProbability, p);
           const won = result === 'win' ? 1 : 0;
           const u = unit[Math.min(9, Math.floor(p * 10))];
-          if (u) { u.settled += 1; u.wins += won; }
+          if (u) {
+            u.settled += 1;
+            u.wins += won;
+          }
           const c = percent[Math.min(9, Math.floor(p / 10))];
-          if (c) { c.settled += 1; c.wins += won; }
+          if (c) {
+            c.settled += 1;
+            c.wins += won;
+          }
         }
       }
     }
@@ -152,9 +173,10 @@ export function createCoverageAccumulator(range: { from: string; to: string }, l
       records,
       rows: outRows,
       gaps: {
-        licensedNotDelivered: scope.sport && !scope.league
-          ? null
-          : (licensedLeagues ?? []).filter((league) => (!scope.league || league === scope.league) && !delivered.has(league)),
+        licensedNotDelivered:
+          scope.sport && !scope.league
+            ? null
+            : (licensedLeagues ?? []).filter((league) => (!scope.league || league === scope.league) && !delivered.has(league)),
         deliveredNotLicensed: licensedLeagues ? outRows.filter((row) => row.licensed === false).map((row) => row.league) : [],
         licenceStatesLeagues: licensedLeagues !== null,
       },
@@ -163,14 +185,32 @@ export function createCoverageAccumulator(range: { from: string; to: string }, l
         return { day, bySport, total: Object.values(bySport).reduce((a, b) => a + b, 0) };
       }),
       sports,
-      fieldCoverage: PICK_FIELD_PATHS.map((field) => ({ field, present: present.get(field) ?? 0, share: records ? (present.get(field) ?? 0) / records : 0 })),
-      tiers: [...tiers].map(([tier, t]) => ({ tier, ...t, hitRate: t.wins + t.losses ? t.wins / (t.wins + t.losses) : null })).sort((a, b) => a.tier.localeCompare(b.tier)),
+      fieldCoverage: PICK_FIELD_PATHS.map((field) => ({
+        field,
+        present: present.get(field) ?? 0,
+        share: records ? (present.get(field) ?? 0) / records : 0,
+      })),
+      tiers: [...tiers]
+        .map(([tier, t]) => ({ tier, ...t, hitRate: t.wins + t.losses ? t.wins / (t.wins + t.losses) : null }))
+        .sort((a, b) => a.tier.localeCompare(b.tier)),
       calibration: {
         scale,
-        buckets: chosen.map((b, i) => ({ from: i / 10, to: (i + 1) / 10, settled: b.settled, wins: b.wins, winRate: b.settled ? b.wins / b.settled : null })),
+        buckets: chosen.map((b, i) => ({
+          from: i / 10,
+          to: (i + 1) / 10,
+          settled: b.settled,
+          wins: b.wins,
+          winRate: b.settled ? b.wins / b.settled : null,
+        })),
       },
     };
   }
 
-  return { add, result, get records() { return records; } };
+  return {
+    add,
+    result,
+    get records() {
+      return records;
+    },
+  };
 }

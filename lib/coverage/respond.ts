@@ -51,24 +51,55 @@ export async function coverageResponse(request: Request, user: string): Promise<
       release();
     },
   });
-  return new Response(stream, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'private, no-store, no-transform' } });
+  return new Response(stream, {
+    headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'private, no-store, no-transform' },
+  });
 }
 
-export const MATRIX_COLUMNS = ['sport', 'league', 'licensed', 'total', ...PICK_STATUSES, 'other', 'playerPicks', 'playerShare', 'lastPublishedAt', 'emptyDays', 'win', 'loss', 'push', 'resultVoid'];
+export const MATRIX_COLUMNS = [
+  'sport',
+  'league',
+  'licensed',
+  'total',
+  ...PICK_STATUSES,
+  'other',
+  'playerPicks',
+  'playerShare',
+  'lastPublishedAt',
+  'emptyDays',
+  'win',
+  'loss',
+  'push',
+  'resultVoid',
+];
 
 export function matrixRows(report: CoverageReport): unknown[][] {
   return report.rows.map((r) => [
-    r.sport, r.league, r.licensed === null ? 'not stated' : r.licensed ? 'yes' : 'no', r.total,
-    ...PICK_STATUSES.map((status) => r.byStatus[status]), r.byStatus.other,
-    r.playerPicks, r.total ? Number((r.playerPicks / r.total).toFixed(4)) : 0, r.lastPublishedAt, r.emptyDays.length,
-    r.results.win, r.results.loss, r.results.push, r.results.void,
+    r.sport,
+    r.league,
+    r.licensed === null ? 'not stated' : r.licensed ? 'yes' : 'no',
+    r.total,
+    ...PICK_STATUSES.map((status) => r.byStatus[status]),
+    r.byStatus.other,
+    r.playerPicks,
+    r.total ? Number((r.playerPicks / r.total).toFixed(4)) : 0,
+    r.lastPublishedAt,
+    r.emptyDays.length,
+    r.results.win,
+    r.results.loss,
+    r.results.push,
+    r.results.void,
   ]);
 }
 
 async function matrixCsv(query: CoverageQuery, signal: AbortSignal): Promise<Response> {
   try {
     const { report } = await runCoverage(query, { signal });
-    const scope = [query.sport, query.league].filter(Boolean).join('-').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
+    const scope = [query.sport, query.league]
+      .filter(Boolean)
+      .join('-')
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .toLowerCase();
     return new Response(csvTable(MATRIX_COLUMNS, matrixRows(report)), {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',

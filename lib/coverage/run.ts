@@ -41,9 +41,20 @@ export function parseCoverageQuery(input: SearchParamsInput, now = Date.now()): 
   const { from, to } = parsed.filters as { from: string; to: string };
   const days = Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
   if (days > MAX_COVERAGE_DAYS) {
-    throw new AppError({ code: 'INVALID_FILTERS', message: `The range is ${days} days; coverage covers at most ${MAX_COVERAGE_DAYS} days at a time.`, details: raw });
+    throw new AppError({
+      code: 'INVALID_FILTERS',
+      message: `The range is ${days} days; coverage covers at most ${MAX_COVERAGE_DAYS} days at a time.`,
+      details: raw,
+    });
   }
-  return { fromDay: raw.from.slice(0, 10), toDay: raw.to.slice(0, 10), from, to, sport: parsed.filters.sport, league: parsed.filters.league };
+  return {
+    fromDay: raw.from.slice(0, 10),
+    toDay: raw.to.slice(0, 10),
+    from,
+    to,
+    sport: parsed.filters.sport,
+    league: parsed.filters.league,
+  };
 }
 
 export interface CoverageProgress {
@@ -57,7 +68,10 @@ export interface CoverageOutcome {
   ms: number;
 }
 
-export async function runCoverage(query: CoverageQuery, options: { signal?: AbortSignal; onProgress?: (progress: CoverageProgress) => void; client?: PicksClient } = {}): Promise<CoverageOutcome> {
+export async function runCoverage(
+  query: CoverageQuery,
+  options: { signal?: AbortSignal; onProgress?: (progress: CoverageProgress) => void; client?: PicksClient } = {},
+): Promise<CoverageOutcome> {
   const client = options.client ?? picksApi();
   const started = performance.now();
   let requests = 0;

@@ -135,7 +135,7 @@ export function dataSpans(bytes: Uint8Array): number[] | null {
     const spans: number[] = [];
     i += 1;
     skipSpace();
-    if (bytes[i] === CLOSE_ARRAY) return (i += 1, spans);
+    if (bytes[i] === CLOSE_ARRAY) return ((i += 1), spans);
     for (;;) {
       skipSpace();
       if (bytes[i] !== OPEN_OBJECT) return null;
@@ -144,7 +144,7 @@ export function dataSpans(bytes: Uint8Array): number[] | null {
       spans.push(start, i);
       skipSpace();
       if (bytes[i] === COMMA) i += 1;
-      else if (bytes[i] === CLOSE_ARRAY) return (i += 1, spans);
+      else if (bytes[i] === CLOSE_ARRAY) return ((i += 1), spans);
       else return null;
     }
   };

@@ -32,7 +32,13 @@ export function planExport(kind: FilterKind, params: SearchParamsInput, format: 
   }
   const parsed = parseFilters(kind, params);
   if (!parsed.ok) throw parsed.error;
-  return { kind, format, bom: bom === '1' || bom === 'true', filters: withoutPaging(parsed.filters), sent: wholeSetFilterValues(kind, params) };
+  return {
+    kind,
+    format,
+    bom: bom === '1' || bom === 'true',
+    filters: withoutPaging(parsed.filters),
+    sent: wholeSetFilterValues(kind, params),
+  };
 }
 
 export interface StartedExport {
@@ -57,7 +63,8 @@ export async function startExport(
   };
 
   const walk = { signal: controller.signal, pageSize: 200 };
-  const pages: AsyncGenerator<PickList> = plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);
+  const pages: AsyncGenerator<PickList> =
+    plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);
   const startedAt = new Date();
   const first = await pages.next().catch((error: unknown) => {
     finish();
@@ -81,9 +88,14 @@ export async function startExport(
         try {
           if (!opened) {
             opened = true;
-            const head = plan.format === 'csv'
-              ? csvHeader()
-              : jsonOpening({ endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results', filters: plan.sent, startedAt: startedAt.toISOString() });
+            const head =
+              plan.format === 'csv'
+                ? csvHeader()
+                : jsonOpening({
+                    endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results',
+                    filters: plan.sent,
+                    startedAt: startedAt.toISOString(),
+                  });
             const opening = encode(`${plan.bom ? '\uFEFF' : ''}${head}`);
             output.enqueue(first.done ? opening : Buffer.concat([opening, write(first.value)]));
             if (!first.done) return;
@@ -99,8 +111,11 @@ export async function startExport(
         } catch (error) {
           finish();
           // Stopped because the reader left (or the caller aborted): not a failure worth a log line.
-          const failure = controller.signal.aborted ? toAppError(new DOMException('The export was cancelled.', 'AbortError')) : toAppError(error);
-          if (failure.code !== 'ABORTED') console.error(`[portal] export failed after ${count} records: ${failure.code} ${failure.message}`);
+          const failure = controller.signal.aborted
+            ? toAppError(new DOMException('The export was cancelled.', 'AbortError'))
+            : toAppError(error);
+          if (failure.code !== 'ABORTED')
+            console.error(`[portal] export failed after ${count} records: ${failure.code} ${failure.message}`);
           output.error(failure);
         }
       },
@@ -114,14 +129,27 @@ export async function startExport(
     { highWaterMark: 1 },
   );
 
-  return { stream, filename: exportFilename(plan, startedAt), contentType: plan.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8' };
+  return {
+    stream,
+    filename: exportFilename(plan, startedAt),
+    contentType: plan.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+  };
 }
 
 /** e.g. picks-football-settled-20261122T120000Z.csv: what, filtered how, and when (UTC). */
 export function exportFilename(plan: Pick<ExportPlan, 'kind' | 'format' | 'sent'>, at: Date): string {
   const parts = ['sport', 'league', 'status', 'result'].map((key) => plan.sent[key]).filter(Boolean) as string[];
-  const label = parts.join('-').normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 60);
-  const stamp = at.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const label = parts
+    .join('-')
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
+    .slice(0, 60);
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${plan.kind}${label ? `-${label}` : ''}-${stamp}.${plan.format}`;
 }
 

@@ -31,7 +31,10 @@ export function isLoopbackHost(hostname: string): boolean {
 /** Parses "10.0.0.1, 192.168.0.0/16, ::1" into a BlockList; throws naming the first bad entry. */
 export function parseAddressList(value: string): { list: BlockList; entries: string[] } {
   const list = new BlockList();
-  const entries = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address = '', prefix] = entry.split('/');
     const bare = normaliseAddress(address);
@@ -62,7 +65,10 @@ export function clientAddressFrom(peer: string | null, forwardedFor: string | nu
   if (!peer) return 'unknown';
   let address = normaliseAddress(peer);
   if (!listHas(trusted, address)) return address;
-  const hops = (forwardedFor ?? '').split(',').map((hop) => normaliseAddress(hop)).filter(Boolean);
+  const hops = (forwardedFor ?? '')
+    .split(',')
+    .map((hop) => normaliseAddress(hop))
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     address = hops[i]!;
     if (!family(address)) return 'unknown';

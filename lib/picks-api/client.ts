@@ -6,15 +6,7 @@ import { walkPages } from './walk';
 import { FILTER_KEYS, type PickFilters } from '../filters';
 import { createUpstreamGate, isGatePaused, sleep, type GatePriority, type UpstreamGate } from './gate';
 import { redactSecrets } from './redact';
-import {
-  openObjectSchema,
-  pickListSchema,
-  pickSchema,
-  resultListSchema,
-  type OpenObject,
-  type Pick,
-  type PickList,
-} from './schemas';
+import { openObjectSchema, pickListSchema, pickSchema, resultListSchema, type OpenObject, type Pick, type PickList } from './schemas';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (the spec-conscious maximum is 3). */
@@ -81,7 +73,12 @@ export function createPicksClient(options: PicksClientOptions) {
   }
 
   /** One GET with the gate, the timeout, the retry policy and the error mapping; returns the parsed JSON body. */
-  async function getJson(path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, onBytes?: (bytes: Uint8Array) => void): Promise<unknown> {
+  async function getJson(
+    path: string,
+    query: Record<string, string | number | undefined> | undefined,
+    call: CallOptions,
+    onBytes?: (bytes: Uint8Array) => void,
+  ): Promise<unknown> {
     const url = buildUrl(path, query);
     const signal = call.signal ?? options.defaultSignal?.() ?? undefined;
     for (let attempt = 0; ; attempt += 1) {
@@ -132,7 +129,13 @@ export function createPicksClient(options: PicksClientOptions) {
   }
 
   /** Checks a body against its schema; a mismatch is UPSTREAM_MALFORMED naming the first wrong field. */
-  function check<T extends z.ZodType>(schema: T, body: unknown, what: string, keepBody = false, requestId = requestIdOf(body)): z.output<T> {
+  function check<T extends z.ZodType>(
+    schema: T,
+    body: unknown,
+    what: string,
+    keepBody = false,
+    requestId = requestIdOf(body),
+  ): z.output<T> {
     const parsed = schema.safeParse(body);
     // keepBody (schemas without transforms only): the schema checked the body, so hand back the body itself;
     // records keep the exact shape and key order the upstream delivered (exports promise that), uncopied.
@@ -145,13 +148,19 @@ export function createPicksClient(options: PicksClientOptions) {
     });
   }
 
-  async function getParsed<T extends z.ZodType>(schema: T, path: string, query: Record<string, string | number | undefined> | undefined, call: CallOptions, what: string, keepBody = false): Promise<z.output<T>> {
+  async function getParsed<T extends z.ZodType>(
+    schema: T,
+    path: string,
+    query: Record<string, string | number | undefined> | undefined,
+    call: CallOptions,
+    what: string,
+    keepBody = false,
+  ): Promise<z.output<T>> {
     return check(schema, await getJson(path, query, call), what, keepBody);
   }
 
   const filterQuery = (filters: PickFilters, keys: readonly string[] = FILTER_KEYS.picks) =>
     Object.fromEntries(keys.map((key) => [key, filters[key as keyof PickFilters]]));
-
 
   async function* records(pages: AsyncIterable<PickList>): AsyncGenerator<Pick> {
     for await (const page of pages) yield* page.data;
@@ -159,7 +168,8 @@ export function createPicksClient(options: PicksClientOptions) {
 
   const me = async (call: CallOptions = {}): Promise<OpenObject> =>
     redactSecrets(await getParsed(openObjectSchema, '/me', undefined, call, 'the licence', true), options.apiKey);
-  const health = (call: CallOptions = {}): Promise<OpenObject> => getParsed(openObjectSchema, '/health', undefined, call, 'its health', true);
+  const health = (call: CallOptions = {}): Promise<OpenObject> =>
+    getParsed(openObjectSchema, '/health', undefined, call, 'its health', true);
   const listPicks = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
     getParsed(pickListSchema, '/picks', filterQuery(filters), call, 'a page of picks', true);
   const listResults = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
@@ -176,8 +186,20 @@ export function createPicksClient(options: PicksClientOptions) {
     return check(pickSchema, wrapped ? body.data : body, 'a pick', false, requestIdOf(body));
   }
 
-  const pageWalker = (path: string, validate: (body: unknown) => PickList) => (filters: PickFilters, call: WalkOptions = {}) =>
-    walkPages((cursor, signal, onBytes) => getJson(path, filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }), { signal, onRequest: call.onRequest, priority: call.priority ?? 'bulk' }, onBytes), validate, { signal: call.signal, maxPages });
+  const pageWalker =
+    (path: string, validate: (body: unknown) => PickList) =>
+    (filters: PickFilters, call: WalkOptions = {}) =>
+      walkPages(
+        (cursor, signal, onBytes) =>
+          getJson(
+            path,
+            filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }),
+            { signal, onRequest: call.onRequest, priority: call.priority ?? 'bulk' },
+            onBytes,
+          ),
+        validate,
+        { signal: call.signal, maxPages },
+      );
   const walkPickPages = pageWalker('/picks', (body) => check(pickListSchema, body, 'a page of picks', true));
   const walkResultPages = pageWalker('/results', (body) => check(resultListSchema, body, 'a page of results'));
 

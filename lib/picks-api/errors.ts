@@ -13,9 +13,10 @@ export function parseJsonBody(res: Response, text: string): unknown {
     throw new AppError({
       status: 502,
       code: 'UPSTREAM_MALFORMED',
-      message: text.trim() === ''
-        ? `The Picks API sent an empty body (HTTP ${res.status}).`
-        : `The Picks API sent something that is not JSON (${type}, HTTP ${res.status}).`,
+      message:
+        text.trim() === ''
+          ? `The Picks API sent an empty body (HTTP ${res.status}).`
+          : `The Picks API sent something that is not JSON (${type}, HTTP ${res.status}).`,
       requestId: res.headers.get('x-request-id'),
     });
   }

@@ -5,7 +5,22 @@
 
 export const REDACTED = '[redacted]';
 
-const SECRET_WORDS = new Set(['secret', 'secrets', 'token', 'tokens', 'password', 'passwords', 'passwd', 'pwd', 'key', 'keys', 'apikey', 'credential', 'credentials', 'authorization']);
+const SECRET_WORDS = new Set([
+  'secret',
+  'secrets',
+  'token',
+  'tokens',
+  'password',
+  'passwords',
+  'passwd',
+  'pwd',
+  'key',
+  'keys',
+  'apikey',
+  'credential',
+  'credentials',
+  'authorization',
+]);
 
 /** Words of a field name: camelCase, snake_case, kebab-case and dotted names split apart. */
 function nameWords(name: string): string[] {

@@ -12,7 +12,11 @@ export type FetchPageBody = (cursor: string | undefined, signal: AbortSignal, on
  * we decode, parse and validate; the parsed paging block then confirms the guess, or the guessed request
  * is cancelled and the right one sent. Cursors that repeat, go missing or never end stop the walk.
  */
-export async function* walkPages(fetchBody: FetchPageBody, validate: (body: unknown) => PickList, options: { signal?: AbortSignal; maxPages: number }): AsyncGenerator<PickList> {
+export async function* walkPages(
+  fetchBody: FetchPageBody,
+  validate: (body: unknown) => PickList,
+  options: { signal?: AbortSignal; maxPages: number },
+): AsyncGenerator<PickList> {
   const { maxPages } = options;
   // Our own controller: when the consumer stops early (break, throw), the requests ahead are cancelled too.
   const { controller, unlink } = linkedController(options.signal);
@@ -20,7 +24,13 @@ export async function* walkPages(fetchBody: FetchPageBody, validate: (body: unkn
   let requested = 0;
 
   /** One upstream request of the walk, and the request its bytes let us guess should follow it. */
-  interface Request { cursor: string | undefined; body: Promise<unknown>; bytes: Uint8Array | null; guess: Request | null; cancel: () => void }
+  interface Request {
+    cursor: string | undefined;
+    body: Promise<unknown>;
+    bytes: Uint8Array | null;
+    guess: Request | null;
+    cancel: () => void;
+  }
   let current: Request;
   let waiting = false; // the walk is waiting for current: its consumer has asked for the next page
   const request = (cursor: string | undefined): Request => {

@@ -27,9 +27,15 @@ describe('coverage matrix', () => {
     for (const row of report.rows) {
       const mine = direct.filter((p) => p.league === row.league);
       expect(row.total).toBe(mine.length);
-      for (const status of ['upcoming', 'live', 'settled', 'void'] as const) expect(row.byStatus[status]).toBe(mine.filter((p) => p.status === status).length);
+      for (const status of ['upcoming', 'live', 'settled', 'void'] as const)
+        expect(row.byStatus[status]).toBe(mine.filter((p) => p.status === status).length);
       expect(row.playerPicks).toBe(mine.filter((p) => p.isPlayerPick).length);
-      expect(row.lastPublishedAt).toBe(mine.map((p) => p.publishedAt!).sort().at(-1));
+      expect(row.lastPublishedAt).toBe(
+        mine
+          .map((p) => p.publishedAt!)
+          .sort()
+          .at(-1),
+      );
       expect(row.results.win).toBe(mine.filter((p) => p.status === 'settled' && p.result === 'win').length);
       expect(row.licensed).toBe(true);
     }

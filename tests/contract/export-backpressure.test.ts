@@ -64,9 +64,14 @@ describe.each(['csv', 'json'] as const)('a slow reader of a %s export', (format)
     }
     expect(requests()).toBe(pages); // every page once, no extra request
     const text = Buffer.concat(chunks).toString('utf8');
-    const exported = format === 'json'
-      ? (JSON.parse(text) as { data: { id: string }[] }).data.map((p) => p.id)
-      : text.trim().split('\r\n').slice(1).map((line) => line.slice(0, line.indexOf(',')));
+    const exported =
+      format === 'json'
+        ? (JSON.parse(text) as { data: { id: string }[] }).data.map((p) => p.id)
+        : text
+            .trim()
+            .split('\r\n')
+            .slice(1)
+            .map((line) => line.slice(0, line.indexOf(',')));
     expect(exported).toEqual(ids);
   });
 });

@@ -14,13 +14,28 @@ const run = promisify(execFile);
 const upstream = sandboxOverHttp();
 
 const exportCommand = (args: string[], key = 'sandbox-full-key') =>
-  run('npm', ['run', '-s', 'export', '--', ...args], { env: { ...process.env, PICKS_API_BASE_URL: upstream.baseUrl, PICKS_API_KEY: key }, maxBuffer: 64 * 1024 * 1024 });
+  run('npm', ['run', '-s', 'export', '--', ...args], {
+    env: { ...process.env, PICKS_API_BASE_URL: upstream.baseUrl, PICKS_API_KEY: key },
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 describe('npm run export', () => {
   it('writes every matching record as CSV to standard output', async () => {
     const expected: string[] = [];
-    for await (const pick of createPicksClient({ baseUrl: upstream.baseUrl, apiKey: 'sandbox-full-key' }).walkPicks({ league: 'Trinidad & Tobago Premier League', status: 'settled' })) expected.push(pick.id!);
-    const { stdout, stderr } = await exportCommand(['picks', '--format', 'csv', '--league', 'Trinidad & Tobago Premier League', '--status', 'settled']);
+    for await (const pick of createPicksClient({ baseUrl: upstream.baseUrl, apiKey: 'sandbox-full-key' }).walkPicks({
+      league: 'Trinidad & Tobago Premier League',
+      status: 'settled',
+    }))
+      expected.push(pick.id!);
+    const { stdout, stderr } = await exportCommand([
+      'picks',
+      '--format',
+      'csv',
+      '--league',
+      'Trinidad & Tobago Premier League',
+      '--status',
+      'settled',
+    ]);
     const ids = Papa.parse<Record<string, string>>(stdout, { header: true, skipEmptyLines: true }).data.map((row) => row.id);
     expect(ids).toEqual(expected);
     expect(stderr).toContain(`exported ${expected.length} records`);
@@ -43,7 +58,10 @@ describe('npm run export', () => {
 
   it('fails with a non-zero exit and leaves no file when the upstream refuses', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'export-')), 'picks.csv');
-    const failure = await exportCommand(['picks', '--format', 'csv', '--output', file], 'sandbox-suspended-key').then(() => null, (error: { code: number; stderr: string }) => error);
+    const failure = await exportCommand(['picks', '--format', 'csv', '--output', file], 'sandbox-suspended-key').then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('LICENCE_UNAVAILABLE');
     expect(existsSync(file)).toBe(false);
@@ -52,10 +70,16 @@ describe('npm run export', () => {
 
   it('refuses bad filters and formats before asking the upstream', async () => {
     const before = upstream.sandbox.stats.requests;
-    const bad = await exportCommand(['picks', '--format', 'csv', '--status', 'finished']).then(() => null, (error: { code: number; stderr: string }) => error);
+    const bad = await exportCommand(['picks', '--format', 'csv', '--status', 'finished']).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(bad?.code).toBe(1);
     expect(bad?.stderr).toContain('status must be one of');
-    const format = await exportCommand(['picks', '--format', 'xlsx']).then(() => null, (error: { code: number }) => error);
+    const format = await exportCommand(['picks', '--format', 'xlsx']).then(
+      () => null,
+      (error: { code: number }) => error,
+    );
     expect(format?.code).toBe(1);
     expect(upstream.sandbox.stats.requests).toBe(before);
   }, 60_000);

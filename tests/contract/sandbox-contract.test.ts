@@ -21,7 +21,8 @@ const api = (key = 'sandbox-full-key', extra: Parameters<typeof createPicksClien
 async function walk(key: string, filters: PickFilters, pageSize = 200, kind: 'picks' | 'results' = 'picks'): Promise<Pick[]> {
   const client = api(key);
   const out: Pick[] = [];
-  for await (const pick of kind === 'picks' ? client.walkPicks(filters, { pageSize }) : client.walkResults(filters, { pageSize })) out.push(pick);
+  for await (const pick of kind === 'picks' ? client.walkPicks(filters, { pageSize }) : client.walkResults(filters, { pageSize }))
+    out.push(pick);
   return out;
 }
 
@@ -77,7 +78,9 @@ describe('endpoints', () => {
     const url = await bare.listen(0);
     try {
       const target = everything[7]!;
-      const res = await fetch(`${url}/api/v1/picks/${encodeURIComponent(target.id!)}`, { headers: { Authorization: 'Bearer sandbox-full-key' } });
+      const res = await fetch(`${url}/api/v1/picks/${encodeURIComponent(target.id!)}`, {
+        headers: { Authorization: 'Bearer sandbox-full-key' },
+      });
       expect(await res.json()).toHaveProperty('id', target.id);
       const pick = await createPicksClient({ baseUrl: url, apiKey: 'sandbox-full-key' }).getPick(target.id!);
       expect(pick.id).toBe(target.id);
@@ -125,8 +128,19 @@ describe('error codes', () => {
   });
 
   it.each([
-    'status=finished', 'result=draw', 'from=2026-11-01', 'to=yesterday', 'limit=0', 'limit=-3', 'limit=2.5', 'limit=abc',
-    'colour=red', 'sport=a&sport=b', 'sport=', 'from=2026-11-10T00:00:00Z&to=2026-11-01T00:00:00Z', 'cursor=bogus',
+    'status=finished',
+    'result=draw',
+    'from=2026-11-01',
+    'to=yesterday',
+    'limit=0',
+    'limit=-3',
+    'limit=2.5',
+    'limit=abc',
+    'colour=red',
+    'sport=a&sport=b',
+    'sport=',
+    'from=2026-11-10T00:00:00Z&to=2026-11-01T00:00:00Z',
+    'cursor=bogus',
   ])('400 INVALID_FILTERS for %s', async (query) => {
     const error = await errorOf(await raw(`/api/v1/picks?${query}`));
     expect(error).toMatchObject({ status: 400, code: 'INVALID_FILTERS' });
@@ -135,7 +149,10 @@ describe('error codes', () => {
 
   it('400 for a cursor used with other filters', async () => {
     const first = await api().listPicks({ sport: 'Football', limit: 5 });
-    await expect(api().listPicks({ sport: 'Tennis', limit: 5, cursor: first.page.nextCursor! })).rejects.toMatchObject({ code: 'INVALID_FILTERS', status: 400 });
+    await expect(api().listPicks({ sport: 'Tennis', limit: 5, cursor: first.page.nextCursor! })).rejects.toMatchObject({
+      code: 'INVALID_FILTERS',
+      status: 400,
+    });
     const second = await api().listPicks({ sport: 'Football', limit: 5, cursor: first.page.nextCursor! });
     expect(second.data[0]!.id).not.toBe(first.data[0]!.id);
   });
@@ -158,8 +175,16 @@ describe('walking every page', () => {
     ['sport', { sport: 'Football' }, (p) => p.sport === 'Football'],
     ['league with &', { league: 'Trinidad & Tobago Premier League' }, (p) => p.league === 'Trinidad & Tobago Premier League'],
     ['status + result', { status: 'settled', result: 'win' }, (p) => p.status === 'settled' && p.result === 'win'],
-    ['date range', { from: '2026-11-01T00:00:00.000Z', to: '2026-11-15T00:00:00.000Z' }, (p) => inRange(p, '2026-11-01T00:00:00.000Z', '2026-11-15T00:00:00.000Z')],
-    ['combined', { sport: 'Basketball', status: 'upcoming', from: '2026-11-20T00:00:00.000Z' }, (p) => p.sport === 'Basketball' && p.status === 'upcoming' && inRange(p, '2026-11-20T00:00:00.000Z')],
+    [
+      'date range',
+      { from: '2026-11-01T00:00:00.000Z', to: '2026-11-15T00:00:00.000Z' },
+      (p) => inRange(p, '2026-11-01T00:00:00.000Z', '2026-11-15T00:00:00.000Z'),
+    ],
+    [
+      'combined',
+      { sport: 'Basketball', status: 'upcoming', from: '2026-11-20T00:00:00.000Z' },
+      (p) => p.sport === 'Basketball' && p.status === 'upcoming' && inRange(p, '2026-11-20T00:00:00.000Z'),
+    ],
     ['nothing matches', { sport: 'Curling' }, () => false],
   ];
 
@@ -188,7 +213,9 @@ describe('licence dimensions', () => {
   it('sport and league', async () => {
     const picks = await walk('sandbox-football-key', {});
     expect(new Set(picks.map((p) => p.league))).toEqual(new Set(['Premier League', 'Trinidad & Tobago Premier League']));
-    expect(picks.map((p) => p.id)).toEqual(everything.filter((p) => p.league === 'Premier League' || p.league === 'Trinidad & Tobago Premier League').map((p) => p.id));
+    expect(picks.map((p) => p.id)).toEqual(
+      everything.filter((p) => p.league === 'Premier League' || p.league === 'Trinidad & Tobago Premier League').map((p) => p.id),
+    );
   });
 
   it('date window', async () => {
@@ -246,7 +273,9 @@ describe('throttling', () => {
     const tight = createSandbox({ now: Date.now, rateLimit: { limit: 4, windowMs: 1000 }, picks: 1200 });
     const url = await tight.listen(0);
     try {
-      const burst = await Promise.all(Array.from({ length: 6 }, () => fetch(`${url}/api/v1/health`, { headers: { Authorization: 'Bearer sandbox-full-key' } })));
+      const burst = await Promise.all(
+        Array.from({ length: 6 }, () => fetch(`${url}/api/v1/health`, { headers: { Authorization: 'Bearer sandbox-full-key' } })),
+      );
       const throttled = burst.filter((r) => r.status === 429);
       expect(throttled.length).toBe(2);
       expect(Number(throttled[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

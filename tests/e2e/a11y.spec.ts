@@ -17,7 +17,15 @@ test('sign-in page', async ({ page }) => {
 test('main pages', async ({ page }) => {
   await signIn(page, 'admin');
   const { data } = await sandboxApi<{ data: { id: string }[] }>('/picks?limit=1');
-  for (const url of ['/', '/licence', '/picks?sport=Football', '/results', `/picks/${encodeURIComponent(data[0]!.id)}`, '/picks?status=nope', '/coverage']) {
+  for (const url of [
+    '/',
+    '/licence',
+    '/picks?sport=Football',
+    '/results',
+    `/picks/${encodeURIComponent(data[0]!.id)}`,
+    '/picks?status=nope',
+    '/coverage',
+  ]) {
     await page.goto(url);
     await page.waitForLoadState('networkidle');
     if (url === '/coverage') await page.getByTestId('coverage-report').waitFor();

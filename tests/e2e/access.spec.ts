@@ -16,16 +16,27 @@ function files(dir: string): string[] {
 }
 
 function toUrl(file: string): string {
-  const segments = path.relative('app', path.dirname(file)).split(path.sep).filter((s) => s && !/^\(.*\)$/.test(s));
+  const segments = path
+    .relative('app', path.dirname(file))
+    .split(path.sep)
+    .filter((s) => s && !/^\(.*\)$/.test(s));
   return `/${segments.map((s) => (s.startsWith('[') ? encodeURIComponent('pk:sample~1+2=') : s)).join('/')}`;
 }
 
 const all = files('app');
-const pages = all.filter((f) => path.basename(f) === 'page.tsx').map(toUrl).filter((url) => url !== '/login');
-const handlers = all.filter((f) => path.basename(f) === 'route.ts').map(toUrl).filter((url) => !url.startsWith('/api/auth'));
+const pages = all
+  .filter((f) => path.basename(f) === 'page.tsx')
+  .map(toUrl)
+  .filter((url) => url !== '/login');
+const handlers = all
+  .filter((f) => path.basename(f) === 'route.ts')
+  .map(toUrl)
+  .filter((url) => !url.startsWith('/api/auth'));
 
 test('the file tree has the pages we expect to guard', () => {
-  expect(pages).toEqual(expect.arrayContaining(['/', '/licence', '/picks', '/results', '/coverage', `/picks/${encodeURIComponent('pk:sample~1+2=')}`]));
+  expect(pages).toEqual(
+    expect.arrayContaining(['/', '/licence', '/picks', '/results', '/coverage', `/picks/${encodeURIComponent('pk:sample~1+2=')}`]),
+  );
 });
 
 for (const url of pages) {

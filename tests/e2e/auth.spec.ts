@@ -9,11 +9,15 @@ const portal = `http://127.0.0.1:${E2E.port}`;
 const secondary = `http://127.0.0.1:${E2E.suspendedPort}`; // started with the known e2e AUTH_SECRET
 
 const get = (origin: string, path: string, cookie: string) => fetch(`${origin}${path}`, { headers: { cookie }, redirect: 'manual' });
-const signedIn = async (origin: string, cookie: string) => (await get(origin, '/api/auth/session', cookie)).json().then((s) => Boolean(s?.user?.role));
+const signedIn = async (origin: string, cookie: string) =>
+  (await get(origin, '/api/auth/session', cookie)).json().then((s) => Boolean(s?.user?.role));
 
 async function csrf(origin: string, cookie: string): Promise<{ token: string; cookie: string }> {
   const res = await fetch(`${origin}/api/auth/csrf`, { headers: { cookie } });
-  const fresh = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const fresh = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return { token: ((await res.json()) as { csrfToken: string }).csrfToken, cookie: [cookie, fresh].filter(Boolean).join('; ') };
 }
 
@@ -24,7 +28,8 @@ test('sign-out ends the session: the old cookie is refused afterwards', async ()
 
   const { token, cookie: withCsrf } = await csrf(portal, cookie);
   const out = await fetch(`${portal}/api/auth/signout`, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: withCsrf },
     body: new URLSearchParams({ csrfToken: token, json: 'true' }),
   });
@@ -41,7 +46,8 @@ test('sign-out ends the session: the old cookie is refused afterwards', async ()
 
 test('sign-in without the CSRF token sets no session', async () => {
   const res = await fetch(`${portal}/api/auth/callback/credentials`, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ email: 'admin@demo.picks.test', password: 'demo-admin-pass', json: 'true' }),
   });
@@ -50,7 +56,12 @@ test('sign-in without the CSRF token sets no session', async () => {
 
 test('sign-out without the CSRF token leaves the session alone', async () => {
   const cookie = await sessionCookie(portal, 'viewer');
-  await fetch(`${portal}/api/auth/signout`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie }, body: 'json=true' });
+  await fetch(`${portal}/api/auth/signout`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie },
+    body: 'json=true',
+  });
   expect(await signedIn(portal, cookie)).toBe(true);
 });
 
@@ -66,7 +77,11 @@ test('an expired session token is refused', async () => {
 });
 
 test('a token made with another secret, or with a role that does not exist, is refused', async () => {
-  const forged = await encode({ token: { email: 'x@evil.example', role: 'admin' }, secret: 'not-the-portal-secret-000000000000000', maxAge: 600 });
+  const forged = await encode({
+    token: { email: 'x@evil.example', role: 'admin' },
+    secret: 'not-the-portal-secret-000000000000000',
+    maxAge: 600,
+  });
   expect(await signedIn(secondary, `portal.session=${forged}`)).toBe(false);
   const bogusRole = await sessionToken({ role: 'superuser', provider: 'oidc' }, 600);
   expect(await signedIn(secondary, `portal.session=${bogusRole}`)).toBe(false);

@@ -35,14 +35,22 @@ test('a manager changes the range and the figures follow', async ({ page }) => {
   await page.getByRole('search').getByLabel('To (UTC day)').fill('2026-11-10');
   await page.getByRole('search').getByLabel('Sport', { exact: true }).selectOption('Tennis');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect.poll(() => Object.fromEntries(new URL(page.url()).searchParams)).toMatchObject({ from: '2026-11-01', to: '2026-11-10', sport: 'Tennis' });
+  await expect
+    .poll(() => Object.fromEntries(new URL(page.url()).searchParams))
+    .toMatchObject({ from: '2026-11-01', to: '2026-11-10', sport: 'Tennis' });
   await expect(page.getByTestId('coverage-cost')).toContainText('for 10 UTC days (2026-11-01 to 2026-11-10)');
-  const direct = await walkSandbox(sandbox, E2E.sandboxKey, 'picks', { from: '2026-11-01T00:00:00.000Z', to: '2026-11-11T00:00:00.000Z', sport: 'Tennis' });
+  const direct = await walkSandbox(sandbox, E2E.sandboxKey, 'picks', {
+    from: '2026-11-01T00:00:00.000Z',
+    to: '2026-11-11T00:00:00.000Z',
+    sport: 'Tennis',
+  });
   await expect(page.getByTestId('coverage-cost')).toContainText(`${direct.length.toLocaleString('en-US')} picks delivered`);
   expect(await page.getByTestId('coverage-matrix').locator('tbody tr').count()).toBe(2);
-  const csv = await page.request.get(await page.getByRole('link', { name: 'Download the matrix as CSV' }).getAttribute('href') as string);
+  const csv = await page.request.get((await page.getByRole('link', { name: 'Download the matrix as CSV' }).getAttribute('href')) as string);
   expect(csv.headers()['content-disposition']).toContain('coverage-tennis-2026-11-01-to-2026-11-10.csv');
-  expect((await csv.text()).split('\r\n')[0]).toBe('sport,league,licensed,total,upcoming,live,settled,void,other,playerPicks,playerShare,lastPublishedAt,emptyDays,win,loss,push,resultVoid');
+  expect((await csv.text()).split('\r\n')[0]).toBe(
+    'sport,league,licensed,total,upcoming,live,settled,void,other,playerPicks,playerShare,lastPublishedAt,emptyDays,win,loss,push,resultVoid',
+  );
 });
 
 test('a range beyond the bound is refused with a clear message', async ({ page }) => {
@@ -79,7 +87,9 @@ for (const role of ['viewer', 'editor'] as const) {
     const res = await page.goto('/coverage');
     expect(res!.status()).toBe(403);
     await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
-    const api = await fetch(`http://127.0.0.1:${E2E.port}/api/coverage`, { headers: { cookie: await sessionCookie(`http://127.0.0.1:${E2E.port}`, role) } });
+    const api = await fetch(`http://127.0.0.1:${E2E.port}/api/coverage`, {
+      headers: { cookie: await sessionCookie(`http://127.0.0.1:${E2E.port}`, role) },
+    });
     expect(api.status).toBe(403);
     expect((await api.json()).error.code).toBe('FORBIDDEN');
   });

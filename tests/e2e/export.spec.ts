@@ -17,9 +17,24 @@ const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
 
 const SETS: { name: string; kind: 'picks' | 'results'; portal: Record<string, string>; api: Record<string, string> }[] = [
   { name: 'a sport', kind: 'picks', portal: { sport: 'Football' }, api: { sport: 'Football' } },
-  { name: 'a league with &', kind: 'picks', portal: { league: 'Trinidad & Tobago Premier League' }, api: { league: 'Trinidad & Tobago Premier League' } },
-  { name: 'a date range', kind: 'picks', portal: { from: '2026-11-01', to: '2026-11-09' }, api: { from: '2026-11-01T00:00:00.000Z', to: '2026-11-10T00:00:00.000Z' } },
-  { name: 'status, result and sport', kind: 'picks', portal: { sport: 'Basketball', status: 'settled', result: 'win' }, api: { sport: 'Basketball', status: 'settled', result: 'win' } },
+  {
+    name: 'a league with &',
+    kind: 'picks',
+    portal: { league: 'Trinidad & Tobago Premier League' },
+    api: { league: 'Trinidad & Tobago Premier League' },
+  },
+  {
+    name: 'a date range',
+    kind: 'picks',
+    portal: { from: '2026-11-01', to: '2026-11-09' },
+    api: { from: '2026-11-01T00:00:00.000Z', to: '2026-11-10T00:00:00.000Z' },
+  },
+  {
+    name: 'status, result and sport',
+    kind: 'picks',
+    portal: { sport: 'Basketball', status: 'settled', result: 'win' },
+    api: { sport: 'Basketball', status: 'settled', result: 'win' },
+  },
   { name: 'every pick', kind: 'picks', portal: {}, api: {} },
   { name: 'results of a league', kind: 'results', portal: { league: 'NBA' }, api: { league: 'NBA' } },
 ];
@@ -43,7 +58,9 @@ for (const set of SETS) {
     expect(csvRes.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csvRes.headers.get('cache-control')).toBe('private, no-store, no-transform');
     expect(csvRes.headers.get('content-encoding')).toBeNull();
-    expect(csvRes.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${set.kind}[a-z0-9-]*-\\d{8}T\\d{6}Z\\.csv"$`));
+    expect(csvRes.headers.get('content-disposition')).toMatch(
+      new RegExp(`^attachment; filename="${set.kind}[a-z0-9-]*-\\d{8}T\\d{6}Z\\.csv"$`),
+    );
     const csv = Papa.parse<Record<string, string>>(await csvRes.text(), { header: true, skipEmptyLines: true });
     expect(csv.errors).toEqual([]);
     expect(csv.meta.fields).toEqual(CSV_COLUMNS);
@@ -53,7 +70,11 @@ for (const set of SETS) {
 
     const jsonRes = await exportOf(set.kind, { ...set.portal, format: 'json' });
     expect(jsonRes.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    const json = (await jsonRes.json()) as { export: { endpoint: string; filters: Record<string, string> }; data: { id: string }[]; count: number };
+    const json = (await jsonRes.json()) as {
+      export: { endpoint: string; filters: Record<string, string> };
+      data: { id: string }[];
+      count: number;
+    };
     expect(json.data.map((p) => p.id)).toEqual(expected);
     expect(json.count).toBe(expected.length);
     expect(json.export).toMatchObject({ endpoint: `/api/v1/${set.kind}`, filters: set.portal });
@@ -117,7 +138,8 @@ test.describe('through a faulty upstream', () => {
     await fetch(`${proxy}/__faults`, { method: 'DELETE' });
   });
   const faults = (rules: unknown[]) => fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify(rules) });
-  const upstreamPages = async () => ((await (await fetch(`${proxy}/__requests`)).json()) as { path: string }[]).filter((r) => r.path.startsWith('/api/v1/picks')).length;
+  const upstreamPages = async () =>
+    ((await (await fetch(`${proxy}/__requests`)).json()) as { path: string }[]).filter((r) => r.path.startsWith('/api/v1/picks')).length;
 
   for (const format of ['csv', 'json']) {
     test(`a failure mid-export (${format}) breaks the download instead of ending it like a complete file`, async () => {

@@ -17,27 +17,88 @@ const api = `http://127.0.0.1:${E2E.faultyPort}`;
 type Rule = Record<string, unknown>;
 const faults = (rules: Rule[]) => fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify(rules) });
 const err = (code: string, id: string) => JSON.stringify({ error: { code, message: 'x', requestId: id } });
-const bigPage = () => JSON.stringify({
-  data: Array.from({ length: 200 }, (_, i) => ({ id: `big-${i}`, sport: 'Football', league: 'Premier League', homeTeam: 'A', awayTeam: 'B', reasoning: 'x'.repeat(30_000), attribution: 'Big' })),
-  page: { nextCursor: null, hasMore: false },
-  requestId: 'req_big',
-});
+const bigPage = () =>
+  JSON.stringify({
+    data: Array.from({ length: 200 }, (_, i) => ({
+      id: `big-${i}`,
+      sport: 'Football',
+      league: 'Premier League',
+      homeTeam: 'A',
+      awayTeam: 'B',
+      reasoning: 'x'.repeat(30_000),
+      attribution: 'Big',
+    })),
+    page: { nextCursor: null, hasMore: false },
+    requestId: 'req_big',
+  });
 
 const KINDS: { name: string; rules: () => Rule[]; code: string | null; requestId?: string; exportBreaksMidway?: boolean }[] = [
-  { name: '401', rules: () => [{ path: '^/api/v1/picks', status: 401, body: err('UNAUTHORIZED', 'req_401') }], code: 'UPSTREAM_UNAUTHORIZED', requestId: 'req_401' },
-  { name: '403', rules: () => [{ path: '^/api/v1/picks', status: 403, body: err('FORBIDDEN', 'req_403') }], code: 'LICENCE_UNAVAILABLE', requestId: 'req_403' },
-  { name: '404', rules: () => [{ path: '^/api/v1/picks', status: 404, body: err('NOT_FOUND', 'req_404') }], code: 'NOT_FOUND', requestId: 'req_404' },
+  {
+    name: '401',
+    rules: () => [{ path: '^/api/v1/picks', status: 401, body: err('UNAUTHORIZED', 'req_401') }],
+    code: 'UPSTREAM_UNAUTHORIZED',
+    requestId: 'req_401',
+  },
+  {
+    name: '403',
+    rules: () => [{ path: '^/api/v1/picks', status: 403, body: err('FORBIDDEN', 'req_403') }],
+    code: 'LICENCE_UNAVAILABLE',
+    requestId: 'req_403',
+  },
+  {
+    name: '404',
+    rules: () => [{ path: '^/api/v1/picks', status: 404, body: err('NOT_FOUND', 'req_404') }],
+    code: 'NOT_FOUND',
+    requestId: 'req_404',
+  },
   { name: '429 without Retry-After', rules: () => [{ path: '^/api/v1/picks', status: 429, body: '' }], code: 'THROTTLED' },
-  { name: '500', rules: () => [{ path: '^/api/v1/picks', status: 500, body: err('BOOM', 'req_500') }], code: 'UPSTREAM_ERROR', requestId: 'req_500' },
-  { name: '502 with an HTML body', rules: () => [{ path: '^/api/v1/picks', status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html><h1>502 Bad Gateway</h1></html>' }], code: 'UPSTREAM_ERROR' },
+  {
+    name: '500',
+    rules: () => [{ path: '^/api/v1/picks', status: 500, body: err('BOOM', 'req_500') }],
+    code: 'UPSTREAM_ERROR',
+    requestId: 'req_500',
+  },
+  {
+    name: '502 with an HTML body',
+    rules: () => [
+      { path: '^/api/v1/picks', status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html><h1>502 Bad Gateway</h1></html>' },
+    ],
+    code: 'UPSTREAM_ERROR',
+  },
   { name: '503', rules: () => [{ path: '^/api/v1/picks', status: 503, body: '' }], code: 'UPSTREAM_ERROR' },
   { name: 'a hang past the timeout', rules: () => [{ path: '^/api/v1/picks', kind: 'hang' }], code: 'UPSTREAM_TIMEOUT' },
   { name: 'a reset connection', rules: () => [{ path: '^/api/v1/picks', kind: 'reset' }], code: 'UPSTREAM_UNAVAILABLE' },
   { name: 'truncated JSON', rules: () => [{ path: '^/api/v1/picks', kind: 'truncate' }], code: 'UPSTREAM_MALFORMED' },
-  { name: 'valid JSON of the wrong shape', rules: () => [{ path: '^/api/v1/picks', status: 200, body: '{"items":[],"next":null,"requestId":"req_shape"}' }], code: 'UPSTREAM_MALFORMED', requestId: 'req_shape' },
+  {
+    name: 'valid JSON of the wrong shape',
+    rules: () => [{ path: '^/api/v1/picks', status: 200, body: '{"items":[],"next":null,"requestId":"req_shape"}' }],
+    code: 'UPSTREAM_MALFORMED',
+    requestId: 'req_shape',
+  },
   { name: 'an empty body', rules: () => [{ path: '^/api/v1/picks', status: 200, body: '' }], code: 'UPSTREAM_MALFORMED' },
-  { name: 'hasMore with a null cursor', rules: () => [{ path: '^/api/v1/picks', status: 200, body: '{"data":[{"id":"h1"}],"page":{"hasMore":true,"nextCursor":null},"requestId":"req_hm"}' }], code: null },
-  { name: 'a cursor that repeats', rules: () => [{ path: '^/api/v1/picks', status: 200, body: '{"data":[{"id":"r1"}],"page":{"hasMore":true,"nextCursor":"same"},"requestId":"req_rep"}' }], code: null, exportBreaksMidway: true },
+  {
+    name: 'hasMore with a null cursor',
+    rules: () => [
+      {
+        path: '^/api/v1/picks',
+        status: 200,
+        body: '{"data":[{"id":"h1"}],"page":{"hasMore":true,"nextCursor":null},"requestId":"req_hm"}',
+      },
+    ],
+    code: null,
+  },
+  {
+    name: 'a cursor that repeats',
+    rules: () => [
+      {
+        path: '^/api/v1/picks',
+        status: 200,
+        body: '{"data":[{"id":"r1"}],"page":{"hasMore":true,"nextCursor":"same"},"requestId":"req_rep"}',
+      },
+    ],
+    code: null,
+    exportBreaksMidway: true,
+  },
 ];
 
 let cookie: string;
@@ -55,7 +116,10 @@ async function exportOutcome(): Promise<'refused' | 'broke off' | 'complete'> {
     expect((await res.json()).error.code).toBeTruthy();
     return 'refused';
   }
-  return res.text().then(() => 'complete' as const, () => 'broke off' as const);
+  return res.text().then(
+    () => 'complete' as const,
+    () => 'broke off' as const,
+  );
 }
 
 async function portalStillServes(page: import('@playwright/test').Page) {
@@ -143,7 +207,9 @@ test('upstream fault: 429 with a long Retry-After pauses the whole portal, witho
   await fetch(`${proxy}/__requests`, { method: 'DELETE' });
   await page.goto(`${origin}/results?sport=Tennis`);
   await expect(page.locator('[data-error-code="THROTTLED"]').first()).toContainText(/Try again in \d+ s/);
-  const asked = ((await (await fetch(`${proxy}/__requests`)).json()) as { path: string }[]).filter((r) => r.path.startsWith('/api/v1/picks') || r.path.startsWith('/api/v1/results'));
+  const asked = ((await (await fetch(`${proxy}/__requests`)).json()) as { path: string }[]).filter(
+    (r) => r.path.startsWith('/api/v1/picks') || r.path.startsWith('/api/v1/results'),
+  );
   expect(asked).toEqual([]); // the pause is honoured: no request reached the upstream
   const login = await fetch(`${api}/login`);
   expect(login.status).toBe(200); // and the process itself is healthy

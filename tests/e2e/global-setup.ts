@@ -11,7 +11,8 @@ import { E2E } from './ports';
  */
 export default async function globalSetup() {
   await rm(E2E.staffUsersFile, { force: true });
-  for (const [role, user] of Object.entries(STAFF)) await addUser(E2E.staffUsersFile, user.email, role as keyof typeof STAFF, user.password);
+  for (const [role, user] of Object.entries(STAFF))
+    await addUser(E2E.staffUsersFile, user.email, role as keyof typeof STAFF, user.password);
   // A users file carried over from a sandbox setup: its demo accounts must be refused by these portals.
   await ensureDemoUsers(E2E.staffUsersFile);
 }

@@ -13,12 +13,71 @@ const api = `http://127.0.0.1:${E2E.faultyPort}`;
 const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
 
 const HOSTILE: string[] = [
-  '', ' ', 'x'.repeat(5000), '\u0000', '\r\n', '\t', '\u0007', '%00', '%', '%%', '%E0%A4%A', '../', '../../etc/passwd', '..%2F..%2Fme', '/api/v1/me',
-  '%2F', '%2e%2e', '.', '..', '&status=void', '&limit=1', 'a&cursor=x', '=', '#frag', '?x=1', 'sport=NFL&sport=NBA', '<script>alert(1)</script>',
-  '"><img src=x onerror=alert(1)>', "'><svg onload=alert(1)>", 'javascript:alert(1)', "=cmd|' /C calc'!A0", '+1', '-1', '@SUM(1)', '1e309', '-0',
-  'NaN', 'Infinity', '999999999999999999999', '0x10', '1.5', '201', '0', '2026-13-45', '2026-02-30T25:61:00Z', '9999-12-31', '0000-00-00',
-  'null', 'undefined', '[]', '{}', '\u202eevil', '\ufeffbom', '👍🏽', 'Ω≈ç√', '\ud800', "'; DROP TABLE picks;--", '${7*7}', '{{7*7}}',
-  '%0d%0aSet-Cookie: x=1', 'https://evil.example', '//evil.example', '/\\evil.example', 'Premier League', 'Trinidad & Tobago Premier League',
+  '',
+  ' ',
+  'x'.repeat(5000),
+  '\u0000',
+  '\r\n',
+  '\t',
+  '\u0007',
+  '%00',
+  '%',
+  '%%',
+  '%E0%A4%A',
+  '../',
+  '../../etc/passwd',
+  '..%2F..%2Fme',
+  '/api/v1/me',
+  '%2F',
+  '%2e%2e',
+  '.',
+  '..',
+  '&status=void',
+  '&limit=1',
+  'a&cursor=x',
+  '=',
+  '#frag',
+  '?x=1',
+  'sport=NFL&sport=NBA',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  "'><svg onload=alert(1)>",
+  'javascript:alert(1)',
+  "=cmd|' /C calc'!A0",
+  '+1',
+  '-1',
+  '@SUM(1)',
+  '1e309',
+  '-0',
+  'NaN',
+  'Infinity',
+  '999999999999999999999',
+  '0x10',
+  '1.5',
+  '201',
+  '0',
+  '2026-13-45',
+  '2026-02-30T25:61:00Z',
+  '9999-12-31',
+  '0000-00-00',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  '\u202eevil',
+  '\ufeffbom',
+  '👍🏽',
+  'Ω≈ç√',
+  '\ud800',
+  "'; DROP TABLE picks;--",
+  '${7*7}',
+  '{{7*7}}',
+  '%0d%0aSet-Cookie: x=1',
+  'https://evil.example',
+  '//evil.example',
+  '/\\evil.example',
+  'Premier League',
+  'Trinidad & Tobago Premier League',
 ];
 
 const FILTERS = ['sport', 'league', 'status', 'result', 'from', 'to', 'limit', 'cursor'];
@@ -26,19 +85,28 @@ const ALLOWED_UPSTREAM_KEYS = new Set(FILTERS);
 const STACK = /\n\s+at [^\n]+:\d+:\d+|node_modules\/|\.next\/server/;
 
 /** Percent-encoding that also sends what no browser would: a lone surrogate goes as invalid UTF-8 bytes. */
-const enc = (value: string) => value.replace(/[\ud800-\udfff]|[^\ud800-\udfff]+/g, (part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part)));
+const enc = (value: string) =>
+  value.replace(/[\ud800-\udfff]|[^\ud800-\udfff]+/g, (part) => (/^[\ud800-\udfff]$/.test(part) ? '%ED%A0%80' : encodeURIComponent(part)));
 
 function url(path: string, params: Record<string, string>) {
-  return `${path}?${Object.entries(params).map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
+  return `${path}?${Object.entries(params)
+    .map(([k, v]) => `${enc(k)}=${enc(v)}`)
+    .join('&')}`;
 }
 
 const CASES: { name: string; build: (value: string) => string }[] = [
   ...FILTERS.map((key) => ({ name: `/picks ${key}`, build: (v: string) => url('/picks', { [key]: v }) })),
   ...FILTERS.filter((k) => k !== 'status').map((key) => ({ name: `/results ${key}`, build: (v: string) => url('/results', { [key]: v }) })),
-  ...FILTERS.map((key) => ({ name: `export ${key}`, build: (v: string) => url('/api/export/picks', { format: 'json', [key]: v, ...(key === 'sport' ? {} : { sport: 'Cricket' }) }) })),
+  ...FILTERS.map((key) => ({
+    name: `export ${key}`,
+    build: (v: string) => url('/api/export/picks', { format: 'json', [key]: v, ...(key === 'sport' ? {} : { sport: 'Cricket' }) }),
+  })),
   { name: 'export format', build: (v) => url('/api/export/results', { format: v }) },
   ...['sport', 'league', 'from', 'to'].map((key) => ({ name: `/coverage ${key}`, build: (v: string) => url('/coverage', { [key]: v }) })),
-  ...['sport', 'league', 'from', 'to'].map((key) => ({ name: `/api/coverage ${key}`, build: (v: string) => url('/api/coverage', { [key]: v }) })),
+  ...['sport', 'league', 'from', 'to'].map((key) => ({
+    name: `/api/coverage ${key}`,
+    build: (v: string) => url('/api/coverage', { [key]: v }),
+  })),
   { name: 'pick id', build: (v) => `/picks/${enc(v)}` },
   { name: 'callbackUrl', build: (v) => url('/login', { callbackUrl: v }) },
   { name: 'repeated filters', build: (v) => `/picks?sport=${enc(v)}&sport=NBA&limit=${enc(v)}&limit=5` },
@@ -55,20 +123,27 @@ test(`${HOSTILE.length} hostile values on ${CASES.length + 2} inputs: clear refu
 
   const check = async (label: string, res: Response, value: string) => {
     tried += 1;
-    const body = res.headers.get('content-type')?.includes('ndjson') || res.headers.get('content-disposition') ? (await res.text()).slice(0, 2000) : await res.text();
+    const body =
+      res.headers.get('content-type')?.includes('ndjson') || res.headers.get('content-disposition')
+        ? (await res.text()).slice(0, 2000)
+        : await res.text();
     if (res.status >= 500) problems.push(`${label} ${JSON.stringify(value).slice(0, 60)}: HTTP ${res.status}`);
     if (STACK.test(body)) problems.push(`${label} ${JSON.stringify(value).slice(0, 60)}: stack trace`);
-    if (/[<>]/.test(value) && value.length > 3 && body.includes(value)) problems.push(`${label} ${JSON.stringify(value).slice(0, 60)}: reflected unescaped`);
-    for (const [name, header] of res.headers) if (/set-cookie/i.test(name) && /x=1/.test(header)) problems.push(`${label}: header injection`);
+    if (/[<>]/.test(value) && value.length > 3 && body.includes(value))
+      problems.push(`${label} ${JSON.stringify(value).slice(0, 60)}: reflected unescaped`);
+    for (const [name, header] of res.headers)
+      if (/set-cookie/i.test(name) && /x=1/.test(header)) problems.push(`${label}: header injection`);
   };
 
   // Pages and handlers, a few at a time.
   const jobs = CASES.flatMap((c) => HOSTILE.map((value) => ({ label: c.name, value, path: c.build(value) })));
   for (let i = 0; i < jobs.length; i += 6) {
-    await Promise.all(jobs.slice(i, i + 6).map(async (job) => {
-      const res = await fetch(`${api}${job.path}`, { headers: { cookie }, redirect: 'manual' });
-      await check(job.label, res, job.value);
-    }));
+    await Promise.all(
+      jobs.slice(i, i + 6).map(async (job) => {
+        const res = await fetch(`${api}${job.path}`, { headers: { cookie }, redirect: 'manual' });
+        await check(job.label, res, job.value);
+      }),
+    );
   }
 
   // Sign-in fields, against an account that is not a demo one and from an address of its own, so the
@@ -78,11 +153,15 @@ test(`${HOSTILE.length} hostile values on ${CASES.length + 2} inputs: clear refu
   for (const value of HOSTILE) {
     for (const field of ['email', 'password'] as const) {
       const csrf = await fetch(`${signInPortal}/api/auth/csrf`);
-      const jar = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const jar = csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
       const form = { csrfToken, email: 'hostile@example.com', password: 'whatever-password', json: 'true', [field]: value };
       const res = await fetch(`${signInPortal}/api/auth/callback/credentials`, {
-        method: 'POST', redirect: 'manual',
+        method: 'POST',
+        redirect: 'manual',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar, 'X-Forwarded-For': '203.0.113.201' },
         body: new URLSearchParams(form),
       });
@@ -108,7 +187,8 @@ test(`${HOSTILE.length} hostile values on ${CASES.length + 2} inputs: clear refu
     if (p.has('status') && !['upcoming', 'live', 'settled', 'void'].includes(p.get('status')!)) bad.push(`status ${path}`);
     if (p.has('result') && !['win', 'loss', 'push', 'void'].includes(p.get('result')!)) bad.push(`result ${path}`);
     if (p.has('limit') && !/^(200|1\d\d|[1-9]\d?)$/.test(p.get('limit')!)) bad.push(`limit ${path}`);
-    for (const k of ['from', 'to']) if (p.has(k) && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(p.get(k)!)) bad.push(`${k} ${path}`);
+    for (const k of ['from', 'to'])
+      if (p.has(k) && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(p.get(k)!)) bad.push(`${k} ${path}`);
     for (const k of ['sport', 'league', 'cursor']) if (/[\u0000-\u001f]/.test(p.get(k) ?? '')) bad.push(`control characters ${path}`);
   }
   expect(bad).toEqual([]);

@@ -1,112 +1,136 @@
 import { expect, ROLES, sandboxApi, signIn, snapshot, test } from './fixtures';
 import { RecordsPage } from './pages/records-page';
 
-type List = { data: { id: string; sport: string; league: string; status: string; result: string | null; eventDate: string; attribution: string; homeTeam: string }[]; page: { nextCursor: string | null } };
+type List = {
+  data: {
+    id: string;
+    sport: string;
+    league: string;
+    status: string;
+    result: string | null;
+    eventDate: string;
+    attribution: string;
+    homeTeam: string;
+  }[];
+  page: { nextCursor: string | null };
+};
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-for (const role of ROLES) test.describe(`${role}: a day in the portal`, () => {
-  test.beforeEach(async ({ page }) => signIn(page, role));
+for (const role of ROLES)
+  test.describe(`${role}: a day in the portal`, () => {
+    test.beforeEach(async ({ page }) => signIn(page, role));
 
-  test('overview and licence', async ({ page }) => {
-    await expect(page.getByText('Northwind Media Group')).toBeVisible();
-    await expect(page.getByTestId('health-status')).toHaveText(/ok/);
-    if (role === 'viewer') await snapshot(page, 'overview');
-    await page.getByRole('link', { name: 'Licence', exact: true }).click();
-    await expect(page.getByRole('heading', { name: 'Licence', level: 1 })).toBeVisible();
-    await expect(page.locator('dd').filter({ hasText: 'Trinidad & Tobago Premier League' }).first()).toBeVisible();
-    await expect(page.getByText('lic_full')).toBeVisible();
-    if (role === 'viewer') await snapshot(page, 'licence');
+    test('overview and licence', async ({ page }) => {
+      await expect(page.getByText('Northwind Media Group')).toBeVisible();
+      await expect(page.getByTestId('health-status')).toHaveText(/ok/);
+      if (role === 'viewer') await snapshot(page, 'overview');
+      await page.getByRole('link', { name: 'Licence', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'Licence', level: 1 })).toBeVisible();
+      await expect(page.locator('dd').filter({ hasText: 'Trinidad & Tobago Premier League' }).first()).toBeVisible();
+      await expect(page.getByText('lic_full')).toBeVisible();
+      if (role === 'viewer') await snapshot(page, 'licence');
+    });
+
+    test('filters by each filter and by combinations, matching the API', async ({ page }) => {
+      const picks = new RecordsPage(page, '/picks');
+      await picks.open();
+      await expect(picks.rows).toHaveCount(50);
+
+      await picks.filter({ Sport: 'Football' });
+      expect(await picks.ids()).toEqual((await sandboxApi<List>(`/picks?${q({ sport: 'Football', limit: '50' })}`)).data.map((p) => p.id));
+      expect(new Set((await picks.columnTexts('Sport / league / round')).map((t) => t.split('\n')[0]))).toEqual(new Set(['Football']));
+
+      await picks.filter({ League: 'Trinidad & Tobago Premier League' });
+      await expect(page).toHaveURL(/league=Trinidad\+%26\+Tobago\+Premier\+League/);
+      expect(await picks.ids()).toEqual(
+        (await sandboxApi<List>(`/picks?${q({ sport: 'Football', league: 'Trinidad & Tobago Premier League', limit: '50' })}`)).data.map(
+          (p) => p.id,
+        ),
+      );
+
+      await picks.filter({ Sport: '', League: '', Status: 'upcoming' });
+      expect(new Set(await picks.columnTexts('Status'))).toEqual(new Set(['upcoming']));
+
+      await picks.filter({ Status: 'settled', Result: 'win' });
+      expect(new Set(await picks.columnTexts('Result'))).toEqual(new Set(['win']));
+      expect(new Set(await picks.columnTexts('Status'))).toEqual(new Set(['settled']));
+
+      await picks.filter({ Status: '', Result: '', from: '2026-11-10', to: '2026-11-12' });
+      const inRange = await sandboxApi<List>(
+        `/picks?${q({ from: '2026-11-10T00:00:00.000Z', to: '2026-11-13T00:00:00.000Z', limit: '50' })}`,
+      );
+      expect(inRange.data.length).toBeGreaterThan(0);
+      expect(await picks.ids()).toEqual(inRange.data.map((p) => p.id));
+
+      await picks.filter({ Sport: 'Basketball', Status: 'settled', 'Page size': '25', from: '2026-11-01', to: '' });
+      const combined = await sandboxApi<List>(
+        `/picks?${q({ sport: 'Basketball', status: 'settled', from: '2026-11-01T00:00:00.000Z', limit: '25' })}`,
+      );
+      expect(await picks.ids()).toEqual(combined.data.map((p) => p.id));
+      if (role === 'viewer') await snapshot(page, 'picks-filtered');
+    });
+
+    test('pages forward and back, by link and by the back button', async ({ page }) => {
+      const picks = new RecordsPage(page, '/picks');
+      await picks.open('sport=Tennis&limit=25');
+      const first = await picks.ids();
+      const pageOne = await sandboxApi<List>('/picks?sport=Tennis&limit=25');
+      const pageTwo = await sandboxApi<List>(`/picks?sport=Tennis&limit=25&cursor=${encodeURIComponent(pageOne.page.nextCursor!)}`);
+      expect(first).toEqual(pageOne.data.map((p) => p.id));
+
+      await page.getByRole('link', { name: 'Next →' }).first().click();
+      await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
+      expect(await picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
+      await page.getByRole('link', { name: 'Next →' }).first().click();
+      await expect(page.getByTestId('page-number').first()).toHaveText('Page 3');
+      const third = await picks.ids();
+      expect(third).not.toEqual(pageTwo.data.map((p) => p.id));
+
+      await page.getByRole('link', { name: '← Previous' }).first().click();
+      await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
+      expect(await picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
+      await page.getByRole('link', { name: '← Previous' }).first().click();
+      await expect(page.getByTestId('page-number').first()).toHaveText('Page 1');
+      expect(await picks.ids()).toEqual(first);
+
+      await page.goBack();
+      await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
+      await page.goForward();
+      await expect(page.getByTestId('page-number').first()).toHaveText('Page 1');
+    });
+
+    test('opens a pick with logos and attribution, then sees results and signs out', async ({ page }) => {
+      const picks = new RecordsPage(page, '/picks');
+      await picks.open('sport=Football&limit=50');
+      const expected = (await sandboxApi<List>('/picks?sport=Football&limit=50')).data;
+      expect(await picks.table.locator('[data-attribution]').allInnerTexts()).toEqual(expected.map((p) => p.attribution));
+      const logos = picks.table.locator('img[src*="/logos/"]');
+      expect(await logos.count()).toBeGreaterThan(50);
+      expect(await logos.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      await expect(picks.table.locator('[data-logo-placeholder]').first()).toBeVisible(); // null logos: initials
+
+      await picks.rows
+        .first()
+        .getByRole('link', { name: /Details/ })
+        .click();
+      await expect(page.getByRole('heading', { level: 1 })).toContainText(expected[0]!.homeTeam);
+      await expect(page.locator('[data-attribution]')).toHaveText(expected[0]!.attribution);
+      await expect(page.getByText(expected[0]!.id, { exact: true }).first()).toBeVisible();
+      if (role === 'viewer') await snapshot(page, 'pick-detail');
+
+      const results = new RecordsPage(page, '/results');
+      await results.open('league=NBA');
+      await expect(results.rows).not.toHaveCount(0);
+      expect(new Set(await results.columnTexts('Status'))).toEqual(new Set(['settled']));
+      if (role === 'viewer') await snapshot(page, 'results');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL(/\/login/);
+      await page.goto('/picks');
+      await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fpicks/);
+    });
   });
-
-  test('filters by each filter and by combinations, matching the API', async ({ page }) => {
-    const picks = new RecordsPage(page, '/picks');
-    await picks.open();
-    await expect(picks.rows).toHaveCount(50);
-
-    await picks.filter({ Sport: 'Football' });
-    expect(await picks.ids()).toEqual((await sandboxApi<List>(`/picks?${q({ sport: 'Football', limit: '50' })}`)).data.map((p) => p.id));
-    expect(new Set((await picks.columnTexts('Sport / league / round')).map((t) => t.split('\n')[0]))).toEqual(new Set(['Football']));
-
-    await picks.filter({ League: 'Trinidad & Tobago Premier League' });
-    await expect(page).toHaveURL(/league=Trinidad\+%26\+Tobago\+Premier\+League/);
-    expect(await picks.ids()).toEqual((await sandboxApi<List>(`/picks?${q({ sport: 'Football', league: 'Trinidad & Tobago Premier League', limit: '50' })}`)).data.map((p) => p.id));
-
-    await picks.filter({ Sport: '', League: '', Status: 'upcoming' });
-    expect(new Set(await picks.columnTexts('Status'))).toEqual(new Set(['upcoming']));
-
-    await picks.filter({ Status: 'settled', Result: 'win' });
-    expect(new Set(await picks.columnTexts('Result'))).toEqual(new Set(['win']));
-    expect(new Set(await picks.columnTexts('Status'))).toEqual(new Set(['settled']));
-
-    await picks.filter({ Status: '', Result: '', from: '2026-11-10', to: '2026-11-12' });
-    const inRange = await sandboxApi<List>(`/picks?${q({ from: '2026-11-10T00:00:00.000Z', to: '2026-11-13T00:00:00.000Z', limit: '50' })}`);
-    expect(inRange.data.length).toBeGreaterThan(0);
-    expect(await picks.ids()).toEqual(inRange.data.map((p) => p.id));
-
-    await picks.filter({ Sport: 'Basketball', Status: 'settled', 'Page size': '25', from: '2026-11-01', to: '' });
-    const combined = await sandboxApi<List>(`/picks?${q({ sport: 'Basketball', status: 'settled', from: '2026-11-01T00:00:00.000Z', limit: '25' })}`);
-    expect(await picks.ids()).toEqual(combined.data.map((p) => p.id));
-    if (role === 'viewer') await snapshot(page, 'picks-filtered');
-  });
-
-  test('pages forward and back, by link and by the back button', async ({ page }) => {
-    const picks = new RecordsPage(page, '/picks');
-    await picks.open('sport=Tennis&limit=25');
-    const first = await picks.ids();
-    const pageOne = await sandboxApi<List>('/picks?sport=Tennis&limit=25');
-    const pageTwo = await sandboxApi<List>(`/picks?sport=Tennis&limit=25&cursor=${encodeURIComponent(pageOne.page.nextCursor!)}`);
-    expect(first).toEqual(pageOne.data.map((p) => p.id));
-
-    await page.getByRole('link', { name: 'Next →' }).first().click();
-    await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
-    expect(await picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
-    await page.getByRole('link', { name: 'Next →' }).first().click();
-    await expect(page.getByTestId('page-number').first()).toHaveText('Page 3');
-    const third = await picks.ids();
-    expect(third).not.toEqual(pageTwo.data.map((p) => p.id));
-
-    await page.getByRole('link', { name: '← Previous' }).first().click();
-    await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
-    expect(await picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
-    await page.getByRole('link', { name: '← Previous' }).first().click();
-    await expect(page.getByTestId('page-number').first()).toHaveText('Page 1');
-    expect(await picks.ids()).toEqual(first);
-
-    await page.goBack();
-    await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
-    await page.goForward();
-    await expect(page.getByTestId('page-number').first()).toHaveText('Page 1');
-  });
-
-  test('opens a pick with logos and attribution, then sees results and signs out', async ({ page }) => {
-    const picks = new RecordsPage(page, '/picks');
-    await picks.open('sport=Football&limit=50');
-    const expected = (await sandboxApi<List>('/picks?sport=Football&limit=50')).data;
-    expect(await picks.table.locator('[data-attribution]').allInnerTexts()).toEqual(expected.map((p) => p.attribution));
-    const logos = picks.table.locator('img[src*="/logos/"]');
-    expect(await logos.count()).toBeGreaterThan(50);
-    expect(await logos.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    await expect(picks.table.locator('[data-logo-placeholder]').first()).toBeVisible(); // null logos: initials
-
-    await picks.rows.first().getByRole('link', { name: /Details/ }).click();
-    await expect(page.getByRole('heading', { level: 1 })).toContainText(expected[0]!.homeTeam);
-    await expect(page.locator('[data-attribution]')).toHaveText(expected[0]!.attribution);
-    await expect(page.getByText(expected[0]!.id, { exact: true }).first()).toBeVisible();
-    if (role === 'viewer') await snapshot(page, 'pick-detail');
-
-    const results = new RecordsPage(page, '/results');
-    await results.open('league=NBA');
-    await expect(results.rows).not.toHaveCount(0);
-    expect(new Set(await results.columnTexts('Status'))).toEqual(new Set(['settled']));
-    if (role === 'viewer') await snapshot(page, 'results');
-
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(/\/login/);
-    await page.goto('/picks');
-    await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fpicks/);
-  });
-});
 
 test('ids with : ~ + = open their detail page; an unknown id is the not-found page', async ({ page }) => {
   await signIn(page, 'viewer');
@@ -127,14 +151,19 @@ test('upstream text with markup shows literally and never runs', async ({ page }
   let found: { id: string; reasoning: string } | undefined;
   let cursor: string | null = null;
   while (!found) {
-    const list: { data: { id: string; reasoning?: string }[]; page: { nextCursor: string | null } } = await sandboxApi(`/picks?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const list: { data: { id: string; reasoning?: string }[]; page: { nextCursor: string | null } } = await sandboxApi(
+      `/picks?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     found = list.data.find((p) => p.reasoning?.includes('<script>')) as typeof found;
     cursor = list.page.nextCursor;
     if (!cursor) break;
   }
   expect(found, 'the sandbox seeds records with markup in reasoning').toBeDefined();
   let dialogs = 0;
-  page.on('dialog', (dialog) => { dialogs += 1; void dialog.dismiss(); });
+  page.on('dialog', (dialog) => {
+    dialogs += 1;
+    void dialog.dismiss();
+  });
   await page.goto(`/picks/${encodeURIComponent(found!.id)}`);
   await expect(page.getByTestId('reasoning')).toHaveText(found!.reasoning);
   expect(await page.locator('[data-testid=reasoning] script, [data-testid=reasoning] b').count()).toBe(0);

@@ -30,7 +30,12 @@ test('the build holds no copy of the key: static files and prerendered output', 
   expect(leaking).toEqual([]);
 });
 
-interface Seen { url: string; status: number; body: string; headers: string }
+interface Seen {
+  url: string;
+  status: number;
+  body: string;
+  headers: string;
+}
 
 function record(page: Page, seen: Seen[], consoleLines: string[]) {
   page.on('console', (message) => consoleLines.push(message.text()));
@@ -46,21 +51,47 @@ async function crawl(page: Page, origin: string, role: (typeof ROLES)[number] | 
     await page.waitForLoadState('networkidle');
   };
   if (role) await signIn(page, role, '/', origin);
-  for (const url of ['/', '/licence', '/picks?sport=Football', '/results?league=NBA', `/picks/${encodeURIComponent(pickId)}`, '/coverage',
-    '/picks?status=nope', '/picks?cursor=bogus', '/picks/pk%3Ano-such', '/picks/%E0%A4%A', '/coverage?from=2020-01-01&to=2026-12-31', '/login?error=CredentialsSignin']) {
+  for (const url of [
+    '/',
+    '/licence',
+    '/picks?sport=Football',
+    '/results?league=NBA',
+    `/picks/${encodeURIComponent(pickId)}`,
+    '/coverage',
+    '/picks?status=nope',
+    '/picks?cursor=bogus',
+    '/picks/pk%3Ano-such',
+    '/picks/%E0%A4%A',
+    '/coverage?from=2020-01-01&to=2026-12-31',
+    '/login?error=CredentialsSignin',
+  ]) {
     await visit(url);
   }
   if (role) {
     // Client-side navigations fetch RSC payloads.
     await visit('/');
-    for (const name of ['Licence', 'Picks', 'Results']) await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+    for (const name of ['Licence', 'Picks', 'Results'])
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
     await page.waitForLoadState('networkidle');
     await page.getByRole('link', { name: 'Next →' }).first().click();
     await page.waitForLoadState('networkidle');
   }
-  for (const url of ['/api/export/picks?format=csv&sport=Cricket', '/api/export/results?format=json&sport=Cricket', '/api/export/picks?format=xml', '/api/coverage?from=2026-11-01&to=2026-11-03', '/api/auth/session', '/api/auth/csrf', '/api/auth/providers']) {
+  for (const url of [
+    '/api/export/picks?format=csv&sport=Cricket',
+    '/api/export/results?format=json&sport=Cricket',
+    '/api/export/picks?format=xml',
+    '/api/coverage?from=2026-11-01&to=2026-11-03',
+    '/api/auth/session',
+    '/api/auth/csrf',
+    '/api/auth/providers',
+  ]) {
     const res = await page.request.get(`${origin}${url}`);
-    (page as unknown as { __seen: Seen[] }).__seen.push({ url, status: res.status(), body: await res.text(), headers: JSON.stringify(res.headers()) });
+    (page as unknown as { __seen: Seen[] }).__seen.push({
+      url,
+      status: res.status(),
+      body: await res.text(),
+      headers: JSON.stringify(res.headers()),
+    });
   }
 }
 

@@ -12,7 +12,8 @@ const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
 
 type Logged = { path: string; at: number; abandonedAt?: number };
 const faults = (rules: unknown[]) => fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify(rules) });
-const upstreamLog = async (prefix: string) => ((await (await fetch(`${proxy}/__requests`)).json()) as Logged[]).filter((r) => r.path.startsWith(prefix));
+const upstreamLog = async (prefix: string) =>
+  ((await (await fetch(`${proxy}/__requests`)).json()) as Logged[]).filter((r) => r.path.startsWith(prefix));
 const from = (address: string) => ({ 'X-Forwarded-For': address });
 
 test.afterEach(async () => {
@@ -22,13 +23,15 @@ test.afterEach(async () => {
 test.describe('sign-in limits', () => {
   test('X-Forwarded-For from a client is not believed: spoofed addresses still count as one', async () => {
     const account = `spoof-target-${Date.now()}@example.com`;
-    for (let i = 0; i < 6; i += 1) expect((await jsonSignIn(main, account, 'wrong password', undefined, from(`198.51.100.${i}`))).error).toBe('CredentialsSignin');
+    for (let i = 0; i < 6; i += 1)
+      expect((await jsonSignIn(main, account, 'wrong password', undefined, from(`198.51.100.${i}`))).error).toBe('CredentialsSignin');
     const next = await jsonSignIn(main, account, 'wrong password', undefined, from('198.51.100.250'));
     expect(next.error).toMatch(/^Too many failed sign-ins for this account/);
   });
 
   test('behind a trusted proxy, an address spraying many accounts is blocked, and only that address', async () => {
-    for (let i = 0; i <= 30; i += 1) await jsonSignIn(behindProxy, `spray-${i}-${Date.now()}@example.com`, 'guess', undefined, from('203.0.113.77'));
+    for (let i = 0; i <= 30; i += 1)
+      await jsonSignIn(behindProxy, `spray-${i}-${Date.now()}@example.com`, 'guess', undefined, from('203.0.113.77'));
     const blocked = await jsonSignIn(behindProxy, STAFF.viewer.email, STAFF.viewer.password, undefined, from('203.0.113.77'));
     expect(blocked.error).toMatch(/^Too many failed sign-ins from your address/);
     // The left part of the header is the client's own writing: the right-most untrusted hop counts.
@@ -57,31 +60,48 @@ test.describe('walk slots', () => {
     test.setTimeout(90_000);
     // Slow upstream pages keep the exports running while the limits are tried.
     await faults([{ path: '^/api/v1/picks', delayMs: 6_000 }]);
-    const [editor, admin, manager] = await Promise.all([sessionCookie(faulty, 'editor'), sessionCookie(faulty, 'admin'), sessionCookie(faulty, 'manager')]);
+    const [editor, admin, manager] = await Promise.all([
+      sessionCookie(faulty, 'editor'),
+      sessionCookie(faulty, 'admin'),
+      sessionCookie(faulty, 'manager'),
+    ]);
     const stop = new AbortController();
-    const start = (cookie: string, path = '/api/export/picks?format=csv') => fetch(`${faulty}${path}`, { headers: { cookie }, signal: stop.signal }).catch(() => null);
+    const start = (cookie: string, path = '/api/export/picks?format=csv') =>
+      fetch(`${faulty}${path}`, { headers: { cookie }, signal: stop.signal }).catch(() => null);
     const running = [start(editor), start(editor), start(admin), start(admin)];
-    await expect.poll(async () => (await upstreamLog('/api/v1/picks')).filter((r) => r.at > Date.now() - 6_000).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(async () => (await upstreamLog('/api/v1/picks')).filter((r) => r.at > Date.now() - 6_000).length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(4);
     const before = (await upstreamLog('/api/v1/picks')).length;
 
     const third = await fetch(`${faulty}/api/export/picks?format=json`, { headers: { cookie: editor } });
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).toBe('5');
-    expect(((await third.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'TOO_MANY_WALKS', message: expect.stringContaining('You already have 2') });
+    expect(((await third.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'TOO_MANY_WALKS',
+      message: expect.stringContaining('You already have 2'),
+    });
     const coverage = await fetch(`${faulty}/api/coverage`, { headers: { cookie: manager } });
     expect(coverage.status).toBe(429);
-    expect(((await coverage.json()) as { error: { message: string } }).error.message).toContain('as many exports and coverage reports as it can');
+    expect(((await coverage.json()) as { error: { message: string } }).error.message).toContain(
+      'as many exports and coverage reports as it can',
+    );
     expect((await upstreamLog('/api/v1/picks')).length).toBe(before);
 
     // Browsers that leave give their slots back.
     stop.abort();
     await Promise.all(running);
     await fetch(`${proxy}/__faults`, { method: 'DELETE' });
-    await expect.poll(async () => {
-      const res = await fetch(`${faulty}/api/export/picks?format=csv&sport=Cricket&status=settled`, { headers: { cookie: editor } });
-      await res.body?.cancel();
-      return res.status;
-    }, { timeout: 20_000 }).toBe(200);
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${faulty}/api/export/picks?format=csv&sport=Cricket&status=settled`, { headers: { cookie: editor } });
+          await res.body?.cancel();
+          return res.status;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(200);
   });
 });
 
@@ -107,7 +127,9 @@ test('a page whose browser went away stops asking the upstream', async () => {
   const cookie = await sessionCookie(faulty, 'viewer');
   await faults([{ path: '^/api/v1/picks\\?', kind: 'hang' }]);
   await fetch(`${proxy}/__requests`, { method: 'DELETE' });
-  await fetch(`${faulty}/picks?sport=Tennis`, { headers: { cookie }, signal: AbortSignal.timeout(600) }).then((res) => res.text()).catch(() => null);
+  await fetch(`${faulty}/picks?sport=Tennis`, { headers: { cookie }, signal: AbortSignal.timeout(600) })
+    .then((res) => res.text())
+    .catch(() => null);
   // The portal's upstream timeout is 1.5 s with one retry: without the render's signal, the request would
   // hang until then and be sent again.
   await new Promise((resolve) => setTimeout(resolve, 3_500));
@@ -125,7 +147,14 @@ test('logos may load only from the upstream and PORTAL_IMAGE_ORIGINS (CSP img-sr
 
 test('/me is shown with the key and secret-named fields redacted', async () => {
   const cookie = await sessionCookie(faulty, 'viewer');
-  const me = { partner: 'Acme Picks', apiKey: E2E.sandboxKey, contact: `ops, Bearer ${E2E.sandboxKey}`, webhook: { signingSecret: 'whsec_123' }, licence: { id: 'lic-9', leagues: ['Premier League'] }, requestId: 'req_me' };
+  const me = {
+    partner: 'Acme Picks',
+    apiKey: E2E.sandboxKey,
+    contact: `ops, Bearer ${E2E.sandboxKey}`,
+    webhook: { signingSecret: 'whsec_123' },
+    licence: { id: 'lic-9', leagues: ['Premier League'] },
+    requestId: 'req_me',
+  };
   await faults([{ path: '^/api/v1/me', status: 200, body: JSON.stringify(me) }]);
   const html = await (await fetch(`${faulty}/licence`, { headers: { cookie } })).text();
   expect(html).toContain('Acme Picks');

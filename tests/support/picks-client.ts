@@ -21,10 +21,12 @@ export function client(steps: Step[], options: Partial<PicksClientOptions> = {})
 }
 
 export async function failure(work: Promise<unknown>): Promise<AppError> {
-  const error = await work.then(() => null, (e: unknown) => e);
+  const error = await work.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
 
 export const errorBody = (code: string, requestId = 'req_abc') => ({ error: { code, message: 'nope', requestId } });
-

@@ -38,14 +38,21 @@ describe('configuration', () => {
   it('accepts plain http for loopback upstreams, or when the risk is accepted explicitly', () => {
     expect(parseConfig({ ...base, PICKS_API_BASE_URL: 'http://127.0.0.1:4010' }).PICKS_API_BASE_URL).toBe('http://127.0.0.1:4010');
     expect(parseConfig({ ...base, PICKS_API_BASE_URL: 'http://localhost:4010' }).PICKS_API_BASE_URL).toBe('http://localhost:4010');
-    expect(parseConfig({ ...base, PICKS_API_BASE_URL: 'http://api.internal', PICKS_API_ALLOW_INSECURE: '1' }).PICKS_API_BASE_URL).toBe('http://api.internal');
+    expect(parseConfig({ ...base, PICKS_API_BASE_URL: 'http://api.internal', PICKS_API_ALLOW_INSECURE: '1' }).PICKS_API_BASE_URL).toBe(
+      'http://api.internal',
+    );
   });
 
   it('starts in production with a public URL and a long secret, or on the sandbox npm start launched', () => {
     const production = { ...base, NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) };
     expect(parseConfig({ ...production, NEXTAUTH_URL: 'https://portal.example.com' }).NEXTAUTH_URL).toBe('https://portal.example.com');
     expect(parseConfig({ ...production, PORTAL_SANDBOX: '1' }).PORTAL_SANDBOX).toBe(true);
-    expect(parseConfig(base)).toMatchObject({ SESSION_MAX_HOURS: 8, MAX_CONCURRENT_EXPORTS: 4, MAX_EXPORTS_PER_USER: 2, PORTAL_SANDBOX: false });
+    expect(parseConfig(base)).toMatchObject({
+      SESSION_MAX_HOURS: 8,
+      MAX_CONCURRENT_EXPORTS: 4,
+      MAX_EXPORTS_PER_USER: 2,
+      PORTAL_SANDBOX: false,
+    });
   });
 
   it('never puts the key in its error message', () => {
@@ -63,8 +70,18 @@ describe('OIDC configuration', () => {
   it('is off unless configured', () => expect(parseOidcConfig({})).toBeNull());
 
   it('parses the role map and default', () => {
-    const config = parseOidcConfig({ ...oidc, OIDC_ROLE_MAP: 'picks-editors=editor, picks-admins=admin', OIDC_ROLE_CLAIM: 'groups', OIDC_DEFAULT_ROLE: 'viewer' });
-    expect(config).toMatchObject({ issuer: 'https://id.example.com', roleClaim: 'groups', roleMap: { 'picks-editors': 'editor', 'picks-admins': 'admin' }, defaultRole: 'viewer' });
+    const config = parseOidcConfig({
+      ...oidc,
+      OIDC_ROLE_MAP: 'picks-editors=editor, picks-admins=admin',
+      OIDC_ROLE_CLAIM: 'groups',
+      OIDC_DEFAULT_ROLE: 'viewer',
+    });
+    expect(config).toMatchObject({
+      issuer: 'https://id.example.com',
+      roleClaim: 'groups',
+      roleMap: { 'picks-editors': 'editor', 'picks-admins': 'admin' },
+      defaultRole: 'viewer',
+    });
     expect(roleFromClaims({ groups: ['staff', 'picks-editors', 'picks-admins'] }, config!)).toBe('admin');
     expect(roleFromClaims({ groups: 'picks-editors' }, config!)).toBe('editor');
     expect(roleFromClaims({ groups: ['staff'] }, config!)).toBe('viewer');
@@ -103,8 +120,18 @@ describe('OIDC configuration', () => {
 
 describe('roles', () => {
   it('grants by capability', () => {
-    expect([can('viewer', 'export'), can('editor', 'export'), can('manager', 'export'), can('admin', 'export')]).toEqual([false, true, false, true]);
-    expect([can('viewer', 'coverage'), can('editor', 'coverage'), can('manager', 'coverage'), can('admin', 'coverage')]).toEqual([false, false, true, true]);
+    expect([can('viewer', 'export'), can('editor', 'export'), can('manager', 'export'), can('admin', 'export')]).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+    expect([can('viewer', 'coverage'), can('editor', 'coverage'), can('manager', 'coverage'), can('admin', 'coverage')]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
     expect(can(null, 'browse')).toBe(false);
   });
 });
@@ -125,11 +152,25 @@ describe('errors from another bundled copy of lib/errors', () => {
     // What Next's per-layer bundling produces: the same class, defined twice.
     class AppError extends Error {
       name = 'AppError';
-      constructor(readonly status: number, readonly code: string, readonly requestId: string) { super('Licence access is unavailable.'); }
-      toJSON() { return { status: this.status, code: this.code }; }
-      toResponse() { return new Response(null, { status: this.status }); }
+      constructor(
+        readonly status: number,
+        readonly code: string,
+        readonly requestId: string,
+      ) {
+        super('Licence access is unavailable.');
+      }
+      toJSON() {
+        return { status: this.status, code: this.code };
+      }
+      toResponse() {
+        return new Response(null, { status: this.status });
+      }
     }
-    expect(toAppError(new AppError(403, 'LICENCE_UNAVAILABLE', 'req_x'))).toMatchObject({ status: 403, code: 'LICENCE_UNAVAILABLE', requestId: 'req_x' });
+    expect(toAppError(new AppError(403, 'LICENCE_UNAVAILABLE', 'req_x'))).toMatchObject({
+      status: 403,
+      code: 'LICENCE_UNAVAILABLE',
+      requestId: 'req_x',
+    });
     expect(toAppError(new Error('boom'))).toMatchObject({ status: 500, code: 'INTERNAL' });
   });
 });

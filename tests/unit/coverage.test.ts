@@ -4,12 +4,28 @@ import type { LicenceSummary } from '@/lib/licence';
 import type { Pick } from '@/lib/picks-api/schemas';
 
 const licence: LicenceSummary = {
-  partner: 'P', licenceId: 'L', status: 'active', sports: ['Football', 'Tennis'], leagues: ['EPL', 'ATP', 'Serie A'],
-  from: null, to: null, contentMode: 'full', channels: null, expiresAt: null,
+  partner: 'P',
+  licenceId: 'L',
+  status: 'active',
+  sports: ['Football', 'Tennis'],
+  leagues: ['EPL', 'ATP', 'Serie A'],
+  from: null,
+  to: null,
+  contentMode: 'full',
+  channels: null,
+  expiresAt: null,
 };
 const range = { from: '2026-11-01T00:00:00.000Z', to: '2026-11-04T00:00:00.000Z' };
 
-const pick = (p: Partial<Pick>): Pick => ({ sport: 'Football', league: 'EPL', status: 'upcoming', eventDate: '2026-11-01T15:00:00Z', publishedAt: '2026-10-30T10:00:00Z', ...p }) as Pick;
+const pick = (p: Partial<Pick>): Pick =>
+  ({
+    sport: 'Football',
+    league: 'EPL',
+    status: 'upcoming',
+    eventDate: '2026-11-01T15:00:00Z',
+    publishedAt: '2026-10-30T10:00:00Z',
+    ...p,
+  }) as Pick;
 
 describe('coverage aggregation', () => {
   it('counts per league by status, player share and freshness', () => {
@@ -21,7 +37,13 @@ describe('coverage aggregation', () => {
     const report = acc.result();
     expect(report.records).toBe(4);
     const epl = report.rows.find((r) => r.league === 'EPL')!;
-    expect(epl).toMatchObject({ total: 3, licensed: true, playerPicks: 1, lastPublishedAt: '2026-10-31T09:00:00Z', byStatus: { upcoming: 1, settled: 1, other: 1, live: 0, void: 0 } });
+    expect(epl).toMatchObject({
+      total: 3,
+      licensed: true,
+      playerPicks: 1,
+      lastPublishedAt: '2026-10-31T09:00:00Z',
+      byStatus: { upcoming: 1, settled: 1, other: 1, live: 0, void: 0 },
+    });
     expect(report.rows.find((r) => r.league === 'NBA')!.licensed).toBe(false);
   });
 
@@ -76,12 +98,22 @@ describe('coverage aggregation', () => {
 
   it('mixes results per league, hit rate per tier (push and void excluded)', () => {
     const acc = createCoverageAccumulator(range, licence);
-    for (const [result, tier] of [['win', 'A'], ['win', 'A'], ['loss', 'A'], ['push', 'A'], ['loss', 'B'], ['void', 'B']] as const) {
+    for (const [result, tier] of [
+      ['win', 'A'],
+      ['win', 'A'],
+      ['loss', 'A'],
+      ['push', 'A'],
+      ['loss', 'B'],
+      ['void', 'B'],
+    ] as const) {
       acc.add(pick({ status: 'settled', result, confidenceTier: tier }));
     }
     const report = acc.result();
     expect(report.rows[0]!.results).toEqual({ win: 2, loss: 2, push: 1, void: 1 });
-    expect(report.tiers).toEqual([{ tier: 'A', wins: 2, losses: 1, hitRate: 2 / 3 }, { tier: 'B', wins: 0, losses: 1, hitRate: 0 }]);
+    expect(report.tiers).toEqual([
+      { tier: 'A', wins: 2, losses: 1, hitRate: 2 / 3 },
+      { tier: 'B', wins: 0, losses: 1, hitRate: 0 },
+    ]);
   });
 
   it.each([

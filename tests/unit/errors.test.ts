@@ -16,6 +16,12 @@ describe('the error vocabulary', () => {
   it('keeps an upstream 400 code beside INVALID_FILTERS instead of inventing a portal code', () => {
     const body = JSON.stringify({ error: { code: 'CURSOR_EXPIRED', message: 'The cursor has expired.', requestId: 'req_1' } });
     const error = errorFromResponse(new Response(body, { status: 400 }), body);
-    expect(error.toJSON()).toMatchObject({ status: 400, code: 'INVALID_FILTERS', upstreamCode: 'CURSOR_EXPIRED', message: 'The cursor has expired.', requestId: 'req_1' });
+    expect(error.toJSON()).toMatchObject({
+      status: 400,
+      code: 'INVALID_FILTERS',
+      upstreamCode: 'CURSOR_EXPIRED',
+      message: 'The cursor has expired.',
+      requestId: 'req_1',
+    });
   });
 });

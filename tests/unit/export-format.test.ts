@@ -11,7 +11,15 @@ const parse = (text: string) => Papa.parse<string[]>(text, { skipEmptyLines: tru
 
 describe('CSV rows', () => {
   it('has every documented field in spec order, nested objects as dotted columns', () => {
-    expect(CSV_COLUMNS.slice(0, 7)).toEqual(['id', 'sport', 'league', 'roundOrWeek', 'eventMetadata.competition', 'eventMetadata.stage', 'eventDescription']);
+    expect(CSV_COLUMNS.slice(0, 7)).toEqual([
+      'id',
+      'sport',
+      'league',
+      'roundOrWeek',
+      'eventMetadata.competition',
+      'eventMetadata.stage',
+      'eventDescription',
+    ]);
     expect(CSV_COLUMNS).toContain('widgetEventIdentity.sourceEventId');
     expect(CSV_COLUMNS.at(-1)).toBe('isPlayerPick');
     expect(CSV_COLUMNS).toHaveLength(38);
@@ -19,11 +27,28 @@ describe('CSV rows', () => {
   });
 
   it('flattens, leaves null and absent empty, keeps numbers and booleans', () => {
-    const pick = { id: 'a', eventMetadata: { competition: 'EPL', stage: null }, line: null, odds: 1.85, probability: 0.5, isPlayerPick: false, widgetEventIdentity: { sourceEventId: 'e1' } } as Pick;
+    const pick = {
+      id: 'a',
+      eventMetadata: { competition: 'EPL', stage: null },
+      line: null,
+      odds: 1.85,
+      probability: 0.5,
+      isPlayerPick: false,
+      widgetEventIdentity: { sourceEventId: 'e1' },
+    } as Pick;
     const row = toCsvRow(pick);
     const at = (column: string) => row[CSV_COLUMNS.indexOf(column)];
-    expect([at('id'), at('eventMetadata.competition'), at('eventMetadata.stage'), at('line'), at('sport'), at('odds'), at('isPlayerPick'), at('widgetEventIdentity.sourceEventId'), at('widgetEventIdentity.sportKey')])
-      .toEqual(['a', 'EPL', null, null, null, 1.85, false, 'e1', null]);
+    expect([
+      at('id'),
+      at('eventMetadata.competition'),
+      at('eventMetadata.stage'),
+      at('line'),
+      at('sport'),
+      at('odds'),
+      at('isPlayerPick'),
+      at('widgetEventIdentity.sourceEventId'),
+      at('widgetEventIdentity.sportKey'),
+    ]).toEqual(['a', 'EPL', null, null, null, 1.85, false, 'e1', null]);
     const [line] = parse(csvLines([pick]));
     expect(line![CSV_COLUMNS.indexOf('odds')]).toBe('1.85');
     expect(line![CSV_COLUMNS.indexOf('sport')]).toBe('');
@@ -60,7 +85,10 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
 
 function stubClient(steps: Step[]) {
   const stub = scriptedFetch(steps);
-  return { client: createPicksClient({ baseUrl: 'https://api.example.test', apiKey: 'k', fetch: stub.fetch, retry: { maxRetries: 0 } }), ...stub };
+  return {
+    client: createPicksClient({ baseUrl: 'https://api.example.test', apiKey: 'k', fetch: stub.fetch, retry: { maxRetries: 0 } }),
+    ...stub,
+  };
 }
 
 describe('streamed JSON', () => {
@@ -105,11 +133,19 @@ describe('streamed JSON', () => {
 describe('JSON records copied from the upstream body', () => {
   const plan = planExport('picks', new URLSearchParams(), 'json', null);
   const raw = (text: string, status = 200) => new Response(text, { status, headers: { 'Content-Type': 'application/json' } });
-  const exportOf = async (...bodies: string[]) => readAll((await startExport(plan, { client: stubClient(bodies.map((b) => raw(b))).client })).stream);
-  const recordLines = (text: string) => text.split('\n').slice(2, -4).map((line) => line.replace(/,$/, ''));
+  const exportOf = async (...bodies: string[]) =>
+    readAll((await startExport(plan, { client: stubClient(bodies.map((b) => raw(b))).client })).stream);
+  const recordLines = (text: string) =>
+    text
+      .split('\n')
+      .slice(2, -4)
+      .map((line) => line.replace(/,$/, ''));
 
   it('keeps each record byte for byte, as the upstream wrote it (number forms, escapes, key order, unknown fields)', async () => {
-    const records = ['{"id":"a","odds":1.50,"line":-0.0,"homeTeam":"Bayern M\\u00fcnchen","x":{"nested":[1,{"deep":"}],{["}]},"sport":null}', '{"sport":"Tennis","id":"b\\"q\\\\","reasoning":"},{\\"id\\":\\"fake\\"}"}'];
+    const records = [
+      '{"id":"a","odds":1.50,"line":-0.0,"homeTeam":"Bayern M\\u00fcnchen","x":{"nested":[1,{"deep":"}],{["}]},"sport":null}',
+      '{"sport":"Tennis","id":"b\\"q\\\\","reasoning":"},{\\"id\\":\\"fake\\"}"}',
+    ];
     const text = await exportOf(`{"data":[${records[0]},${records[1]}],"page":{"nextCursor":null,"hasMore":false},"requestId":"r"}`);
     expect(recordLines(text)).toEqual(records);
     const doc = JSON.parse(text);
@@ -118,7 +154,11 @@ describe('JSON records copied from the upstream body', () => {
   });
 
   it('re-serialises records spread over several lines, still one record a line', async () => {
-    const pretty = JSON.stringify({ data: [{ id: 'a', eventMetadata: { competition: 'EPL' } }, { id: 'b' }], page: { nextCursor: null, hasMore: false } }, null, 2);
+    const pretty = JSON.stringify(
+      { data: [{ id: 'a', eventMetadata: { competition: 'EPL' } }, { id: 'b' }], page: { nextCursor: null, hasMore: false } },
+      null,
+      2,
+    );
     const text = await exportOf(pretty);
     expect(recordLines(text)).toEqual(['{"id":"a","eventMetadata":{"competition":"EPL"}}', '{"id":"b"}']);
   });
@@ -140,7 +180,7 @@ describe('JSON records copied from the upstream body', () => {
 
   it('gives exactly the parsed records for many generated bodies, compact or spaced out', async () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pieces = ['a', 'é', '⚽', '"', '\\', '{', '}', '[', ']', ',', ':', '\n', '\u2028', '},{', ' ', '\t', '<', '😀'];
     const text = () => Array.from({ length: Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
     for (let round = 0; round < 200; round += 1) {
@@ -151,7 +191,11 @@ describe('JSON records copied from the upstream body', () => {
         extra: random() < 0.3 ? [text(), { nested: [text(), {}] }] : undefined,
       }));
       const indent = [undefined, 0, 1, '\t'][Math.floor(random() * 4)];
-      const body = JSON.stringify(random() < 0.5 ? { requestId: text(), data, page: { nextCursor: null, hasMore: false } } : { page: { hasMore: false }, data }, null, indent);
+      const body = JSON.stringify(
+        random() < 0.5 ? { requestId: text(), data, page: { nextCursor: null, hasMore: false } } : { page: { hasMore: false }, data },
+        null,
+        indent,
+      );
       const spans = dataSpans(Buffer.from(body));
       if (!indent) {
         // One line per record: located exactly, each span the record itself.
@@ -171,15 +215,25 @@ describe('JSON records copied from the upstream body', () => {
 
 describe('export requests', () => {
   it('name the file by what, how filtered and when', () => {
-    expect(exportFilename({ kind: 'picks', format: 'csv', sent: { sport: 'Football', league: 'Trinidad & Tobago', from: '2026-01-01' } }, new Date('2026-11-22T12:00:00.123Z')))
-      .toBe('picks-football-trinidad-tobago-20261122T120000Z.csv');
-    expect(exportFilename({ kind: 'results', format: 'json', sent: {} }, new Date('2026-11-22T12:00:00Z'))).toBe('results-20261122T120000Z.json');
+    expect(
+      exportFilename(
+        { kind: 'picks', format: 'csv', sent: { sport: 'Football', league: 'Trinidad & Tobago', from: '2026-01-01' } },
+        new Date('2026-11-22T12:00:00.123Z'),
+      ),
+    ).toBe('picks-football-trinidad-tobago-20261122T120000Z.csv');
+    expect(exportFilename({ kind: 'results', format: 'json', sent: {} }, new Date('2026-11-22T12:00:00Z'))).toBe(
+      'results-20261122T120000Z.json',
+    );
   });
 
   it('refuse a bad format or bad filters before anything starts', () => {
     expect(() => planExport('picks', new URLSearchParams(''), 'xlsx', null)).toThrow('format must be csv or json');
     expect(() => planExport('picks', new URLSearchParams('status=nope'), 'csv', null)).toThrow('status must be one of');
-    expect(planExport('picks', new URLSearchParams('sport=NFL&limit=5&cursor=x'), 'csv', '1')).toMatchObject({ filters: { sport: 'NFL' }, bom: true, sent: { sport: 'NFL' } });
+    expect(planExport('picks', new URLSearchParams('sport=NFL&limit=5&cursor=x'), 'csv', '1')).toMatchObject({
+      filters: { sport: 'NFL' },
+      bom: true,
+      sent: { sport: 'NFL' },
+    });
   });
 });
 

@@ -3,12 +3,22 @@ import { parsePickFilters, parseResultFilters, withoutPaging } from '@/lib/filte
 
 describe('filter parser', () => {
   it('reads every filter and normalises dates to UTC', () => {
-    const parsed = parsePickFilters(new URLSearchParams('sport=Football&league=Trinidad+%26+Tobago+Premier+League&status=settled&result=win&from=2026-11-01&to=2026-11-05&limit=200&cursor=ab%2B%2F%3D'));
+    const parsed = parsePickFilters(
+      new URLSearchParams(
+        'sport=Football&league=Trinidad+%26+Tobago+Premier+League&status=settled&result=win&from=2026-11-01&to=2026-11-05&limit=200&cursor=ab%2B%2F%3D',
+      ),
+    );
     expect(parsed).toEqual({
       ok: true,
       filters: {
-        sport: 'Football', league: 'Trinidad & Tobago Premier League', status: 'settled', result: 'win',
-        from: '2026-11-01T00:00:00.000Z', to: '2026-11-06T00:00:00.000Z', limit: 200, cursor: 'ab+/=',
+        sport: 'Football',
+        league: 'Trinidad & Tobago Premier League',
+        status: 'settled',
+        result: 'win',
+        from: '2026-11-01T00:00:00.000Z',
+        to: '2026-11-06T00:00:00.000Z',
+        limit: 200,
+        cursor: 'ab+/=',
       },
     });
   });

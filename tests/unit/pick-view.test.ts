@@ -12,12 +12,24 @@ describe('logo URLs', () => {
     ['logos/y.svg', 'https://api.example.com/logos/y.svg'],
   ])('keeps %s as %s', (value, expected) => expect(resolveLogoUrl(value, base)).toBe(expected));
 
-  it.each([null, undefined, '', '   ', 42, 'javascript:alert(1)', 'JavaScript:alert(1)', 'data:image/svg+xml,<svg/>', 'blob:https://x/y', 'https://user:pw@cdn.example.com/a.svg', 'x'.repeat(3000),
+  it.each([
+    null,
+    undefined,
+    '',
+    '   ',
+    42,
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'data:image/svg+xml,<svg/>',
+    'blob:https://x/y',
+    'https://user:pw@cdn.example.com/a.svg',
+    'x'.repeat(3000),
     // Hosts outside the allowed origins would let a record plant a tracking pixel in every browser.
-    'https://tracker.example/pixel.gif', 'https://cdn.example.com.evil.example/a.svg', 'http://cdn.example.com/a.svg', '//tracker.example/p.gif'])(
-    'refuses %s (placeholder instead)',
-    (value) => expect(resolveLogoUrl(value, base)).toBeNull(),
-  );
+    'https://tracker.example/pixel.gif',
+    'https://cdn.example.com.evil.example/a.svg',
+    'http://cdn.example.com/a.svg',
+    '//tracker.example/p.gif',
+  ])('refuses %s (placeholder instead)', (value) => expect(resolveLogoUrl(value, base)).toBeNull());
 });
 
 describe('display helpers', () => {
@@ -30,11 +42,21 @@ describe('display helpers', () => {
   });
 
   it('formats odds by their format', () => {
-    expect([formatOdds(150, 'american'), formatOdds(-110, 'american'), formatOdds(1.85, 'decimal'), formatOdds(null, 'decimal')]).toEqual(['+150', '-110', '1.85', '—']);
+    expect([formatOdds(150, 'american'), formatOdds(-110, 'american'), formatOdds(1.85, 'decimal'), formatOdds(null, 'decimal')]).toEqual([
+      '+150',
+      '-110',
+      '1.85',
+      '—',
+    ]);
   });
 
   it('makes initials for placeholders', () => {
-    expect([initials('Real Almena CF'), initials('<b>x</b>'), initials(null), initials('Žalgiris Kaunas')]).toEqual(['RA', 'BX', '?', 'ŽK']);
+    expect([initials('Real Almena CF'), initials('<b>x</b>'), initials(null), initials('Žalgiris Kaunas')]).toEqual([
+      'RA',
+      'BX',
+      '?',
+      'ŽK',
+    ]);
   });
 
   it('decodes a dynamic segment exactly once', () => {
@@ -53,6 +75,8 @@ describe('cursor trail', () => {
   });
 
   it('builds links that change only what they say', () => {
-    expect(hrefWith('/picks', new URLSearchParams('sport=A+%26+B&cursor=x'), { cursor: null, trail: 'T' })).toBe('/picks?sport=A+%26+B&trail=T');
+    expect(hrefWith('/picks', new URLSearchParams('sport=A+%26+B&cursor=x'), { cursor: null, trail: 'T' })).toBe(
+      '/picks?sport=A+%26+B&trail=T',
+    );
   });
 });

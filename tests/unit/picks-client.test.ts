@@ -144,7 +144,16 @@ describe('tolerant parsing', () => {
     const { api } = client([
       json({
         data: [
-          { id: 'a', status: 'suspended', result: 'half-win', marketType: 'exotic', oddsFormat: 'fractional', confidenceTier: 'S+', line: '-0.5/-1', futureField: { x: 1 } },
+          {
+            id: 'a',
+            status: 'suspended',
+            result: 'half-win',
+            marketType: 'exotic',
+            oddsFormat: 'fractional',
+            confidenceTier: 'S+',
+            line: '-0.5/-1',
+            futureField: { x: 1 },
+          },
           { id: 'b', line: 2.5, reasoning: null, probability: null },
         ],
         page: { nextCursor: null, hasMore: false },
@@ -180,7 +189,9 @@ describe('tolerant parsing', () => {
   });
 
   it('explains an HTML body instead of crashing', async () => {
-    const { api } = client([new Response('<html><body>Bad gateway</body></html>', { status: 200, headers: { 'Content-Type': 'text/html' } })]);
+    const { api } = client([
+      new Response('<html><body>Bad gateway</body></html>', { status: 200, headers: { 'Content-Type': 'text/html' } }),
+    ]);
     const error = await failure(api.me());
     expect(error.code).toBe('UPSTREAM_MALFORMED');
     expect(error.message).toContain('text/html');

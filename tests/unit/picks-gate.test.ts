@@ -14,7 +14,10 @@ describe('shared gate', () => {
       inFlight -= 1;
       return json({ ok: true });
     };
-    const { api } = client(Array.from({ length: 12 }, () => step), { gate: createUpstreamGate(3) });
+    const { api } = client(
+      Array.from({ length: 12 }, () => step),
+      { gate: createUpstreamGate(3) },
+    );
     await Promise.all(Array.from({ length: 12 }, () => api.health()));
     expect(peak).toBe(3);
   });
@@ -49,9 +52,17 @@ describe('gate priority', () => {
   it('sends walks as bulk and single requests as pages', async () => {
     const lanes: string[] = [];
     const gate = createUpstreamGate(4);
-    const spy = { ...gate, acquire: (signal?: AbortSignal, max?: number, priority?: 'page' | 'bulk') => (lanes.push(priority ?? 'page'), gate.acquire(signal, max, priority)) };
+    const spy = {
+      ...gate,
+      acquire: (signal?: AbortSignal, max?: number, priority?: 'page' | 'bulk') => (
+        lanes.push(priority ?? 'page'),
+        gate.acquire(signal, max, priority)
+      ),
+    };
     const page = json({ data: [{ id: '1' }], page: { nextCursor: null, hasMore: false }, requestId: 'r' });
-    const { api } = client([page, json({ data: [{ id: '1' }], page: { nextCursor: null, hasMore: false }, requestId: 'r' })], { gate: spy });
+    const { api } = client([page, json({ data: [{ id: '1' }], page: { nextCursor: null, hasMore: false }, requestId: 'r' })], {
+      gate: spy,
+    });
     await api.listPicks({});
     for await (const record of api.walkPicks({})) expect(record.id).toBe('1');
     expect(lanes).toEqual(['page', 'bulk']);

@@ -18,20 +18,35 @@ describe('walking pages', () => {
 
   it('stops on a repeated cursor', async () => {
     const { api } = client([page(['1'], 'same'), page(['2'], 'same'), page(['3'], null)]);
-    const error = await failure((async () => { for await (const _ of api.walkPicks({})); })());
+    const error = await failure(
+      (async () => {
+        for await (const _ of api.walkPicks({}));
+      })(),
+    );
     expect(error.code).toBe('PAGINATION_BROKEN');
     expect(error.message).toContain('repeated');
   });
 
   it('stops when hasMore is true but the cursor is null', async () => {
     const { api } = client([page(['1'], null, true)]);
-    const error = await failure((async () => { for await (const _ of api.walkPicks({})); })());
+    const error = await failure(
+      (async () => {
+        for await (const _ of api.walkPicks({}));
+      })(),
+    );
     expect(error.message).toContain('no cursor');
   });
 
   it('stops past the page limit', async () => {
-    const { api } = client(Array.from({ length: 5 }, (_, i) => page([String(i)], `c${i}`)), { maxPages: 3 });
-    const error = await failure((async () => { for await (const _ of api.walkPicks({})); })());
+    const { api } = client(
+      Array.from({ length: 5 }, (_, i) => page([String(i)], `c${i}`)),
+      { maxPages: 3 },
+    );
+    const error = await failure(
+      (async () => {
+        for await (const _ of api.walkPicks({}));
+      })(),
+    );
     expect(error.message).toContain('3 pages');
   });
 
@@ -52,7 +67,7 @@ describe('walking pages', () => {
   });
 });
 
-describe('guessing the next cursor from a page\'s bytes', () => {
+describe("guessing the next cursor from a page's bytes", () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
 
   it.each([
@@ -79,11 +94,18 @@ describe('guessing the next cursor from a page\'s bytes', () => {
 
 describe('walking pages ahead of the parse', () => {
   it('sends the next request before the current body is parsed (a body that then fails to parse has already sent it)', async () => {
-    const broken = new Response('{"data":[{"id":"1"}],"page":{"nextCursor":"c2","hasMore":true}} and then some', { headers: { 'Content-Type': 'application/json' } });
+    const broken = new Response('{"data":[{"id":"1"}],"page":{"nextCursor":"c2","hasMore":true}} and then some', {
+      headers: { 'Content-Type': 'application/json' },
+    });
     let cancelled = false;
-    const next: Step = (_url, init) => new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => ((cancelled = true), reject(init.signal?.reason))));
+    const next: Step = (_url, init) =>
+      new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => ((cancelled = true), reject(init.signal?.reason))));
     const { api, calls } = client([broken, next]);
-    const error = await failure((async () => { for await (const _ of api.walkPicks({})); })());
+    const error = await failure(
+      (async () => {
+        for await (const _ of api.walkPicks({}));
+      })(),
+    );
     expect(error.code).toBe('UPSTREAM_MALFORMED');
     expect(calls.map((c) => new URL(c.url).searchParams.get('cursor'))).toEqual([null, 'c2']);
     expect(cancelled).toBe(true); // and the walk's failure cancelled it
@@ -91,7 +113,9 @@ describe('walking pages ahead of the parse', () => {
 
   it('drops a wrong guess and asks for the page the parsed body names, in order and without losing a record', async () => {
     // An unknown field named nextCursor after the page block fools the guess: the parsed page block decides.
-    const decoy = new Response('{"page":{"nextCursor":"real","hasMore":true},"data":[{"id":"1","extra":{"nextCursor":"decoy"}}]}', { headers: { 'Content-Type': 'application/json' } });
+    const decoy = new Response('{"page":{"nextCursor":"real","hasMore":true},"data":[{"id":"1","extra":{"nextCursor":"decoy"}}]}', {
+      headers: { 'Content-Type': 'application/json' },
+    });
     let decoyAborted = false;
     const decoyStep: Step = (_url, init) =>
       new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => ((decoyAborted = true), reject(init.signal?.reason))));

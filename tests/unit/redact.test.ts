@@ -6,7 +6,21 @@ const KEY = 'pk_live_0123456789abcdef';
 
 describe('/me redaction', () => {
   it('recognises names that say secret, token, password or key, in any case style', () => {
-    const secretNames = ['apiKey', 'api_key', 'API-KEY', 'partnerKey', 'secret', 'clientSecret', 'access_token', 'refreshTokens', 'password', 'dbPasswd', 'signingKeys', 'credentials', 'Authorization'];
+    const secretNames = [
+      'apiKey',
+      'api_key',
+      'API-KEY',
+      'partnerKey',
+      'secret',
+      'clientSecret',
+      'access_token',
+      'refreshTokens',
+      'password',
+      'dbPasswd',
+      'signingKeys',
+      'credentials',
+      'Authorization',
+    ];
     const plainNames = ['sports', 'leagues', 'keyboard', 'monkey', 'tokenised', 'secretary', 'status', 'contentMode', 'sportId'];
     expect(secretNames.filter((name) => !saysSecret(name))).toEqual([]);
     expect(plainNames.filter(saysSecret)).toEqual([]);
@@ -35,7 +49,8 @@ describe('/me redaction', () => {
 
   it('is applied by the client, so no page can show an unredacted /me', async () => {
     const body = { partner: 'Acme', key: KEY, contact: `ops (${KEY})`, requestId: 'req_1' };
-    const fetchStub = (async () => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })) as typeof fetch;
+    const fetchStub = (async () =>
+      new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } })) as typeof fetch;
     const me = await createPicksClient({ baseUrl: 'https://api.example.com', apiKey: KEY, fetch: fetchStub }).me();
     expect(JSON.stringify(me)).not.toContain(KEY);
     expect(me).toMatchObject({ partner: 'Acme', key: REDACTED, contact: REDACTED });

@@ -24,12 +24,13 @@ describe('the partner key stays on the server', () => {
   });
 
   it('every module that imports the config or the client is server-only or a server entry point', () => {
-    const importsSecrets = (text: string) => /from '(\.\.?\/|@\/lib\/)(config|picks-api)(\/index)?'/.test(text) || /from '@\/lib\/config'|from '@\/lib\/picks-api'/.test(text);
+    const importsSecrets = (text: string) =>
+      /from '(\.\.?\/|@\/lib\/)(config|picks-api)(\/index)?'/.test(text) || /from '@\/lib\/config'|from '@\/lib\/picks-api'/.test(text);
     const offenders = files.filter((file) => {
       const text = readFileSync(file, 'utf8');
       if (!importsSecrets(text) || text.includes("import 'server-only'")) return false;
       // Server entry points Next never ships to a browser: pages/layouts without 'use client', route handlers, proxy.
-      return text.startsWith("'use client'") || file.startsWith('components/') && !text.includes('async function');
+      return text.startsWith("'use client'") || (file.startsWith('components/') && !text.includes('async function'));
     });
     expect(offenders).toEqual([]);
   });
@@ -39,7 +40,9 @@ describe('the partner key stays on the server', () => {
     expect(clientFiles.length).toBeGreaterThan(5);
     for (const file of clientFiles) {
       const text = readFileSync(file, 'utf8');
-      expect(text, file).not.toMatch(/from '@\/lib\/(config|picks-api|auth\/(session|options)|export\/stream|coverage\/(run|respond)|http)'/);
+      expect(text, file).not.toMatch(
+        /from '@\/lib\/(config|picks-api|auth\/(session|options)|export\/stream|coverage\/(run|respond)|http)'/,
+      );
     }
   });
 });

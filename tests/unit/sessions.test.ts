@@ -4,7 +4,13 @@ import type { StoredUser } from '@/lib/auth/users';
 
 const HOUR = 3600_000;
 const t0 = Date.UTC(2026, 10, 22, 8);
-const account = (change: Partial<StoredUser> = {}): StoredUser => ({ email: 'ana@example.com', role: 'editor', passwordHash: 'scrypt$x', createdAt: '', ...change });
+const account = (change: Partial<StoredUser> = {}): StoredUser => ({
+  email: 'ana@example.com',
+  role: 'editor',
+  passwordHash: 'scrypt$x',
+  createdAt: '',
+  ...change,
+});
 
 function policy(overrides: Partial<SessionPolicy> & { at?: number } = {}): SessionPolicy {
   return {
@@ -17,7 +23,8 @@ function policy(overrides: Partial<SessionPolicy> & { at?: number } = {}): Sessi
   };
 }
 
-const signedIn = () => startSession({ email: 'ana@example.com', jti: 'first' }, { email: 'ana@example.com', role: 'editor' }, 'credentials', t0);
+const signedIn = () =>
+  startSession({ email: 'ana@example.com', jti: 'first' }, { email: 'ana@example.com', role: 'editor' }, 'credentials', t0);
 
 describe('session tokens', () => {
   it('get an identity and a sign-in time that later encodings keep (jti changes, sid does not)', async () => {
@@ -49,7 +56,10 @@ describe('session tokens', () => {
     expect(await continueSession(token, policy({ findAccount: async () => undefined }))).toBe(ENDED);
     expect(await continueSession(token, policy({ findAccount: async () => account({ disabled: true }) }))).toBe(ENDED);
     expect(await continueSession(token, policy({ accountAllowed: () => false }))).toBe(ENDED);
-    expect(await continueSession(token, policy({ findAccount: async () => account({ role: 'viewer' }) }))).toMatchObject({ role: 'viewer', sid: token.sid });
+    expect(await continueSession(token, policy({ findAccount: async () => account({ role: 'viewer' }) }))).toMatchObject({
+      role: 'viewer',
+      sid: token.sid,
+    });
   });
 
   it('keep an OIDC session role (no users-store account) but still end it on time', async () => {

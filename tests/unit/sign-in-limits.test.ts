@@ -43,7 +43,8 @@ describe('sign-in limits', () => {
   });
 
   it('count IPv6 addresses by their /64', async () => {
-    for (let i = 0; i <= SIGN_IN_POLICY.ADDRESS_FAILURES; i += 1) await recordSignInFailure(`v6-${i}@example.com`, `2001:db8:1:2::${i.toString(16)}`);
+    for (let i = 0; i <= SIGN_IN_POLICY.ADDRESS_FAILURES; i += 1)
+      await recordSignInFailure(`v6-${i}@example.com`, `2001:db8:1:2::${i.toString(16)}`);
     expect(await checkSignIn('x@example.com', '2001:db8:1:2:ffff::1')).toMatchObject({ ok: false, reason: 'address' });
     expect(await checkSignIn('x@example.com', '2001:db8:1:3::1')).toEqual({ ok: true });
   });

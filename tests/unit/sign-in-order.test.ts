@@ -8,7 +8,10 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 const hashes = vi.hoisted(() => ({ count: 0 }));
 vi.mock('@/lib/auth/passwords', async (original) => {
   const real = await original<typeof import('@/lib/auth/passwords')>();
-  return { ...real, verifyPassword: async (password: string, stored: string) => (hashes.count += 1, real.verifyPassword(password, stored)) };
+  return {
+    ...real,
+    verifyPassword: async (password: string, stored: string) => ((hashes.count += 1), real.verifyPassword(password, stored)),
+  };
 });
 
 type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
@@ -41,7 +44,9 @@ describe('credentials sign-in', () => {
     const req = { headers: {} }; // not behind portal-server.mjs: the address is "unknown", one bucket
     for (let i = 0; i < 6; i += 1) expect(await authorize({ email: 'ana@example.com', password: 'wrong' }, req)).toBeNull();
     expect(hashes.count).toBe(6);
-    await expect(authorize({ email: 'ana@example.com', password: 'right password' }, req)).rejects.toThrow('Too many failed sign-ins for this account');
+    await expect(authorize({ email: 'ana@example.com', password: 'right password' }, req)).rejects.toThrow(
+      'Too many failed sign-ins for this account',
+    );
     expect(hashes.count).toBe(6);
   });
 
@@ -51,12 +56,20 @@ describe('credentials sign-in', () => {
   });
 
   it('refuses a demo account when the upstream is not the sandbox, with a clear message', async () => {
-    await expect(authorize({ email: 'viewer@demo.picks.test', password: 'demo-viewer-pass' }, { headers: {} })).rejects.toThrow('Demo accounts work only with the sandbox upstream');
-    expect(await authorize({ email: 'ana@example.com', password: 'right password' }, { headers: {} })).toMatchObject({ email: 'ana@example.com', role: 'editor' });
+    await expect(authorize({ email: 'viewer@demo.picks.test', password: 'demo-viewer-pass' }, { headers: {} })).rejects.toThrow(
+      'Demo accounts work only with the sandbox upstream',
+    );
+    expect(await authorize({ email: 'ana@example.com', password: 'right password' }, { headers: {} })).toMatchObject({
+      email: 'ana@example.com',
+      role: 'editor',
+    });
   });
 
   it('ignores X-Forwarded-For without a trusted proxy: spoofed addresses share one count', async () => {
-    for (let i = 0; i < 6; i += 1) await authorize({ email: 'ana@example.com', password: 'wrong' }, { headers: { 'x-forwarded-for': `198.51.100.${i}` } });
-    await expect(authorize({ email: 'ana@example.com', password: 'right password' }, { headers: { 'x-forwarded-for': '198.51.100.200' } })).rejects.toThrow('Too many failed sign-ins');
+    for (let i = 0; i < 6; i += 1)
+      await authorize({ email: 'ana@example.com', password: 'wrong' }, { headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+    await expect(
+      authorize({ email: 'ana@example.com', password: 'right password' }, { headers: { 'x-forwarded-for': '198.51.100.200' } }),
+    ).rejects.toThrow('Too many failed sign-ins');
   });
 });

@@ -28,9 +28,17 @@ describe('users file', () => {
     const emails = Array.from({ length: 12 }, (_, i) => `u${i}@example.com`);
     await Promise.all(emails.map((email) => addUser(file, email, 'viewer', 'long enough pw')));
     expect((await readUsers(file)).map((u) => u.email).sort()).toEqual([...emails].sort());
-    await Promise.all([...emails.slice(0, 6).map((email) => removeUser(file, email)), ...emails.slice(6).map((email) => updateUser(file, email, { role: 'editor', disabled: true }))]);
+    await Promise.all([
+      ...emails.slice(0, 6).map((email) => removeUser(file, email)),
+      ...emails.slice(6).map((email) => updateUser(file, email, { role: 'editor', disabled: true })),
+    ]);
     const left = await readUsers(file);
-    expect(left.map((u) => [u.email, u.role, u.disabled]).sort()).toEqual(emails.slice(6).map((email) => [email, 'editor', true]).sort());
+    expect(left.map((u) => [u.email, u.role, u.disabled]).sort()).toEqual(
+      emails
+        .slice(6)
+        .map((email) => [email, 'editor', true])
+        .sort(),
+    );
     // No temp or lock file is left behind, and none was ever predictable (random suffix, O_EXCL).
     expect((await readdir(dir)).sort()).toEqual(['users.json']);
   });
@@ -62,7 +70,9 @@ describe('npm run users', () => {
     expect((await child).stdout).toContain('saved cli@example.com (manager)');
     const { stdout } = await run('npm', ['run', '-s', 'users', '--', 'list'], { env });
     expect(stdout).toMatch(/^cli@example\.com\tmanager\t/m);
-    await expect(run('npm', ['run', '-s', 'users', '--', 'add', 'x@example.com', '--role', 'root'], { env })).rejects.toMatchObject({ stderr: expect.stringContaining('--role must be one of') });
+    await expect(run('npm', ['run', '-s', 'users', '--', 'add', 'x@example.com', '--role', 'root'], { env })).rejects.toMatchObject({
+      stderr: expect.stringContaining('--role must be one of'),
+    });
     await run('npm', ['run', '-s', 'users', '--', 'role', 'cli@example.com', '--role', 'viewer'], { env });
     await run('npm', ['run', '-s', 'users', '--', 'disable', 'cli@example.com'], { env });
     expect((await run('npm', ['run', '-s', 'users', '--', 'list'], { env })).stdout).toMatch(/^cli@example\.com\tviewer\t\S+\tdisabled$/m);

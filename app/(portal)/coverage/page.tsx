@@ -23,7 +23,12 @@ export default async function CoveragePage({ searchParams }: { searchParams: Pro
   }
   const licence = await licenceOrNull();
   const values = query
-    ? { from: query.fromDay, to: query.toDay, ...(query.sport ? { sport: query.sport } : {}), ...(query.league ? { league: query.league } : {}) }
+    ? {
+        from: query.fromDay,
+        to: query.toDay,
+        ...(query.sport ? { sport: query.sport } : {}),
+        ...(query.league ? { league: query.league } : {}),
+      }
     : Object.fromEntries(['from', 'to', 'sport', 'league'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
   const runnerQuery = query ? new URLSearchParams(values).toString() : '';
 
@@ -32,7 +37,8 @@ export default async function CoveragePage({ searchParams }: { searchParams: Pro
       <div>
         <h1 className="text-2xl font-semibold">Coverage</h1>
         <p className="text-sm text-slate-600">
-          What the licence promises next to what it delivers, walked live from the Picks API. Default range: the last 30 days to the next 14 (UTC); at most {MAX_COVERAGE_DAYS} days.
+          What the licence promises next to what it delivers, walked live from the Picks API. Default range: the last 30 days to the next 14
+          (UTC); at most {MAX_COVERAGE_DAYS} days.
         </p>
       </div>
       <FilterForm kind="coverage" values={values} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />

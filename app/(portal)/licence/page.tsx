@@ -21,10 +21,19 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 function Chips({ items }: { items: string[] | null }) {
   if (!items) return <span className="text-slate-500">not stated</span>;
   if (items.length === 0) return <span className="text-slate-500">none</span>;
-  return <ul className="flex flex-wrap gap-1.5">{items.map((item) => <li key={item} className="rounded-full bg-slate-100 px-2.5 py-0.5">{item}</li>)}</ul>;
+  return (
+    <ul className="flex flex-wrap gap-1.5">
+      {items.map((item) => (
+        <li key={item} className="rounded-full bg-slate-100 px-2.5 py-0.5">
+          {item}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
-const When = ({ value }: { value: string | null }) => (value === null ? <span className="text-slate-500">not stated</span> : isInstant(value) ? <LocalTime iso={value} /> : <>{value}</>);
+const When = ({ value }: { value: string | null }) =>
+  value === null ? <span className="text-slate-500">not stated</span> : isInstant(value) ? <LocalTime iso={value} /> : <>{value}</>;
 
 export default async function LicencePage() {
   await requirePage('browse', '/licence');
@@ -42,20 +51,40 @@ export default async function LicencePage() {
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold">Licence</h1>
-        <p className="text-sm text-slate-600">What the partner key is licensed for, as the Picks API reports it (<span className="font-mono">GET /me</span>).</p>
+        <p className="text-sm text-slate-600">
+          What the partner key is licensed for, as the Picks API reports it (<span className="font-mono">GET /me</span>).
+        </p>
       </div>
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Fact label="Partner">{summary.partner ?? <span className="text-slate-500">not stated</span>}</Fact>
         <Fact label="Status">{summary.status ?? <span className="text-slate-500">not stated</span>}</Fact>
         <Fact label="Content mode">{summary.contentMode ?? <span className="text-slate-500">not stated</span>}</Fact>
-        <Fact label="Expires"><When value={summary.expiresAt} /></Fact>
-        <Fact label="Date window">{summary.from || summary.to ? <><When value={summary.from} /> – <When value={summary.to} /></> : <span className="text-slate-500">not stated (unrestricted or not reported)</span>}</Fact>
-        <Fact label="Channels"><Chips items={summary.channels} /></Fact>
-        <Fact label="Sports"><Chips items={summary.sports} /></Fact>
-        <Fact label="Leagues"><Chips items={summary.leagues} /></Fact>
+        <Fact label="Expires">
+          <When value={summary.expiresAt} />
+        </Fact>
+        <Fact label="Date window">
+          {summary.from || summary.to ? (
+            <>
+              <When value={summary.from} /> – <When value={summary.to} />
+            </>
+          ) : (
+            <span className="text-slate-500">not stated (unrestricted or not reported)</span>
+          )}
+        </Fact>
+        <Fact label="Channels">
+          <Chips items={summary.channels} />
+        </Fact>
+        <Fact label="Sports">
+          <Chips items={summary.sports} />
+        </Fact>
+        <Fact label="Leagues">
+          <Chips items={summary.leagues} />
+        </Fact>
       </dl>
       <section aria-labelledby="everything" className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 id="everything" className="mb-3 font-semibold">Everything /me returned</h2>
+        <h2 id="everything" className="mb-3 font-semibold">
+          Everything /me returned
+        </h2>
         <ValueTree value={document} />
       </section>
     </div>

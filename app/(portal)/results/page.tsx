@@ -9,5 +9,13 @@ export const metadata: Metadata = { title: 'Results' };
 export default async function ResultsPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
   const session = await requirePage('browse', `/results?${toSearchParams(params).toString()}`);
-  return <RecordsPage kind="results" searchParams={params} session={session} title="Results" intro="Settled results your licence delivers, with their outcome." />;
+  return (
+    <RecordsPage
+      kind="results"
+      searchParams={params}
+      session={session}
+      title="Results"
+      intro="Settled results your licence delivers, with their outcome."
+    />
+  );
 }

@@ -6,7 +6,10 @@ export class RecordsPage {
   readonly rows: Locator;
   readonly form: Locator;
 
-  constructor(readonly page: Page, readonly path: '/picks' | '/results') {
+  constructor(
+    readonly page: Page,
+    readonly path: '/picks' | '/results',
+  ) {
     this.table = page.getByTestId('records-table');
     this.rows = this.table.locator('tbody tr');
     this.form = page.getByRole('search');

@@ -8,7 +8,15 @@ export const E2E_SECRET = 'e2e-only-secret-not-for-production-0123456789';
 /** A session token as those portals make it at sign-in (identity, sign-in time, provider), for forging tests. */
 export const sessionToken = (claims: Record<string, unknown>, maxAge: number) =>
   encode({
-    token: { email: STAFF.admin.email, name: 'admin', role: 'admin', sid: randomUUID(), signedInAt: Math.floor(Date.now() / 1000), provider: 'credentials', ...claims },
+    token: {
+      email: STAFF.admin.email,
+      name: 'admin',
+      role: 'admin',
+      sid: randomUUID(),
+      signedInAt: Math.floor(Date.now() / 1000),
+      provider: 'credentials',
+      ...claims,
+    },
     secret: E2E_SECRET,
     maxAge,
   });
@@ -31,7 +39,12 @@ export async function sessionCookie(origin: string, role: RoleName): Promise<str
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email: credentials(role, origin).email, password: credentials(role, origin).password, json: 'true' }),
+    body: new URLSearchParams({
+      csrfToken,
+      email: credentials(role, origin).email,
+      password: credentials(role, origin).password,
+      json: 'true',
+    }),
   });
   keep(res);
   if (![...jar.keys()].some((name) => name.endsWith('portal.session'))) throw new Error(`sign-in as ${role} failed (${res.status})`);
@@ -39,7 +52,12 @@ export async function sessionCookie(origin: string, role: RoleName): Promise<str
 }
 
 /** Every record of a list, walked straight from the sandbox API: the expected value of export tests. */
-export async function walkSandbox(origin: string, key: string, kind: 'picks' | 'results', filters: Record<string, string>): Promise<{ id: string }[]> {
+export async function walkSandbox(
+  origin: string,
+  key: string,
+  kind: 'picks' | 'results',
+  filters: Record<string, string>,
+): Promise<{ id: string }[]> {
   const out: { id: string }[] = [];
   let cursor: string | null = null;
   do {
@@ -55,13 +73,21 @@ export async function walkSandbox(origin: string, key: string, kind: 'picks' | '
 
 /** The Cookie header after applying a response's Set-Cookie lines to it. */
 export function withSetCookies(cookie: string, res: Response): string {
-  const jar = new Map(cookie.split('; ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  const jar = new Map(
+    cookie
+      .split('; ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
   for (const line of res.headers.getSetCookie()) {
     const [pair] = line.split(';');
     const at = pair!.indexOf('=');
     jar.set(pair!.slice(0, at), pair!.slice(at + 1));
   }
-  return [...jar].filter(([, value]) => value !== '').map(([k, v]) => `${k}=${v}`).join('; ');
+  return [...jar]
+    .filter(([, value]) => value !== '')
+    .map(([k, v]) => `${k}=${v}`)
+    .join('; ');
 }
 
 /** next-auth's CSRF token, and the cookie that goes with it. */
@@ -71,7 +97,13 @@ export async function csrf(origin: string, cookie = ''): Promise<{ token: string
 }
 
 /** A JSON sign-in (what the login form does): where next-auth sends the browser, the error it names, and the cookie. */
-export async function jsonSignIn(origin: string, email: string, password: string, callbackUrl?: string, headers: Record<string, string> = {}) {
+export async function jsonSignIn(
+  origin: string,
+  email: string,
+  password: string,
+  callbackUrl?: string,
+  headers: Record<string, string> = {},
+) {
   const { token, cookie } = await csrf(origin);
   const res = await fetch(`${origin}/api/auth/callback/credentials`, {
     method: 'POST',
@@ -81,7 +113,12 @@ export async function jsonSignIn(origin: string, email: string, password: string
   });
   const url = ((await res.json().catch(() => ({}))) as { url?: string }).url ?? '';
   const after = withSetCookies(cookie, res);
-  return { url, error: url ? new URL(url, origin).searchParams.get('error') : null, cookie: after, signedIn: /portal\.session=/.test(after) };
+  return {
+    url,
+    error: url ? new URL(url, origin).searchParams.get('error') : null,
+    cookie: after,
+    signedIn: /portal\.session=/.test(after),
+  };
 }
 
 export async function signOut(origin: string, cookie: string): Promise<Response> {
@@ -96,6 +133,8 @@ export async function signOut(origin: string, cookie: string): Promise<Response>
 
 /** Whether the portal sees a signed-in person with a role behind this cookie. */
 export async function hasSession(origin: string, cookie: string): Promise<boolean> {
-  const session = (await (await fetch(`${origin}/api/auth/session`, { headers: { cookie } })).json()) as { user?: { role?: string } } | null;
+  const session = (await (await fetch(`${origin}/api/auth/session`, { headers: { cookie } })).json()) as {
+    user?: { role?: string };
+  } | null;
   return Boolean(session?.user?.role);
 }

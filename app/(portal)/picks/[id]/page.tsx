@@ -41,56 +41,99 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
 
   return (
     <article className="space-y-6">
-      <Link href="/picks" className="text-sm font-medium text-brand-700 hover:underline">← All picks</Link>
+      <Link href="/picks" className="text-sm font-medium text-brand-700 hover:underline">
+        ← All picks
+      </Link>
       <header className="rounded-lg border border-slate-200 bg-white p-6">
         <div className="flex items-center gap-2 text-sm text-slate-600">
           <Logo src={row.competitionLogo} name={row.competition ?? row.league} size={28} shape="square" />
           <span>{[row.sport, row.league, row.roundOrWeek].filter(Boolean).join(' · ') || 'Competition not included'}</span>
         </div>
         <h1 className="mt-3 flex flex-wrap items-center gap-3 text-2xl font-semibold">
-          <span className="inline-flex items-center gap-2"><Logo src={row.homeLogo} name={row.homeTeam} size={40} />{row.homeTeam ?? '—'}</span>
+          <span className="inline-flex items-center gap-2">
+            <Logo src={row.homeLogo} name={row.homeTeam} size={40} />
+            {row.homeTeam ?? '—'}
+          </span>
           <span className="text-slate-500">vs</span>
-          <span className="inline-flex items-center gap-2"><Logo src={row.awayLogo} name={row.awayTeam} size={40} />{row.awayTeam ?? '—'}</span>
+          <span className="inline-flex items-center gap-2">
+            <Logo src={row.awayLogo} name={row.awayTeam} size={40} />
+            {row.awayTeam ?? '—'}
+          </span>
         </h1>
-        <p className="mt-2 text-sm text-slate-600"><LocalTime iso={row.eventDate} /> · {row.eventDescription ?? ''}</p>
-        <p className="mt-3 text-sm text-slate-600" data-attribution="">{row.attribution ?? 'No attribution supplied'}</p>
+        <p className="mt-2 text-sm text-slate-600">
+          <LocalTime iso={row.eventDate} /> · {row.eventDescription ?? ''}
+        </p>
+        <p className="mt-3 text-sm text-slate-600" data-attribution="">
+          {row.attribution ?? 'No attribution supplied'}
+        </p>
       </header>
 
       <div className="grid gap-6 lg:grid-cols-3">
         <section aria-labelledby="the-pick" className="rounded-lg border border-slate-200 bg-white p-5 lg:col-span-2">
-          <h2 id="the-pick" className="font-semibold">The pick</h2>
+          <h2 id="the-pick" className="font-semibold">
+            The pick
+          </h2>
           <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
-            <Row label="Market">{row.marketType}{row.isPlayerPick ? ' (player pick)' : ''}</Row>
+            <Row label="Market">
+              {row.marketType}
+              {row.isPlayerPick ? ' (player pick)' : ''}
+            </Row>
             <Row label="Selection">{row.selection}</Row>
             <Row label="Line">{row.line}</Row>
-            <Row label="Odds">{row.odds === null ? null : `${formatOdds(row.odds, row.oddsFormat)} (${row.oddsFormat ?? 'format not stated'})`}</Row>
+            <Row label="Odds">
+              {row.odds === null ? null : `${formatOdds(row.odds, row.oddsFormat)} (${row.oddsFormat ?? 'format not stated'})`}
+            </Row>
             <Row label="Bookmaker">{row.bookmaker}</Row>
             <Row label="Probability">{row.probability === null ? null : formatProbability(row.probability, scale)}</Row>
             <Row label="Confidence tier">{row.confidenceTier}</Row>
           </dl>
           <h3 className="mt-5 text-sm font-semibold">Reasoning</h3>
-          {pick.reasoning ? <p className="mt-1 whitespace-pre-wrap text-sm leading-6" data-testid="reasoning">{pick.reasoning}</p> : <p className="mt-1 text-sm text-slate-500">Not included in this licence or record.</p>}
+          {pick.reasoning ? (
+            <p className="mt-1 whitespace-pre-wrap text-sm leading-6" data-testid="reasoning">
+              {pick.reasoning}
+            </p>
+          ) : (
+            <p className="mt-1 text-sm text-slate-500">Not included in this licence or record.</p>
+          )}
         </section>
         <section aria-labelledby="lifecycle" className="rounded-lg border border-slate-200 bg-white p-5">
-          <h2 id="lifecycle" className="font-semibold">Lifecycle</h2>
+          <h2 id="lifecycle" className="font-semibold">
+            Lifecycle
+          </h2>
           <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
-            <Row label="Status"><StatusBadge value={row.status} /></Row>
-            <Row label="Result"><StatusBadge value={row.result} /></Row>
-            <Row label="Settled">{pick.settledAt ? <LocalTime iso={pick.settledAt} /> : <span className="text-slate-500">not settled</span>}</Row>
-            <Row label="Published"><LocalTime iso={row.publishedAt} /></Row>
+            <Row label="Status">
+              <StatusBadge value={row.status} />
+            </Row>
+            <Row label="Result">
+              <StatusBadge value={row.result} />
+            </Row>
+            <Row label="Settled">
+              {pick.settledAt ? <LocalTime iso={pick.settledAt} /> : <span className="text-slate-500">not settled</span>}
+            </Row>
+            <Row label="Published">
+              <LocalTime iso={row.publishedAt} />
+            </Row>
           </dl>
           <h2 className="mt-5 font-semibold">Identity</h2>
           <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2 break-all">
-            <Row label="Record id"><span className="font-mono text-xs">{pick.id}</span></Row>
+            <Row label="Record id">
+              <span className="font-mono text-xs">{pick.id}</span>
+            </Row>
             <Row label="Home key">{pick.homeIdentityKey && <span className="font-mono text-xs">{pick.homeIdentityKey}</span>}</Row>
             <Row label="Away key">{pick.awayIdentityKey && <span className="font-mono text-xs">{pick.awayIdentityKey}</span>}</Row>
             <Row label="Subject key">{pick.subjectIdentityKey && <span className="font-mono text-xs">{pick.subjectIdentityKey}</span>}</Row>
-            <Row label="Source event">{pick.widgetEventIdentity?.sourceEventId && <span className="font-mono text-xs">{pick.widgetEventIdentity.sourceEventId}</span>}</Row>
+            <Row label="Source event">
+              {pick.widgetEventIdentity?.sourceEventId && (
+                <span className="font-mono text-xs">{pick.widgetEventIdentity.sourceEventId}</span>
+              )}
+            </Row>
           </dl>
         </section>
       </div>
       <section aria-labelledby="all-fields" className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 id="all-fields" className="mb-3 font-semibold">Every field of the record</h2>
+        <h2 id="all-fields" className="mb-3 font-semibold">
+          Every field of the record
+        </h2>
         <ValueTree value={pick} />
       </section>
     </article>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: the whole suite — types, unit, contract (sandbox over HTTP) and browser tests (Chromium).
+# `npm test`: the whole suite — lint and format, types, unit, contract (sandbox over HTTP) and browser tests (Chromium).
 # Works on a fresh machine: installs node_modules and Debian's Chromium when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,10 +18,14 @@ if [ ! -x "$chromium_path" ]; then
   fi
 fi
 
-echo "[test] 1/4 type check"
+echo "[test] 1/5 lint (ESLint) and format (Prettier)"
+npx eslint . --max-warnings 0
+npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
+
+echo "[test] 2/5 type check"
 npx tsc --noEmit
 
-echo "[test] 2/4 unit and contract tests"
+echo "[test] 3/5 unit and contract tests"
 npx vitest run
 
 # The browser tests run the portal with a canary key, and the build is made with it too, so that
@@ -30,10 +34,10 @@ npx vitest run
 canary="$(cat tests/e2e/canary-key)"
 canary_b64="$(printf '%s' "$canary" | base64 -w0 | tr -d '=')"
 
-echo "[test] 3/4 production build (with the canary key in the environment)"
+echo "[test] 4/5 production build (with the canary key in the environment)"
 PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
 
-echo "[test] 4/4 browser tests (Chromium at $chromium_path)"
+echo "[test] 5/5 browser tests (Chromium at $chromium_path)"
 e2e_log="$(mktemp)"
 set +e
 npx playwright test 2>&1 | tee "$e2e_log"

@@ -99,7 +99,7 @@ const CURSOR_VALUE = /^"nextCursor"\s*:\s*("(?:[^"\\\u0000-\u001f]|\\.){1,4096}"
 
 /**
  * page.nextCursor read from a body's bytes without parsing the body: a guess that lets the next request
- * leave before this page is decoded and parsed (about 1.5 ms for 200 records). The page block usually
+ * leave before this page is decoded and parsed. The page block usually
  * ends the body, so the search from the end finds it at once. Null when there is no string cursor to
  * read; a wrong guess costs one cancelled request, as walkPages checks it against the parsed page.
  */

@@ -35,17 +35,17 @@ interface Limiters {
 }
 
 function createLimiters(): Limiters {
-  const p = SIGN_IN_POLICY;
+  const policy = SIGN_IN_POLICY;
   return {
     address: new RateLimiterMemory({
       keyPrefix: 'signin-address',
-      points: p.ADDRESS_FAILURES,
-      duration: p.ADDRESS_WINDOW_S,
-      blockDuration: p.ADDRESS_WINDOW_S,
+      points: policy.ADDRESS_FAILURES,
+      duration: policy.ADDRESS_WINDOW_S,
+      blockDuration: policy.ADDRESS_WINDOW_S,
     }),
-    account: new RateLimiterMemory({ keyPrefix: 'signin-account', points: 1_000_000, duration: p.ACCOUNT_WINDOW_S }),
-    accountWait: new RateLimiterMemory({ keyPrefix: 'signin-account-wait', points: 1, duration: p.ACCOUNT_MAX_WAIT_S }),
-    hashing: pLimit(p.HASH_CONCURRENCY),
+    account: new RateLimiterMemory({ keyPrefix: 'signin-account', points: 1_000_000, duration: policy.ACCOUNT_WINDOW_S }),
+    accountWait: new RateLimiterMemory({ keyPrefix: 'signin-account-wait', points: 1, duration: policy.ACCOUNT_MAX_WAIT_S }),
+    hashing: pLimit(policy.HASH_CONCURRENCY),
   };
 }
 
@@ -57,14 +57,14 @@ const seconds = (res: RateLimiterRes | null) => Math.max(1, Math.ceil((res?.msBe
 
 /** Whether a sign-in for this account from this address may be tried now. Spends nothing. */
 export async function checkSignIn(account: string, address: string): Promise<SignInVerdict> {
-  const l = limiters();
-  const [byAddress, wait] = await Promise.all([l.address.get(addressBucket(address)), l.accountWait.get(account)]);
+  const limits = limiters();
+  const [byAddress, wait] = await Promise.all([limits.address.get(addressBucket(address)), limits.accountWait.get(account)]);
   if (byAddress && byAddress.consumedPoints > SIGN_IN_POLICY.ADDRESS_FAILURES)
     return { ok: false, reason: 'address', retryAfterSeconds: seconds(byAddress) };
   // The account's wait holds back only addresses that have failed before: the owner elsewhere is not locked out.
   if (wait && wait.consumedPoints > 1 && byAddress && byAddress.consumedPoints > 0)
     return { ok: false, reason: 'account', retryAfterSeconds: seconds(wait) };
-  if (l.hashing.pendingCount >= SIGN_IN_POLICY.HASH_QUEUE) return { ok: false, reason: 'busy', retryAfterSeconds: 2 };
+  if (limits.hashing.pendingCount >= SIGN_IN_POLICY.HASH_QUEUE) return { ok: false, reason: 'busy', retryAfterSeconds: 2 };
   return { ok: true };
 }
 
@@ -74,18 +74,18 @@ export function limitHashing<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export async function recordSignInFailure(account: string, address: string): Promise<void> {
-  const l = limiters();
-  await l.address.consume(addressBucket(address)).catch((res: unknown) => {
+  const limits = limiters();
+  await limits.address.consume(addressBucket(address)).catch((res: unknown) => {
     if (!(res instanceof RateLimiterRes)) throw res;
   });
-  const counted = await l.account.penalty(account, 1);
+  const counted = await limits.account.penalty(account, 1);
   const over = counted.consumedPoints - SIGN_IN_POLICY.ACCOUNT_FREE_FAILURES;
-  if (over > 0) await l.accountWait.block(account, Math.min(SIGN_IN_POLICY.ACCOUNT_MAX_WAIT_S, 2 ** (over - 1)));
+  if (over > 0) await limits.accountWait.block(account, Math.min(SIGN_IN_POLICY.ACCOUNT_MAX_WAIT_S, 2 ** (over - 1)));
 }
 
 export async function recordSignInSuccess(account: string): Promise<void> {
-  const l = limiters();
-  await Promise.all([l.account.delete(account), l.accountWait.delete(account)]);
+  const limits = limiters();
+  await Promise.all([limits.account.delete(account), limits.accountWait.delete(account)]);
 }
 
 /** For tests: forget every count. */

@@ -139,7 +139,9 @@ test('ids with : ~ + = open their detail page; an unknown id is the not-found pa
   expect(id).toMatch(/[:~+=]/);
   await page.goto(`/picks/${encodeURIComponent(id)}`);
   await expect(page.getByText(id, { exact: true }).first()).toBeVisible();
-  await page.goto(`/picks/${encodeURIComponent('pk:nope:0~0+0=')}`);
+  // An unknown id answers HTTP 404, not a not-found page sent with 200.
+  const unknown = await page.goto(`/picks/${encodeURIComponent('pk:nope:0~0+0=')}`);
+  expect(unknown!.status()).toBe(404);
   await expect(page.getByTestId('pick-not-found')).toBeVisible();
   const malformed = await page.goto('/picks/%E0%A4%A');
   expect(malformed!.status()).toBe(400);

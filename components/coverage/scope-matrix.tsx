@@ -2,7 +2,7 @@
 
 import { PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { LocalTime } from '../local-time';
-import { pct, Section, td, th } from './section';
+import { capitalise, HeaderRow, pct, Section, td } from './section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
 /** Licensed scope against delivery: one row per sport and league, downloadable as CSV. */
@@ -22,23 +22,19 @@ export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHr
         <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="coverage-matrix">
           <caption className="sr-only">Scope against delivery per sport and league</caption>
           <thead className="bg-slate-50">
-            <tr>
-              {[
+            <HeaderRow
+              labels={[
                 'Sport',
                 'League',
                 'Licensed',
                 'Delivered',
-                ...PICK_STATUSES.map((status) => status[0]!.toUpperCase() + status.slice(1)),
+                ...PICK_STATUSES.map(capitalise),
                 'Other',
                 'Player picks',
                 'Last published',
                 'Days without picks',
-              ].map((h) => (
-                <th key={h} scope="col" className={th}>
-                  {h}
-                </th>
-              ))}
-            </tr>
+              ]}
+            />
           </thead>
           <tbody className="divide-y divide-slate-100">
             {report.rows.map((r) => (

@@ -18,3 +18,18 @@ export function Section({ id, title, note, children }: { id: string; title: stri
     </section>
   );
 }
+
+export const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A table's column headings, one `th` each. */
+export function HeaderRow({ labels }: { labels: readonly string[] }) {
+  return (
+    <tr>
+      {labels.map((label) => (
+        <th key={label} scope="col" className={th}>
+          {label}
+        </th>
+      ))}
+    </tr>
+  );
+}

@@ -1,7 +1,8 @@
 'use client';
 
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import { pct, Section, td, th } from './section';
+import { capitalise, HeaderRow, pct, Section, td } from './section';
+import { PICK_RESULTS } from '@/lib/picks-api/vocabulary';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
 /** Results per league, hit rate per tier, and calibration (stated probability against realised win rate). */
@@ -20,13 +21,7 @@ export function SettledResults({ report }: { report: CoverageReport }) {
           <h3 className="mb-2 text-sm font-medium">Result mix per league</h3>
           <table className="text-sm">
             <thead>
-              <tr>
-                {['League', 'Win', 'Loss', 'Push', 'Void'].map((h) => (
-                  <th key={h} scope="col" className={th}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
+              <HeaderRow labels={['League', ...PICK_RESULTS.map(capitalise)]} />
             </thead>
             <tbody>
               {report.rows.map((r) => (
@@ -34,7 +29,7 @@ export function SettledResults({ report }: { report: CoverageReport }) {
                   <th scope="row" className={`${td} text-left font-normal`}>
                     {r.league}
                   </th>
-                  {(['win', 'loss', 'push', 'void'] as const).map((k) => (
+                  {PICK_RESULTS.map((k) => (
                     <td key={k} className={`${td} tabular-nums`}>
                       {r.results[k]}
                     </td>
@@ -46,13 +41,7 @@ export function SettledResults({ report }: { report: CoverageReport }) {
           <h3 className="mb-2 mt-5 text-sm font-medium">Hit rate per confidence tier (wins ÷ wins and losses)</h3>
           <table className="text-sm" data-testid="tier-table">
             <thead>
-              <tr>
-                {['Tier', 'Wins', 'Losses', 'Hit rate'].map((h) => (
-                  <th key={h} scope="col" className={th}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
+              <HeaderRow labels={['Tier', 'Wins', 'Losses', 'Hit rate']} />
             </thead>
             <tbody>
               {report.tiers.map((t) => (
@@ -116,13 +105,7 @@ export function SettledResults({ report }: { report: CoverageReport }) {
             <summary className="cursor-pointer font-medium text-brand-700">Show as a table</summary>
             <table className="mt-2 text-sm">
               <thead>
-                <tr>
-                  {['Stated', 'Settled (win/loss)', 'Wins', 'Realised'].map((h) => (
-                    <th key={h} scope="col" className={th}>
-                      {h}
-                    </th>
-                  ))}
-                </tr>
+                <HeaderRow labels={['Stated', 'Settled (win/loss)', 'Wins', 'Realised']} />
               </thead>
               <tbody>
                 {report.calibration.buckets.map((b) => (

@@ -29,8 +29,9 @@ export default defineConfig([
   },
   globalIgnores([
     '.next/**',
+    'scripts/bare-page/.next/**',
+    '**/next-env.d.ts',
     'node_modules/**',
-    'next-env.d.ts',
     'test-results/**',
     'playwright-report/**',
     'bench-results/**',

@@ -1,47 +1,36 @@
-'use client';
-
-import { useState } from 'react';
 import { initials } from '@/lib/pick-view';
 
-/** A team or competition logo; any missing, unsafe or broken image becomes a neat initials badge. */
+/**
+ * A team or competition logo over its initials: a missing or unsafe logo shows the initials, and a logo
+ * that fails to load is hidden by <AfterLoad> so they show through. Server-rendered, no JavaScript per logo.
+ */
 export function Logo({
   src,
   name,
-  size = 24,
   shape = 'circle',
+  size,
 }: {
   src: string | null;
   name: string | null;
-  size?: number;
   shape?: 'circle' | 'square';
+  /** Pixels, for the few large logos; tables use the stylesheet's sizes. */
+  size?: number;
 }) {
-  const [broken, setBroken] = useState(false);
-  const rounded = shape === 'circle' ? 'rounded-full' : 'rounded-md';
-  if (!src || broken) {
+  const className = shape === 'circle' ? 'logo' : 'logo logo-sq';
+  const style = size ? { width: size, height: size, fontSize: Math.round(size * 0.4) } : undefined;
+  if (!src) {
     return (
-      <span
-        aria-hidden
-        data-logo-placeholder=""
-        className={`inline-flex shrink-0 items-center justify-center bg-slate-200 font-semibold text-slate-600 ${rounded}`}
-        style={{ width: size, height: size, fontSize: Math.max(9, Math.round(size * 0.4)) }}
-      >
+      <span aria-hidden className={className} style={style} data-logo-placeholder="">
         {initials(name)}
       </span>
     );
   }
   return (
-    // eslint-disable-next-line @next/next/no-img-element -- remote logos of any host; next/image would proxy them
-    <img
-      src={src}
-      alt=""
-      width={size}
-      height={size}
-      loading="lazy"
-      decoding="async"
-      referrerPolicy="no-referrer"
-      onError={() => setBroken(true)}
-      className={`inline-block shrink-0 bg-white object-contain ${rounded}`}
-      style={{ width: size, height: size }}
-    />
+    <span aria-hidden className={className} style={style}>
+      {initials(name)}
+      {/* No referrerpolicy: the page's own Referrer-Policy (no-referrer) covers every image. */}
+      {/* eslint-disable-next-line @next/next/no-img-element -- remote logos of any allowed host; next/image would proxy them */}
+      <img src={src} alt="" loading="lazy" data-logo="" />
+    </span>
   );
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { parseOidcConfig, type OidcConfig } from './auth/oidc';
+import { parseMeFields } from './licence';
 import { isLoopbackHost, parseAddressList } from './net/addresses';
 
 /**
@@ -84,6 +85,18 @@ const configSchema = z.object({
         return parseAddressList(value);
       } catch (error) {
         ctx.addIssue({ code: 'custom', message: `has ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/licence.ts).
+  PICKS_ME_FIELDS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseMeFields(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
         return z.NEVER;
       }
     }),

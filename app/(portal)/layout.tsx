@@ -1,4 +1,5 @@
 import { redirect } from 'next/navigation';
+import { AfterLoad } from '@/components/after-load';
 import { AppHeader } from '@/components/app-header';
 import { getPortalSession } from '@/lib/auth/session';
 
@@ -9,6 +10,7 @@ export default async function PortalLayout({ children }: { children: React.React
     <>
       <AppHeader email={session.user.email} role={session.user.role} />
       <main className="mx-auto max-w-screen-2xl px-4 py-6">{children}</main>
+      <AfterLoad />
     </>
   );
 }

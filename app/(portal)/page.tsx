@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { ErrorPanel } from '@/components/error-panel';
 import { can } from '@/lib/auth/roles';
-import { LocalTime } from '@/components/local-time';
+import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { getHealth, getLicence } from '@/lib/picks-api/portal';
 
@@ -41,7 +41,7 @@ export default async function OverviewPage() {
               <dt className="text-slate-500">Content mode</dt>
               <dd>{licence?.contentMode ?? 'not stated'}</dd>
               <dt className="text-slate-500">Expires</dt>
-              <dd>{licence?.expiresAt ? <LocalTime iso={licence.expiresAt} /> : 'not stated'}</dd>
+              <dd>{licence?.expiresAt ? <UtcTime iso={licence.expiresAt} /> : 'not stated'}</dd>
             </dl>
           )}
           <Link href="/licence" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">

@@ -1,7 +1,7 @@
 'use client';
 
 import { PICK_STATUSES } from '@/lib/picks-api/vocabulary';
-import { LocalTime } from '../local-time';
+import { UtcTime } from '../utc-time';
 import { capitalise, HeaderRow, pct, Section, td } from './section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
@@ -56,7 +56,7 @@ export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHr
                 ))}
                 <td className={`${td} tabular-nums`}>{pct(r.total ? r.playerPicks / r.total : null)}</td>
                 <td className={td}>
-                  <LocalTime iso={r.lastPublishedAt} />
+                  <UtcTime iso={r.lastPublishedAt} />
                 </td>
                 <td className={`${td} tabular-nums`} title={r.emptyDays.join(', ')}>
                   {r.emptyDays.length}

@@ -1,5 +1,6 @@
 import 'server-only';
 import { getServerSession, type Session } from 'next-auth';
+import { cache } from 'react';
 import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { AppError } from '../errors';
@@ -9,13 +10,16 @@ import { can, isRole, type Capability, type Role } from './roles';
 /** A session with a known role: what every page and handler works with. */
 export type PortalSession = Session & { user: Session['user'] & { role: Role } };
 
-/** The signed-in person, or null. A session without a known role (e.g. signed out) counts as no session. */
-export async function getPortalSession(): Promise<PortalSession | null> {
+/**
+ * The signed-in person, or null. A session without a known role (e.g. signed out) counts as no session.
+ * Once per request (React's cache): the layout and the page both ask, and each ask decrypts and re-encrypts the cookie.
+ */
+export const getPortalSession = cache(async function getPortalSession(): Promise<PortalSession | null> {
   await connection(); // per request, never prerendered: sessions and licensed data are private
   const session = await getServerSession(authOptions());
   const role = session?.user?.role;
   return session && isRole(role) ? { ...session, user: { ...session.user, role } } : null;
-}
+});
 
 /** For pages: signed-out people go to /login (and come back here), the wrong role gets the 403 page. */
 export async function requirePage(capability: Capability, returnTo: string): Promise<PortalSession> {

@@ -2,7 +2,8 @@ import { DAY_MS } from '../time';
 import 'server-only';
 import { AppError } from '../errors';
 import { parsePickFilters, type SearchParamsInput } from '../filters';
-import { summariseLicence } from '../licence';
+import { getConfig } from '../config';
+import { summariseLicence, type MeFields } from '../licence';
 import { picksApi, type PicksClient } from '../picks-api';
 import { createCoverageAccumulator, type CoverageReport } from './aggregate';
 
@@ -70,14 +71,16 @@ export interface CoverageOutcome {
 
 export async function runCoverage(
   query: CoverageQuery,
-  options: { signal?: AbortSignal; onProgress?: (progress: CoverageProgress) => void; client?: PicksClient } = {},
+  options: { signal?: AbortSignal; onProgress?: (progress: CoverageProgress) => void; client?: PicksClient; meFields?: MeFields } = {},
 ): Promise<CoverageOutcome> {
   const client = options.client ?? picksApi();
+  // The portal's own client comes with its configuration, PICKS_ME_FIELDS included.
+  const meFields = options.meFields ?? (options.client ? {} : getConfig().PICKS_ME_FIELDS);
   const started = performance.now();
   let requests = 0;
   const onRequest = () => (requests += 1);
   const me = await client.me({ signal: options.signal, onRequest });
-  const accumulator = createCoverageAccumulator(query, summariseLicence(me), { sport: query.sport, league: query.league });
+  const accumulator = createCoverageAccumulator(query, summariseLicence(me, meFields), { sport: query.sport, league: query.league });
   const filters = { from: query.from, to: query.to, sport: query.sport, league: query.league };
   for await (const page of client.walkPickPages(filters, { signal: options.signal, onRequest })) {
     for (const pick of page.data) accumulator.add(pick);

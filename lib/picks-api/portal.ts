@@ -1,4 +1,5 @@
 import 'server-only';
+import { getConfig } from '../config';
 import { settle, type Settled } from '../errors';
 import type { FilterKind, PickFilters } from '../filters';
 import { summariseLicence, type LicenceSummary } from '../licence';
@@ -19,7 +20,7 @@ export interface Licence {
 
 export async function getLicence(): Promise<Settled<Licence>> {
   const me = await settle(picksApi().me());
-  return me.ok ? { ok: true, value: { summary: summariseLicence(me.value), document: me.value } } : me;
+  return me.ok ? { ok: true, value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value } } : me;
 }
 
 /** The licence summary, or null when /me failed: filter choices then fall back to free text. */

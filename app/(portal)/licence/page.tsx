@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { ErrorPanel } from '@/components/error-panel';
-import { LocalTime } from '@/components/local-time';
+import { UtcTime } from '@/components/utc-time';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { getLicence } from '@/lib/picks-api/portal';
@@ -33,7 +33,7 @@ function Chips({ items }: { items: string[] | null }) {
 }
 
 const When = ({ value }: { value: string | null }) =>
-  value === null ? <span className="text-slate-500">not stated</span> : isInstant(value) ? <LocalTime iso={value} /> : <>{value}</>;
+  value === null ? <span className="text-slate-500">not stated</span> : isInstant(value) ? <UtcTime iso={value} /> : <>{value}</>;
 
 export default async function LicencePage() {
   await requirePage('browse', '/licence');

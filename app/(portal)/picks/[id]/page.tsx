@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
-import { LocalTime } from '@/components/local-time';
+import { UtcTime } from '@/components/utc-time';
 import { Logo } from '@/components/logo';
 import { StatusBadge } from '@/components/status-badge';
 import { ValueTree } from '@/components/value-tree';
@@ -61,7 +61,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
           </span>
         </h1>
         <p className="mt-2 text-sm text-slate-600">
-          <LocalTime iso={row.eventDate} /> · {row.eventDescription ?? ''}
+          <UtcTime iso={row.eventDate} /> · {row.eventDescription ?? ''}
         </p>
         <p className="mt-3 text-sm text-slate-600" data-attribution="">
           {row.attribution ?? 'No attribution supplied'}
@@ -108,10 +108,10 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
               <StatusBadge value={row.result} />
             </Row>
             <Row label="Settled">
-              {pick.settledAt ? <LocalTime iso={pick.settledAt} /> : <span className="text-slate-500">not settled</span>}
+              {pick.settledAt ? <UtcTime iso={pick.settledAt} /> : <span className="text-slate-500">not settled</span>}
             </Row>
             <Row label="Published">
-              <LocalTime iso={row.publishedAt} />
+              <UtcTime iso={row.publishedAt} />
             </Row>
           </dl>
           <h2 className="mt-5 font-semibold">Identity</h2>

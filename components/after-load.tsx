@@ -1,0 +1,42 @@
+'use client';
+
+import { useEffect } from 'react';
+import { formatUtc } from './utc-time';
+
+const PARTS = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' } as const;
+
+/**
+ * What the browser does to the server's markup once scripts run, for the whole page and for whatever
+ * navigation brings in later: <time datetime> in the viewer's zone, and logos that failed to load hidden
+ * so their initials show. One component per page instead of a client component per cell.
+ */
+export function AfterLoad() {
+  useEffect(() => {
+    const local = new Intl.DateTimeFormat(undefined, PARTS);
+    const done = new WeakSet<Element>();
+    const touch = (root: ParentNode) => {
+      for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
+        if (done.has(time)) continue;
+        done.add(time);
+        const date = new Date(time.dateTime);
+        if (Number.isNaN(date.getTime())) continue;
+        time.textContent = local.format(date);
+        time.title = formatUtc(date);
+      }
+      for (const img of root.querySelectorAll<HTMLImageElement>('img[data-logo]'))
+        if (img.complete && img.naturalWidth === 0) img.hidden = true;
+    };
+    const hideBroken = (event: Event) => {
+      if (event.target instanceof HTMLImageElement && event.target.hasAttribute('data-logo')) event.target.hidden = true;
+    };
+    touch(document);
+    const observer = new MutationObserver(() => touch(document));
+    observer.observe(document.body, { childList: true, subtree: true });
+    document.addEventListener('error', hideBroken, true); // error events do not bubble: listen while capturing
+    return () => {
+      observer.disconnect();
+      document.removeEventListener('error', hideBroken, true);
+    };
+  }, []);
+  return null;
+}

@@ -1,0 +1,54 @@
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+/** Lighthouse (its default mobile settings) in the system Chromium, signed in through a Cookie header. */
+
+export interface LighthouseScores {
+  url: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  totalBlockingTimeMs: number;
+  largestContentfulPaintMs: number;
+  domElements: number;
+  mainThreadMs: number;
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+export async function lighthouseScores(url: string, cookie: string): Promise<LighthouseScores> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  try {
+    const run = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      extraHeaders: { Cookie: cookie },
+    });
+    if (!run) throw new Error(`lighthouse gave no result for ${url}`);
+    const { categories, audits } = run.lhr;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    const numeric = (id: string) => Math.round(audits[id]?.numericValue ?? NaN);
+    return {
+      url,
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      totalBlockingTimeMs: numeric('total-blocking-time'),
+      largestContentfulPaintMs: numeric('largest-contentful-paint'),
+      domElements: numeric('dom-size'),
+      mainThreadMs: numeric('mainthread-work-breakdown'),
+    };
+  } finally {
+    chrome.kill();
+  }
+}

@@ -1,0 +1,201 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { lighthouseScores } from './bench-lighthouse';
+import { median, signIn, startStack, waitFor } from './bench-support';
+
+/**
+ * `npm run bench:pages`: what the portal adds to a page view, against a bare Next.js page, in one run.
+ * Both production builds are made first (the portal's and scripts/bare-page, with the same `next`), then a
+ * sandbox with throttling off serves both. ROUNDS (25) alternating rounds of, for each page: the upstream
+ * calls the page made (counted by the sandbox, timed from here), the signed-in portal page, the bare page.
+ * "Over the upstream" is a page's time minus the time of the upstream calls it made, medians of the rounds.
+ * Then first-load JavaScript (gzip) of /picks, /coverage and the bare table, and Lighthouse (mobile, signed in)
+ * on /picks with 50 rows and /licence. BENCH_SKIP_BUILD=1 reuses both builds; BENCH_SKIP_LIGHTHOUSE=1 skips it.
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
+const BARE_PORT = 3532;
+const BARE_DIR = 'bench-results/bare-page';
+const next = ['node_modules/next/dist/bin/next'];
+
+function build(cwd: string, label: string) {
+  const start = performance.now();
+  const run = spawnSync(process.execPath, [...next, 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (run.status !== 0) throw new Error(`${label} build failed`);
+  console.log(`[bench] built ${label} in ${((performance.now() - start) / 1000).toFixed(0)} s`);
+}
+
+if (!process.env.BENCH_SKIP_BUILD) {
+  build('.', 'the portal');
+  // A copy outside the portal's tree as Turbopack sees it, with node_modules hard-linked (copied if links fail).
+  rmSync(BARE_DIR, { recursive: true, force: true });
+  cpSync('scripts/bare-page', BARE_DIR, { recursive: true });
+  if (spawnSync('cp', ['-al', 'node_modules', `${BARE_DIR}/node_modules`]).status !== 0)
+    cpSync('node_modules', `${BARE_DIR}/node_modules`, { recursive: true });
+  build(BARE_DIR, 'the bare page'); // with its own copy of next and react
+}
+
+const stack = await startStack({ sandboxPort: 4530, portalPort: 3530, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
+const { sandboxUrl, portalUrl, key } = stack;
+const bareUrl = `http://127.0.0.1:${BARE_PORT}`;
+const bare = spawn(process.execPath, [...next, 'start', '-p', String(BARE_PORT), '-H', '127.0.0.1'], {
+  cwd: BARE_DIR,
+  env: { ...process.env, NODE_ENV: 'production', BARE_UPSTREAM: sandboxUrl, BARE_KEY: key },
+  stdio: 'ignore',
+});
+
+interface Timed {
+  ms: number;
+  bytes: number;
+}
+
+async function timed(url: string, headers: Record<string, string> = {}): Promise<Timed> {
+  const start = performance.now();
+  const res = await fetch(url, { headers, redirect: 'manual' });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+  return { ms: performance.now() - start, bytes };
+}
+
+const upstreamRequests = async () =>
+  ((await (await fetch(`${sandboxUrl}/__sandbox/stats`)).json()) as { byRoute: Record<string, number> }).byRoute;
+
+/** The upstream calls a portal page made (by the sandbox's count per route), replayed and timed from here. */
+async function replayUpstream(before: Record<string, number>, after: Record<string, number>, paths: Record<string, string>) {
+  let ms = 0;
+  const made: string[] = [];
+  for (const [route, count] of Object.entries(after)) {
+    for (let i = 0; i < count - (before[route] ?? 0); i += 1) {
+      const path = paths[route];
+      if (!path) throw new Error(`the page called ${route}, which this benchmark does not replay`);
+      ms += (await timed(`${sandboxUrl}${path}`, { Authorization: `Bearer ${key}` })).ms;
+      made.push(route);
+    }
+  }
+  return { ms, made };
+}
+
+interface Case {
+  name: string;
+  portal: string;
+  bare: string | null;
+  /** The bare page's own upstream call (it makes at most one), timed the same way. */
+  bareUpstream: string | null;
+  upstream: Record<string, string>;
+}
+
+const ROUTES = (limit: number) => ({ me: '/api/v1/me', health: '/api/v1/health', picks: `/api/v1/picks?limit=${limit}` });
+const CASES: Case[] = [50, 200].flatMap((limit) => [
+  {
+    name: `/picks ${limit} rows`,
+    portal: `/picks?limit=${limit}`,
+    bare: `/rows?limit=${limit}`,
+    bareUpstream: `/api/v1/picks?limit=${limit}`,
+    upstream: ROUTES(limit),
+  },
+  {
+    name: `/results ${limit} rows`,
+    portal: `/results?limit=${limit}`,
+    bare: `/rows?limit=${limit}`,
+    bareUpstream: `/api/v1/picks?limit=${limit}`,
+    upstream: { ...ROUTES(limit), results: `/api/v1/results?limit=${limit}` },
+  },
+]);
+CASES.push(
+  { name: '/login', portal: '/login', bare: '/', bareUpstream: null, upstream: {} },
+  { name: '/ (overview)', portal: '/', bare: '/', bareUpstream: null, upstream: ROUTES(50) },
+);
+
+try {
+  await waitFor(`${bareUrl}/`);
+  const cookie = await signIn(portalUrl);
+  const samples = new Map(
+    CASES.map((c) => [c.name, { portal: [] as number[], bare: [] as number[], portalBytes: 0, bareBytes: 0, calls: '' }]),
+  );
+  for (let round = 0; round <= ROUNDS; round += 1) {
+    for (const c of CASES) {
+      const s = samples.get(c.name)!;
+      const before = await upstreamRequests();
+      const portal = await timed(`${portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie });
+      const replayed = await replayUpstream(before, await upstreamRequests(), c.upstream);
+      const bareRun = c.bare ? await timed(`${bareUrl}${c.bare}`) : null;
+      const bareUp = c.bareUpstream ? (await timed(`${sandboxUrl}${c.bareUpstream}`, { Authorization: `Bearer ${key}` })).ms : 0;
+      if (round === 0) continue; // warm-up
+      s.portal.push(portal.ms - replayed.ms);
+      if (bareRun) s.bare.push(bareRun.ms - bareUp);
+      s.portalBytes = portal.bytes;
+      s.bareBytes = bareRun?.bytes ?? 0;
+      s.calls = replayed.made.join(' + ') || 'none';
+    }
+  }
+
+  const rows = CASES.map((c) => {
+    const s = samples.get(c.name)!;
+    const [p, b] = [median(s.portal), median(s.bare)];
+    return {
+      page: c.name,
+      upstreamCalls: s.calls,
+      portalMs: +p.toFixed(1),
+      bareMs: +b.toFixed(1),
+      ratio: +(p / b).toFixed(2),
+      portalKiB: +(s.portalBytes / 1024).toFixed(1),
+      bareKiB: +(s.bareBytes / 1024).toFixed(1),
+    };
+  });
+  console.log(`\n[bench] time over the upstream calls, medians of ${ROUNDS} rounds (bare: ${bareUrl}/rows and /)`);
+  console.table(rows);
+
+  // HTML per row: the growth from 50 to 200 rows, so the page's fixed part does not count.
+  const perRow = (name: 'picks' | 'results') => {
+    const [s50, s200] = [samples.get(`/${name} 50 rows`)!, samples.get(`/${name} 200 rows`)!];
+    const portal = (s200.portalBytes - s50.portalBytes) / 150 / 1024;
+    const bareRow = (s200.bareBytes - s50.bareBytes) / 150 / 1024;
+    return {
+      page: `/${name}`,
+      portalKiBPerRow: +portal.toFixed(2),
+      bareKiBPerRow: +bareRow.toFixed(2),
+      ratio: +(portal / bareRow).toFixed(2),
+    };
+  };
+  const htmlPerRow = [perRow('picks'), perRow('results')];
+  console.log('\n[bench] HTML per row (uncompressed, rows 51 to 200)');
+  console.table(htmlPerRow);
+
+  const firstLoadJs = {
+    '/picks': await firstLoadKb(`${portalUrl}/picks?limit=50`, cookie),
+    '/coverage': await firstLoadKb(`${portalUrl}/coverage`, cookie),
+    '/licence': await firstLoadKb(`${portalUrl}/licence`, cookie),
+    'bare /rows': await firstLoadKb(`${bareUrl}/rows?limit=50`, ''),
+  };
+  console.log('\n[bench] first-load JavaScript, kB gzip (targets: /picks 120, /coverage 200)');
+  console.table(firstLoadJs);
+
+  const lighthouse = process.env.BENCH_SKIP_LIGHTHOUSE
+    ? []
+    : [await lighthouseScores(`${portalUrl}/picks?limit=50`, cookie), await lighthouseScores(`${portalUrl}/licence`, cookie)];
+  if (lighthouse.length) {
+    console.log('\n[bench] Lighthouse, mobile defaults, signed in (targets: performance ≥ 95 on /picks, 100 for the others)');
+    console.table(lighthouse);
+  }
+  await mkdir('bench-results', { recursive: true });
+  await writeFile(
+    'bench-results/pages.json',
+    `${JSON.stringify({ rounds: ROUNDS, rows, htmlPerRow, firstLoadJs, lighthouse }, null, 2)}\n`,
+  );
+} finally {
+  bare.kill('SIGTERM');
+  stack.stop();
+}
+
+/** The gzip size of every script the page's HTML loads (what a first visit downloads before it is interactive). */
+async function firstLoadKb(url: string, cookie: string) {
+  const html = await (await fetch(url, { headers: cookie ? { cookie } : {} })).text();
+  // noModule scripts (polyfills) are skipped by every browser that runs modules, so they are not counted.
+  const tags = [...html.matchAll(/<script([^>]*)\ssrc="([^"]+)"([^>]*)>/g)].filter((m) => !/nomodule/i.test(m[1]! + m[3]!));
+  const sources = new Set(tags.map((m) => m[2]!.replace(/&amp;/g, '&')));
+  let bytes = 0;
+  for (const src of sources) bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer())).byteLength;
+  return { scripts: sources.size, kB: +(bytes / 1000).toFixed(1) };
+}

@@ -3,7 +3,8 @@ const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // forbidden() and forbidden.tsx for role refusals (403), beside notFound().
-  experimental: { authInterrupts: true },
+  // PORTAL_PROFILE_BUILD=1 keeps server function names, so a CPU profile (README, Performance) reads.
+  experimental: { authInterrupts: true, serverMinification: process.env.PORTAL_PROFILE_BUILD !== '1' },
   // The security headers that do not depend on the request; the CSP (per-request nonce) and HSTS
   // (depends on the runtime NEXTAUTH_URL) are set in proxy.ts.
   async headers() {

@@ -69,6 +69,7 @@ export default defineConfig({
       PICKS_API_MAX_RETRIES: '1',
       PICKS_API_TIMEOUT_MS: '1500',
       PORTAL_IMAGE_ORIGINS: upstream,
+      PICKS_ME_CACHE_SECONDS: '0', // the fault proxy changes /me from test to test
     }),
     portal(E2E.pausedPort, {
       ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
@@ -76,6 +77,7 @@ export default defineConfig({
       PICKS_API_MAX_RETRIES: '1',
       PICKS_API_TIMEOUT_MS: '1500',
       PORTAL_IMAGE_ORIGINS: upstream,
+      PICKS_ME_CACHE_SECONDS: '0', // the fault proxy changes /me from test to test
     }),
     portal(E2E.securityPort, {
       ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
@@ -83,6 +85,7 @@ export default defineConfig({
       PICKS_API_MAX_RETRIES: '1',
       PICKS_API_TIMEOUT_MS: '1500',
       PORTAL_IMAGE_ORIGINS: upstream,
+      PICKS_ME_CACHE_SECONDS: '0', // the fault proxy changes /me from test to test
     }),
   ],
 });

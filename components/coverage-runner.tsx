@@ -1,10 +1,22 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useEffect, useState } from 'react';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 import type { AppErrorJson } from '@/lib/errors';
-import { CoverageView } from './coverage-view';
 import { ErrorPanel } from './error-panel';
+
+// The report and its charts (recharts, most of this page's JavaScript) are needed only once the walk is
+// complete: they load while it runs (the import starts on mount), not before the page is interactive.
+const loadView = () => import('./coverage-view').then((module) => module.CoverageView);
+const CoverageView = dynamic(loadView, {
+  ssr: false,
+  loading: () => (
+    <p role="status" className="text-sm text-slate-700">
+      Preparing the report…
+    </p>
+  ),
+});
 
 type Phase =
   | { kind: 'running'; records: number; requests: number }
@@ -26,6 +38,7 @@ export function CoverageRunner({ query }: { query: string }) {
   useEffect(() => {
     // A new query mounts a new runner (keyed by the page), so the state starts fresh without a reset here.
     const abort = new AbortController();
+    void loadView().catch(() => {}); // a failed chunk load shows when the report renders
     (async () => {
       const res = await fetch(`/api/coverage?${query}`, { signal: abort.signal, cache: 'no-store' });
       if (!res.ok || !res.body) {

@@ -100,6 +100,7 @@ const columns: ColumnDef<PickRow>[] = COLUMNS.map(([id, header, value]) => ({
   header,
   accessorFn: (r) => value(r) ?? undefined,
   sortUndefined: 'last',
+  sortDescFirst: false, // the first press sorts ascending in every column (TanStack starts numbers descending)
   enableHiding: id !== 'event',
 }));
 const cells = new Map(COLUMNS.map(([id, , , cell]) => [id, cell]));

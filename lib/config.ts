@@ -100,6 +100,8 @@ const configSchema = z.object({
         return z.NEVER;
       }
     }),
+  // How long pages may reuse a /me answer (lib/picks-api/portal.ts); 0: every page asks. /licence always asks.
+  PICKS_ME_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   MAX_CONCURRENT_EXPORTS: positiveInt(4, 64),
   MAX_EXPORTS_PER_USER: positiveInt(2, 16),
 });

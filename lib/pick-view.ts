@@ -46,6 +46,26 @@ export interface LogoPolicy {
 /** An http(s) URL for an <img> from an allowed origin, relative ones resolved against the upstream; anything else is null. */
 export function resolveLogoUrl(value: unknown, policy: LogoPolicy): string | null {
   if (typeof value !== 'string' || value.trim() === '' || value.length > 2048) return null;
+  // Team and competition logos repeat across rows: each URL is vetted once per policy (URL parsing is a
+  // measurable part of building a page of rows).
+  const seen = vetted(policy);
+  let url = seen.get(value);
+  if (url === undefined) {
+    url = vet(value, policy);
+    if (seen.size > 10_000) seen.clear();
+    seen.set(value, url);
+  }
+  return url;
+}
+
+const vettedByPolicy = new WeakMap<LogoPolicy, Map<string, string | null>>();
+function vetted(policy: LogoPolicy) {
+  let seen = vettedByPolicy.get(policy);
+  if (!seen) vettedByPolicy.set(policy, (seen = new Map()));
+  return seen;
+}
+
+function vet(value: string, policy: LogoPolicy): string | null {
   try {
     const base = new URL(`${policy.upstreamBase.replace(/\/+$/, '')}/`);
     const url = new URL(value.trim(), base);

@@ -1,16 +1,25 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpuMs, median, rssMb, signIn, startStack } from './bench-support';
+import { cpuMs, median, rssMb, signIn, startStack, type Running } from './bench-support';
 
 /**
- * `npm run bench:export`: the portal's export against the physical floor, in one run.
- * Sandbox with BENCH_PICKS (100,000) picks and throttling off; the portal's production build.
+ * `npm run bench:export`: the portal's export against the physical floor, in one run, twice: against an
+ * instant upstream and against a remote one (BENCH_REMOTE_MS, 40 ms a page). Both are scripts/bench-replay.ts
+ * replaying the sandbox's pages from memory (BENCH_PICKS, 55,000 picks: about 40,000 licensed records), so
+ * the upstream's own work is out of the measurement and the portal's cost shows.
  * Alternating rounds of (a) a raw walk of the API (fetch + JSON.parse every page at limit 200),
- * (b) the portal's CSV export read to the end over HTTP, (c) its JSON export. Prints medians, the
- * ratios b/a and c/a (of the medians, and round by round), time to first byte, and the portal's peak memory during exports against idle.
+ * (b) the portal's CSV export read to the end over HTTP, (c) its JSON export. Prints medians, the ratios
+ * b/a and c/a (of the medians, and round by round), time to first byte, and the portal's peak memory
+ * during exports against idle. Targets: 1.25 instant, 1.05 remote.
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-const PICKS = process.env.BENCH_PICKS ?? '100000';
+const REMOTE_ROUNDS = Number(process.env.BENCH_REMOTE_ROUNDS ?? 3);
+const REMOTE_MS = Number(process.env.BENCH_REMOTE_MS ?? 40);
+const PICKS = process.env.BENCH_PICKS ?? '55000';
+
+let sandboxUrl = '';
+let portalUrl = '';
+let KEY = '';
 
 async function rawWalk(): Promise<{ ms: number; records: number; firstPageMs: number }> {
   const start = performance.now();
@@ -53,9 +62,9 @@ async function portalExport(
   return { ms: performance.now() - start, bytes, ttfbMs, peakMb };
 }
 
-const stack = await startStack({ sandboxPort: 4510, portalPort: 3510, sandboxEnv: { SANDBOX_PICKS: PICKS, SANDBOX_RATE_LIMIT: '0' } });
-const { sandbox, portal, sandboxUrl, portalUrl, key: KEY } = stack;
-try {
+async function measure(stack: Running, rounds: number, label: string) {
+  const { sandbox, portal } = stack;
+  [sandboxUrl, portalUrl, KEY] = [stack.upstreamUrl, stack.portalUrl, stack.key];
   const cookie = await signIn(portalUrl);
 
   await portalExport('csv', cookie, portal.pid!); // warm-up: route compiled into memory, connections open
@@ -74,19 +83,20 @@ try {
     into.portal?.push(cpuMs(portal.pid!) - p0);
     return result;
   };
-  for (let round = 1; round <= ROUNDS; round += 1) {
+  for (let round = 1; round <= rounds; round += 1) {
     a.push(await measured(rawWalk, { sandbox: cpu.sandboxRaw }));
     b.push(await measured(() => portalExport('csv', cookie, portal.pid!), { sandbox: cpu.sandboxCsv, portal: cpu.portalCsv }));
     c.push(await measured(() => portalExport('json', cookie, portal.pid!), { portal: cpu.portalJson }));
     console.log(
-      `[bench] round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`,
+      `[bench] ${label} round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`,
     );
   }
 
   const results = {
     picks: Number(PICKS),
     recordsPerWalk: a[0]!.records,
-    rounds: ROUNDS,
+    upstream: label,
+    rounds,
     medianMs: { raw: median(a.map((x) => x.ms)), csv: median(b.map((x) => x.ms)), json: median(c.map((x) => x.ms)) },
     ratio: { csv: median(b.map((x) => x.ms)) / median(a.map((x) => x.ms)), json: median(c.map((x) => x.ms)) / median(a.map((x) => x.ms)) },
     // Each export against the raw walk of its own round (seconds apart, so under the same background load).
@@ -105,7 +115,7 @@ try {
       portalJson: median(cpu.portalJson),
     },
   };
-  console.log('\n[bench] export of every pick, medians of', ROUNDS, 'alternating rounds');
+  console.log(`\n[bench] export of every pick, ${label} upstream, medians of`, rounds, 'alternating rounds');
   console.log(`  records per walk       ${results.recordsPerWalk} (sandbox seeded with ${PICKS})`);
   console.log(`  (a) raw API walk       ${results.medianMs.raw.toFixed(0)} ms`);
   console.log(
@@ -126,8 +136,28 @@ try {
   console.log(
     `  CPU time (median)      sandbox ${results.cpuMs.sandboxDuringRaw} ms per raw walk, ${results.cpuMs.sandboxDuringCsv} ms per CSV export; portal ${results.cpuMs.portalCsv} ms per CSV, ${results.cpuMs.portalJson} ms per JSON export (2 cores shared by sandbox, portal and reader)`,
   );
-  await mkdir('bench-results', { recursive: true });
-  await writeFile('bench-results/export.json', `${JSON.stringify(results, null, 2)}\n`);
-} finally {
-  stack.stop();
+  return results;
 }
+
+const all = [];
+for (const [label, delayMs, rounds, port] of [
+  ['instant', 0, ROUNDS, 0],
+  [`remote (${REMOTE_MS} ms a page)`, REMOTE_MS, REMOTE_ROUNDS, 1],
+] as const) {
+  const stack = await startStack({
+    sandboxPort: 4510 + port,
+    portalPort: 3510 + port,
+    sandboxEnv: { SANDBOX_PICKS: PICKS, SANDBOX_RATE_LIMIT: '0' },
+    replay: { port: 4515 + port, delayMs },
+  });
+  try {
+    all.push(await measure(stack, rounds, label));
+  } finally {
+    stack.stop();
+  }
+}
+console.log(
+  `\n[bench] ratios to a raw walk: instant CSV ${all[0]!.ratio.csv.toFixed(3)}, JSON ${all[0]!.ratio.json.toFixed(3)} (target 1.25); remote CSV ${all[1]!.ratio.csv.toFixed(3)}, JSON ${all[1]!.ratio.json.toFixed(3)} (target 1.05)`,
+);
+await mkdir('bench-results', { recursive: true });
+await writeFile('bench-results/export.json', `${JSON.stringify(all, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
-import { percentile, rssMb, signIn, startStack, type Running } from './bench-support';
+import { cpuMs, percentile, rssMb, signIn, startStack, type Running } from './bench-support';
 
 /**
  * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
@@ -32,6 +32,13 @@ const PATHS = [
   '/picks?sport=Cricket&from=2026-10-01',
   '/licence',
 ];
+
+/** Sessions one after another: the portal queues at most 32 sign-ins (password hashing) and refuses the rest. */
+async function signInMany(portalUrl: string, count: number) {
+  const cookies: string[] = [];
+  for (let i = 0; i < count; i += 1) cookies.push(await signIn(portalUrl));
+  return cookies;
+}
 
 async function sandboxStats(stack: Running) {
   return (await (await fetch(`${stack.sandboxUrl}/__sandbox/stats`)).json()) as { requests: number; throttled: number };
@@ -84,14 +91,16 @@ async function exportLoop(stack: Running, cookie: string, until: () => boolean) 
 const report: Record<string, unknown> = {};
 let stack = await startStack({ sandboxPort: 4520, portalPort: 3520, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
 try {
-  const cookies = await Promise.all(Array.from({ length: SESSIONS }, () => signIn(stack.portalUrl)));
+  const cookies = await signInMany(stack.portalUrl, SESSIONS);
   await browse(stack, cookies, { amount: 200, connections: 10 }); // warm-up
 
   // 1. Load, throttling off, with exports alongside.
   let running = true;
   const exports = Promise.all([exportLoop(stack, cookies[0]!, () => !running), exportLoop(stack, cookies[1]!, () => !running)]);
   const before = await sandboxStats(stack);
+  const cpuBefore = { portal: cpuMs(stack.portal.pid!), sandbox: cpuMs(stack.sandbox.pid!) };
   const { result: load, latency } = await browse(stack, cookies, { duration: SECONDS });
+  const cpu = { portalMs: cpuMs(stack.portal.pid!) - cpuBefore.portal, sandboxMs: cpuMs(stack.sandbox.pid!) - cpuBefore.sandbox };
   running = false;
   const exportRuns = await exports;
   const after = await sandboxStats(stack);
@@ -107,9 +116,10 @@ try {
     exportsCompleted: exportRuns.reduce((s, r) => s + r.done, 0),
     exportsFailed: exportRuns.reduce((s, r) => s + r.failed, 0),
     upstreamRequests: after.requests - before.requests,
+    cpu,
   };
   console.log(
-    `[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}`,
+    `[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}; CPU portal ${cpu.portalMs} ms, sandbox ${cpu.sandboxMs} ms; ${after.requests - before.requests} upstream requests`,
   );
 
   // 3. Soak, throttling off, in tenths so the memory curve shows (after the load above warmed the heap).
@@ -136,7 +146,7 @@ try {
     portalPort: 3521,
     sandboxEnv: { SANDBOX_RATE_LIMIT: '100', SANDBOX_RATE_WINDOW_MS: '10000' },
   });
-  const throttledCookies = await Promise.all(Array.from({ length: SESSIONS }, () => signIn(stack.portalUrl)));
+  const throttledCookies = await signInMany(stack.portalUrl, SESSIONS);
   const t0 = await sandboxStats(stack);
   const { result: throttled, latency: throttledLatency } = await browse(stack, throttledCookies, { duration: SECONDS });
   const t1 = await sandboxStats(stack);

@@ -60,6 +60,8 @@ export interface Running {
   sandbox: ChildProcess;
   portal: ChildProcess;
   sandboxUrl: string;
+  /** Where the portal's upstream is: the sandbox, or the replay in front of it. */
+  upstreamUrl: string;
   portalUrl: string;
   key: string;
   stop(): void;
@@ -72,6 +74,8 @@ export async function startStack(options: {
   sandboxPort: number;
   portalPort: number;
   sandboxEnv: Record<string, string>;
+  /** Put scripts/bench-replay.ts between the portal and the sandbox: an instant (0 ms) or remote upstream. */
+  replay?: { port: number; delayMs: number };
 }): Promise<Running> {
   if (!existsSync('.next/BUILD_ID')) {
     console.log('[bench] no production build: running next build');
@@ -93,13 +97,25 @@ export async function startStack(options: {
     },
     stdio: 'ignore',
   });
+  const replay = options.replay
+    ? spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-replay.ts'], {
+        env: {
+          ...process.env,
+          REPLAY_TARGET: sandboxUrl,
+          REPLAY_PORT: String(options.replay.port),
+          REPLAY_DELAY_MS: String(options.replay.delayMs),
+        },
+        stdio: 'ignore',
+      })
+    : null;
+  const upstreamUrl = options.replay ? `http://127.0.0.1:${options.replay.port}` : sandboxUrl;
   // BENCH_PORTAL_NODE_ARGS replaces the shipped arguments (e.g. to compare, or add --trace-gc with BENCH_PORTAL_LOG=file).
   const nodeArgs = process.env.BENCH_PORTAL_NODE_ARGS?.split(' ').filter(Boolean) ?? PORTAL_NODE_ARGS;
   const portal = spawn(process.execPath, [...nodeArgs, 'scripts/portal-server.mjs'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      PICKS_API_BASE_URL: sandboxUrl,
+      PICKS_API_BASE_URL: upstreamUrl,
       PICKS_API_KEY: key,
       AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
       PORTAL_USERS_FILE: usersFile,
@@ -108,15 +124,15 @@ export async function startStack(options: {
     },
     stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
   });
-  const stop = () => [sandbox, portal].forEach((child) => child.kill('SIGTERM'));
+  const stop = () => [sandbox, portal, replay].forEach((child) => child?.kill('SIGTERM'));
   try {
-    await waitFor(`${sandboxUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } });
+    await waitFor(`${upstreamUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } });
     await waitFor(`${portalUrl}/login`);
   } catch (error) {
     stop();
     throw error;
   }
-  return { sandbox, portal, sandboxUrl, portalUrl, key, stop };
+  return { sandbox, portal, sandboxUrl, upstreamUrl, portalUrl, key, stop };
 }
 
 /** A fresh signed-in session (its own JWT) as a Cookie header. */

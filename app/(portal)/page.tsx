@@ -3,11 +3,11 @@ import { ErrorPanel } from '@/components/error-panel';
 import { can } from '@/lib/auth/roles';
 import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
-import { getHealth, getLicence } from '@/lib/picks-api/portal';
+import { getHealth, getRecentLicence } from '@/lib/picks-api/portal';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
-  const [me, health] = await Promise.all([getLicence(), getHealth()]);
+  const [me, health] = await Promise.all([getRecentLicence(), getHealth()]);
   const licence = me.ok ? me.value.summary : null;
   const role = session.user.role;
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { getServerSession, type Session } from 'next-auth';
 import { cache } from 'react';
+import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { AppError } from '../errors';
@@ -16,7 +17,12 @@ export type PortalSession = Session & { user: Session['user'] & { role: Role } }
  */
 export const getPortalSession = cache(async function getPortalSession(): Promise<PortalSession | null> {
   await connection(); // per request, never prerendered: sessions and licensed data are private
-  const session = await getServerSession(authOptions());
+  const options = authOptions();
+  // No session cookie (next-auth may split one into .0, .1…): nobody is signed in, and next-auth's whole
+  // session handling can be skipped (it is most of what /login costs a signed-out visitor).
+  const name = options.cookies?.sessionToken?.name ?? 'portal.session';
+  if (!(await cookies()).getAll().some((cookie) => cookie.name === name || cookie.name.startsWith(`${name}.`))) return null;
+  const session = await getServerSession(options);
   const role = session?.user?.role;
   return session && isRole(role) ? { ...session, user: { ...session.user, role } } : null;
 });

@@ -46,5 +46,7 @@ export function picksApi(): PicksClient {
 /** Where records' logos may come from (lib/pick-view.ts): the upstream's origin and PORTAL_IMAGE_ORIGINS. */
 export function logoPolicy(): LogoPolicy {
   const config = getConfig();
-  return { upstreamBase: config.PICKS_API_BASE_URL, origins: config.PORTAL_IMAGE_ORIGINS };
+  policy ??= { upstreamBase: config.PICKS_API_BASE_URL, origins: config.PORTAL_IMAGE_ORIGINS };
+  return policy; // one object, so the URLs it vetted are remembered across pages
 }
+let policy: LogoPolicy | undefined;

@@ -18,14 +18,36 @@ export interface Licence {
   document: OpenObject;
 }
 
+/** The licence as /me says it now: for the page that shows it. */
 export async function getLicence(): Promise<Settled<Licence>> {
   const me = await settle(picksApi().me());
   return me.ok ? { ok: true, value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value } } : me;
 }
 
+// The licence changes rarely and every page's filters and summary need it: one /me per process every
+// PICKS_ME_CACHE_SECONDS, shared by concurrent pages, instead of one per page view. Failures are not kept.
+let recent: { at: number; licence: Promise<Settled<Licence>> } | null = null;
+
+/** The licence for pages that only summarise it (filters, overview): at most PICKS_ME_CACHE_SECONDS old. */
+export function getRecentLicence(): Promise<Settled<Licence>> {
+  const ttlMs = getConfig().PICKS_ME_CACHE_SECONDS * 1000;
+  if (ttlMs === 0) return getLicence();
+  if (recent && Date.now() - recent.at < ttlMs) return recent.licence;
+  const entry = {
+    at: Date.now(),
+    // Not tied to the page that asked first: a browser leaving must not fail the read for the others.
+    licence: settle(picksApi().me({ signal: new AbortController().signal })).then((me): Settled<Licence> => {
+      if (!me.ok && recent === entry) recent = null;
+      return me.ok ? { ok: true, value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value } } : me;
+    }),
+  };
+  recent = entry;
+  return entry.licence;
+}
+
 /** The licence summary, or null when /me failed: filter choices then fall back to free text. */
 export async function licenceOrNull(): Promise<LicenceSummary | null> {
-  const licence = await getLicence();
+  const licence = await getRecentLicence();
   return licence.ok ? licence.value.summary : null;
 }
 

@@ -32,6 +32,20 @@ const secret = optionalText.refine(
   'must be at least 32 bytes (e.g. `openssl rand -base64 32`)',
 );
 
+/** A text variable read by a parser that throws what is wrong with it; the message follows the variable's name. */
+const parsedBy = <T>(parse: (value: string) => T, prefix = '') =>
+  z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parse(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `${prefix}${(error as Error).message}` });
+        return z.NEVER;
+      }
+    });
+
 const flag = z
   .enum(['', '0', '1', 'true', 'false'], { error: 'must be 1 or 0' })
   .optional()
@@ -77,29 +91,9 @@ const configSchema = z.object({
     .max(24 * 30)
     .default(8),
   // Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); empty: only the socket's address counts.
-  TRUSTED_PROXIES: z
-    .string()
-    .default('')
-    .transform((value, ctx) => {
-      try {
-        return parseAddressList(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `has ${(error as Error).message}` });
-        return z.NEVER;
-      }
-    }),
+  TRUSTED_PROXIES: parsedBy((value) => parseAddressList(value), 'has '),
   // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/licence.ts).
-  PICKS_ME_FIELDS: z
-    .string()
-    .default('')
-    .transform((value, ctx) => {
-      try {
-        return parseMeFields(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+  PICKS_ME_FIELDS: parsedBy(parseMeFields),
   // How long pages may reuse a /me answer (lib/picks-api/portal.ts); 0: every page asks. /licence always asks.
   PICKS_ME_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   MAX_CONCURRENT_EXPORTS: positiveInt(4, 64),

@@ -35,6 +35,7 @@ describe('npm start refuses', () => {
     [{ AUTH_SECRET: 'too-short' }, 'AUTH_SECRET must be at least 32 bytes'],
     [{ PICKS_API_BASE_URL: 'http://api.example.com' }, 'PICKS_API_BASE_URL must use https'],
     [{ TRUSTED_PROXIES: 'everyone' }, 'TRUSTED_PROXIES has "everyone"'],
+    [{ PICKS_ME_FIELDS: 'leagues:licences..scope' }, 'PICKS_ME_FIELDS has the path "licences..scope"'],
   ])(
     '%o',
     async (change, message) => {

@@ -29,6 +29,8 @@ describe('configuration', () => {
     [{ NODE_ENV: 'production', NEXTAUTH_URL: 'https://portal.example.com' }, 'AUTH_SECRET is required in production'],
     [{ TRUSTED_PROXIES: '10.0.0.1, proxy.example' }, 'TRUSTED_PROXIES has "proxy.example"'],
     [{ SESSION_MAX_HOURS: '0' }, 'SESSION_MAX_HOURS'],
+    [{ PICKS_ME_FIELDS: 'league:licence.leagues' }, 'PICKS_ME_FIELDS has the unknown field "league"'],
+    [{ PICKS_ME_CACHE_SECONDS: '-1' }, 'PICKS_ME_CACHE_SECONDS'],
     [{ MAX_CONCURRENT_EXPORTS: '0' }, 'MAX_CONCURRENT_EXPORTS'],
   ])('names the variable of a wrong value (%o)', (change, message) => {
     expect(() => parseConfig({ ...base, ...change })).toThrow(ConfigError);

@@ -10,8 +10,15 @@ import { createServer, request } from 'node:http';
 const target = new URL(process.env.REPLAY_TARGET ?? 'http://127.0.0.1:4010');
 const delayMs = Number(process.env.REPLAY_DELAY_MS ?? 0);
 const cache = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
+// Requests per API route (me, health, picks, pick, results), served from memory or not: GET /__replay/stats.
+const byRoute: Record<string, number> = {};
 
 const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://replay');
+  if (url.pathname === '/__replay/stats')
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ byRoute }));
+  const [, resource, id] = /^\/api\/v1\/(\w+)(\/.+)?$/.exec(url.pathname) ?? [];
+  if (resource) byRoute[id ? 'pick' : resource] = (byRoute[id ? 'pick' : resource] ?? 0) + 1;
   const key = `${req.headers.authorization ?? ''} ${req.url}`;
   const send = () => {
     const hit = cache.get(key)!;

@@ -116,6 +116,8 @@ export async function startStack(options: {
       ...process.env,
       NODE_ENV: 'production',
       PICKS_API_BASE_URL: upstreamUrl,
+      // Behind the replay, records still name the sandbox's own origin for their logos.
+      ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}),
       PICKS_API_KEY: key,
       AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
       PORTAL_USERS_FILE: usersFile,

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AuthOptions } from 'next-auth';
-import { encode } from 'next-auth/jwt';
+import { encode, type JWT } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { getConfig } from '../config';
 import { safeRedirect } from './callback';
@@ -28,6 +28,16 @@ export const SIGN_IN_MESSAGES = {
 } as const;
 
 let cached: AuthOptions | undefined;
+let checkToken: ((token: JWT) => Promise<JWT>) | undefined;
+
+/**
+ * What a session token is worth now, exactly as next-auth's jwt callback judges it on every use: revoked,
+ * past its absolute end, or an account removed, disabled or not allowed → ENDED; demoted → the new role.
+ */
+export function checkSessionToken(token: JWT): Promise<JWT> {
+  authOptions();
+  return checkToken!(token);
+}
 
 export function authOptions(): AuthOptions {
   if (cached) return cached;
@@ -42,6 +52,7 @@ export function authOptions(): AuthOptions {
     findAccount: currentAccount,
     accountAllowed: (user: { email: string; demo?: boolean }) => config.PORTAL_SANDBOX || !isDemoAccount(user),
   };
+  checkToken = async (token) => (token.revoked ? ENDED : continueSession(token, policy));
   cached = {
     secret,
     session: { strategy: 'jwt', maxAge, updateAge: 60 * 60 },
@@ -98,7 +109,7 @@ export function authOptions(): AuthOptions {
       async jwt({ token, user, account }) {
         if (user) return startSession(token, { email: user.email, role: user.role }, account?.provider ?? 'credentials');
         // A refused token carries no role from here on: every page and handler then treats it as signed out.
-        return token.revoked ? ENDED : continueSession(token, policy);
+        return checkToken!(token);
       },
       session({ session, token }) {
         const role: Role | undefined = isRole(token.role) ? token.role : undefined;

@@ -1,11 +1,12 @@
 import 'server-only';
-import { getServerSession, type Session } from 'next-auth';
+import type { Session } from 'next-auth';
+import { decode } from 'next-auth/jwt';
 import { cache } from 'react';
 import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { AppError } from '../errors';
-import { authOptions } from './options';
+import { authOptions, checkSessionToken } from './options';
 import { can, isRole, type Capability, type Role } from './roles';
 
 /** A session with a known role: what every page and handler works with. */
@@ -13,19 +14,35 @@ export type PortalSession = Session & { user: Session['user'] & { role: Role } }
 
 /**
  * The signed-in person, or null. A session without a known role (e.g. signed out) counts as no session.
- * Once per request (React's cache): the layout and the page both ask, and each ask decrypts and re-encrypts the cookie.
+ * Read straight from the cookie and judged by the same rules as next-auth's jwt callback (revocation,
+ * absolute end, the account now), without next-auth's re-encoding of the cookie on every read: the token's
+ * expiry is pinned to the session's absolute end (options.ts), so a fresh copy would gain nothing, and its
+ * encryption was a measurable part of every page (README, Performance). Once per request (React's cache).
  */
 export const getPortalSession = cache(async function getPortalSession(): Promise<PortalSession | null> {
   await connection(); // per request, never prerendered: sessions and licensed data are private
   const options = authOptions();
-  // No session cookie (next-auth may split one into .0, .1…): nobody is signed in, and next-auth's whole
-  // session handling can be skipped (it is most of what /login costs a signed-out visitor).
-  const name = options.cookies?.sessionToken?.name ?? 'portal.session';
-  if (!(await cookies()).getAll().some((cookie) => cookie.name === name || cookie.name.startsWith(`${name}.`))) return null;
-  const session = await getServerSession(options);
-  const role = session?.user?.role;
-  return session && isRole(role) ? { ...session, user: { ...session.user, role } } : null;
+  const raw = sessionCookie((await cookies()).getAll(), options.cookies?.sessionToken?.name ?? 'portal.session');
+  if (!raw) return null; // nobody signed in: no token to decrypt
+  const decoded = await decode({ token: raw, secret: options.secret! }).catch(() => null); // expired, forged, other secret
+  if (!decoded) return null;
+  const token = await checkSessionToken(decoded);
+  if (!isRole(token.role) || typeof token.email !== 'string' || typeof token.signedInAt !== 'number') return null;
+  const name = typeof token.name === 'string' ? token.name : token.email;
+  const expires = typeof token.exp === 'number' ? new Date(token.exp * 1000).toISOString() : new Date().toISOString();
+  return { user: { name, email: token.email, role: token.role }, expires };
 });
+
+/** The session cookie's value; next-auth splits a large one into name.0, name.1… (joined in order). */
+function sessionCookie(all: { name: string; value: string }[], name: string): string | null {
+  const whole = all.find((cookie) => cookie.name === name);
+  if (whole) return whole.value;
+  const chunks = all
+    .map((cookie) => ({ index: cookie.name.startsWith(`${name}.`) ? Number(cookie.name.slice(name.length + 1)) : NaN, value: cookie.value }))
+    .filter((chunk) => Number.isInteger(chunk.index))
+    .sort((a, b) => a.index - b.index);
+  return chunks.length ? chunks.map((chunk) => chunk.value).join('') : null;
+}
 
 /** For pages: signed-out people go to /login (and come back here), the wrong role gets the 403 page. */
 export async function requirePage(capability: Capability, returnTo: string): Promise<PortalSession> {

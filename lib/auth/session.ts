@@ -38,7 +38,10 @@ function sessionCookie(all: { name: string; value: string }[], name: string): st
   const whole = all.find((cookie) => cookie.name === name);
   if (whole) return whole.value;
   const chunks = all
-    .map((cookie) => ({ index: cookie.name.startsWith(`${name}.`) ? Number(cookie.name.slice(name.length + 1)) : NaN, value: cookie.value }))
+    .map((cookie) => ({
+      index: cookie.name.startsWith(`${name}.`) ? Number(cookie.name.slice(name.length + 1)) : NaN,
+      value: cookie.value,
+    }))
     .filter((chunk) => Number.isInteger(chunk.index))
     .sort((a, b) => a.index - b.index);
   return chunks.length ? chunks.map((chunk) => chunk.value).join('') : null;

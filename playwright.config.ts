@@ -18,6 +18,16 @@ const portal = (port: number, env: Record<string, string>) => ({
   env: { PORT: String(port), PORTAL_USERS_FILE: E2E.staffUsersFile, NEXTAUTH_URL: `http://localhost:${port}`, ...env },
 });
 const upstream = `http://127.0.0.1:${E2E.sandboxPort}`;
+/** A portal behind tests/support/fault-proxy.ts, with a gate of its own; the proxy changes /me from test to test. */
+const behindFaultProxy = (port: number) =>
+  portal(port, {
+    ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
+    AUTH_SECRET: secret,
+    PICKS_API_MAX_RETRIES: '1',
+    PICKS_API_TIMEOUT_MS: '1500',
+    PORTAL_IMAGE_ORIGINS: upstream,
+    PICKS_ME_CACHE_SECONDS: '0',
+  });
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -63,29 +73,8 @@ export default defineConfig({
       reuseExistingServer: false,
       env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
     },
-    portal(E2E.faultyPort, {
-      ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
-      AUTH_SECRET: secret,
-      PICKS_API_MAX_RETRIES: '1',
-      PICKS_API_TIMEOUT_MS: '1500',
-      PORTAL_IMAGE_ORIGINS: upstream,
-      PICKS_ME_CACHE_SECONDS: '0', // the fault proxy changes /me from test to test
-    }),
-    portal(E2E.pausedPort, {
-      ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
-      AUTH_SECRET: secret,
-      PICKS_API_MAX_RETRIES: '1',
-      PICKS_API_TIMEOUT_MS: '1500',
-      PORTAL_IMAGE_ORIGINS: upstream,
-      PICKS_ME_CACHE_SECONDS: '0', // the fault proxy changes /me from test to test
-    }),
-    portal(E2E.securityPort, {
-      ...upstreamEnv(`http://127.0.0.1:${E2E.faultProxyPort}`, E2E.sandboxKey),
-      AUTH_SECRET: secret,
-      PICKS_API_MAX_RETRIES: '1',
-      PICKS_API_TIMEOUT_MS: '1500',
-      PORTAL_IMAGE_ORIGINS: upstream,
-      PICKS_ME_CACHE_SECONDS: '0', // the fault proxy changes /me from test to test
-    }),
+    behindFaultProxy(E2E.faultyPort),
+    behindFaultProxy(E2E.pausedPort),
+    behindFaultProxy(E2E.securityPort),
   ],
 });

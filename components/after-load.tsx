@@ -14,23 +14,32 @@ export function AfterLoad() {
   useEffect(() => {
     const local = new Intl.DateTimeFormat(undefined, PARTS);
     const done = new WeakSet<Element>();
-    const touch = (root: ParentNode) => {
-      for (const time of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
-        if (done.has(time)) continue;
-        done.add(time);
-        const date = new Date(time.dateTime);
-        if (Number.isNaN(date.getTime())) continue;
-        time.textContent = local.format(date);
-        time.title = formatUtc(date);
-      }
-      for (const img of root.querySelectorAll<HTMLImageElement>('img[data-logo]'))
-        if (img.complete && img.naturalWidth === 0) img.hidden = true;
+    const localise = (time: HTMLTimeElement) => {
+      if (done.has(time)) return;
+      done.add(time);
+      const date = new Date(time.dateTime);
+      if (Number.isNaN(date.getTime())) return;
+      time.textContent = local.format(date);
+      time.title = formatUtc(date);
+    };
+    const hideIfBroken = (img: HTMLImageElement) => {
+      if (img.complete && img.naturalWidth === 0) img.hidden = true;
+    };
+    // An element and what it holds: the whole page once, then only what each change adds (a 200-row table
+    // sorted in place would otherwise have the whole document searched on every move).
+    const touch = (root: Element | Document) => {
+      if (root instanceof HTMLTimeElement && root.hasAttribute('datetime')) localise(root);
+      if (root instanceof HTMLImageElement && root.hasAttribute('data-logo')) hideIfBroken(root);
+      root.querySelectorAll<HTMLTimeElement>('time[datetime]').forEach(localise);
+      root.querySelectorAll<HTMLImageElement>('img[data-logo]').forEach(hideIfBroken);
     };
     const hideBroken = (event: Event) => {
       if (event.target instanceof HTMLImageElement && event.target.hasAttribute('data-logo')) event.target.hidden = true;
     };
     touch(document);
-    const observer = new MutationObserver(() => touch(document));
+    const observer = new MutationObserver((changes) => {
+      for (const change of changes) for (const node of change.addedNodes) if (node instanceof Element) touch(node);
+    });
     observer.observe(document.body, { childList: true, subtree: true });
     document.addEventListener('error', hideBroken, true); // error events do not bubble: listen while capturing
     return () => {

@@ -162,14 +162,8 @@ function search(root: unknown, names: string[], skip: Set<unknown>, many: boolea
       if (skip.has(node) || (visited += 1) > MAX_NODES) continue;
       if (Array.isArray(node)) next.push(...node.filter((item) => typeof item === 'object' && item !== null));
       else if (isJsonObject(node)) {
-        // Names in the order given: the more specific name wins within one object.
-        for (const name of names) {
-          const key = Object.keys(node).find((k) => norm(k) === norm(name) && present(node[k]));
-          if (key) {
-            found.push(node[key]);
-            break;
-          }
-        }
+        const hit = firstKey(node, names); // names in the order given: the more specific wins within one object
+        if (hit !== undefined) found.push(hit);
         for (const [key, value] of Object.entries(node)) if (!wanted.has(norm(key)) && typeof value === 'object' && value) next.push(value);
       }
     }

@@ -10,7 +10,7 @@ import { DUMMY_HASH, verifyPassword } from './passwords';
 import { revokeSession, isSessionRevoked } from './revocation';
 import { isRole, type Role } from './roles';
 import { currentAccount, isDemoAccount } from './accounts';
-import { continueSession, ENDED, sessionEndsAt, startSession } from './session-token';
+import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
 import { checkSignIn, limitHashing, recordSignInFailure, recordSignInSuccess } from './sign-in-limits';
 import { findUser, normaliseEmail } from './users';
 
@@ -28,15 +28,27 @@ export const SIGN_IN_MESSAGES = {
 } as const;
 
 let cached: AuthOptions | undefined;
-let checkToken: ((token: JWT) => Promise<JWT>) | undefined;
+let policy: SessionPolicy | undefined;
+
+/** The rules an open session is judged by (lib/auth/session-token.ts), from the configuration. */
+function sessionPolicy(): SessionPolicy {
+  const config = getConfig();
+  policy ??= {
+    maxAgeSeconds: Math.round(config.SESSION_MAX_HOURS * 3600),
+    isRevoked: isSessionRevoked,
+    findAccount: currentAccount,
+    accountAllowed: (user) => config.PORTAL_SANDBOX || !isDemoAccount(user),
+  };
+  return policy;
+}
 
 /**
- * What a session token is worth now, exactly as next-auth's jwt callback judges it on every use: revoked,
- * past its absolute end, or an account removed, disabled or not allowed → ENDED; demoted → the new role.
+ * What a session token is worth now, as next-auth's jwt callback and lib/auth/session.ts both judge it on
+ * every use: revoked, past its absolute end, or an account removed, disabled or not allowed → ENDED;
+ * demoted → the new role.
  */
-export function checkSessionToken(token: JWT): Promise<JWT> {
-  authOptions();
-  return checkToken!(token);
+export async function checkSessionToken(token: JWT): Promise<JWT> {
+  return token.revoked ? ENDED : continueSession(token, sessionPolicy());
 }
 
 export function authOptions(): AuthOptions {
@@ -46,13 +58,6 @@ export function authOptions(): AuthOptions {
   const cookie = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure };
   const maxAge = Math.round(config.SESSION_MAX_HOURS * 3600);
   const secret = config.AUTH_SECRET ?? config.NEXTAUTH_SECRET;
-  const policy = {
-    maxAgeSeconds: maxAge,
-    isRevoked: isSessionRevoked,
-    findAccount: currentAccount,
-    accountAllowed: (user: { email: string; demo?: boolean }) => config.PORTAL_SANDBOX || !isDemoAccount(user),
-  };
-  checkToken = async (token) => (token.revoked ? ENDED : continueSession(token, policy));
   cached = {
     secret,
     session: { strategy: 'jwt', maxAge, updateAge: 60 * 60 },
@@ -93,7 +98,7 @@ export function authOptions(): AuthOptions {
             await recordSignInFailure(email, address);
             return null;
           }
-          if (!policy.accountAllowed(user)) throw new Error(SIGN_IN_MESSAGES.demo);
+          if (!sessionPolicy().accountAllowed(user)) throw new Error(SIGN_IN_MESSAGES.demo);
           await recordSignInSuccess(email);
           return { id: user.email, email: user.email, name: user.email, role: user.role };
         },
@@ -109,7 +114,7 @@ export function authOptions(): AuthOptions {
       async jwt({ token, user, account }) {
         if (user) return startSession(token, { email: user.email, role: user.role }, account?.provider ?? 'credentials');
         // A refused token carries no role from here on: every page and handler then treats it as signed out.
-        return checkToken!(token);
+        return checkSessionToken(token);
       },
       session({ session, token }) {
         const role: Role | undefined = isRole(token.role) ? token.role : undefined;

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { PICK_FIELD_PATHS, valueAtPath, type Pick } from '../picks-api/schemas';
+import { PICK_FIELD_PATHS, type Pick } from '../picks-api/schemas';
 
 /**
  * CSV rows of Pick records: every documented field in spec order, nested objects flattened into dotted
@@ -24,7 +24,11 @@ function cell(value: unknown): Cell {
 // One reader per column, made once: the dotted paths are not split again for every record.
 const READERS: ((pick: Pick) => unknown)[] = CSV_COLUMNS.map((column) => {
   const [parent, child] = column.split('.') as [string, string | undefined];
-  return child === undefined ? (pick) => pick[parent as keyof Pick] : (pick) => valueAtPath(pick, column);
+  if (child === undefined) return (pick) => pick[parent as keyof Pick];
+  return (pick) => {
+    const holder: unknown = pick[parent as keyof Pick];
+    return holder && typeof holder === 'object' ? (holder as Record<string, unknown>)[child] : undefined;
+  };
 });
 
 export function toCsvRow(pick: Pick): Cell[] {

@@ -18,10 +18,12 @@ export interface Licence {
   document: OpenObject;
 }
 
+const toLicence = (me: Settled<OpenObject>): Settled<Licence> =>
+  me.ok ? { ok: true, value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value } } : me;
+
 /** The licence as /me says it now: for the page that shows it. */
 export async function getLicence(): Promise<Settled<Licence>> {
-  const me = await settle(picksApi().me());
-  return me.ok ? { ok: true, value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value } } : me;
+  return toLicence(await settle(picksApi().me()));
 }
 
 // The licence changes rarely and every page's filters and summary need it: one /me per process every
@@ -36,9 +38,9 @@ export function getRecentLicence(): Promise<Settled<Licence>> {
   const entry = {
     at: Date.now(),
     // Not tied to the page that asked first: a browser leaving must not fail the read for the others.
-    licence: settle(picksApi().me({ signal: new AbortController().signal })).then((me): Settled<Licence> => {
+    licence: settle(picksApi().me({ signal: new AbortController().signal })).then((me) => {
       if (!me.ok && recent === entry) recent = null;
-      return me.ok ? { ok: true, value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value } } : me;
+      return toLicence(me);
     }),
   };
   recent = entry;

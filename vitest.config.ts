@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/contract/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['tests/support/pg-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

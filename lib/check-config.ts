@@ -1,13 +1,17 @@
 import 'server-only';
 import { ConfigError, getConfig } from './config';
+import { getStore, StoreError } from './store';
 
-// Imported once by instrumentation.ts at server start (Node runtime only).
+// Imported once by instrumentation.ts at server start (Node runtime only): the configuration, then the
+// store (waiting, with backoff, for a PostgreSQL that is not up yet; migrations applied).
 try {
   const config = getConfig();
   if (config.NODE_ENV === 'production' && !config.AUTH_SECRET && !config.NEXTAUTH_SECRET) {
     throw new ConfigError(['AUTH_SECRET is required in production (or NEXTAUTH_SECRET)']);
   }
+  await getStore({ attempts: Infinity });
 } catch (error) {
-  console.error(`[portal] ${error instanceof ConfigError ? error.message : String(error)}`);
+  const known = error instanceof ConfigError || error instanceof StoreError;
+  console.error(`[portal] ${known ? error.message : String(error)}`);
   process.exit(1);
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseOidcConfig, type OidcConfig } from './auth/oidc';
 import { parseMeFields } from './licence';
 import { isLoopbackHost, parseAddressList } from './net/addresses';
+import { storeSettingsShape } from './store/settings';
 
 /**
  * The portal's configuration, validated once. This is the only module that reads process.env for the
@@ -62,7 +63,7 @@ const configSchema = z.object({
   PICKS_API_TIMEOUT_MS: positiveInt(10_000, 120_000),
   PICKS_API_MAX_CONCURRENCY: positiveInt(6, 64),
   PICKS_API_MAX_RETRIES: z.coerce.number().int().min(0).max(3).default(3),
-  PORTAL_USERS_FILE: z.string().trim().min(1).default('.data/users.json'),
+  ...storeSettingsShape,
   // Extra origins logos may load from (CSP img-src), beyond https: hosts and the upstream's own origin.
   PORTAL_IMAGE_ORIGINS: z
     .string()

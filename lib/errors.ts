@@ -52,6 +52,11 @@ export const ERROR_KINDS = {
     title: 'Too many exports running',
     message: 'Too many exports and coverage reports are running. Try again shortly.',
   },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    title: "The portal's database cannot be reached",
+    message: "The portal's database cannot be reached. Try again in a minute.",
+  },
   ABORTED: { status: 499, title: 'Cancelled', message: 'The request was cancelled.' },
   INTERNAL: { status: 500, title: 'Something went wrong', message: 'The portal hit an unexpected error.' },
 } as const satisfies Record<string, ErrorKind>;

@@ -1,47 +1,54 @@
 import 'server-only';
 import { getConfig } from './config';
 import { AppError } from './errors';
+import { getStore } from './store';
+import { claimSlot, releaseSlot, renewSlot } from './store/walk-slots';
 
 /**
  * Whole-set walks (exports and coverage) are the portal's heaviest work: at most MAX_EXPORTS_PER_USER
- * run at once per person and MAX_CONCURRENT_EXPORTS per portal process. Beyond that the request is
- * refused with a 429 before any byte or upstream request, so one user cannot starve everyone.
+ * run at once per person across every instance, and MAX_CONCURRENT_EXPORTS per portal process. Beyond
+ * that the request is refused with a 429 before any byte or upstream request. Slots are leases in the
+ * store, renewed while the walk runs, so those of an instance that died run out within LEASE_MS.
  */
 
-interface Slots {
-  total: number;
-  byUser: Map<string, number>;
-}
-
-const holder = globalThis as typeof globalThis & { __portalWalkSlots?: Slots };
-const slots = (holder.__portalWalkSlots ??= { total: 0, byUser: new Map() });
+const LEASE_MS = 60_000;
+const RENEW_MS = 20_000;
 
 /** Takes a slot for this user's walk, or throws; the returned release is safe to call more than once. */
-export function claimWalkSlot(user: string, limits = getConfig()): () => void {
-  const mine = slots.byUser.get(user) ?? 0;
-  if (mine >= limits.MAX_EXPORTS_PER_USER) {
+export async function claimWalkSlot(user: string, limits = getConfig()): Promise<() => void> {
+  let claim;
+  let store;
+  try {
+    store = await getStore();
+    claim = await claimSlot(store.db, user, store.instance, {
+      perOwner: limits.MAX_EXPORTS_PER_USER,
+      perInstance: limits.MAX_CONCURRENT_EXPORTS,
+      leaseMs: LEASE_MS,
+    });
+  } catch (error) {
+    console.error(`[store] a walk was refused: the store could not be reached (${(error as Error).message})`);
+    throw new AppError({ code: 'STORE_UNAVAILABLE' });
+  }
+  if (!claim.ok) {
     throw new AppError({
       code: 'TOO_MANY_WALKS',
-      message: `You already have ${mine} exports or coverage reports running. Wait for one to finish.`,
+      message:
+        claim.reason === 'owner'
+          ? `You already have ${claim.held} exports or coverage reports running. Wait for one to finish.`
+          : 'The portal is running as many exports and coverage reports as it can. Try again shortly.',
       retryAfterSeconds: 5,
     });
   }
-  if (slots.total >= limits.MAX_CONCURRENT_EXPORTS) {
-    throw new AppError({
-      code: 'TOO_MANY_WALKS',
-      message: 'The portal is running as many exports and coverage reports as it can. Try again shortly.',
-      retryAfterSeconds: 5,
-    });
-  }
-  slots.total += 1;
-  slots.byUser.set(user, mine + 1);
+  const { db } = store;
+  const id = claim.id;
+  const renewal = setInterval(() => void renewSlot(db, id, LEASE_MS).catch(() => undefined), RENEW_MS);
+  renewal.unref();
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    slots.total -= 1;
-    const left = (slots.byUser.get(user) ?? 1) - 1;
-    if (left > 0) slots.byUser.set(user, left);
-    else slots.byUser.delete(user);
+    clearInterval(renewal);
+    // A release that cannot reach the store is not lost: the lease runs out by itself.
+    void releaseSlot(db, id).catch(() => undefined);
   };
 }

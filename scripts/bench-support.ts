@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { addUser } from '../lib/auth/users';
+import { closeStore } from '../lib/store';
 import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 /** What the benchmarks share: a sandbox and a production portal as child processes, sign-in, process metrics. */
@@ -76,6 +77,8 @@ export async function startStack(options: {
   sandboxEnv: Record<string, string>;
   /** Put scripts/bench-replay.ts between the portal and the sandbox: an instant (0 ms) or remote upstream. */
   replay?: { port: number; delayMs: number };
+  /** A PostgreSQL for the portal's state instead of an embedded database of its own. */
+  databaseUrl?: string;
 }): Promise<Running> {
   if (!existsSync('.next/BUILD_ID')) {
     console.log('[bench] no production build: running next build');
@@ -83,8 +86,12 @@ export async function startStack(options: {
       throw new Error('build failed');
   }
   const key = 'bench-full-key';
-  const usersFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-')), 'users.json');
-  await addUser(usersFile, BENCH_USER.email, 'admin', BENCH_USER.password);
+  // A store of its own (or the shared PostgreSQL of BENCH_DATABASE_URL) holding the bench's account.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
+  const storeEnv = { PORTAL_DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl ?? '', PORTAL_USERS_FILE: path.join(dataDir, 'none.json') };
+  Object.assign(process.env, storeEnv);
+  await addUser(BENCH_USER.email, 'admin', BENCH_USER.password);
+  await closeStore();
   const sandboxUrl = `http://127.0.0.1:${options.sandboxPort}`;
   const portalUrl = `http://127.0.0.1:${options.portalPort}`;
   const sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
@@ -120,7 +127,7 @@ export async function startStack(options: {
       ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}),
       PICKS_API_KEY: key,
       AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      PORTAL_USERS_FILE: usersFile,
+      ...storeEnv,
       NEXTAUTH_URL: portalUrl,
       PORT: String(options.portalPort),
     },

@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { ConfigError, parseConfig } from '../lib/config';
-import { demoAccountsIn, ensureDemoUsers } from '../lib/auth/demo-users';
+import { demoAccounts, ensureDemoUsers } from '../lib/auth/demo-users';
+import { closeStore, getStore, StoreError } from '../lib/store';
 import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 /**
@@ -68,7 +69,6 @@ if (sandboxMode) {
   env.PICKS_API_KEY = key;
   // A throwaway session secret: sandbox sessions need not survive a restart.
   env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
-  env.PORTAL_USERS_FILE ??= '.data/users.json';
   env.NEXTAUTH_URL ??= `http://localhost:${env.PORT ?? 3000}`;
 }
 // Only this script may say the upstream is the sandbox it started: demo accounts work only then.
@@ -81,11 +81,20 @@ try {
   fail(error instanceof ConfigError ? error.message : String(error));
 }
 env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`; // --dev only: production requires it (lib/config.ts)
+
+// The store first: schema brought up to date, a users file from before imported once, and a PostgreSQL
+// that is not up yet waited for (with backoff, saying so). The portal process opens it again for itself.
+try {
+  const store = await getStore({ attempts: Infinity, log: (line) => log(line.replace(/^\[store\] /, '')) });
+  log(`State: ${store.target.label}`);
+} catch (error) {
+  fail(error instanceof StoreError ? error.message : `The store could not be opened: ${(error as Error).message}`);
+}
 if (!sandboxMode) {
-  const demo = await demoAccountsIn(config.PORTAL_USERS_FILE).catch(() => []);
+  const demo = await demoAccounts().catch(() => []);
   if (demo.length > 0)
     log(
-      `${demo.length} demo account(s) in ${config.PORTAL_USERS_FILE} are refused: the upstream is not the sandbox (${demo.join(', ')}). Remove them with \`npm run users -- remove <email>\`.`,
+      `${demo.length} demo account(s) in the store are refused: the upstream is not the sandbox (${demo.join(', ')}). Remove them with \`npm run users -- remove <email>\`.`,
     );
 }
 
@@ -99,8 +108,9 @@ if (sandboxMode) {
     sandbox,
     30_000,
   );
-  demoUsers.push(...(await ensureDemoUsers(config.PORTAL_USERS_FILE)));
+  demoUsers.push(...(await ensureDemoUsers()));
 }
+await closeStore();
 
 const nextBin = 'node_modules/next/dist/bin/next';
 if (!dev && !existsSync('.next/BUILD_ID')) {

@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
 import { ROLES, isRole } from '../lib/auth/roles';
-import { addUser, readUsers, removeUser, updateUser } from '../lib/auth/users';
+import { addUser, listUsers, removeUser, setPassword, updateUser } from '../lib/auth/users';
+import { closeStore, getStore } from '../lib/store';
 
 /**
  * `npm run users -- add <email> --role <viewer|editor|manager|admin>` (password from standard input),
- * `npm run users -- list`, `npm run users -- role <email> --role <role>`, `npm run users -- disable|enable <email>`,
- * `npm run users -- remove <email>`. Works on PORTAL_USERS_FILE (default .data/users.json), also while the
- * portal runs: open sessions of a removed, disabled or demoted account lose that access within seconds.
+ * `list`, `role <email> --role <role>`, `password <email>` (from standard input), `disable|enable <email>`,
+ * `remove <email>`. Works on the portal's store (DATABASE_URL, or the embedded database in PORTAL_DATA_DIR),
+ * also while the portal runs: open sessions of a removed, disabled or demoted account lose that access
+ * within seconds on every instance.
  */
 
-const file = process.env.PORTAL_USERS_FILE?.trim() || '.data/users.json';
 const { positionals, values } = (() => {
   try {
     return parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { role: { type: 'string' } } });
@@ -23,12 +24,14 @@ const usage = `usage:
   npm run users -- add <email> --role <${ROLES.join('|')}>   (reads the password from standard input)
   npm run users -- list
   npm run users -- role <email> --role <${ROLES.join('|')}>
+  npm run users -- password <email>   (reads the new password from standard input)
   npm run users -- disable <email>
   npm run users -- enable <email>
   npm run users -- remove <email>`;
 
-function fail(message: string): never {
+async function fail(message: string): Promise<never> {
   console.error(message);
+  await closeStore();
   process.exit(1);
 }
 
@@ -44,47 +47,59 @@ async function readPassword(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
+function roleOption() {
+  const role = values.role;
+  if (!email || positionals.length !== 2 || role === undefined) return fail(usage);
+  if (!isRole(role)) return fail(`--role must be one of ${ROLES.join(', ')}`);
+  return role;
+}
+
 try {
+  const store = await getStore({ attempts: 3, log: (line) => console.error(line) });
+  const where = store.target.label;
   switch (command) {
     case 'add': {
-      const role = values.role;
-      if (!email || positionals.length !== 2 || role === undefined) fail(usage);
-      if (!isRole(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
-      const user = await addUser(file, email, role, await readPassword());
-      console.log(`saved ${user.email} (${user.role}) in ${file}`);
+      const role = await roleOption();
+      const user = await addUser(email!, role, await readPassword());
+      console.log(`saved ${user.email} (${user.role}) in ${where}`);
       break;
     }
     case 'list': {
-      const users = await readUsers(file);
-      if (users.length === 0) console.log(`no users in ${file}`);
+      const users = await listUsers();
+      if (users.length === 0) console.log(`no users in ${where}`);
       for (const user of users)
         console.log([user.email, user.role, user.createdAt, user.disabled ? 'disabled' : '', user.demo ? 'demo' : ''].join('\t').trimEnd());
       break;
     }
     case 'role': {
-      const role = values.role;
-      if (!email || positionals.length !== 2 || role === undefined) fail(usage);
-      if (!isRole(role)) fail(`--role must be one of ${ROLES.join(', ')}`);
-      if (!(await updateUser(file, email, { role }))) fail(`no user ${email} in ${file}`);
+      const role = await roleOption();
+      if (!(await updateUser(email!, { role }))) await fail(`no user ${email} in ${where}`);
       console.log(`${email} is now ${role}`);
+      break;
+    }
+    case 'password': {
+      if (!email || positionals.length !== 2) await fail(usage);
+      if (!(await setPassword(email!, await readPassword()))) await fail(`no user ${email} in ${where}`);
+      console.log(`new password set for ${email}`);
       break;
     }
     case 'disable':
     case 'enable': {
-      if (!email || positionals.length !== 2) fail(usage);
-      if (!(await updateUser(file, email, { disabled: command === 'disable' }))) fail(`no user ${email} in ${file}`);
+      if (!email || positionals.length !== 2) await fail(usage);
+      if (!(await updateUser(email!, { disabled: command === 'disable' }))) await fail(`no user ${email} in ${where}`);
       console.log(`${command}d ${email}`);
       break;
     }
     case 'remove': {
-      if (!email) fail(usage);
-      if (!(await removeUser(file, email))) fail(`no user ${email} in ${file}`);
+      if (!email) await fail(usage);
+      if (!(await removeUser(email!))) await fail(`no user ${email} in ${where}`);
       console.log(`removed ${email}`);
       break;
     }
     default:
-      fail(usage);
+      await fail(usage);
   }
+  await closeStore();
 } catch (error) {
-  fail((error as Error).message);
+  await fail((error as Error).message);
 }

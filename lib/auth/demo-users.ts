@@ -1,21 +1,21 @@
-import { addUser, findUser, readUsers } from './users';
+import { addUser, findUser, listUsers } from './users';
 import { ROLES, type Role } from './roles';
 
-/** Sandbox-only demo accounts, one per role, marked as such in the users file. */
+/** Sandbox-only demo accounts, one per role, marked as such in the store. */
 export const DEMO_USERS: { email: string; role: Role; password: string }[] = ROLES.map((role) => ({
   email: `${role}@demo.picks.test`,
   role,
   password: `demo-${role}-pass`,
 }));
 
-export async function ensureDemoUsers(file: string) {
+export async function ensureDemoUsers() {
   for (const user of DEMO_USERS) {
-    if (!(await findUser(file, user.email))) await addUser(file, user.email, user.role, user.password, { demo: true });
+    if (!(await findUser(user.email))) await addUser(user.email, user.role, user.password, { demo: true });
   }
   return DEMO_USERS;
 }
 
-/** The demo accounts a users file holds: refused by a portal whose upstream is not the sandbox. */
-export async function demoAccountsIn(file: string): Promise<string[]> {
-  return (await readUsers(file)).filter((user) => user.demo).map((user) => user.email);
+/** The demo accounts the store holds: refused by a portal whose upstream is not the sandbox. */
+export async function demoAccounts(): Promise<string[]> {
+  return (await listUsers()).filter((user) => user.demo).map((user) => user.email);
 }

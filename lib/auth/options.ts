@@ -12,10 +12,10 @@ import { isRole, type Role } from './roles';
 import { currentAccount, isDemoAccount } from './accounts';
 import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
 import { checkSignIn, limitHashing, recordSignInFailure, recordSignInSuccess } from './sign-in-limits';
-import { findUser, normaliseEmail } from './users';
+import { findUser, normaliseEmail, recordSignIn } from './users';
 
 /**
- * next-auth (v4) configuration: credentials from the users file, optional OIDC, JWT sessions with an
+ * next-auth (v4) configuration: credentials from the store's accounts, optional OIDC, JWT sessions with an
  * identity that survives re-encoding, an absolute lifetime (SESSION_MAX_HOURS) and the account re-read
  * on use (lib/auth/session-token.ts).
  */
@@ -25,6 +25,7 @@ export const SIGN_IN_MESSAGES = {
   account: (s: number) => `Too many failed sign-ins for this account. Try again in ${s} s, or from a device that has not failed.`,
   busy: (s: number) => `Sign-in is busy. Try again in ${s} s.`,
   demo: 'Demo accounts work only with the sandbox upstream.',
+  store: "Sign-in is unavailable: the portal's database cannot be reached. Try again in a minute.",
 } as const;
 
 let cached: AuthOptions | undefined;
@@ -49,6 +50,19 @@ function sessionPolicy(): SessionPolicy {
  */
 export async function checkSessionToken(token: JWT): Promise<JWT> {
   return token.revoked ? ENDED : continueSession(token, sessionPolicy());
+}
+
+/** A refusal whose message is meant for the person signing in (anything else from the store means it is away). */
+class SignInRefused extends Error {}
+
+async function withStore<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SignInRefused) throw error;
+    console.error(`[auth] sign-in refused: the store failed (${(error as Error).message})`);
+    throw new Error(SIGN_IN_MESSAGES.store);
+  }
 }
 
 export function authOptions(): AuthOptions {
@@ -89,25 +103,27 @@ export function authOptions(): AuthOptions {
           const email = normaliseEmail(String(credentials?.email ?? '')).slice(0, 320);
           const password = String(credentials?.password ?? '').slice(0, 1024);
           const address = clientAddress(req?.headers);
-          const verdict = await checkSignIn(email, address);
-          if (!verdict.ok) throw new Error(SIGN_IN_MESSAGES[verdict.reason](verdict.retryAfterSeconds));
-          const user = email ? await findUser(config.PORTAL_USERS_FILE, email) : undefined;
-          // Always hash, so an unknown account takes as long as a wrong password.
-          const valid = await limitHashing(() => verifyPassword(password, user?.passwordHash ?? DUMMY_HASH));
-          if (!user || !valid || user.disabled) {
-            await recordSignInFailure(email, address);
-            return null;
-          }
-          if (!sessionPolicy().accountAllowed(user)) throw new Error(SIGN_IN_MESSAGES.demo);
-          await recordSignInSuccess(email);
-          return { id: user.email, email: user.email, name: user.email, role: user.role };
+          return withStore(async () => {
+            const verdict = await checkSignIn(email, address);
+            if (!verdict.ok) throw new SignInRefused(SIGN_IN_MESSAGES[verdict.reason](verdict.retryAfterSeconds));
+            const user = email ? await findUser(email) : undefined;
+            // Always hash, so an unknown account takes as long as a wrong password.
+            const valid = await limitHashing(() => verifyPassword(password, user?.passwordHash ?? DUMMY_HASH));
+            if (!user || !valid || user.disabled) {
+              await recordSignInFailure(email, address);
+              return null;
+            }
+            if (!sessionPolicy().accountAllowed(user)) throw new SignInRefused(SIGN_IN_MESSAGES.demo);
+            await Promise.all([recordSignInSuccess(email), recordSignIn(email)]);
+            return { id: user.email, email: user.email, name: user.email, role: user.role };
+          });
         },
       }),
       ...(config.oidc ? [oidcProvider(config.oidc)] : []),
     ],
     events: {
-      signOut({ token }) {
-        if (token?.sid) revokeSession(token.sid, sessionEndsAt(token, maxAge));
+      async signOut({ token }) {
+        if (token?.sid) await revokeSession(token.sid, sessionEndsAt(token, maxAge));
       },
     },
     callbacks: {

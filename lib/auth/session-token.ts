@@ -12,7 +12,7 @@ import type { StoredUser } from './users';
 
 export interface SessionPolicy {
   maxAgeSeconds: number;
-  isRevoked: (sid: string) => boolean;
+  isRevoked: (sid: string) => Promise<boolean>;
   /** The account as the store has it now (a short cache is fine), or undefined when it is gone. */
   findAccount: (email: string) => Promise<StoredUser | undefined>;
   /** Whether this account may hold a session at all (e.g. demo accounts off the sandbox). */
@@ -36,7 +36,7 @@ export async function continueSession(token: JWT, policy: SessionPolicy): Promis
   const now = policy.now?.() ?? Date.now();
   if (typeof token.sid !== 'string' || typeof token.signedInAt !== 'number') return ENDED;
   if (sessionEndsAt(token, policy.maxAgeSeconds) <= now || token.signedInAt * 1000 > now + 60_000) return ENDED;
-  if (policy.isRevoked(token.sid)) return ENDED;
+  if (await policy.isRevoked(token.sid)) return ENDED;
   if (token.provider !== 'credentials') return isRole(token.role) ? token : ENDED;
   const account = typeof token.email === 'string' ? await policy.findAccount(token.email) : undefined;
   if (!account || account.disabled || !policy.accountAllowed(account)) return ENDED;

@@ -19,7 +19,7 @@ export async function coverageResponse(request: Request, user: string): Promise<
   let release: () => void;
   try {
     query = parseCoverageQuery(url.searchParams);
-    release = claimWalkSlot(user);
+    release = await claimWalkSlot(user);
   } catch (error) {
     return toAppError(error).toResponse();
   }

@@ -158,7 +158,7 @@ export async function exportResponse(kind: FilterKind, request: Request, user: s
   const url = new URL(request.url);
   try {
     const plan = planExport(kind, url.searchParams, url.searchParams.get('format'), url.searchParams.get('bom'));
-    const release = claimWalkSlot(user);
+    const release = await claimWalkSlot(user);
     const started = await startExport(plan, { signal: request.signal, onDone: release });
     return new Response(started.stream, {
       headers: {

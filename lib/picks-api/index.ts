@@ -4,7 +4,10 @@ import { getConfig } from '../config';
 import type { LogoPolicy } from '../pick-view';
 import { requestSignal } from '../request-signal';
 import { createPicksClient, type PicksClient } from './client';
+import { getStore } from '../store';
+import { publishPause, readPause } from '../store/pause';
 import { createUpstreamGate, type UpstreamGate } from './gate';
+import { sharePause } from './shared-pause';
 
 export type { Pick, PickList, OpenObject } from './schemas';
 export { PICK_FIELDS, NESTED_PICK_FIELDS } from './schemas';
@@ -30,7 +33,10 @@ function pageSignal(): AbortSignal | undefined {
 export function picksApi(): PicksClient {
   if (!client) {
     const config = getConfig();
-    shared.__picksGate ??= createUpstreamGate(config.PICKS_API_MAX_CONCURRENCY);
+    shared.__picksGate ??= sharePause(createUpstreamGate(config.PICKS_API_MAX_CONCURRENCY), {
+      publish: async (resumeAt) => publishPause((await getStore()).db, resumeAt),
+      read: async () => readPause((await getStore()).db),
+    });
     client = createPicksClient({
       baseUrl: config.PICKS_API_BASE_URL,
       apiKey: config.PICKS_API_KEY,

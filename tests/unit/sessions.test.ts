@@ -9,13 +9,16 @@ const account = (change: Partial<StoredUser> = {}): StoredUser => ({
   role: 'editor',
   passwordHash: 'scrypt$x',
   createdAt: '',
+  demo: false,
+  disabled: false,
+  lastSignInAt: null,
   ...change,
 });
 
 function policy(overrides: Partial<SessionPolicy> & { at?: number } = {}): SessionPolicy {
   return {
     maxAgeSeconds: 8 * 3600,
-    isRevoked: () => false,
+    isRevoked: async () => false,
     findAccount: async () => account(),
     accountAllowed: () => true,
     now: () => overrides.at ?? t0 + HOUR,
@@ -46,7 +49,7 @@ describe('session tokens', () => {
 
   it('refuse a revoked identity, a token without identity, and one signed in in the future', async () => {
     const token = signedIn();
-    expect(await continueSession(token, policy({ isRevoked: (sid) => sid === token.sid }))).toBe(ENDED);
+    expect(await continueSession(token, policy({ isRevoked: async (sid) => sid === token.sid }))).toBe(ENDED);
     expect(await continueSession({ email: 'ana@example.com', role: 'admin' }, policy())).toBe(ENDED);
     expect(await continueSession({ ...token, signedInAt: (t0 + 5 * HOUR) / 1000 }, policy())).toBe(ENDED);
   });

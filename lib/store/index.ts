@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import { isRole } from '../auth/roles';
+import { importUsersFile } from './import-users';
+import { openStore, StoreError, type OpenOptions, type Store } from './open';
+import { parseStoreSettings, storeTarget } from './settings';
+
+/**
+ * The store of this process: the only way the portal, its command-line tools and its background work
+ * reach persistent state. Opened once per process (globalThis: Next bundles route handlers and pages
+ * separately), from DATABASE_URL or PORTAL_DATA_DIR.
+ */
+
+export type { Store } from './open';
+export { StoreError } from './open';
+
+const holder = globalThis as typeof globalThis & { __portalStore?: Promise<Store> };
+
+/** The store, opened on first use. A failed open is forgotten, so the next call tries again. */
+export function getStore(options: OpenOptions = {}): Promise<Store> {
+  if (!holder.__portalStore) {
+    const opening = open(options);
+    holder.__portalStore = opening;
+    opening.catch(() => {
+      if (holder.__portalStore === opening) holder.__portalStore = undefined;
+    });
+  }
+  return holder.__portalStore;
+}
+
+async function open(options: OpenOptions): Promise<Store> {
+  const settings = parseStoreSettings(process.env);
+  const store = await openStore(storeTarget(settings), options);
+  const log = options.log ?? ((line: string) => console.log(line));
+  const outcome = await importUsersFile(store.db, settings.PORTAL_USERS_FILE, isRole);
+  if (outcome.kind === 'imported')
+    log(`[store] imported ${outcome.added} user(s) from ${settings.PORTAL_USERS_FILE} (${outcome.skipped} already present); the file is no longer read`);
+  if (outcome.kind === 'already' && outcome.changed)
+    log(
+      `[store] ${settings.PORTAL_USERS_FILE} changed after it was imported (${outcome.at}); the change is ignored: manage users with \`npm run users\``,
+    );
+  return store;
+}
+
+/** Closes this process's store (tests, command-line tools). */
+export async function closeStore(): Promise<void> {
+  const opening = holder.__portalStore;
+  holder.__portalStore = undefined;
+  if (opening) await (await opening.catch(() => null))?.close();
+}
+
+/** Whether the store answers a trivial query within `timeoutMs`. */
+export async function storeAnswers(timeoutMs = 2_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const store = await getStore();
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new StoreError('timeout')), timeoutMs)));
+    await Promise.race([sql`select 1`.execute(store.db), timeout]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

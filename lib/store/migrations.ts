@@ -1,0 +1,59 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+/**
+ * Versioned migrations, applied in name order at start by Kysely's Migrator on either engine. A
+ * migration, once released, is never edited: changes come as a new entry. Only the schema builder is
+ * used, so one migration serves SQLite and PostgreSQL.
+ */
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then, not today's types
+type AnyDb = Kysely<any>;
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_state': {
+    async up(db: AnyDb) {
+      await db.schema
+        .createTable('users')
+        .addColumn('email', 'text', (c) => c.primaryKey())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('demo', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('last_sign_in_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('revoked_sessions')
+        .addColumn('sid', 'text', (c) => c.primaryKey())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('walk_slots')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('instance', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('walk_slots_owner').on('walk_slots').column('owner').execute();
+      await db.schema
+        .createTable('locks')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('version', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.insertInto('locks').values({ name: 'walks', version: 0 }).execute();
+      await db.schema
+        .createTable('upstream_pause')
+        .addColumn('scope', 'text', (c) => c.primaryKey())
+        .addColumn('resume_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('meta')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

@@ -1,0 +1,141 @@
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { MIGRATION_NAMES, migrationProvider } from './migrations';
+import type { Database } from './schema';
+import type { StoreTarget } from './settings';
+
+/**
+ * Opens the store on either engine and brings its schema to this code's version. PostgreSQL that cannot
+ * be reached is retried with backoff (saying so); a damaged embedded file and a database migrated by a
+ * newer portal stop the start with a StoreError naming what and where. Nothing is ever recreated.
+ */
+
+export interface Store {
+  db: Kysely<Database>;
+  target: StoreTarget;
+  /** This process, as it names itself in leases. */
+  instance: string;
+  sqlite?: SQLite.Database;
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export class StoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+export interface OpenOptions {
+  /** How many connection attempts (PostgreSQL); Infinity for a server that must wait for its database. */
+  attempts?: number;
+  log?: (line: string) => void;
+}
+
+const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P03']);
+
+export async function openStore(target: StoreTarget, options: OpenOptions = {}): Promise<Store> {
+  const store = target.engine === 'sqlite' ? openSqlite(target) : await openPostgres(target, options);
+  try {
+    await migrate(store);
+    return store;
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>): Store {
+  mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
+  let sqlite: SQLite.Database | undefined;
+  try {
+    sqlite = new SQLite(target.file);
+    sqlite.pragma('busy_timeout = 10000'); // the CLI and the portal write the same file
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    const check = sqlite.pragma('quick_check(1)', { simple: true });
+    if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
+  } catch (error) {
+    sqlite?.close();
+    const code = (error as { code?: string }).code ?? '';
+    if (/^SQLITE_(NOTADB|CORRUPT)/.test(code)) {
+      throw new StoreError(
+        `${target.label} is damaged (${(error as Error).message}). It was left as it is: restore it from a backup, or move it away to start with an empty one.`,
+      );
+    }
+    throw new StoreError(`${target.label} cannot be opened: ${(error as Error).message}`);
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, target, instance: instanceName(), sqlite, close: () => db.destroy() };
+}
+
+async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>, options: OpenOptions): Promise<Store> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const attempts = options.attempts ?? 1;
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // bigint columns hold milliseconds: well inside a double.
+    types: { getTypeParser: (oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
+  } as pg.PoolConfig);
+  // An idle connection that the server drops (restart, failover) must not take the process down.
+  pool.on('error', (error) => log(`[store] ${target.label}: idle connection lost (${describe(error)})`));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await pool.query('select 1');
+      break;
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (!RETRYABLE.has(code) && !/timeout/i.test((error as Error).message)) {
+        await pool.end().catch(() => undefined);
+        throw new StoreError(`${target.label} refused the connection (${describe(error)}): check DATABASE_URL.`);
+      }
+      if (attempt >= attempts) {
+        await pool.end().catch(() => undefined);
+        throw new StoreError(`${target.label} cannot be reached (${describe(error)}).`);
+      }
+      const waitMs = Math.min(30_000, 500 * 2 ** (attempt - 1));
+      log(`[store] ${target.label} cannot be reached (${describe(error)}): trying again in ${waitMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, target, instance: instanceName(), pool, close: () => db.destroy() };
+}
+
+async function migrate(store: Store): Promise<void> {
+  const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
+  if (tables.some((table) => table.name === 'kysely_migration')) {
+    const done = await store.db
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's own bookkeeping table
+      .selectFrom('kysely_migration' as any)
+      .select('name')
+      .execute();
+    const unknown = done.map((row) => String(row.name)).filter((name) => !MIGRATION_NAMES.includes(name));
+    if (unknown.length > 0) {
+      throw new StoreError(
+        `${store.target.label} was brought to a newer schema (${unknown.join(', ')}) by a newer version of the portal. This version refuses to start on it: run the newer version, or restore a backup.`,
+      );
+    }
+  }
+  const { error } = await new Migrator({ db: store.db, provider: migrationProvider }).migrateToLatest();
+  if (error) throw new StoreError(`${store.target.label}: the schema could not be brought up to date (${describe(error)}).`);
+}
+
+function instanceName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+export function describe(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message || String(code ?? 'unknown error');
+}

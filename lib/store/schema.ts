@@ -1,0 +1,55 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The portal's tables, as both engines hold them. Times that are compared are milliseconds since the
+ * epoch (bigint); times that are shown are UTC ISO 8601 text. Flags are 0/1 integers (SQLite has no boolean).
+ */
+
+export interface UsersTable {
+  email: string;
+  role: string;
+  password_hash: string;
+  created_at: string;
+  demo: number;
+  disabled: number;
+  last_sign_in_at: string | null;
+}
+
+export interface RevokedSessionsTable {
+  sid: string;
+  expires_at: number;
+}
+
+/** One row per running export or coverage walk, held as a lease so a crashed instance's slots run out. */
+export interface WalkSlotsTable {
+  id: string;
+  owner: string;
+  instance: string;
+  expires_at: number;
+}
+
+/** Rows updated first in a transaction to serialise it across instances (walk slots). */
+export interface LocksTable {
+  name: string;
+  version: Generated<number>;
+}
+
+/** The upstream's Retry-After, shared: no instance asks before resume_at. */
+export interface UpstreamPauseTable {
+  scope: string;
+  resume_at: number;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  revoked_sessions: RevokedSessionsTable;
+  walk_slots: WalkSlotsTable;
+  locks: LocksTable;
+  upstream_pause: UpstreamPauseTable;
+  meta: MetaTable;
+}

@@ -1,0 +1,97 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UsersTable } from './schema';
+
+/** The users table. Emails arrive normalised and passwords hashed (lib/auth/users.ts owns both). */
+
+export interface StoredUser {
+  email: string;
+  role: string;
+  passwordHash: string;
+  createdAt: string;
+  demo: boolean;
+  disabled: boolean;
+  lastSignInAt: string | null;
+}
+
+type Db = Kysely<Database>;
+
+const toUser = (row: Selectable<UsersTable>): StoredUser => ({
+  email: row.email,
+  role: row.role,
+  passwordHash: row.password_hash,
+  createdAt: row.created_at,
+  demo: Boolean(row.demo),
+  disabled: Boolean(row.disabled),
+  lastSignInAt: row.last_sign_in_at,
+});
+
+export async function listUsers(db: Db): Promise<StoredUser[]> {
+  return (await db.selectFrom('users').selectAll().orderBy('email').execute()).map(toUser);
+}
+
+export async function findUser(db: Db, email: string): Promise<StoredUser | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  return row && toUser(row);
+}
+
+/** Adds the account, or replaces its role, hash and flags (keeping when it was created). */
+export async function putUser(db: Db, user: Pick<StoredUser, 'email' | 'role' | 'passwordHash'> & { demo?: boolean }): Promise<StoredUser> {
+  const row = {
+    email: user.email,
+    role: user.role,
+    password_hash: user.passwordHash,
+    created_at: new Date().toISOString(),
+    demo: user.demo ? 1 : 0,
+    disabled: 0,
+    last_sign_in_at: null,
+  };
+  await db
+    .insertInto('users')
+    .values(row)
+    .onConflict((oc) => oc.column('email').doUpdateSet({ role: row.role, password_hash: row.password_hash, demo: row.demo, disabled: 0 }))
+    .execute();
+  return (await findUser(db, user.email))!;
+}
+
+/** Adds the account only if it does not exist; true when it was added. */
+export async function insertUserIfAbsent(db: Db, user: Omit<StoredUser, 'lastSignInAt'>): Promise<boolean> {
+  const result = await db
+    .insertInto('users')
+    .values({
+      email: user.email,
+      role: user.role,
+      password_hash: user.passwordHash,
+      created_at: user.createdAt,
+      demo: user.demo ? 1 : 0,
+      disabled: user.disabled ? 1 : 0,
+      last_sign_in_at: null,
+    })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Changes one account's role or disabled flag; false when there is no such account. */
+export async function updateUser(db: Db, email: string, change: { role?: string; disabled?: boolean }): Promise<boolean> {
+  const set = {
+    ...(change.role !== undefined ? { role: change.role } : {}),
+    ...(change.disabled !== undefined ? { disabled: change.disabled ? 1 : 0 } : {}),
+  };
+  if (Object.keys(set).length === 0) return Boolean(await findUser(db, email));
+  const result = await db.updateTable('users').set(set).where('email', '=', email).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function setPasswordHash(db: Db, email: string, passwordHash: string): Promise<boolean> {
+  const result = await db.updateTable('users').set({ password_hash: passwordHash }).where('email', '=', email).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function removeUser(db: Db, email: string): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('email', '=', email).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function recordSignIn(db: Db, email: string, at = new Date()): Promise<void> {
+  await db.updateTable('users').set({ last_sign_in_at: at.toISOString() }).where('email', '=', email).execute();
+}

@@ -1,0 +1,119 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isRole } from '@/lib/auth/roles';
+import { importUsersFile } from '@/lib/store/import-users';
+import { openStore, StoreError, type Store } from '@/lib/store/open';
+import { parseStoreSettings, storeTarget } from '@/lib/store/settings';
+import * as users from '@/lib/store/users';
+import { freePort } from '../support/postgres';
+import { storeEngines } from '../support/store-engines';
+import { writeUsersFile } from '../support/users-file';
+
+/** Opening the store: settings, migrations, a newer or damaged database, an unreachable server, the users file import. */
+
+const opened: Store[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+
+describe('store settings', () => {
+  it('default to the embedded database in PORTAL_DATA_DIR', () => {
+    const target = storeTarget(parseStoreSettings({ PORTAL_DATA_DIR: '/srv/portal' }));
+    expect(target).toMatchObject({ engine: 'sqlite', file: '/srv/portal/portal.sqlite' });
+    expect(storeTarget(parseStoreSettings({ DATABASE_URL: '', PORTAL_DATA_DIR: '' }))).toMatchObject({ engine: 'sqlite' });
+  });
+
+  it('name DATABASE_URL when it is malformed, and never show its password', () => {
+    expect(() => parseStoreSettings({ DATABASE_URL: 'not a url' })).toThrow(/^DATABASE_URL must be a URL/);
+    expect(() => parseStoreSettings({ DATABASE_URL: 'mysql://db/portal' })).toThrow(/^DATABASE_URL must start with postgres:\/\//);
+    const target = storeTarget(parseStoreSettings({ DATABASE_URL: 'postgres://portal:s3cret@db.internal:6432/portal' }));
+    expect(target).toMatchObject({ engine: 'postgres', label: 'PostgreSQL at db.internal:6432/portal' });
+    expect(target.label).not.toContain('s3cret');
+  });
+});
+
+describe.each(storeEngines())('opening the store on $name', (engine) => {
+  it('applies the migrations once, and opens again without change', async () => {
+    const target = await engine.fresh();
+    const first = await openStore(target);
+    await users.putUser(first.db, { email: 'ana@example.com', role: 'admin', passwordHash: 'scrypt$a' });
+    await first.close();
+    const again = await openStore(target);
+    opened.push(again);
+    expect((await users.listUsers(again.db)).map((user) => user.email)).toEqual(['ana@example.com']);
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(again.db);
+    expect(applied.rows.map((row) => row.name)).toEqual(['0001_state']);
+  });
+
+  it('refuses a database brought to a newer schema, naming the migration', async () => {
+    const target = await engine.fresh();
+    const store = await openStore(target);
+    await sql`insert into kysely_migration (name, timestamp) values ('0099_future', '2027-01-01T00:00:00.000Z')`.execute(store.db);
+    await store.close();
+    await expect(openStore(target)).rejects.toThrow(/newer schema \(0099_future\) by a newer version of the portal/);
+  });
+
+  it('imports a users file once per machine and path, adding only absent accounts, keeping flags', async () => {
+    const target = await engine.fresh();
+    const store = await openStore(target);
+    opened.push(store);
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'users-file-')), 'users.json');
+    await users.putUser(store.db, { email: 'kept@example.com', role: 'viewer', passwordHash: 'scrypt$kept' });
+    await writeUsersFile(file, [
+      { email: 'Kept@Example.com', role: 'admin', password: 'whatever-long' },
+      { email: 'new@example.com', role: 'editor', password: 'whatever-long', disabled: true },
+      { email: 'viewer@demo.picks.test', role: 'viewer', password: 'demo-viewer-pass', demo: true },
+    ]);
+    expect(await importUsersFile(store.db, file, isRole)).toEqual({ kind: 'imported', added: 2, skipped: 1 });
+    expect(await users.findUser(store.db, 'kept@example.com')).toMatchObject({ role: 'viewer', passwordHash: 'scrypt$kept' });
+    expect(await users.findUser(store.db, 'new@example.com')).toMatchObject({ role: 'editor', disabled: true, demo: false });
+    expect(await users.findUser(store.db, 'viewer@demo.picks.test')).toMatchObject({ demo: true });
+    await users.removeUser(store.db, 'new@example.com');
+    const before = await readFile(file, 'utf8');
+    expect(await importUsersFile(store.db, file, isRole)).toMatchObject({ kind: 'already', changed: false });
+    expect(await users.findUser(store.db, 'new@example.com')).toBeUndefined(); // not brought back
+    expect(await readFile(file, 'utf8')).toBe(before); // left untouched
+    await writeUsersFile(file, [{ email: 'later@example.com', role: 'admin', password: 'whatever-long' }]);
+    expect(await importUsersFile(store.db, file, isRole)).toMatchObject({ kind: 'already', changed: true });
+    expect(await users.findUser(store.db, 'later@example.com')).toBeUndefined();
+  });
+
+  it('refuses a users file that is not one, importing nothing', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'users-file-')), 'users.json');
+    await writeFile(file, '{"users":[{"email":"a@b.io"}]}');
+    await expect(importUsersFile(store.db, file, isRole)).rejects.toThrow(/is not a valid users file/);
+    expect(await users.listUsers(store.db)).toEqual([]);
+  });
+});
+
+describe('a store that cannot be opened', () => {
+  it('reports a damaged embedded database with its path and leaves the file as it was', async () => {
+    const target = await storeEngines()[0]!.fresh();
+    if (target.engine !== 'sqlite') throw new Error('unexpected');
+    const garbage = Buffer.from('this is not an SQLite database, but it is somebody’s data '.repeat(200));
+    await writeFile(target.file, garbage);
+    const error = await openStore(target).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toContain(target.file);
+    expect((error as Error).message).toMatch(/is damaged .* It was left as it is/);
+    expect(Buffer.compare(await readFile(target.file), garbage)).toBe(0);
+  });
+
+  it('says PostgreSQL cannot be reached, retrying with backoff before giving up', async () => {
+    const port = await freePort(); // nobody listens there
+    const lines: string[] = [];
+    const target = { engine: 'postgres' as const, url: `postgres://portal:pw@127.0.0.1:${port}/portal`, label: `PostgreSQL at 127.0.0.1:${port}/portal` };
+    const error = await openStore(target, { attempts: 3, log: (line) => lines.push(line) }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toBe(`PostgreSQL at 127.0.0.1:${port}/portal cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}).`);
+    expect(lines).toEqual([
+      expect.stringMatching(/cannot be reached \(ECONNREFUSED.*\): trying again in 0.5 s$/),
+      expect.stringMatching(/trying again in 1 s$/),
+    ]);
+    expect(lines.join('\n')).not.toContain('pw@');
+  });
+});

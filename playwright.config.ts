@@ -9,13 +9,21 @@ import { E2E, upstreamEnv } from './tests/e2e/ports';
  */
 
 const secret = 'e2e-only-secret-not-for-production-0123456789';
-const portal = (port: number, env: Record<string, string>) => ({
-  command: 'npm start',
+/** The portal's state is fresh each run: its data dir is emptied, and `staff` portals get a users file to import. */
+const portal = (port: number, env: Record<string, string>, users: 'staff' | 'none' = 'staff') => ({
+  command: `node --conditions=react-server --import tsx tests/e2e/support/prepare-portal.ts ${E2E.dataDir(port)} ${users} && npm start`,
   url: `http://127.0.0.1:${port}/login`,
   reuseExistingServer: false,
   timeout: 180_000,
   stdout: 'pipe' as const,
-  env: { PORT: String(port), PORTAL_USERS_FILE: E2E.staffUsersFile, NEXTAUTH_URL: `http://localhost:${port}`, ...env },
+  env: {
+    PORT: String(port),
+    DATABASE_URL: '',
+    PORTAL_DATA_DIR: E2E.dataDir(port),
+    PORTAL_USERS_FILE: `${E2E.dataDir(port)}/users.json`,
+    NEXTAUTH_URL: `http://localhost:${port}`,
+    ...env,
+  },
 });
 const upstream = `http://127.0.0.1:${E2E.sandboxPort}`;
 /** A portal behind tests/support/fault-proxy.ts, with a gate of its own; the proxy changes /me from test to test. */
@@ -31,7 +39,6 @@ const behindFaultProxy = (port: number) =>
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  globalSetup: './tests/e2e/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -54,14 +61,17 @@ export default defineConfig({
     },
   },
   webServer: [
-    portal(E2E.port, {
-      PORTAL_USERS_FILE: E2E.usersFile,
-      SANDBOX_PORT: String(E2E.sandboxPort),
-      PICKS_API_BASE_URL: '',
-      SANDBOX_RATE_LIMIT: '0',
-      SANDBOX_NOW: E2E.now,
-      SANDBOX_FULL_KEY: E2E.sandboxKey,
-    }),
+    portal(
+      E2E.port,
+      {
+        SANDBOX_PORT: String(E2E.sandboxPort),
+        PICKS_API_BASE_URL: '',
+        SANDBOX_RATE_LIMIT: '0',
+        SANDBOX_NOW: E2E.now,
+        SANDBOX_FULL_KEY: E2E.sandboxKey,
+      },
+      'none', // sandbox mode: `npm start` adds the demo accounts itself
+    ),
     portal(E2E.suspendedPort, { ...upstreamEnv(upstream, 'sandbox-suspended-key'), AUTH_SECRET: secret }),
     // Also stands behind a "proxy": loopback is trusted, so X-Forwarded-For names the client (security.spec.ts).
     portal(E2E.badKeyPort, { ...upstreamEnv(upstream, 'e2e-wrong-key'), AUTH_SECRET: secret, TRUSTED_PROXIES: '127.0.0.1, ::1' }),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseOidcConfig, type OidcConfig } from './auth/oidc';
 import { parseMeFields } from './licence';
 import { isLoopbackHost, parseAddressList } from './net/addresses';
-import { storeSettingsShape } from './store/settings';
+import { parseStoreSettings, storeSettingsShape, type StoreSettings } from './store/settings';
 
 /**
  * The portal's configuration, validated once. This is the only module that reads process.env for the
@@ -150,4 +150,9 @@ let cached: PortalConfig | undefined;
 export function getConfig(): PortalConfig {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/** Where the state lives: only these variables, so the command-line tools need no upstream settings. */
+export function storeSettings(): StoreSettings {
+  return parseStoreSettings(process.env);
 }

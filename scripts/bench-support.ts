@@ -88,7 +88,11 @@ export async function startStack(options: {
   const key = 'bench-full-key';
   // A store of its own (or the shared PostgreSQL of BENCH_DATABASE_URL) holding the bench's account.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
-  const storeEnv = { PORTAL_DATA_DIR: dataDir, DATABASE_URL: options.databaseUrl ?? '', PORTAL_USERS_FILE: path.join(dataDir, 'none.json') };
+  const storeEnv = {
+    PORTAL_DATA_DIR: dataDir,
+    DATABASE_URL: options.databaseUrl ?? '',
+    PORTAL_USERS_FILE: path.join(dataDir, 'none.json'),
+  };
   Object.assign(process.env, storeEnv);
   await addUser(BENCH_USER.email, 'admin', BENCH_USER.password);
   await closeStore();

@@ -102,8 +102,9 @@ export async function recordSignInSuccess(account: string): Promise<void> {
   await Promise.all([limits.account.delete(account), limits.accountWait.delete(account)]);
 }
 
-/** For tests: forget every count of this store. */
+/** For tests: forget every count of the process's (possibly new) store. */
 export async function resetSignInLimits(): Promise<void> {
+  holder.__portalSignInLimits = undefined;
   await limiters(); // the table exists once they do
   const { db } = await getStore();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rate-limiter-flexible's own table

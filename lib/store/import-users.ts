@@ -28,9 +28,7 @@ const fileSchema = z.object({
 });
 
 export type ImportOutcome =
-  | { kind: 'none' }
-  | { kind: 'imported'; added: number; skipped: number }
-  | { kind: 'already'; at: string; changed: boolean };
+  { kind: 'none' } | { kind: 'imported'; added: number; skipped: number } | { kind: 'already'; at: string; changed: boolean };
 
 export async function importUsersFile(db: Kysely<Database>, file: string, isRole: (role: string) => boolean): Promise<ImportOutcome> {
   let text: string;

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { isRole } from '../auth/roles';
 import { importUsersFile } from './import-users';
 import { openStore, StoreError, type OpenOptions, type Store } from './open';
-import { parseStoreSettings, storeTarget } from './settings';
+import { storeSettings } from '../config';
+import { storeTarget } from './settings';
 
 /**
  * The store of this process: the only way the portal, its command-line tools and its background work
@@ -28,12 +29,14 @@ export function getStore(options: OpenOptions = {}): Promise<Store> {
 }
 
 async function open(options: OpenOptions): Promise<Store> {
-  const settings = parseStoreSettings(process.env);
+  const settings = storeSettings();
   const store = await openStore(storeTarget(settings), options);
   const log = options.log ?? ((line: string) => console.log(line));
   const outcome = await importUsersFile(store.db, settings.PORTAL_USERS_FILE, isRole);
   if (outcome.kind === 'imported')
-    log(`[store] imported ${outcome.added} user(s) from ${settings.PORTAL_USERS_FILE} (${outcome.skipped} already present); the file is no longer read`);
+    log(
+      `[store] imported ${outcome.added} user(s) from ${settings.PORTAL_USERS_FILE} (${outcome.skipped} already present); the file is no longer read`,
+    );
   if (outcome.kind === 'already' && outcome.changed)
     log(
       `[store] ${settings.PORTAL_USERS_FILE} changed after it was imported (${outcome.at}); the change is ignored: manage users with \`npm run users\``,

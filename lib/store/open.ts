@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +53,8 @@ export async function openStore(target: StoreTarget, options: OpenOptions = {}):
 
 function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>): Store {
   mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
+  // Created owner-only (it holds password hashes); SQLite gives its -wal and -shm files the same mode.
+  closeSync(openSync(target.file, 'a', 0o600));
   let sqlite: SQLite.Database | undefined;
   try {
     sqlite = new SQLite(target.file);

@@ -41,7 +41,10 @@ export async function claimSlot(db: Db, owner: string, instance: string, limits:
     const here = Number(counts.here ?? 0);
     if (here >= limits.perInstance) return { ok: false, reason: 'instance', held: here } as const;
     const id = randomUUID();
-    await trx.insertInto('walk_slots').values({ id, owner, instance, expires_at: now + limits.leaseMs }).execute();
+    await trx
+      .insertInto('walk_slots')
+      .values({ id, owner, instance, expires_at: now + limits.leaseMs })
+      .execute();
     return { ok: true, id } as const;
   });
 }

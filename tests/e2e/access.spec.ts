@@ -23,6 +23,8 @@ function toUrl(file: string): string {
   return `/${segments.map((s) => (s.startsWith('[') ? encodeURIComponent('pk:sample~1+2=') : s)).join('/')}`;
 }
 
+/** The only handler anyone may call signed out: for load balancers, and it says nothing private. */
+const PUBLIC_HANDLERS = ['/api/health'];
 const all = files('app');
 const pages = all
   .filter((f) => path.basename(f) === 'page.tsx')
@@ -31,7 +33,8 @@ const pages = all
 const handlers = all
   .filter((f) => path.basename(f) === 'route.ts')
   .map(toUrl)
-  .filter((url) => !url.startsWith('/api/auth'));
+  .filter((url) => !url.startsWith('/api/auth'))
+  .filter((url) => !PUBLIC_HANDLERS.includes(url));
 
 test('the file tree has the pages we expect to guard', () => {
   expect(pages).toEqual(
@@ -55,6 +58,15 @@ for (const url of handlers) {
     expect((await res.json()).error.code).toBe('UNAUTHENTICATED');
   });
 }
+
+test('/api/health answers signed out with the store and upstream states only', async ({ request }) => {
+  const res = await request.get('/api/health');
+  expect(res.status()).toBe(200);
+  expect(res.headers()['cache-control']).toContain('no-store');
+  const text = await res.text();
+  expect(JSON.parse(text)).toEqual({ status: 'ok', store: 'ok', upstream: 'ok' });
+  expect(text).not.toMatch(/127\.0\.0\.1|sqlite|\.data|key/i);
+});
 
 test('security headers on pages', async ({ request }) => {
   const res = await request.get('/login');

@@ -15,9 +15,8 @@ export const E2E = {
   /** The same again, for the security tests: a gate of its own, untouched by other specs' upstream pauses. */
   securityPort: 3207,
   faultProxyPort: 4220,
-  usersFile: '.data/e2e-users.json',
-  /** Ordinary accounts for the portals on a "real" upstream, where demo accounts are refused. */
-  staffUsersFile: '.data/e2e-staff-users.json',
+  /** Each portal keeps its state in a data dir of its own (an embedded database), made afresh by its start command. */
+  dataDir: (port: number) => `.data/e2e/${port}`,
   /** The full-licence key of the e2e sandbox is a canary: it must never reach a browser or a log (leak.spec.ts). */
   sandboxKey: readFileSync('tests/e2e/canary-key', 'utf8').trim(),
   /** The e2e sandbox's frozen clock: the same records, statuses and pages on every run. */

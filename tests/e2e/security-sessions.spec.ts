@@ -15,7 +15,9 @@ const run = promisify(execFile);
 
 /** `npm run users` on the main portal's users file, while the portal runs. */
 async function users(args: string[], password?: string) {
-  const child = run('npm', ['run', '-s', 'users', '--', ...args], { env: { ...process.env, PORTAL_USERS_FILE: E2E.usersFile } });
+  const child = run('npm', ['run', '-s', 'users', '--', ...args], {
+    env: { ...process.env, DATABASE_URL: '', PORTAL_DATA_DIR: E2E.dataDir(E2E.port) },
+  });
   child.child.stdin?.end(password ? `${password}\n` : '');
   return (await child).stdout;
 }

@@ -50,5 +50,9 @@ export function storeEngines(): Engine[] {
 export function storeEnv(target: StoreTarget): Record<string, string> {
   return target.engine === 'postgres'
     ? { DATABASE_URL: target.url, PORTAL_DATA_DIR: path.join(tmpdir(), 'unused'), PORTAL_USERS_FILE: path.join(tmpdir(), 'none.json') }
-    : { DATABASE_URL: '', PORTAL_DATA_DIR: path.dirname(target.file), PORTAL_USERS_FILE: path.join(path.dirname(target.file), 'users.json') };
+    : {
+        DATABASE_URL: '',
+        PORTAL_DATA_DIR: path.dirname(target.file),
+        PORTAL_USERS_FILE: path.join(path.dirname(target.file), 'users.json'),
+      };
 }

@@ -8,7 +8,11 @@ export async function writeUsersFile(
   users: { email: string; role: string; password: string; demo?: boolean; disabled?: boolean }[],
 ): Promise<void> {
   const rows = await Promise.all(
-    users.map(async ({ password, ...user }) => ({ ...user, passwordHash: await hashPassword(password), createdAt: new Date().toISOString() })),
+    users.map(async ({ password, ...user }) => ({
+      ...user,
+      passwordHash: await hashPassword(password),
+      createdAt: new Date().toISOString(),
+    })),
   );
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify({ users: rows }, null, 2)}\n`, { mode: 0o600 });

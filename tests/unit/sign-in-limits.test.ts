@@ -1,9 +1,17 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkSignIn, recordSignInFailure, recordSignInSuccess, resetSignInLimits, SIGN_IN_POLICY } from '@/lib/auth/sign-in-limits';
+import { closeStore } from '@/lib/store';
+import { storeEngines, storeEnv } from '../support/store-engines';
 
-beforeEach(() => resetSignInLimits());
+afterAll(() => closeStore());
 
-describe('sign-in limits', () => {
+describe.each(storeEngines())('sign-in limits on $name', (engine) => {
+  beforeAll(async () => {
+    await closeStore();
+    Object.assign(process.env, storeEnv(await engine.fresh()));
+  });
+  beforeEach(() => resetSignInLimits());
+
   it('let five failures of an account through, then make each attempt from that address wait longer', async () => {
     for (let i = 0; i < SIGN_IN_POLICY.ACCOUNT_FREE_FAILURES; i += 1) {
       expect(await checkSignIn('ana@example.com', '198.51.100.7')).toEqual({ ok: true });

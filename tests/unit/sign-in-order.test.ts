@@ -23,19 +23,22 @@ beforeAll(async () => {
     PICKS_API_BASE_URL: 'https://api.example.com',
     PICKS_API_KEY: 'k',
     AUTH_SECRET: 'x'.repeat(40),
+    PORTAL_DATA_DIR: dir,
+    DATABASE_URL: '',
     PORTAL_USERS_FILE: path.join(dir, 'users.json'),
     PORTAL_SANDBOX: '',
   });
+  await (await import('@/lib/store')).closeStore();
   const { addUser } = await import('@/lib/auth/users');
-  await addUser(process.env.PORTAL_USERS_FILE!, 'ana@example.com', 'editor', 'right password');
-  await addUser(process.env.PORTAL_USERS_FILE!, 'viewer@demo.picks.test', 'viewer', 'demo-viewer-pass', { demo: true });
+  await addUser('ana@example.com', 'editor', 'right password');
+  await addUser('viewer@demo.picks.test', 'viewer', 'demo-viewer-pass', { demo: true });
   const { authOptions } = await import('@/lib/auth/options');
   const provider = authOptions().providers[0] as unknown as { options: { authorize: Authorize } };
   authorize = provider.options.authorize;
 });
 
 beforeEach(async () => {
-  (await import('@/lib/auth/sign-in-limits')).resetSignInLimits();
+  await (await import('@/lib/auth/sign-in-limits')).resetSignInLimits();
   hashes.count = 0;
 });
 
@@ -71,5 +74,26 @@ describe('credentials sign-in', () => {
     await expect(
       authorize({ email: 'ana@example.com', password: 'right password' }, { headers: { 'x-forwarded-for': '198.51.100.200' } }),
     ).rejects.toThrow('Too many failed sign-ins');
+  });
+});
+
+describe('credentials sign-in without a store', () => {
+  it('refuses with a clear message, without hashing, when the store cannot be reached', async () => {
+    const { closeStore } = await import('@/lib/store');
+    const { freePort } = await import('../support/postgres');
+    await closeStore();
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = `postgres://portal@127.0.0.1:${await freePort()}/portal`; // nobody listens there
+    (globalThis as { __portalSignInLimits?: unknown }).__portalSignInLimits = undefined;
+    try {
+      await expect(authorize({ email: 'ana@example.com', password: 'right password' }, { headers: {} })).rejects.toThrow(
+        "Sign-in is unavailable: the portal's database cannot be reached. Try again in a minute.",
+      );
+      expect(hashes.count).toBe(0);
+    } finally {
+      process.env.DATABASE_URL = saved;
+      await closeStore();
+      (globalThis as { __portalSignInLimits?: unknown }).__portalSignInLimits = undefined;
+    }
   });
 });

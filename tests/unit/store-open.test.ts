@@ -107,11 +107,17 @@ describe('a store that cannot be opened', () => {
   it('says PostgreSQL cannot be reached, retrying with backoff before giving up', async () => {
     const port = await freePort(); // nobody listens there
     const lines: string[] = [];
-    const target = { engine: 'postgres' as const, url: `postgres://portal:pw@127.0.0.1:${port}/portal`, label: `PostgreSQL at 127.0.0.1:${port}/portal` };
+    const target = {
+      engine: 'postgres' as const,
+      url: `postgres://portal:pw@127.0.0.1:${port}/portal`,
+      label: `PostgreSQL at 127.0.0.1:${port}/portal`,
+    };
     const error = await openStore(target, { attempts: 3, log: (line) => lines.push(line) }).catch((caught: unknown) => caught);
-    expect((error as Error).message).toBe(`PostgreSQL at 127.0.0.1:${port}/portal cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}).`);
+    expect((error as Error).message).toBe(
+      `PostgreSQL at 127.0.0.1:${port}/portal cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}).`,
+    );
     expect(lines).toEqual([
-      expect.stringMatching(/cannot be reached \(ECONNREFUSED.*\): trying again in 0.5 s$/),
+      expect.stringMatching(/cannot be reached \(connect ECONNREFUSED .*\): trying again in 0.5 s$/),
       expect.stringMatching(/trying again in 1 s$/),
     ]);
     expect(lines.join('\n')).not.toContain('pw@');

@@ -71,7 +71,9 @@ describe.each(storeEngines())('the store on $name', (engine) => {
     const [a, b] = await twoInstances();
     const emails = Array.from({ length: 40 }, (_, i) => `user${i}@example.com`);
     await Promise.all(emails.map((email, i) => users.putUser(i % 2 ? a.db : b.db, { email, role: 'viewer', passwordHash: 'scrypt$x' })));
-    await Promise.all(emails.map((email, i) => (i % 2 ? users.recordSignIn(b.db, email) : users.updateUser(a.db, email, { role: 'editor' }))));
+    await Promise.all(
+      emails.map((email, i) => (i % 2 ? users.recordSignIn(b.db, email) : users.updateUser(a.db, email, { role: 'editor' }))),
+    );
     const all = await users.listUsers(a.db);
     expect(all).toHaveLength(40);
     expect(all.filter((user) => user.role === 'editor')).toHaveLength(20);

@@ -40,7 +40,7 @@ interface Limiters {
 async function createLimiters(): Promise<Limiters> {
   const policy = SIGN_IN_POLICY;
   const store = await getStore();
-  const [address, account, accountWait] = await Promise.all([
+  const [address, account, accountWait] = [
     storeRateLimiter(store, {
       keyPrefix: 'signin-address',
       points: policy.ADDRESS_FAILURES,
@@ -49,7 +49,7 @@ async function createLimiters(): Promise<Limiters> {
     }),
     storeRateLimiter(store, { keyPrefix: 'signin-account', points: 1_000_000, duration: policy.ACCOUNT_WINDOW_S }),
     storeRateLimiter(store, { keyPrefix: 'signin-account-wait', points: 1, duration: policy.ACCOUNT_MAX_WAIT_S }),
-  ]);
+  ];
   return { address, account, accountWait };
 }
 
@@ -105,8 +105,6 @@ export async function recordSignInSuccess(account: string): Promise<void> {
 /** For tests: forget every count of the process's (possibly new) store. */
 export async function resetSignInLimits(): Promise<void> {
   holder.__portalSignInLimits = undefined;
-  await limiters(); // the table exists once they do
   const { db } = await getStore();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rate-limiter-flexible's own table
-  await db.deleteFrom('rate_limits' as any).execute();
+  await db.deleteFrom('rate_limits').execute();
 }

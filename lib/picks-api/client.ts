@@ -39,6 +39,8 @@ export interface CallOptions {
   onRequest?: () => void;
   /** Queue order at the shared gate: 'page' (default) before 'bulk' (walks of exports and coverage). */
   priority?: GatePriority;
+  /** The longest this call waits out the upstream's pause before failing as throttled (default: the retry policy's cap). */
+  maxWaitMs?: number;
 }
 
 export interface WalkOptions extends CallOptions {
@@ -83,7 +85,7 @@ export function createPicksClient(options: PicksClientOptions) {
     const url = buildUrl(path, query);
     const signal = call.signal ?? options.defaultSignal?.() ?? undefined;
     for (let attempt = 0; ; attempt += 1) {
-      const release = await gate.acquire(signal, retry.retryAfterCapMs, call.priority).catch((error: unknown) => {
+      const release = await gate.acquire(signal, call.maxWaitMs ?? retry.retryAfterCapMs, call.priority).catch((error: unknown) => {
         if (isGatePaused(error)) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
         throw error;
       });

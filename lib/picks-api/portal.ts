@@ -4,7 +4,7 @@ import { settle, type Settled } from '../errors';
 import type { FilterKind, PickFilters } from '../filters';
 import { summariseLicence, type LicenceSummary } from '../licence';
 import { toPickRow, type PickRow } from '../pick-view';
-import { logoPolicy, picksApi } from './index';
+import { logoPolicy, picksApi, type CallOptions } from './index';
 import type { OpenObject, Pick } from './schemas';
 
 /**
@@ -80,6 +80,6 @@ export async function getPickDetail(id: string): Promise<{ pick: Pick; row: Pick
 }
 
 /** The gateway's availability (no private data), kept as data so the overview can show an outage. */
-export function getHealth(): Promise<Settled<OpenObject>> {
-  return settle(picksApi().health());
+export function getHealth(call: CallOptions = {}): Promise<Settled<OpenObject>> {
+  return settle(picksApi().health(call));
 }

@@ -33,9 +33,13 @@ export function sharePause(gate: UpstreamGate, board: PauseBoard, pollMs = PAUSE
   };
   const timer = setInterval(() => void poll(), pollMs);
   timer.unref();
-  void poll();
+  // The first request of a new instance waits for its first look at the store: a pause already set holds it too.
+  const firstLook = poll();
   return {
-    acquire: (...args) => gate.acquire(...args),
+    acquire: async (...args) => {
+      await firstLook;
+      return gate.acquire(...args);
+    },
     coolDown(ms) {
       gate.coolDown(ms);
       board.publish(Date.now() + ms).catch(warn);

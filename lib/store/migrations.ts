@@ -46,6 +46,13 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('scope', 'text', (c) => c.primaryKey())
         .addColumn('resume_at', 'bigint', (c) => c.notNull())
         .execute();
+      // rate-limiter-flexible's table, made here (its own creation races between instances starting together).
+      await db.schema
+        .createTable('rate_limits')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('expire', 'bigint')
+        .execute();
       await db.schema
         .createTable('meta')
         .addColumn('key', 'text', (c) => c.primaryKey())

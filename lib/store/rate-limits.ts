@@ -3,7 +3,7 @@ import type { Store } from './open';
 
 /**
  * Counters kept in the store by rate-limiter-flexible, so that every instance counts the same failures.
- * The library keeps its own table (rate_limits), created on first use on either engine.
+ * The library keeps its rows in `rate_limits`, a table our migration creates with the library's own layout.
  */
 
 export interface LimiterOptions {
@@ -13,16 +13,9 @@ export interface LimiterOptions {
   blockDuration?: number;
 }
 
-export function storeRateLimiter(store: Store, options: LimiterOptions): Promise<RateLimiterStoreAbstract> {
-  const common = { ...options, tableName: 'rate_limits', clearExpiredByTimeout: false };
-  return new Promise((resolve, reject) => {
-    const limiter: RateLimiterStoreAbstract =
-      store.target.engine === 'sqlite'
-        ? new RateLimiterSQLite({ ...common, storeClient: store.sqlite, storeType: 'better-sqlite3' }, (error?: Error) =>
-            error ? reject(error) : resolve(limiter),
-          )
-        : new RateLimiterPostgres({ ...common, storeClient: store.pool, storeType: 'pool' }, (error?: Error) =>
-            error ? reject(error) : resolve(limiter),
-          );
-  });
+export function storeRateLimiter(store: Store, options: LimiterOptions): RateLimiterStoreAbstract {
+  const common = { ...options, tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false };
+  return store.target.engine === 'sqlite'
+    ? new RateLimiterSQLite({ ...common, storeClient: store.sqlite, storeType: 'better-sqlite3' })
+    : new RateLimiterPostgres({ ...common, storeClient: store.pool, storeType: 'pool' });
 }

@@ -45,6 +45,13 @@ export interface MetaTable {
   value: string;
 }
 
+/** Kept by rate-limiter-flexible (lib/store/rate-limits.ts); created by our migration. */
+export interface RateLimitsTable {
+  key: string;
+  points: number;
+  expire: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_sessions: RevokedSessionsTable;
@@ -52,4 +59,5 @@ export interface Database {
   locks: LocksTable;
   upstream_pause: UpstreamPauseTable;
   meta: MetaTable;
+  rate_limits: RateLimitsTable;
 }

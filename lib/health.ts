@@ -16,7 +16,9 @@ type UpstreamState = 'ok' | 'throttled' | 'unreachable';
 
 function upstreamState(): Promise<UpstreamState> {
   if (!upstream || Date.now() - upstream.at > UPSTREAM_CHECK_MS) {
-    const state = getHealth({ maxWaitMs: 0 }).then((settled) => (settled.ok ? 'ok' : settled.error.code === 'THROTTLED' ? 'throttled' : 'unreachable'));
+    const state = getHealth({ maxWaitMs: 0 }).then((settled) =>
+      settled.ok ? 'ok' : settled.error.code === 'THROTTLED' ? 'throttled' : 'unreachable',
+    );
     upstream = { at: Date.now(), state };
   }
   return upstream.state;

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite — lint and format, types, unit, contract (sandbox over HTTP) and browser tests (Chromium).
-# Works on a fresh machine: installs node_modules and Debian's Chromium when they are missing.
+# Works on a fresh machine: installs node_modules, and Debian's Chromium and PostgreSQL when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 [ -d node_modules ] || npm ci --no-audit --no-fund
 
 chromium_path="${CHROMIUM_PATH:-/usr/bin/chromium}"
-if [ ! -x "$chromium_path" ]; then
+missing=()
+[ -x "$chromium_path" ] || missing+=(chromium)
+# PostgreSQL: the store tests run on it as well as on the embedded database (they start their own server).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${PG_BIN:-}" ] || missing+=(postgresql)
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "[test] Chromium not found at $chromium_path: installing Debian's chromium package"
+    echo "[test] installing Debian's ${missing[*]}"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  elif [[ " ${missing[*]} " == *" chromium "* ]]; then
     echo "[test] Chromium not found at $chromium_path. Install it (apt-get install -y chromium) or set CHROMIUM_PATH." >&2
     exit 1
+  else
+    echo "[test] PostgreSQL is not installed: its tests will say they were SKIPPED (apt-get install -y postgresql)." >&2
   fi
 fi
 

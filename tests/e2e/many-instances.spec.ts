@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { writeUsersFile } from '../support/users-file';
 import { E2E, upstreamEnv } from './ports';
+import { startInstance, usersCommand, waitUntil, type Instance } from './support/instances';
 import { hasSession, jsonSignIn, signOut } from './support/session';
 
 /**
@@ -25,54 +25,30 @@ let pg: TestPostgres | null = null;
 let databaseUrl = '';
 const proxy = createFaultProxy(`http://127.0.0.1:${E2E.sandboxPort}`);
 let proxyUrl = '';
-const portals: ChildProcess[] = [];
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const portals: Instance[] = [];
 
 const health = async (base: string) => {
   const res = await fetch(`${base}/api/health`);
   return { status: res.status, body: (await res.json()) as Record<string, string> };
 };
 
-function startPortal(port: number, user: typeof FIRST): Promise<void> {
+async function startPortal(port: number, user: typeof FIRST): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `instance-${port}-`));
   const usersFile = path.join(dataDir, 'users.json');
-  return writeUsersFile(usersFile, [user]).then(async () => {
-    const child = spawn('npm', ['start'], {
-      detached: true,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: {
-        ...process.env,
-        ...upstreamEnv(proxyUrl, E2E.sandboxKey),
-        PORT: String(port),
-        DATABASE_URL: databaseUrl,
-        PORTAL_DATA_DIR: dataDir,
-        PORTAL_USERS_FILE: usersFile,
-        AUTH_SECRET: 'many-instances-secret-0123456789-abcdef',
-        NEXTAUTH_URL: `http://localhost:${port}`,
-        PICKS_ME_CACHE_SECONDS: '0',
-        PICKS_API_MAX_RETRIES: '0',
-        PORTAL_IMAGE_ORIGINS: `http://127.0.0.1:${E2E.sandboxPort}`,
-      },
-    });
-    portals.push(child);
-    await waitUntil(async () => (await fetch(`${origin(port)}/login`)).ok, `the portal on ${port}`);
-  });
+  await writeUsersFile(usersFile, [user]);
+  portals.push(
+    await startInstance(port, {
+      ...upstreamEnv(proxyUrl, E2E.sandboxKey),
+      DATABASE_URL: databaseUrl,
+      PORTAL_DATA_DIR: dataDir,
+      PORTAL_USERS_FILE: usersFile,
+      AUTH_SECRET: 'many-instances-secret-0123456789-abcdef',
+      PICKS_ME_CACHE_SECONDS: '0',
+      PICKS_API_MAX_RETRIES: '0',
+      PORTAL_IMAGE_ORIGINS: `http://127.0.0.1:${E2E.sandboxPort}`,
+    }),
+  );
 }
-
-const usersCommand = (args: string[], input?: string) =>
-  new Promise<number>((resolve) => {
-    const child = spawn('npm', ['run', '-s', 'users', '--', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: 'pipe' });
-    child.stdin.end(input ?? '');
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
 
 test.describe.serial('two portal instances on one PostgreSQL', () => {
   test.beforeAll(async () => {
@@ -90,7 +66,7 @@ test.describe.serial('two portal instances on one PostgreSQL', () => {
   });
 
   test.afterAll(async () => {
-    for (const child of portals) if (child.pid) process.kill(-child.pid, 'SIGTERM');
+    await Promise.all(portals.map((portal) => portal.stop()));
     await proxy.close();
     pg?.destroy();
   });
@@ -103,7 +79,9 @@ test.describe.serial('two portal instances on one PostgreSQL', () => {
   });
 
   test('a user added by the command line after both started signs in on both at once', async () => {
-    expect(await usersCommand(['add', 'late@cli.example', '--role', 'viewer'], 'late-viewer-pass\n')).toBe(0);
+    expect(await usersCommand(['add', 'late@cli.example', '--role', 'viewer'], { DATABASE_URL: databaseUrl }, 'late-viewer-pass\n')).toBe(
+      0,
+    );
     expect((await jsonSignIn(A, 'late@cli.example', 'late-viewer-pass')).signedIn).toBe(true);
     expect((await jsonSignIn(B, 'late@cli.example', 'late-viewer-pass')).signedIn).toBe(true);
   });
@@ -129,6 +107,24 @@ test.describe.serial('two portal instances on one PostgreSQL', () => {
       expect(attempt.signedIn).toBe(false);
       expect(attempt.error).toMatch(/^Too many failed sign-ins for this account/);
     }
+  });
+
+  test('a user demoted, then disabled, by the command line loses that access on both instances within seconds', async () => {
+    test.setTimeout(60_000);
+    const env = { DATABASE_URL: databaseUrl };
+    expect(await usersCommand(['add', 'moved@cli.example', '--role', 'admin'], env, 'moved-admin-pass\n')).toBe(0);
+    const cookies = await Promise.all([A, B].map(async (base) => (await jsonSignIn(base, 'moved@cli.example', 'moved-admin-pass')).cookie));
+    const role = async (base: string, cookie: string) =>
+      ((await (await fetch(`${base}/api/auth/session`, { headers: { cookie } })).json()) as { user?: { role?: string } } | null)?.user
+        ?.role;
+    expect(await role(A, cookies[0]!)).toBe('admin');
+    expect(await usersCommand(['role', 'moved@cli.example', '--role', 'viewer'], env)).toBe(0);
+    for (const [i, base] of [A, B].entries())
+      await waitUntil(async () => (await role(base, cookies[i]!)) === 'viewer', `demotion on ${base}`, 20_000);
+    expect((await fetch(`${B}/coverage`, { headers: { cookie: cookies[1]! }, redirect: 'manual' })).status).toBe(403);
+    expect(await usersCommand(['disable', 'moved@cli.example'], env)).toBe(0);
+    for (const [i, base] of [A, B].entries())
+      await waitUntil(async () => !(await hasSession(base, cookies[i]!)), `disabling on ${base}`, 20_000);
   });
 
   test('a 429 with Retry-After: 20 seen by one instance keeps the other from asking the upstream for those 20 s', async () => {

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+/** Portal processes started by a spec itself (`npm start` with a real upstream), stopped and restarted at will. */
+
+export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface Instance {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/** `npm start` in a process group of its own, ready once /login answers. */
+export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
+  const child: ChildProcess = spawn('npm', ['start'], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, PORT: String(port), NEXTAUTH_URL: `http://localhost:${port}`, ...env },
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitUntil(async () => (await fetch(`${origin}/login`)).ok, `the portal on ${port}`);
+  return {
+    origin,
+    async stop() {
+      if (child.exitCode !== null || !child.pid) return;
+      process.kill(-child.pid, 'SIGTERM');
+      await once(child, 'exit');
+      await waitUntil(
+        async () =>
+          !(await fetch(`${origin}/login`).then(
+            () => true,
+            () => false,
+          )),
+        `the portal on ${port} to stop`,
+        30_000,
+      );
+    },
+  };
+}
+
+export const usersCommand = (args: string[], env: Record<string, string>, input = '') =>
+  new Promise<number>((resolve) => {
+    const child = spawn('npm', ['run', '-s', 'users', '--', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    child.stdin!.end(input);
+    child.on('exit', (code) => resolve(code ?? 1));
+  });

@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
+import { startPostgres } from '../tests/support/postgres';
 import { cpuMs, percentile, rssMb, signIn, startStack, type Running } from './bench-support';
+import { nginxAvailable, startNginx } from './bench-nginx';
 
 /**
  * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
@@ -9,6 +11,8 @@ import { cpuMs, percentile, rssMb, signIn, startStack, type Running } from './be
  *  2. The same browsing with the sandbox throttling on (a small per-key budget): portal requests against
  *     upstream requests and upstream 429s, to show one throttle does not become a storm.
  *  3. A soak of SOAK_REQUESTS (10,000) requests: the portal's memory at start and end.
+ *  4. Instances: phase 1's browsing on one instance (embedded store), one on PostgreSQL, and two on one
+ *     PostgreSQL behind nginx's round robin (Debian's postgresql and nginx, started here on loopback).
  */
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
@@ -162,8 +166,65 @@ try {
     `[bench] throttling on (100 req / 10 s): ${throttled.requests.total} portal requests -> ${t1.requests - t0.requests} upstream requests, ${t1.throttled - t0.throttled} of them answered 429`,
   );
 
+  stack.stop();
+
+  // 4. Instances: the same browsing (no exports) on one instance with the embedded store, one on PostgreSQL,
+  //    and two on one PostgreSQL behind nginx (round robin), throttling off. Skipped, saying so, without both.
+  report.instances = await instancesPhase();
   await mkdir('bench-results', { recursive: true });
   await writeFile('bench-results/load.json', `${JSON.stringify(report, null, 2)}\n`);
 } finally {
   stack.stop();
+}
+
+async function instancesPhase() {
+  const pg = await startPostgres();
+  if (!pg || !nginxAvailable()) {
+    console.log("[bench] instances: SKIPPED (needs Debian's postgresql and nginx: apt-get install -y postgresql nginx)");
+    return null;
+  }
+  const rows: Record<string, unknown>[] = [];
+  try {
+    const setups = [
+      { name: '1 instance, embedded store', databaseUrl: undefined, more: [] as number[] },
+      { name: '1 instance, PostgreSQL', databaseUrl: await pg.createDatabase('bench_one'), more: [] },
+      { name: '2 instances, one PostgreSQL, nginx round robin', databaseUrl: await pg.createDatabase('bench_two'), more: [3531] },
+    ];
+    for (const setup of setups) {
+      stack = await startStack({
+        sandboxPort: 4530,
+        portalPort: 3530,
+        sandboxEnv: { SANDBOX_RATE_LIMIT: '0' },
+        ...setup,
+        morePortalPorts: setup.more,
+      });
+      const front = setup.more.length ? await startNginx(3539, [3530, ...setup.more]) : null;
+      const target = { ...stack, portalUrl: front?.url ?? stack.portalUrl };
+      try {
+        const cookies = await signInMany(target.portalUrl, SESSIONS);
+        await browse(target, cookies, { amount: 200, connections: 10 }); // warm-up (each instance)
+        const cpuBefore = stack.portals.map((child) => cpuMs(child.pid!));
+        const { result, latency } = await browse(target, cookies, { duration: SECONDS });
+        const portalCpuMs = stack.portals.reduce((sum, child, i) => sum + cpuMs(child.pid!) - cpuBefore[i]!, 0);
+        const errors = result.errors + result.timeouts + result.non2xx;
+        rows.push({
+          setup: setup.name,
+          requests: result.requests.total,
+          rps: result.requests.average,
+          latencyMs: latency,
+          errors,
+          portalCpuMs,
+        });
+        console.log(
+          `[bench] instances: ${setup.name}: ${result.requests.average} req/s, p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms, errors ${errors}, portal CPU ${portalCpuMs} ms`,
+        );
+      } finally {
+        front?.stop();
+        stack.stop();
+      }
+    }
+  } finally {
+    pg.destroy();
+  }
+  return rows;
 }

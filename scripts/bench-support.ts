@@ -60,6 +60,8 @@ export function cpuMs(pid: number): number {
 export interface Running {
   sandbox: ChildProcess;
   portal: ChildProcess;
+  /** The first portal and any more on the same store. */
+  portals: ChildProcess[];
   sandboxUrl: string;
   /** Where the portal's upstream is: the sandbox, or the replay in front of it. */
   upstreamUrl: string;
@@ -79,6 +81,8 @@ export async function startStack(options: {
   replay?: { port: number; delayMs: number };
   /** A PostgreSQL for the portal's state instead of an embedded database of its own. */
   databaseUrl?: string;
+  /** More portal instances on the same store and upstream (with databaseUrl: as on several machines). */
+  morePortalPorts?: number[];
 }): Promise<Running> {
   if (!existsSync('.next/BUILD_ID')) {
     console.log('[bench] no production build: running next build');
@@ -86,7 +90,7 @@ export async function startStack(options: {
       throw new Error('build failed');
   }
   const key = 'bench-full-key';
-  // A store of its own (or the shared PostgreSQL of BENCH_DATABASE_URL) holding the bench's account.
+  // A store of its own (or the given PostgreSQL) holding the bench's account.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
   const storeEnv = {
     PORTAL_DATA_DIR: dataDir,
@@ -122,30 +126,34 @@ export async function startStack(options: {
   const upstreamUrl = options.replay ? `http://127.0.0.1:${options.replay.port}` : sandboxUrl;
   // BENCH_PORTAL_NODE_ARGS replaces the shipped arguments (e.g. to compare, or add --trace-gc with BENCH_PORTAL_LOG=file).
   const nodeArgs = process.env.BENCH_PORTAL_NODE_ARGS?.split(' ').filter(Boolean) ?? PORTAL_NODE_ARGS;
-  const portal = spawn(process.execPath, [...nodeArgs, 'scripts/portal-server.mjs'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PICKS_API_BASE_URL: upstreamUrl,
-      // Behind the replay, records still name the sandbox's own origin for their logos.
-      ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}),
-      PICKS_API_KEY: key,
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      ...storeEnv,
-      NEXTAUTH_URL: portalUrl,
-      PORT: String(options.portalPort),
-    },
-    stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
-  });
-  const stop = () => [sandbox, portal, replay].forEach((child) => child?.kill('SIGTERM'));
+  const spawnPortal = (port: number) =>
+    spawn(process.execPath, [...nodeArgs, 'scripts/portal-server.mjs'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PICKS_API_BASE_URL: upstreamUrl,
+        // Behind the replay, records still name the sandbox's own origin for their logos.
+        ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}),
+        PICKS_API_KEY: key,
+        AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+        ...storeEnv,
+        NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+        PORT: String(port),
+      },
+      stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
+    });
+  const portal = spawnPortal(options.portalPort);
+  const more = (options.morePortalPorts ?? []).map(spawnPortal);
+  const stop = () => [sandbox, portal, replay, ...more].forEach((child) => child?.kill('SIGTERM'));
   try {
     await waitFor(`${upstreamUrl}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } });
     await waitFor(`${portalUrl}/login`);
+    for (const port of options.morePortalPorts ?? []) await waitFor(`http://127.0.0.1:${port}/login`);
   } catch (error) {
     stop();
     throw error;
   }
-  return { sandbox, portal, sandboxUrl, upstreamUrl, portalUrl, key, stop };
+  return { sandbox, portal, portals: [portal, ...more], sandboxUrl, upstreamUrl, portalUrl, key, stop };
 }
 
 /** A fresh signed-in session (its own JWT) as a Cookie header. */

@@ -78,10 +78,15 @@ export function authOptions(): AuthOptions {
     jwt: {
       maxAge,
       // The token's own expiry is the session's absolute end, however often next-auth re-encodes it.
-      encode: (params) => {
-        // next-auth sets exp = now (whole seconds) + maxAge: count in the same whole seconds.
-        const left = Math.floor(sessionEndsAt(params.token ?? {}, maxAge) / 1000) - Math.floor(Date.now() / 1000);
-        return encode({ ...params, maxAge: Math.max(1, Math.min(maxAge, left)) });
+      encode: async (params) => {
+        // next-auth sets exp = now (whole seconds, read after an async key derivation) + maxAge: count in the
+        // same second, and encode again in the rare case a second boundary passed meanwhile.
+        const end = Math.floor(sessionEndsAt(params.token ?? {}, maxAge) / 1000);
+        for (;;) {
+          const second = Math.floor(Date.now() / 1000);
+          const jwt = await encode({ ...params, maxAge: Math.max(1, Math.min(maxAge, end - second)) });
+          if (Math.floor(Date.now() / 1000) === second) return jwt;
+        }
       },
     },
     pages: { signIn: '/login', error: '/login' },

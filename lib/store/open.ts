@@ -85,6 +85,7 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
     max: 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    allowExitOnIdle: true, // the command-line tools end when their work does
     // bigint columns hold milliseconds: well inside a double.
     types: { getTypeParser: (oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
   } as pg.PoolConfig);

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@/lib/store/open';
+import { pruneExpired } from '@/lib/store/maintenance';
 import { publishPause, readPause } from '@/lib/store/pause';
 import { storeRateLimiter } from '@/lib/store/rate-limits';
 import { isSessionRevoked, revokeSession } from '@/lib/store/sessions';
@@ -133,6 +134,26 @@ describe.each(storeEngines())('the store on $name', (engine) => {
     expect(await readPause(a.db)).toBe(until);
     await publishPause(b.db, until + 1_000);
     expect(await readPause(a.db)).toBe(until + 1_000);
+  });
+
+  it('prunes rows that have run out, and only those', async () => {
+    const [{ db }] = await twoInstances();
+    const now = Date.now();
+    await db
+      .insertInto('rate_limits')
+      .values([
+        { key: 'old', points: 3, expire: now - 2 * 3_600_000 },
+        { key: 'recent', points: 3, expire: now - 60_000 },
+        { key: 'open', points: 1, expire: null },
+      ])
+      .execute();
+    await revokeSession(db, 'gone', now - 1, now - 2);
+    await revokeSession(db, 'kept', now + 60_000, now - 2);
+    await claimSlot(db, 'ana', 'A', { perOwner: 5, perInstance: 5, leaseMs: 1 }, now - 10);
+    await pruneExpired(db, now);
+    expect((await db.selectFrom('rate_limits').select('key').orderBy('key').execute()).map((row) => row.key)).toEqual(['open', 'recent']);
+    expect((await db.selectFrom('revoked_sessions').select('sid').execute()).map((row) => row.sid)).toEqual(['kept']);
+    expect(await db.selectFrom('walk_slots').selectAll().execute()).toEqual([]);
   });
 
   it('counts sign-in failures across instances (rate-limiter-flexible on the store)', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { addUser, findUser, listUsers, removeUser, setPassword, updateUser } from '@/lib/auth/users';
+import { addUser, findUser, listUsers, recordSignIn, removeUser, setPassword, updateUser } from '@/lib/auth/users';
 import { verifyPassword } from '@/lib/auth/passwords';
 import { closeStore, getStore } from '@/lib/store';
 import { storeEngines, storeEnv } from '../support/store-engines';
@@ -75,6 +75,24 @@ describe.each(storeEngines())('accounts on $name', (engine) => {
     await expect(users('remove', 'nobody@example.com')).rejects.toMatchObject({
       stderr: expect.stringContaining('no user nobody@example.com'),
     });
+  }, 60_000);
+  it('loses no write when npm run users and sign-ins change the store at once', async () => {
+    const users = (...args: string[]) => run('npm', ['run', '-s', 'users', '--', ...args], { env: { ...process.env, ...env } });
+    for (let i = 0; i < 10; i += 1) await addUser(`seen${i}@example.com`, 'viewer', 'long enough pw');
+    const cli = [0, 1, 2].map((i) => {
+      const child = users('add', `cli${i}@example.com`, '--role', 'editor');
+      child.child.stdin?.end('piped password\n');
+      return child;
+    });
+    // Meanwhile, what sign-ins write: the last sign-in time of ten accounts, over and over.
+    const signIns = (async () => {
+      for (let round = 0; round < 5; round += 1)
+        await Promise.all(Array.from({ length: 10 }, (_, i) => recordSignIn(`seen${i}@example.com`)));
+    })();
+    await Promise.all([...cli, signIns]);
+    const all = await listUsers();
+    expect(all.filter((user) => user.email.startsWith('cli')).map((user) => user.role)).toEqual(['editor', 'editor', 'editor']);
+    expect(all.filter((user) => user.email.startsWith('seen') && user.lastSignInAt !== null)).toHaveLength(10);
   }, 60_000);
 });
 

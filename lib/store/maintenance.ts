@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema';
+
+/** Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs. */
+export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Promise<void> {
+  await db
+    .deleteFrom('rate_limits')
+    .where('expire', '<', now - 3_600_000)
+    .execute();
+  await db.deleteFrom('revoked_sessions').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('walk_slots').where('expires_at', '<=', now).execute();
+}
+
+/** Prunes once now and then every hour, in the background of a server process; a failed round is retried next hour. */
+export function pruneHourly(db: Kysely<Database>): void {
+  const round = () => void pruneExpired(db).catch(() => undefined);
+  round();
+  setInterval(round, 3_600_000).unref();
+}

@@ -13,6 +13,8 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts', 'tests/contract/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['tests/support/pg-global-setup.ts'],
+    // global.gc, so memory tests measure what is alive rather than garbage not yet collected.
+    execArgv: ['--expose-gc'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -10,7 +10,7 @@ try {
   if (config.NODE_ENV === 'production' && !config.AUTH_SECRET && !config.NEXTAUTH_SECRET) {
     throw new ConfigError(['AUTH_SECRET is required in production (or NEXTAUTH_SECRET)']);
   }
-  pruneHourly((await getStore({ attempts: Infinity })).db);
+  pruneHourly((await getStore({ attempts: Infinity })).db, config.AUDIT_RETENTION_DAYS);
 } catch (error) {
   const known = error instanceof ConfigError || error instanceof StoreError;
   console.error(`[portal] ${known ? error.message : String(error)}`);

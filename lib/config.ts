@@ -99,6 +99,7 @@ const configSchema = z.object({
   PICKS_ME_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   MAX_CONCURRENT_EXPORTS: positiveInt(4, 64),
   MAX_EXPORTS_PER_USER: positiveInt(2, 16),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };
@@ -155,4 +156,17 @@ export function getConfig(): PortalConfig {
 /** Where the state lives: only these variables, so the command-line tools need no upstream settings. */
 export function storeSettings(): StoreSettings {
   return parseStoreSettings(process.env);
+}
+
+/** How long the audit trail keeps entries (days); older ones are pruned hourly with the chain kept verifiable. */
+export function auditRetentionDays(): number {
+  const parsed = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(36_500)
+    .default(400)
+    .safeParse(process.env.AUDIT_RETENTION_DAYS || undefined);
+  if (!parsed.success) throw new ConfigError(['AUDIT_RETENTION_DAYS must be a whole number of days (1–36500)']);
+  return parsed.data;
 }

@@ -7,7 +7,9 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '../lib/config';
 import { toAppError } from '../lib/errors';
-import { planExport, startExport } from '../lib/export/stream';
+import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../lib/audit/export-trail';
+import { exportFilename, planExport, startExport } from '../lib/export/stream';
+import { getStore } from '../lib/store';
 import type { FilterKind } from '../lib/filters';
 
 /**
@@ -64,8 +66,31 @@ process.on('SIGTERM', () => controller.abort());
 let written = 0;
 try {
   const plan = planExport(kind as FilterKind, filterParams, args.values.format ?? null, args.values.bom ? '1' : null);
-  const started = await startExport(plan, { signal: controller.signal, onPage: (count) => (written = count) });
-  const body = Readable.fromWeb(started.stream as import('node:stream/web').ReadableStream<Uint8Array>);
+  // Every export is recorded in the audit trail (as `cli`): without the store, none starts.
+  await getStore({ attempts: 3, log: (line) => console.error(line) }).catch((error: unknown) =>
+    fail(`export refused: exports are recorded in the audit trail, and ${(error as Error).message}`),
+  );
+  const startedAt = Date.now();
+  const progress = newProgress();
+  const context: ExportContext = {
+    actor: 'cli',
+    role: null,
+    action: kind === 'picks' ? 'export.picks' : 'export.results',
+    target: output ?? exportFilename(plan, new Date(startedAt)),
+    filters: plan.sent,
+  };
+  const started = await startExport(plan, {
+    signal: controller.signal,
+    onPage: (count, requestId) => {
+      written = progress.records = count;
+      if (requestId) progress.requestIds.add(requestId);
+    },
+  }).catch(async (error: unknown) => {
+    await recordExportRefused(context, error, startedAt);
+    throw error;
+  });
+  const audited = auditedStream(started.stream, context, progress, startedAt);
+  const body = Readable.fromWeb(audited as import('node:stream/web').ReadableStream<Uint8Array>);
   if (output) {
     // Written beside the target and renamed at the end: a failed export leaves no file that looks finished.
     // The temporary name is unpredictable and created exclusively (never through a planted file or link),

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ROLES, isRole } from '../lib/auth/roles';
 import { addUser, listUsers, removeUser, setPassword, updateUser } from '../lib/auth/users';
+import { recordAudit, type AuditAction } from '../lib/audit/record';
 import { closeStore, getStore } from '../lib/store';
 
 /**
@@ -35,6 +36,21 @@ async function fail(message: string): Promise<never> {
   process.exit(1);
 }
 
+/** Every change made here is in the audit trail, by `cli`. */
+async function audited(action: AuditAction, target: string, change: () => Promise<boolean>, filters: Record<string, string> | null = null) {
+  const done = await change();
+  const outcome = done ? 'complete' : 'failed';
+  await recordAudit({
+    actor: 'cli',
+    action,
+    target: target.trim().toLowerCase(),
+    filters,
+    outcome,
+    errorCode: done ? null : 'NO_SUCH_USER',
+  });
+  if (!done) await fail(`no user ${target} in ${where}`);
+}
+
 async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('Password (input is shown; prefer piping it): ');
   const chunks: Buffer[] = [];
@@ -54,13 +70,14 @@ function roleOption() {
   return role;
 }
 
+let where = 'the store';
 try {
-  const store = await getStore({ attempts: 3, log: (line) => console.error(line) });
-  const where = store.target.label;
+  where = (await getStore({ attempts: 3, log: (line) => console.error(line) })).target.label;
   switch (command) {
     case 'add': {
       const role = await roleOption();
       const user = await addUser(email!, role, await readPassword());
+      await recordAudit({ actor: 'cli', action: 'user.add', target: user.email, outcome: 'complete', filters: { role } });
       console.log(`saved ${user.email} (${user.role}) in ${where}`);
       break;
     }
@@ -73,26 +90,29 @@ try {
     }
     case 'role': {
       const role = await roleOption();
-      if (!(await updateUser(email!, { role }))) await fail(`no user ${email} in ${where}`);
+      await audited('user.role', email!, () => updateUser(email!, { role }), { role });
       console.log(`${email} is now ${role}`);
       break;
     }
     case 'password': {
       if (!email || positionals.length !== 2) await fail(usage);
-      if (!(await setPassword(email!, await readPassword()))) await fail(`no user ${email} in ${where}`);
+      const password = await readPassword();
+      await audited('user.password', email!, () => setPassword(email!, password));
       console.log(`new password set for ${email}`);
       break;
     }
     case 'disable':
     case 'enable': {
       if (!email || positionals.length !== 2) await fail(usage);
-      if (!(await updateUser(email!, { disabled: command === 'disable' }))) await fail(`no user ${email} in ${where}`);
+      await audited(command === 'disable' ? 'user.disable' : 'user.enable', email!, () =>
+        updateUser(email!, { disabled: command === 'disable' }),
+      );
       console.log(`${command}d ${email}`);
       break;
     }
     case 'remove': {
       if (!email) await fail(usage);
-      if (!(await removeUser(email!))) await fail(`no user ${email} in ${where}`);
+      await audited('user.remove', email!, () => removeUser(email!));
       console.log(`removed ${email}`);
       break;
     }

@@ -2,6 +2,7 @@ import 'server-only';
 import type { AuthOptions } from 'next-auth';
 import { encode, type JWT } from 'next-auth/jwt';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import { recordAudit } from '../audit/record';
 import { getConfig } from '../config';
 import { safeRedirect } from './callback';
 import { clientAddress } from './client-address';
@@ -108,18 +109,28 @@ export function authOptions(): AuthOptions {
           const email = normaliseEmail(String(credentials?.email ?? '')).slice(0, 320);
           const password = String(credentials?.password ?? '').slice(0, 1024);
           const address = clientAddress(req?.headers);
+          const audit = (outcome: 'complete' | 'failed', errorCode: string | null, role: string | null = null) =>
+            recordAudit({ actor: email || '(none)', role, action: 'sign-in', outcome, errorCode, address });
           return withStore(async () => {
             const verdict = await checkSignIn(email, address);
-            if (!verdict.ok) throw new SignInRefused(SIGN_IN_MESSAGES[verdict.reason](verdict.retryAfterSeconds));
+            if (!verdict.ok) {
+              await audit('failed', `LIMITED_${verdict.reason.toUpperCase()}`);
+              throw new SignInRefused(SIGN_IN_MESSAGES[verdict.reason](verdict.retryAfterSeconds));
+            }
             const user = email ? await findUser(email) : undefined;
             // Always hash, so an unknown account takes as long as a wrong password.
             const valid = await limitHashing(() => verifyPassword(password, user?.passwordHash ?? DUMMY_HASH));
             if (!user || !valid || user.disabled) {
               await recordSignInFailure(email, address);
+              await audit('failed', user?.disabled && valid ? 'ACCOUNT_DISABLED' : 'INVALID_CREDENTIALS');
               return null;
             }
-            if (!sessionPolicy().accountAllowed(user)) throw new SignInRefused(SIGN_IN_MESSAGES.demo);
+            if (!sessionPolicy().accountAllowed(user)) {
+              await audit('failed', 'DEMO_REFUSED');
+              throw new SignInRefused(SIGN_IN_MESSAGES.demo);
+            }
             await Promise.all([recordSignInSuccess(email), recordSignIn(email)]);
+            await audit('complete', null, user.role);
             return { id: user.email, email: user.email, name: user.email, role: user.role };
           });
         },
@@ -127,8 +138,21 @@ export function authOptions(): AuthOptions {
       ...(config.oidc ? [oidcProvider(config.oidc)] : []),
     ],
     events: {
+      async signIn({ user, account }) {
+        // Credentials sign-ins are recorded by authorize(), failures included; this records single sign-on.
+        if (account?.provider && account.provider !== 'credentials' && user.email)
+          await recordAudit({
+            actor: user.email,
+            role: user.role ?? null,
+            action: 'sign-in',
+            outcome: 'complete',
+            target: account.provider,
+          });
+      },
       async signOut({ token }) {
         if (token?.sid) await revokeSession(token.sid, sessionEndsAt(token, maxAge));
+        if (typeof token?.email === 'string')
+          await recordAudit({ actor: token.email, role: isRole(token.role) ? token.role : null, action: 'sign-out', outcome: 'complete' });
       },
     },
     callbacks: {

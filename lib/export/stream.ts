@@ -3,6 +3,7 @@ import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
 import { picksApi, type PicksClient, type PickList } from '../picks-api';
+import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
 import { claimWalkSlot } from '../walk-slots';
 import { csvHeader, csvLines } from './csv';
 import { jsonClosing, jsonOpening, jsonPage } from './json';
@@ -53,7 +54,12 @@ export interface StartedExport {
  */
 export async function startExport(
   plan: ExportPlan,
-  options: { signal?: AbortSignal; client?: PicksClient; onPage?: (records: number) => void; onDone?: () => void } = {},
+  options: {
+    signal?: AbortSignal;
+    client?: PicksClient;
+    onPage?: (records: number, requestId: string | null) => void;
+    onDone?: () => void;
+  } = {},
 ): Promise<StartedExport> {
   const client = options.client ?? picksApi();
   const { controller, unlink } = linkedController(options.signal);
@@ -78,7 +84,7 @@ export async function startExport(
   const write = (page: PickList): Uint8Array => {
     const bytes = plan.format === 'csv' ? encode(csvLines(page.data)) : jsonPage(page, count === 0);
     count += page.data.length;
-    options.onPage?.(count);
+    options.onPage?.(count, typeof page.requestId === 'string' ? page.requestId : null);
     return bytes;
   };
 
@@ -153,14 +159,42 @@ export function exportFilename(plan: Pick<ExportPlan, 'kind' | 'format' | 'sent'
   return `${plan.kind}${label ? `-${label}` : ''}-${stamp}.${plan.format}`;
 }
 
-/** The route handlers' whole job: plan, take a walk slot, start, and answer with the stream (or the error, before any byte). */
-export async function exportResponse(kind: FilterKind, request: Request, user: string): Promise<Response> {
+/**
+ * The route handlers' whole job: plan, take a walk slot, start, and answer with the stream (or the error,
+ * before any byte). Every export that starts is recorded in the audit trail with how it ended; the store
+ * must answer first (the walk slot is taken there), so none is sent unrecorded.
+ */
+export async function exportResponse(
+  kind: FilterKind,
+  request: Request,
+  who: { email: string; role: string },
+  address: string | null = null,
+): Promise<Response> {
   const url = new URL(request.url);
+  const startedAt = Date.now();
+  let context: ExportContext | undefined;
   try {
     const plan = planExport(kind, url.searchParams, url.searchParams.get('format'), url.searchParams.get('bom'));
-    const release = await claimWalkSlot(user);
-    const started = await startExport(plan, { signal: request.signal, onDone: release });
-    return new Response(started.stream, {
+    const release = await claimWalkSlot(who.email);
+    context = {
+      actor: who.email,
+      role: who.role,
+      action: kind === 'picks' ? 'export.picks' : 'export.results',
+      target: exportFilename(plan, new Date(startedAt)),
+      filters: plan.sent,
+      address,
+    };
+    const progress = newProgress();
+    const started = await startExport(plan, {
+      signal: request.signal,
+      onDone: release,
+      onPage: (records, requestId) => {
+        progress.records = records;
+        if (requestId) progress.requestIds.add(requestId);
+      },
+    });
+    context.target = started.filename;
+    return new Response(auditedStream(started.stream, context, progress, startedAt), {
       headers: {
         'Content-Type': started.contentType,
         'Content-Disposition': `attachment; filename="${started.filename}"`,
@@ -171,6 +205,7 @@ export async function exportResponse(kind: FilterKind, request: Request, user: s
       },
     });
   } catch (error) {
+    if (context) await recordExportRefused(context, error, startedAt);
     return toAppError(error).toResponse();
   }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { pruneAudit } from './audit';
 import type { Database } from './schema';
 
 /** Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs. */
@@ -12,8 +13,11 @@ export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Prom
 }
 
 /** Prunes once now and then every hour, in the background of a server process; a failed round is retried next hour. */
-export function pruneHourly(db: Kysely<Database>): void {
-  const round = () => void pruneExpired(db).catch(() => undefined);
+export function pruneHourly(db: Kysely<Database>, auditRetentionDays: number): void {
+  const round = () =>
+    void Promise.all([pruneExpired(db), pruneAudit(db, new Date(Date.now() - auditRetentionDays * 86_400_000).toISOString())]).catch(
+      () => undefined,
+    );
   round();
   setInterval(round, 3_600_000).unref();
 }

@@ -52,6 +52,29 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+/** Append-only and hash-chained (lib/store/audit.ts): each row holds the hash of the one before. */
+export interface AuditLogTable {
+  seq: number;
+  at: string;
+  actor: string;
+  role: string | null;
+  action: string;
+  target: string | null;
+  /** JSON of the filters as sent. */
+  filters: string | null;
+  outcome: string;
+  error_code: string | null;
+  records: number | null;
+  bytes: number | null;
+  sha256: string | null;
+  duration_ms: number | null;
+  /** JSON list of the upstream requestIds involved. */
+  request_ids: string;
+  address: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_sessions: RevokedSessionsTable;
@@ -60,4 +83,5 @@ export interface Database {
   upstream_pause: UpstreamPauseTable;
   meta: MetaTable;
   rate_limits: RateLimitsTable;
+  audit_log: AuditLogTable;
 }

@@ -166,6 +166,10 @@ test.describe.serial('two portal instances on one PostgreSQL', () => {
       expect(refused.signedIn).toBe(false);
       expect(refused.error).toBe("Sign-in is unavailable: the portal's database cannot be reached. Try again in a minute.");
     }
+    // An export would go unrecorded in the audit trail: refused before its first byte.
+    const refusedExport = await fetch(`${B}/api/export/picks?format=csv`, { headers: { cookie } });
+    expect(refusedExport.status).toBe(503);
+    expect(((await refusedExport.json()) as { error: { code: string } }).error.code).toBe('STORE_UNAVAILABLE');
     // What does not need the store is still served to a signed-in person.
     const page = await fetch(`${B}/licence`, { headers: { cookie }, redirect: 'manual' });
     expect(page.status).toBe(200);

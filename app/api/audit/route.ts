@@ -1,0 +1,5 @@
+import { auditResponse } from '@/lib/audit/download';
+import { withRole } from '@/lib/http';
+
+// The audit trail, filtered, as a streamed CSV or JSON file; admins only.
+export const GET = withRole('audit', (request) => auditResponse(request));

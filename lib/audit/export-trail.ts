@@ -1,0 +1,95 @@
+import { createHash } from 'node:crypto';
+import { toAppError } from '../errors';
+import { recordAudit, type AuditAction } from './record';
+
+/**
+ * An export as the audit trail sees it: the bytes delivered, their sha256, the records and upstream
+ * requestIds, and how it ended. `complete` only once the reader has taken the last byte and asked for
+ * more; a reader who goes away is `cancelled`; an error (the upstream's, mid-way) is `failed` with its code.
+ */
+
+export interface ExportContext {
+  actor: string;
+  role: string | null;
+  action: Extract<AuditAction, `export.${string}`>;
+  /** The file's name. */
+  target: string;
+  filters: Record<string, string>;
+  address?: string | null;
+}
+
+export interface ExportProgress {
+  records: number;
+  requestIds: Set<string>;
+}
+
+export function newProgress(): ExportProgress {
+  return { records: 0, requestIds: new Set() };
+}
+
+/** Records an export that failed before its first byte (the upstream refused its first page). */
+export function recordExportRefused(context: ExportContext, error: unknown, startedAt: number) {
+  const failure = toAppError(error);
+  return recordAudit({
+    ...context,
+    outcome: failure.code === 'ABORTED' ? 'cancelled' : 'failed',
+    errorCode: failure.code === 'ABORTED' ? null : failure.code,
+    records: 0,
+    bytes: 0,
+    durationMs: Date.now() - startedAt,
+    requestIds: failure.requestId ? [failure.requestId] : [],
+  });
+}
+
+/** The export's stream, passed through unchanged, with its end recorded in the audit trail. */
+export function auditedStream(
+  source: ReadableStream<Uint8Array>,
+  context: ExportContext,
+  progress: ExportProgress,
+  startedAt: number,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  const digest = createHash('sha256');
+  let bytes = 0;
+  let ended = false;
+  const end = (outcome: 'complete' | 'failed' | 'cancelled', errorCode: string | null = null) => {
+    if (ended) return Promise.resolve();
+    ended = true;
+    return recordAudit({
+      ...context,
+      outcome,
+      errorCode,
+      records: progress.records,
+      bytes,
+      sha256: digest.digest('hex'), // of the bytes delivered, however it ended
+      durationMs: Date.now() - startedAt,
+      requestIds: [...progress.requestIds],
+    }).then(() => undefined);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            await end('complete');
+            controller.close();
+            return;
+          }
+          digest.update(value);
+          bytes += value.byteLength;
+          controller.enqueue(value);
+        } catch (error) {
+          const failure = toAppError(error);
+          await end(failure.code === 'ABORTED' ? 'cancelled' : 'failed', failure.code === 'ABORTED' ? null : failure.code);
+          controller.error(error);
+        }
+      },
+      async cancel(reason) {
+        await end('cancelled');
+        await reader.cancel(reason).catch(() => undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

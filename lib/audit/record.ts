@@ -1,0 +1,46 @@
+import { getStore } from '../store';
+import { appendAudit, type AuditEntry, type AuditInput } from '../store/audit';
+
+/**
+ * What the portal records in the audit trail, and how: every sign-in (either way), sign-out, user change
+ * and export, by the portal, the command line (`cli`) or a delivery. A record that cannot be written is
+ * said loudly on stderr; exports check the store before their first byte (lib/export/stream.ts), so an
+ * export is never sent unrecorded because the store was known to be away.
+ */
+
+export type AuditAction =
+  | 'sign-in'
+  | 'sign-out'
+  | 'export.picks'
+  | 'export.results'
+  | 'user.add'
+  | 'user.role'
+  | 'user.disable'
+  | 'user.enable'
+  | 'user.password'
+  | 'user.remove';
+
+export type AuditRecord = Partial<Omit<AuditInput, 'actor' | 'action' | 'outcome'>> &
+  Pick<AuditInput, 'actor' | 'outcome'> & { action: AuditAction };
+
+export async function recordAudit(record: AuditRecord): Promise<AuditEntry | null> {
+  const input: AuditInput = {
+    role: null,
+    target: null,
+    filters: null,
+    errorCode: null,
+    records: null,
+    bytes: null,
+    sha256: null,
+    durationMs: null,
+    requestIds: [],
+    address: null,
+    ...record,
+  };
+  try {
+    return await appendAudit((await getStore()).db, input);
+  } catch (error) {
+    console.error(`[audit] NOT RECORDED (${(error as Error).message}): ${JSON.stringify({ ...input, at: new Date().toISOString() })}`);
+    return null;
+  }
+}

@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { readMeta, writeMeta } from './meta';
+import type { AuditLogTable, Database } from './schema';
+
+/**
+ * The audit trail: append-only, each entry holding the hash of the one before (a hash chain), so that an
+ * entry changed or removed in the middle is found by `verifyAudit`. Appends are serialised across
+ * processes and instances by the `audit` lock row. Pruning keeps the chain checkable: the hash of the
+ * last pruned entry is kept as the anchor the remaining chain starts from.
+ */
+
+type Db = Kysely<Database>;
+
+export type AuditOutcome = 'complete' | 'failed' | 'cancelled';
+
+export interface AuditEntry {
+  seq: number;
+  at: string;
+  actor: string;
+  role: string | null;
+  action: string;
+  target: string | null;
+  filters: Record<string, string> | null;
+  outcome: AuditOutcome;
+  errorCode: string | null;
+  records: number | null;
+  bytes: number | null;
+  sha256: string | null;
+  durationMs: number | null;
+  requestIds: string[];
+  address: string | null;
+  prevHash: string;
+  hash: string;
+}
+
+export type AuditInput = Omit<AuditEntry, 'seq' | 'at' | 'prevHash' | 'hash'> & { at?: string };
+
+export const GENESIS = '0'.repeat(64);
+const ANCHOR = 'audit-anchor';
+
+/** The hash of one entry: its fields in a fixed order, after the hash of the entry before. */
+export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
+  const fields = [
+    entry.seq,
+    entry.at,
+    entry.actor,
+    entry.role,
+    entry.action,
+    entry.target,
+    entry.filters,
+    entry.outcome,
+    entry.errorCode,
+    entry.records,
+    entry.bytes,
+    entry.sha256,
+    entry.durationMs,
+    entry.requestIds,
+    entry.address,
+  ];
+  return createHash('sha256')
+    .update(`${entry.prevHash}\n${JSON.stringify(fields)}`)
+    .digest('hex');
+}
+
+export function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
+  return {
+    seq: Number(row.seq),
+    at: row.at,
+    actor: row.actor,
+    role: row.role,
+    action: row.action,
+    target: row.target,
+    filters: row.filters === null ? null : (JSON.parse(row.filters) as Record<string, string>),
+    outcome: row.outcome as AuditOutcome,
+    errorCode: row.error_code,
+    records: row.records === null ? null : Number(row.records),
+    bytes: row.bytes === null ? null : Number(row.bytes),
+    sha256: row.sha256,
+    durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+    requestIds: JSON.parse(row.request_ids) as string[],
+    address: row.address,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+async function anchor(db: Db): Promise<{ seq: number; hash: string }> {
+  const stored = await readMeta(db, ANCHOR);
+  return stored ? (JSON.parse(stored) as { seq: number; hash: string }) : { seq: 0, hash: GENESIS };
+}
+
+export async function appendAudit(db: Db, input: AuditInput): Promise<AuditEntry> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('locks')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('name', '=', 'audit')
+      .execute();
+    const last = await trx.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    const before = last ? { seq: Number(last.seq), hash: last.hash } : await anchor(trx);
+    const partial = { ...input, at: input.at ?? new Date().toISOString(), seq: before.seq + 1, prevHash: before.hash };
+    const entry: AuditEntry = { ...partial, hash: entryHash(partial) };
+    await trx
+      .insertInto('audit_log')
+      .values({
+        seq: entry.seq,
+        at: entry.at,
+        actor: entry.actor,
+        role: entry.role,
+        action: entry.action,
+        target: entry.target,
+        filters: entry.filters === null ? null : JSON.stringify(entry.filters),
+        outcome: entry.outcome,
+        error_code: entry.errorCode,
+        records: entry.records,
+        bytes: entry.bytes,
+        sha256: entry.sha256,
+        duration_ms: entry.durationMs,
+        request_ids: JSON.stringify(entry.requestIds),
+        address: entry.address,
+        prev_hash: entry.prevHash,
+        hash: entry.hash,
+      })
+      .execute();
+    return entry;
+  });
+}
+
+export interface AuditQuery {
+  from?: string;
+  to?: string;
+  actor?: string;
+  action?: string;
+  outcome?: AuditOutcome;
+}
+
+/** Entries in order, a batch at a time (keyset pagination): never the whole trail in memory. */
+export async function* readAudit(db: Db, query: AuditQuery = {}, batch = 1_000): AsyncGenerator<AuditEntry> {
+  let after = 0;
+  for (;;) {
+    let select = db.selectFrom('audit_log').selectAll().where('seq', '>', after);
+    if (query.from) select = select.where('at', '>=', query.from);
+    if (query.to) select = select.where('at', '<', query.to);
+    if (query.actor) select = select.where('actor', '=', query.actor);
+    if (query.action) select = select.where('action', '=', query.action);
+    if (query.outcome) select = select.where('outcome', '=', query.outcome);
+    const rows = await select.orderBy('seq').limit(batch).execute();
+    for (const row of rows) yield toEntry(row);
+    if (rows.length < batch) return;
+    after = Number(rows.at(-1)!.seq);
+  }
+}
+
+export type AuditVerdict = { ok: true; entries: number; head: string } | { ok: false; seq: number; problem: string };
+
+/** Walks the chain from its anchor; names the first entry that does not fit. */
+export async function verifyAudit(db: Db): Promise<AuditVerdict> {
+  const start = await anchor(db);
+  let expected = start;
+  let entries = 0;
+  for await (const entry of readAudit(db)) {
+    if (entry.seq !== expected.seq + 1)
+      return { ok: false, seq: entry.seq, problem: `entries ${expected.seq + 1}–${entry.seq - 1} before it are missing` };
+    if (entry.prevHash !== expected.hash) return { ok: false, seq: entry.seq, problem: 'it does not follow the entry before it' };
+    if (entryHash(entry) !== entry.hash) return { ok: false, seq: entry.seq, problem: 'its content was changed' };
+    expected = { seq: entry.seq, hash: entry.hash };
+    entries += 1;
+  }
+  return { ok: true, entries, head: expected.hash };
+}
+
+/** Removes entries older than `before` (ISO), keeping the hash of the last one removed as the anchor. */
+export async function pruneAudit(db: Db, before: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('locks')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('name', '=', 'audit')
+      .execute();
+    // The cut is a prefix of the chain: up to the last entry older than `before` that has no newer one before it.
+    const firstKept = await trx.selectFrom('audit_log').select('seq').where('at', '>=', before).orderBy('seq').limit(1).executeTakeFirst();
+    let cut = trx.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1);
+    if (firstKept) cut = cut.where('seq', '<', Number(firstKept.seq));
+    const last = await cut.executeTakeFirst();
+    if (!last) return 0;
+    const removed = await trx.deleteFrom('audit_log').where('seq', '<=', Number(last.seq)).executeTakeFirst();
+    await writeMeta(trx, ANCHOR, JSON.stringify({ seq: Number(last.seq), hash: last.hash, at: new Date().toISOString() }));
+    return Number(removed.numDeletedRows);
+  });
+}

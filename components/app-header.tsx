@@ -1,13 +1,16 @@
 import Link from 'next/link';
-import { can, type Role } from '@/lib/auth/roles';
+import { can, type Capability, type Role } from '@/lib/auth/roles';
 import { SignOutButton } from './sign-out-button';
 
-const LINKS: { href: string; label: string; needs: 'browse' | 'coverage' }[] = [
+const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/', label: 'Overview', needs: 'browse' },
   { href: '/licence', label: 'Licence', needs: 'browse' },
   { href: '/picks', label: 'Picks', needs: 'browse' },
   { href: '/results', label: 'Results', needs: 'browse' },
   { href: '/coverage', label: 'Coverage', needs: 'coverage' },
+  { href: '/exports', label: 'My exports', needs: 'export' },
+  { href: '/admin/users', label: 'Users', needs: 'users' },
+  { href: '/admin/audit', label: 'Audit', needs: 'audit' },
 ];
 
 export function AppHeader({ email, role }: { email: string; role: Role }) {

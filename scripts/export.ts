@@ -9,6 +9,7 @@ import { ConfigError } from '../lib/config';
 import { toAppError } from '../lib/errors';
 import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../lib/audit/export-trail';
 import { exportFilename, planExport, startExport } from '../lib/export/stream';
+import { licenceOrNull } from '../lib/picks-api/portal';
 import { getStore } from '../lib/store';
 import type { FilterKind } from '../lib/filters';
 
@@ -78,6 +79,7 @@ try {
     action: kind === 'picks' ? 'export.picks' : 'export.results',
     target: output ?? exportFilename(plan, new Date(startedAt)),
     filters: plan.sent,
+    licence: (await licenceOrNull())?.licenceId ?? null,
   };
   const started = await startExport(plan, {
     signal: controller.signal,

@@ -16,6 +16,8 @@ export interface ExportContext {
   target: string;
   filters: Record<string, string>;
   address?: string | null;
+  /** The licence reference from /me when the export started. */
+  licence?: string | null;
 }
 
 export interface ExportProgress {

@@ -35,6 +35,7 @@ export async function recordAudit(record: AuditRecord): Promise<AuditEntry | nul
     durationMs: null,
     requestIds: [],
     address: null,
+    licence: null,
     ...record,
   };
   try {

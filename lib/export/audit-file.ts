@@ -19,6 +19,7 @@ export const AUDIT_COLUMNS = [
   'durationMs',
   'requestIds',
   'address',
+  'licence',
   'prevHash',
   'hash',
 ] as const;

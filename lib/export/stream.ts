@@ -3,6 +3,7 @@ import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
 import { picksApi, type PicksClient, type PickList } from '../picks-api';
+import { licenceOrNull } from '../picks-api/portal';
 import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
 import { claimWalkSlot } from '../walk-slots';
 import { csvHeader, csvLines } from './csv';
@@ -183,6 +184,7 @@ export async function exportResponse(
       target: exportFilename(plan, new Date(startedAt)),
       filters: plan.sent,
       address,
+      licence: (await licenceOrNull())?.licenceId ?? null,
     };
     const progress = newProgress();
     const started = await startExport(plan, {

@@ -30,6 +30,7 @@ export interface AuditEntry {
   durationMs: number | null;
   requestIds: string[];
   address: string | null;
+  licence: string | null;
   prevHash: string;
   hash: string;
 }
@@ -57,6 +58,7 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
     entry.durationMs,
     entry.requestIds,
     entry.address,
+    entry.licence,
   ];
   return createHash('sha256')
     .update(`${entry.prevHash}\n${JSON.stringify(fields)}`)
@@ -80,6 +82,7 @@ export function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
     durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
     requestIds: JSON.parse(row.request_ids) as string[],
     address: row.address,
+    licence: row.licence,
     prevHash: row.prev_hash,
     hash: row.hash,
   };
@@ -119,6 +122,7 @@ export async function appendAudit(db: Db, input: AuditInput): Promise<AuditEntry
         duration_ms: entry.durationMs,
         request_ids: JSON.stringify(entry.requestIds),
         address: entry.address,
+        licence: entry.licence,
         prev_hash: entry.prevHash,
         hash: entry.hash,
       })
@@ -128,6 +132,8 @@ export async function appendAudit(db: Db, input: AuditInput): Promise<AuditEntry
 }
 
 export interface AuditQuery {
+  /** Only exports (export.picks and export.results). */
+  exportsOnly?: boolean;
   from?: string;
   to?: string;
   actor?: string;
@@ -150,6 +156,23 @@ export async function* readAudit(db: Db, query: AuditQuery = {}, batch = 1_000):
     if (rows.length < batch) return;
     after = Number(rows.at(-1)!.seq);
   }
+}
+
+/** The newest `limit` entries matching, newest first (the admin page). */
+export async function latestAudit(db: Db, query: AuditQuery, limit: number): Promise<AuditEntry[]> {
+  let select = db.selectFrom('audit_log').selectAll();
+  if (query.exportsOnly) select = select.where('action', 'in', ['export.picks', 'export.results']);
+  if (query.from) select = select.where('at', '>=', query.from);
+  if (query.to) select = select.where('at', '<', query.to);
+  if (query.actor) select = select.where('actor', '=', query.actor);
+  if (query.action) select = select.where('action', '=', query.action);
+  if (query.outcome) select = select.where('outcome', '=', query.outcome);
+  return (await select.orderBy('seq', 'desc').limit(limit).execute()).map(toEntry);
+}
+
+export async function findAuditEntry(db: Db, seq: number): Promise<AuditEntry | undefined> {
+  const row = await db.selectFrom('audit_log').selectAll().where('seq', '=', seq).executeTakeFirst();
+  return row && toEntry(row);
 }
 
 export type AuditVerdict = { ok: true; entries: number; head: string } | { ok: false; seq: number; problem: string };

@@ -79,12 +79,14 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('duration_ms', 'bigint')
         .addColumn('request_ids', 'text', (c) => c.notNull())
         .addColumn('address', 'text')
+        .addColumn('licence', 'text')
         .addColumn('prev_hash', 'text', (c) => c.notNull())
         .addColumn('hash', 'text', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('audit_log_at').on('audit_log').column('at').execute();
       await db.schema.createIndex('audit_log_actor_action').on('audit_log').columns(['actor', 'action']).execute();
       await db.insertInto('locks').values({ name: 'audit', version: 0 }).execute();
+      await db.insertInto('locks').values({ name: 'users', version: 0 }).execute();
     },
   },
 };

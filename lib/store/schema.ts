@@ -71,6 +71,8 @@ export interface AuditLogTable {
   /** JSON list of the upstream requestIds involved. */
   request_ids: string;
   address: string | null;
+  /** The licence reference /me gave when an export started. */
+  licence: string | null;
   prev_hash: string;
   hash: string;
 }

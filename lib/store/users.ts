@@ -95,3 +95,40 @@ export async function removeUser(db: Db, email: string): Promise<boolean> {
 export async function recordSignIn(db: Db, email: string, at = new Date()): Promise<void> {
   await db.updateTable('users').set({ last_sign_in_at: at.toISOString() }).where('email', '=', email).execute();
 }
+
+export type GuardedOutcome = 'done' | 'missing' | 'last-admin';
+
+/**
+ * A role change, disabling or removal that never leaves the store without an enabled admin: checked and
+ * applied in one transaction behind the `users` lock row, so two admins demoting each other at once on
+ * two instances cannot both succeed.
+ */
+export async function changeUserGuarded(
+  db: Db,
+  email: string,
+  change: { role?: string; disabled?: boolean; remove?: true },
+): Promise<GuardedOutcome> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('locks')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('name', '=', 'users')
+      .execute();
+    const user = await findUser(trx, email);
+    if (!user) return 'missing';
+    const staysAdmin = !change.remove && (change.role ?? user.role) === 'admin' && !(change.disabled ?? user.disabled);
+    if (user.role === 'admin' && !user.disabled && !staysAdmin) {
+      const others = await trx
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', 'admin')
+        .where('disabled', '=', 0)
+        .where('email', '!=', email)
+        .executeTakeFirstOrThrow();
+      if (Number(others.n) === 0) return 'last-admin';
+    }
+    if (change.remove) await removeUser(trx, email);
+    else await updateUser(trx, email, change);
+    return 'done';
+  });
+}

@@ -28,6 +28,7 @@ const input = (i: number): AuditInput => ({
   durationMs: 5,
   requestIds: [`req_${i}`],
   address: '198.51.100.7',
+  licence: 'LIC-1',
 });
 
 beforeAll(async () => {
@@ -91,6 +92,7 @@ describe('the audit file', () => {
           duration_ms: entry.durationMs,
           request_ids: JSON.stringify(entry.requestIds),
           address: entry.address,
+          licence: entry.licence,
           prev_hash: entry.prevHash,
           hash,
         });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Papa from 'papaparse';
-import { expect, test } from './fixtures';
+import { expect, signIn, test } from './fixtures';
 import { E2E } from './ports';
 import { jsonSignIn, sessionCookie } from './support/session';
 
@@ -73,6 +73,46 @@ test("an editor's export is in the trail with the count and the sha256 of the by
   for (const column of ['at', 'actor', 'role', 'action', 'target', 'filters', 'outcome', 'records', 'bytes', 'sha256', 'requestIds'])
     expect(rows.meta.fields).toContain(column);
   expect(rows.data.find((row) => row.sha256 === sha256)).toMatchObject({ actor: 'editor@demo.picks.test', records: String(records) });
+});
+
+test('an editor finds the export in "My exports", with its manifest and a run-again download', async ({ page }) => {
+  const editor = await sessionCookie(main, 'editor');
+  const bytes = Buffer.from(
+    await (await fetch(`${main}/api/export/results?format=json&league=NBA`, { headers: { cookie: editor } })).arrayBuffer(),
+  );
+  const sent = JSON.parse(bytes.toString('utf8')) as { data: unknown[] };
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+
+  await signIn(page, 'editor', '/exports');
+  await page.goto('/exports');
+  const row = page.locator('[data-testid="exports-table"] tbody tr').first();
+  await expect(row).toContainText('league=NBA');
+  await expect(row.locator('[data-cell="outcome"]')).toHaveText('complete');
+  const seq = await row.getAttribute('data-export');
+  const manifest = await (await fetch(`${main}/api/exports/${seq}/manifest`, { headers: { cookie: editor } })).json();
+  expect(manifest).toMatchObject({
+    kind: 'results',
+    filters: { league: 'NBA' },
+    records: sent.data.length,
+    bytes: bytes.length,
+    sha256,
+    outcome: 'complete',
+  });
+  expect(manifest.licence).toEqual(expect.any(String)); // the reference /me gave
+  expect(Date.parse(manifest.startedAt)).toBeLessThanOrEqual(Date.parse(manifest.endedAt));
+
+  const again = await row.getByRole('link', { name: 'Run again' }).getAttribute('href');
+  expect(again).toBe('/api/export/results?league=NBA&format=json');
+  const rerun = JSON.parse(await (await fetch(`${main}${again}`, { headers: { cookie: editor } })).text()) as { data: unknown[] };
+  expect(rerun.data.length).toBe(sent.data.length);
+
+  const viewer = await sessionCookie(main, 'viewer');
+  expect((await fetch(`${main}/api/exports/${seq}/manifest`, { headers: { cookie: viewer } })).status).toBe(403);
+  expect((await fetch(`${main}/exports`, { headers: { cookie: viewer }, redirect: 'manual' })).status).toBe(403);
+  expect((await fetch(`${main}/api/exports/999999/manifest`, { headers: { cookie: editor } })).status).toBe(404);
+  expect((await fetch(`${main}/api/exports/1%27%20or%201=1/manifest`, { headers: { cookie: editor } })).status).toBe(404);
+  const admin = await sessionCookie(main, 'admin');
+  expect((await (await fetch(`${main}/api/exports/${seq}/manifest`, { headers: { cookie: admin } })).json()).sha256).toBe(sha256);
 });
 
 test('a failed and a cancelled export are recorded as such', async () => {

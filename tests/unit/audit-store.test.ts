@@ -27,6 +27,7 @@ const entry = (change: Partial<AuditInput> = {}): AuditInput => ({
   durationMs: 812,
   requestIds: ['req_1', 'req_2'],
   address: '198.51.100.7',
+  licence: 'LIC-1',
   ...change,
 });
 
@@ -107,7 +108,7 @@ describe.each(storeEngines())('the audit trail on $name', (engine) => {
       import { openStore } from './lib/store/open.ts';
       import { appendAudit } from './lib/store/audit.ts';
       const store = await openStore(JSON.parse(process.env.TARGET));
-      await Promise.all(Array.from({ length: 15 }, (_, i) => appendAudit(store.db, { actor: 'p' + process.pid, role: null, action: 'sign-in', target: null, filters: null, outcome: 'complete', errorCode: null, records: null, bytes: null, sha256: null, durationMs: null, requestIds: [], address: null })));
+      await Promise.all(Array.from({ length: 15 }, (_, i) => appendAudit(store.db, { actor: 'p' + process.pid, role: null, action: 'sign-in', target: null, filters: null, outcome: 'complete', errorCode: null, records: null, bytes: null, sha256: null, durationMs: null, requestIds: [], address: null, licence: null })));
       await store.close();`;
     const run = () =>
       execFileAsync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {

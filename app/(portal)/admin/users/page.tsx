@@ -1,0 +1,65 @@
+import type { Metadata } from 'next';
+import { AddUserForm, UserRowActions } from '@/components/admin/user-forms';
+import { UtcTime } from '@/components/utc-time';
+import { requirePage } from '@/lib/auth/session';
+import { listUsers } from '@/lib/auth/users';
+import { userAction } from './actions';
+
+export const metadata: Metadata = { title: 'Users' };
+
+export default async function UsersPage() {
+  const session = await requirePage('users', '/admin/users');
+  const users = await listUsers();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Users</h1>
+        <p className="text-sm text-slate-600">
+          Everyone who may sign in, with their role. Changes take effect on open sessions within seconds, on every instance, and are
+          recorded in the audit trail. The last enabled admin cannot be removed, disabled or demoted.
+        </p>
+      </div>
+      <AddUserForm action={userAction} />
+      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+        <table className="min-w-full text-sm" data-testid="users-table">
+          <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
+            <tr>
+              <th className="px-3 py-2">Email</th>
+              <th className="px-3 py-2">Role</th>
+              <th className="px-3 py-2">Created</th>
+              <th className="px-3 py-2">Last sign-in</th>
+              <th className="px-3 py-2">Status</th>
+              <th className="px-3 py-2">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((user) => (
+              <tr key={user.email} data-user={user.email} className="border-t border-slate-100 align-top">
+                <td className="px-3 py-2 font-medium">
+                  {user.email}
+                  {user.email === session.user.email ? <span className="ml-1 text-xs text-slate-500">(you)</span> : null}
+                </td>
+                <td className="px-3 py-2" data-cell="role">
+                  {user.role}
+                </td>
+                <td className="px-3 py-2">
+                  <UtcTime iso={user.createdAt} />
+                </td>
+                <td className="px-3 py-2">
+                  {user.lastSignInAt ? <UtcTime iso={user.lastSignInAt} /> : <span className="text-slate-500">never</span>}
+                </td>
+                <td className="px-3 py-2" data-cell="status">
+                  {user.disabled ? 'disabled' : 'enabled'}
+                  {user.demo ? ' · demo' : ''}
+                </td>
+                <td className="px-3 py-2">
+                  <UserRowActions action={userAction} email={user.email} role={user.role} disabled={user.disabled} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import 'server-only';
+import type { PortalSession } from '../auth/session';
+import { AppError } from '../errors';
+import { getStore } from '../store';
+import { findAuditEntry, type AuditEntry } from '../store/audit';
+
+/**
+ * An export's manifest, for whoever receives the file: what was asked (filters), what was sent (records,
+ * bytes, sha256 of exactly those bytes), under which licence, when, and how it ended. Taken from the audit
+ * trail entry (its hash included, so it can be checked against the trail). Editors see their own; admins any.
+ */
+
+export interface Manifest {
+  id: number;
+  kind: 'picks' | 'results';
+  file: string | null;
+  filters: Record<string, string>;
+  outcome: string;
+  errorCode: string | null;
+  records: number | null;
+  bytes: number | null;
+  sha256: string | null;
+  licence: string | null;
+  exportedBy: string;
+  startedAt: string;
+  endedAt: string;
+  upstreamRequestIds: string[];
+  auditHash: string;
+}
+
+export function toManifest(entry: AuditEntry): Manifest {
+  return {
+    id: entry.seq,
+    kind: entry.action === 'export.results' ? 'results' : 'picks',
+    file: entry.target,
+    filters: entry.filters ?? {},
+    outcome: entry.outcome,
+    errorCode: entry.errorCode,
+    records: entry.records,
+    bytes: entry.bytes,
+    sha256: entry.sha256,
+    licence: entry.licence,
+    exportedBy: entry.actor,
+    startedAt: new Date(Date.parse(entry.at) - (entry.durationMs ?? 0)).toISOString(),
+    endedAt: entry.at,
+    upstreamRequestIds: entry.requestIds,
+    auditHash: entry.hash,
+  };
+}
+
+export async function manifestResponse(id: string, session: PortalSession): Promise<Response> {
+  if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export.' });
+  const { db } = await getStore().catch((error: unknown) => {
+    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
+  });
+  const entry = await findAuditEntry(db, Number(id)).catch((error: unknown) => {
+    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
+  });
+  const mine = entry && entry.action.startsWith('export.') && (entry.actor === session.user.email || session.user.role === 'admin');
+  if (!entry || !mine) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export of yours.' });
+  return Response.json(toManifest(entry), {
+    headers: { 'Cache-Control': 'private, no-store', 'Content-Disposition': `inline; filename="export-${entry.seq}-manifest.json"` },
+  });
+}

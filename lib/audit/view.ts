@@ -1,0 +1,29 @@
+import 'server-only';
+import { AppError, toAppError, type AppErrorJson } from '../errors';
+import type { PageSearchParams } from '../filters';
+import { getStore } from '../store';
+import { latestAudit, type AuditEntry } from '../store/audit';
+import { parseAuditQuery } from './query';
+
+/** The admin page's view of the trail: the latest entries matching the URL's filters, or the error to show. */
+export async function recentAudit(
+  params: PageSearchParams,
+): Promise<{ ok: true; entries: AuditEntry[]; query: string } | { ok: false; error: AppErrorJson }> {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    for (const item of Array.isArray(value) ? value : value === undefined || value === '' ? [] : [value]) search.append(key, item);
+  }
+  try {
+    const query = parseAuditQuery(search);
+    const { db } = await getStore().catch((error: unknown) => {
+      throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
+    });
+    const entries = await latestAudit(db, query, 200).catch((error: unknown) => {
+      throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
+    });
+    search.delete('format');
+    return { ok: true, entries, query: search.toString() };
+  } catch (error) {
+    return { ok: false, error: toAppError(error).toJSON() };
+  }
+}

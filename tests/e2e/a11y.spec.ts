@@ -25,6 +25,9 @@ test('main pages', async ({ page }) => {
     `/picks/${encodeURIComponent(data[0]!.id)}`,
     '/picks?status=nope',
     '/coverage',
+    '/admin/users',
+    '/admin/audit',
+    '/exports',
   ]) {
     await page.goto(url);
     await page.waitForLoadState('networkidle');

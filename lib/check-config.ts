@@ -2,6 +2,7 @@ import 'server-only';
 import { ConfigError, getConfig } from './config';
 import { getStore, StoreError } from './store';
 import { pruneHourly } from './store/maintenance';
+import { recordSettingsChange } from './audit/settings';
 
 // Imported once by instrumentation.ts at server start (Node runtime only): the configuration, then the
 // store (waiting, with backoff, for a PostgreSQL that is not up yet; migrations applied).
@@ -10,7 +11,9 @@ try {
   if (config.NODE_ENV === 'production' && !config.AUTH_SECRET && !config.NEXTAUTH_SECRET) {
     throw new ConfigError(['AUTH_SECRET is required in production (or NEXTAUTH_SECRET)']);
   }
-  pruneHourly((await getStore({ attempts: Infinity })).db, config.AUDIT_RETENTION_DAYS);
+  const store = await getStore({ attempts: Infinity });
+  pruneHourly(store.db, config.AUDIT_RETENTION_DAYS);
+  await recordSettingsChange(store, config);
 } catch (error) {
   const known = error instanceof ConfigError || error instanceof StoreError;
   console.error(`[portal] ${known ? error.message : String(error)}`);

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'user.enable',
   'user.password',
   'user.remove',
+  'settings.change',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

@@ -18,7 +18,8 @@ export type AuditAction =
   | 'user.disable'
   | 'user.enable'
   | 'user.password'
-  | 'user.remove';
+  | 'user.remove'
+  | 'settings.change';
 
 export type AuditRecord = Partial<Omit<AuditInput, 'actor' | 'action' | 'outcome'>> &
   Pick<AuditInput, 'actor' | 'outcome'> & { action: AuditAction };

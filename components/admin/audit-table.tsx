@@ -5,7 +5,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   if (entries.length === 0)
     return <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No entries match.</p>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div role="region" aria-label="Audit entries" tabIndex={0} className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="min-w-full text-sm" data-testid="audit-table">
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
           <tr>

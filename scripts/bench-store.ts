@@ -3,7 +3,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { currentAccount } from '../lib/auth/accounts';
 import { DUMMY_HASH, verifyPassword } from '../lib/auth/passwords';
 import { isSessionRevoked, revokeSession } from '../lib/auth/revocation';
 import { checkSignIn, recordSignInSuccess, resetSignInLimits } from '../lib/auth/sign-in-limits';
@@ -47,7 +46,6 @@ async function measure(label: string, env: Record<string, string>) {
     await findUser(user.email);
     await Promise.all([recordSignInSuccess(user.email), recordSignIn(user.email)]);
   });
-  await currentAccount(user.email);
   console.log(
     `[bench] store, ${label}: per page ${us(page.p50)} µs (p95 ${us(page.p95)}), account re-read ${us(accountRead.p50)} µs (once per 10 s per account), per sign-in ${us(signIn.p50)} µs (p95 ${us(signIn.p95)})`,
   );

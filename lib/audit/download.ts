@@ -1,7 +1,7 @@
 import 'server-only';
-import { AppError, toAppError } from '../errors';
+import { toAppError } from '../errors';
 import { auditCsvHeader, auditCsvRows, auditJsonClosing, auditJsonOpening, auditJsonRows } from '../export/audit-file';
-import { getStore } from '../store';
+import { fromStore } from '../store';
 import { readAudit, type AuditEntry } from '../store/audit';
 import { parseAuditQuery } from './query';
 
@@ -14,14 +14,9 @@ export async function auditResponse(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const query = parseAuditQuery(url.searchParams);
   const format = query.format ?? 'json';
-  const { db } = await getStore().catch((error: unknown) => {
-    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
-  });
-  const entries = readAudit(db, query, 500)[Symbol.asyncIterator]();
+  const entries = await fromStore(async (db) => readAudit(db, query, 500)[Symbol.asyncIterator]());
   // The first entry is read before answering: a store that is away is a 503, not a broken download.
-  let first: IteratorResult<AuditEntry> | null = await entries.next().catch((error: unknown) => {
-    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
-  });
+  let first: IteratorResult<AuditEntry> | null = await fromStore(() => entries.next());
   const next = () => {
     const held = first;
     first = null;

@@ -1,15 +1,14 @@
 import 'server-only';
-import { AppError, toAppError, type AppErrorJson } from '../errors';
-import { getStore } from '../store';
+import { toAppError, type AppErrorJson } from '../errors';
+import { fromStore } from '../store';
 import { latestAudit, type AuditEntry } from '../store/audit';
 
 /** One person's exports, newest first, from the audit trail (the /exports page). */
 export async function exportHistory(email: string): Promise<{ ok: true; entries: AuditEntry[] } | { ok: false; error: AppErrorJson }> {
   try {
-    const { db } = await getStore();
-    return { ok: true, entries: await latestAudit(db, { actor: email, exportsOnly: true }, 200) };
+    return { ok: true, entries: await fromStore((db) => latestAudit(db, { actor: email, exportsOnly: true }, 200)) };
   } catch (error) {
-    return { ok: false, error: toAppError(new AppError({ code: 'STORE_UNAVAILABLE', cause: error })).toJSON() };
+    return { ok: false, error: toAppError(error).toJSON() };
   }
 }
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { PortalSession } from '../auth/session';
 import { AppError } from '../errors';
-import { getStore } from '../store';
+import { fromStore } from '../store';
 import { findAuditEntry, type AuditEntry } from '../store/audit';
 
 /**
@@ -50,12 +50,7 @@ export function toManifest(entry: AuditEntry): Manifest {
 
 export async function manifestResponse(id: string, session: PortalSession): Promise<Response> {
   if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export.' });
-  const { db } = await getStore().catch((error: unknown) => {
-    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
-  });
-  const entry = await findAuditEntry(db, Number(id)).catch((error: unknown) => {
-    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
-  });
+  const entry = await fromStore((db) => findAuditEntry(db, Number(id)));
   const mine = entry && entry.action.startsWith('export.') && (entry.actor === session.user.email || session.user.role === 'admin');
   if (!entry || !mine) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export of yours.' });
   return Response.json(toManifest(entry), {

@@ -1,7 +1,7 @@
 import 'server-only';
-import { AppError, toAppError, type AppErrorJson } from '../errors';
+import { toAppError, type AppErrorJson } from '../errors';
 import type { PageSearchParams } from '../filters';
-import { getStore } from '../store';
+import { fromStore } from '../store';
 import { latestAudit, type AuditEntry } from '../store/audit';
 import { parseAuditQuery } from './query';
 
@@ -15,12 +15,7 @@ export async function recentAudit(
   }
   try {
     const query = parseAuditQuery(search);
-    const { db } = await getStore().catch((error: unknown) => {
-      throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
-    });
-    const entries = await latestAudit(db, query, 200).catch((error: unknown) => {
-      throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
-    });
+    const entries = await fromStore((db) => latestAudit(db, query, 200));
     search.delete('format');
     return { ok: true, entries, query: search.toString() };
   } catch (error) {

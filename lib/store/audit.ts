@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, SelectQueryBuilder, Selectable } from 'kysely';
+import { takeLock } from './locks';
 import { readMeta, writeMeta } from './meta';
 import type { AuditLogTable, Database } from './schema';
 
@@ -88,6 +89,30 @@ export function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
   };
 }
 
+/** An entry as the table holds it (the inverse of toEntry). */
+export function toRow(entry: AuditEntry): Insertable<AuditLogTable> {
+  return {
+    seq: entry.seq,
+    at: entry.at,
+    actor: entry.actor,
+    role: entry.role,
+    action: entry.action,
+    target: entry.target,
+    filters: entry.filters === null ? null : JSON.stringify(entry.filters),
+    outcome: entry.outcome,
+    error_code: entry.errorCode,
+    records: entry.records,
+    bytes: entry.bytes,
+    sha256: entry.sha256,
+    duration_ms: entry.durationMs,
+    request_ids: JSON.stringify(entry.requestIds),
+    address: entry.address,
+    licence: entry.licence,
+    prev_hash: entry.prevHash,
+    hash: entry.hash,
+  };
+}
+
 async function anchor(db: Db): Promise<{ seq: number; hash: string }> {
   const stored = await readMeta(db, ANCHOR);
   return stored ? (JSON.parse(stored) as { seq: number; hash: string }) : { seq: 0, hash: GENESIS };
@@ -95,38 +120,12 @@ async function anchor(db: Db): Promise<{ seq: number; hash: string }> {
 
 export async function appendAudit(db: Db, input: AuditInput): Promise<AuditEntry> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('locks')
-      .set((eb) => ({ version: eb('version', '+', 1) }))
-      .where('name', '=', 'audit')
-      .execute();
+    await takeLock(trx, 'audit');
     const last = await trx.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
     const before = last ? { seq: Number(last.seq), hash: last.hash } : await anchor(trx);
     const partial = { ...input, at: input.at ?? new Date().toISOString(), seq: before.seq + 1, prevHash: before.hash };
     const entry: AuditEntry = { ...partial, hash: entryHash(partial) };
-    await trx
-      .insertInto('audit_log')
-      .values({
-        seq: entry.seq,
-        at: entry.at,
-        actor: entry.actor,
-        role: entry.role,
-        action: entry.action,
-        target: entry.target,
-        filters: entry.filters === null ? null : JSON.stringify(entry.filters),
-        outcome: entry.outcome,
-        error_code: entry.errorCode,
-        records: entry.records,
-        bytes: entry.bytes,
-        sha256: entry.sha256,
-        duration_ms: entry.durationMs,
-        request_ids: JSON.stringify(entry.requestIds),
-        address: entry.address,
-        licence: entry.licence,
-        prev_hash: entry.prevHash,
-        hash: entry.hash,
-      })
-      .execute();
+    await trx.insertInto('audit_log').values(toRow(entry)).execute();
     return entry;
   });
 }
@@ -141,17 +140,23 @@ export interface AuditQuery {
   outcome?: AuditOutcome;
 }
 
+/** The entries a query selects (every filter optional). */
+function matching(db: Db, query: AuditQuery): SelectQueryBuilder<Database, 'audit_log', Selectable<AuditLogTable>> {
+  let select = db.selectFrom('audit_log').selectAll();
+  if (query.exportsOnly) select = select.where('action', 'in', ['export.picks', 'export.results']);
+  if (query.from) select = select.where('at', '>=', query.from);
+  if (query.to) select = select.where('at', '<', query.to);
+  if (query.actor) select = select.where('actor', '=', query.actor);
+  if (query.action) select = select.where('action', '=', query.action);
+  if (query.outcome) select = select.where('outcome', '=', query.outcome);
+  return select;
+}
+
 /** Entries in order, a batch at a time (keyset pagination): never the whole trail in memory. */
 export async function* readAudit(db: Db, query: AuditQuery = {}, batch = 1_000): AsyncGenerator<AuditEntry> {
   let after = 0;
   for (;;) {
-    let select = db.selectFrom('audit_log').selectAll().where('seq', '>', after);
-    if (query.from) select = select.where('at', '>=', query.from);
-    if (query.to) select = select.where('at', '<', query.to);
-    if (query.actor) select = select.where('actor', '=', query.actor);
-    if (query.action) select = select.where('action', '=', query.action);
-    if (query.outcome) select = select.where('outcome', '=', query.outcome);
-    const rows = await select.orderBy('seq').limit(batch).execute();
+    const rows = await matching(db, query).where('seq', '>', after).orderBy('seq').limit(batch).execute();
     for (const row of rows) yield toEntry(row);
     if (rows.length < batch) return;
     after = Number(rows.at(-1)!.seq);
@@ -160,14 +165,7 @@ export async function* readAudit(db: Db, query: AuditQuery = {}, batch = 1_000):
 
 /** The newest `limit` entries matching, newest first (the admin page). */
 export async function latestAudit(db: Db, query: AuditQuery, limit: number): Promise<AuditEntry[]> {
-  let select = db.selectFrom('audit_log').selectAll();
-  if (query.exportsOnly) select = select.where('action', 'in', ['export.picks', 'export.results']);
-  if (query.from) select = select.where('at', '>=', query.from);
-  if (query.to) select = select.where('at', '<', query.to);
-  if (query.actor) select = select.where('actor', '=', query.actor);
-  if (query.action) select = select.where('action', '=', query.action);
-  if (query.outcome) select = select.where('outcome', '=', query.outcome);
-  return (await select.orderBy('seq', 'desc').limit(limit).execute()).map(toEntry);
+  return (await matching(db, query).orderBy('seq', 'desc').limit(limit).execute()).map(toEntry);
 }
 
 export async function findAuditEntry(db: Db, seq: number): Promise<AuditEntry | undefined> {
@@ -196,11 +194,7 @@ export async function verifyAudit(db: Db): Promise<AuditVerdict> {
 /** Removes entries older than `before` (ISO), keeping the hash of the last one removed as the anchor. */
 export async function pruneAudit(db: Db, before: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('locks')
-      .set((eb) => ({ version: eb('version', '+', 1) }))
-      .where('name', '=', 'audit')
-      .execute();
+    await takeLock(trx, 'audit');
     // The cut is a prefix of the chain: up to the last entry older than `before` that has no newer one before it.
     const firstKept = await trx.selectFrom('audit_log').select('seq').where('at', '>=', before).orderBy('seq').limit(1).executeTakeFirst();
     let cut = trx.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1);

@@ -3,6 +3,7 @@ import { isRole } from '../auth/roles';
 import { importUsersFile } from './import-users';
 import { openStore, StoreError, type OpenOptions, type Store } from './open';
 import { storeSettings } from '../config';
+import { AppError } from '../errors';
 import { storeTarget } from './settings';
 
 /**
@@ -42,6 +43,15 @@ async function open(options: OpenOptions): Promise<Store> {
       `[store] ${settings.PORTAL_USERS_FILE} changed after it was imported (${outcome.at}); the change is ignored: manage users with \`npm run users\``,
     );
   return store;
+}
+
+/** Runs `work` on the store; failing to open it or to query it is the portal's STORE_UNAVAILABLE (a 503). */
+export async function fromStore<T>(work: (db: Store['db']) => Promise<T>): Promise<T> {
+  try {
+    return await work((await getStore()).db);
+  } catch (error) {
+    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
+  }
 }
 
 /** Closes this process's store (tests, command-line tools). */

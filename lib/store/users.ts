@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { takeLock } from './locks';
 import type { Database, UsersTable } from './schema';
 
 /** The users table. Emails arrive normalised and passwords hashed (lib/auth/users.ts owns both). */
@@ -109,11 +110,7 @@ export async function changeUserGuarded(
   change: { role?: string; disabled?: boolean; remove?: true },
 ): Promise<GuardedOutcome> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('locks')
-      .set((eb) => ({ version: eb('version', '+', 1) }))
-      .where('name', '=', 'users')
-      .execute();
+    await takeLock(trx, 'users');
     const user = await findUser(trx, email);
     if (!user) return 'missing';
     const staysAdmin = !change.remove && (change.role ?? user.role) === 'admin' && !(change.disabled ?? user.disabled);

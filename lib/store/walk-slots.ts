@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { takeLock } from './locks';
 import type { Database } from './schema';
 
 /**
@@ -23,11 +24,7 @@ export type SlotClaim = { ok: true; id: string } | { ok: false; reason: 'owner' 
 
 export async function claimSlot(db: Db, owner: string, instance: string, limits: SlotLimits, now = Date.now()): Promise<SlotClaim> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('locks')
-      .set((eb) => ({ version: eb('version', '+', 1) }))
-      .where('name', '=', 'walks')
-      .execute();
+    await takeLock(trx, 'walks');
     await trx.deleteFrom('walk_slots').where('expires_at', '<=', now).execute();
     const counts = await trx
       .selectFrom('walk_slots')

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditQuery } from '@/lib/audit/query';
 import { auditResponse } from '@/lib/audit/download';
 import { closeStore, getStore } from '@/lib/store';
-import { appendAudit, entryHash, GENESIS, type AuditInput } from '@/lib/store/audit';
+import { appendAudit, entryHash, GENESIS, toRow, type AuditInput } from '@/lib/store/audit';
 
 /** The audit trail from outside: `npm run audit -- verify`, and GET /api/audit's file with 100,000 entries. */
 
@@ -76,26 +76,7 @@ describe('the audit file', () => {
         const entry = { ...input(seq), seq, at: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString(), prevHash };
         const hash = entryHash(entry);
         prevHash = hash;
-        rows.push({
-          seq,
-          at: entry.at,
-          actor: entry.actor,
-          role: entry.role,
-          action: entry.action,
-          target: entry.target,
-          filters: JSON.stringify(entry.filters),
-          outcome: entry.outcome,
-          error_code: entry.errorCode,
-          records: entry.records,
-          bytes: entry.bytes,
-          sha256: entry.sha256,
-          duration_ms: entry.durationMs,
-          request_ids: JSON.stringify(entry.requestIds),
-          address: entry.address,
-          licence: entry.licence,
-          prev_hash: entry.prevHash,
-          hash,
-        });
+        rows.push(toRow({ ...entry, hash }));
       }
       await db.insertInto('audit_log').values(rows).execute();
     }

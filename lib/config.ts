@@ -100,6 +100,17 @@ const configSchema = z.object({
   MAX_CONCURRENT_EXPORTS: positiveInt(4, 64),
   MAX_EXPORTS_PER_USER: positiveInt(2, 16),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  // The change feed (lib/changes): the window of event dates it watches, how often it polls (0: never), how long it keeps entries.
+  CHANGES_DAYS_BACK: z.coerce.number().int().min(0).max(366).default(7),
+  CHANGES_DAYS_AHEAD: z.coerce.number().int().min(0).max(366).default(14),
+  CHANGES_POLL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(300)
+    .refine((value) => value === 0 || value >= 2, 'must be 0 (off) or at least 2 seconds'),
+  CHANGES_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };

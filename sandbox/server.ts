@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { generatePicks, lifecycleAt, startOfUtcDay, type SeedRecord } from './data';
 import { DEFAULT_FULL_KEY, demoLicences, REDUCED_NULLED, REDUCED_REMOVED, type Licence } from './licences';
 import { logoSvg } from './logos';
+import { createControls, handleHook } from './hooks';
+import { FILTER_PARAMS, parseQuery, type Filters } from './query';
 import { ApiError, invalidFilters, sendJson, sendSvg } from './respond';
 import { inLicence, lowerBound } from './scope';
 
@@ -27,19 +29,16 @@ export interface SandboxOptions {
   pickShape?: 'wrapped' | 'bare';
   /** Origin used in absolute logo URLs; defaults to the Host the request came to. */
   publicUrl?: string;
+  /** Serve the test-only controls under /__sandbox/ (./hooks.ts): clock, retractions, edits. */
+  testHooks?: boolean;
 }
 
-export const MAX_PAGE_SIZE = 200;
-const STATUSES = ['upcoming', 'live', 'settled', 'void'];
-const RESULTS = ['win', 'loss', 'push', 'void'];
-const FILTER_PARAMS = ['sport', 'league', 'status', 'result', 'from', 'to'] as const;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|\+00:00)$/;
+export { MAX_PAGE_SIZE } from './query';
 const DAY = 86_400_000;
 
-type Filters = Partial<Record<(typeof FILTER_PARAMS)[number], string>>;
-
 export function createSandbox(options: SandboxOptions = {}) {
-  const now = options.now ?? Date.now;
+  const controls = createControls(options.now ?? Date.now);
+  const now = controls.now;
   const anchorMs = options.anchorMs ?? startOfUtcDay(now());
   const seed = options.seed ?? 20261122;
   const records = generatePicks({ count: options.picks ?? 8000, seed, anchorMs });
@@ -62,6 +61,15 @@ export function createSandbox(options: SandboxOptions = {}) {
     const requestId = `req_${randomBytes(8).toString('hex')}`;
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
     const origin = options.publicUrl ?? `http://${req.headers.host ?? 'localhost'}`;
+    const fail = (error: unknown) => {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', 'The sandbox failed.');
+      if (!(error instanceof ApiError)) console.error('[sandbox]', error);
+      const body = { error: { code: apiError.code, message: apiError.message, requestId } };
+      return sendJson(res, apiError.status, body, requestId, apiError.headers);
+    };
+    if (options.testHooks && url.pathname.startsWith('/__sandbox/') && url.pathname !== '/__sandbox/stats') {
+      return void handleHook(req, res, url.pathname, controls, (id) => byId.has(id), requestId).catch(fail);
+    }
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD')
         throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.', { Allow: 'GET' });
@@ -93,22 +101,15 @@ export function createSandbox(options: SandboxOptions = {}) {
         }
         case 'pick': {
           const record = byId.get(route.id);
-          const visible = record && inLicence(licence, record, anchorMs) && lifecycleAt(record, now()).published;
+          const visible =
+            record && inLicence(licence, record, anchorMs) && lifecycleAt(record, now()).published && !controls.retracted.has(record.id);
           if (!record || !visible) throw new ApiError(404, 'PICK_NOT_FOUND', 'No licensed pick has that id.');
           const pick = present(record, licence, origin);
           return sendJson(res, 200, pickShape === 'bare' ? pick : { data: pick, requestId }, requestId);
         }
       }
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', 'The sandbox failed.');
-      if (!(error instanceof ApiError)) console.error('[sandbox]', error);
-      return sendJson(
-        res,
-        apiError.status,
-        { error: { code: apiError.code, message: apiError.message, requestId } },
-        requestId,
-        apiError.headers,
-      );
+      return fail(error);
     }
   }
 
@@ -149,7 +150,7 @@ export function createSandbox(options: SandboxOptions = {}) {
   }
 
   function listPage(licence: Licence, params: URLSearchParams, kind: 'picks' | 'results', origin: string) {
-    const { filters, limit, cursor } = parseQuery(params, kind);
+    const { filters, limit, cursor } = parseQuery(params, kind, defaultPageSize);
     if (kind === 'results') filters.status = 'settled';
     const list = licensed.get(licence.key) ?? [];
     const canonical = JSON.stringify([kind, licence.key, ...FILTER_PARAMS.map((p) => filters[p]?.toLowerCase() ?? null)]);
@@ -164,7 +165,7 @@ export function createSandbox(options: SandboxOptions = {}) {
       const record = list[position] as SeedRecord;
       if (record.eventMs >= toMs) break;
       const life = lifecycleAt(record, at);
-      if (!life.published || !matches(record, life, filters)) continue;
+      if (!life.published || controls.retracted.has(record.id) || !matches(record, life, filters)) continue;
       if (data.length === limit) {
         hasMore = true;
         break;
@@ -173,34 +174,6 @@ export function createSandbox(options: SandboxOptions = {}) {
       last = position;
     }
     return { data, page: { nextCursor: hasMore ? sealCursor(last, canonical) : null, hasMore } };
-  }
-
-  function parseQuery(params: URLSearchParams, kind: 'picks' | 'results') {
-    const allowed =
-      kind === 'picks' ? [...FILTER_PARAMS, 'limit', 'cursor'] : ['sport', 'league', 'result', 'from', 'to', 'limit', 'cursor'];
-    const bad = new Set<string>();
-    for (const key of new Set(params.keys())) {
-      if (!allowed.includes(key) || params.getAll(key).length > 1 || (params.get(key) ?? '') === '') bad.add(key);
-    }
-    const filters: Filters = {};
-    for (const key of FILTER_PARAMS) {
-      const value = params.get(key);
-      if (value !== null) filters[key] = value;
-    }
-    if (filters.status && !STATUSES.includes(filters.status)) bad.add('status');
-    if (filters.result && !RESULTS.includes(filters.result)) bad.add('result');
-    for (const key of ['sport', 'league'] as const) if (filters[key] && filters[key].length > 200) bad.add(key);
-    for (const key of ['from', 'to'] as const) {
-      const value = filters[key];
-      if (value && (!TIMESTAMP.test(value) || Number.isNaN(Date.parse(value)))) bad.add(key);
-    }
-    if (filters.from && filters.to && !bad.has('from') && !bad.has('to') && Date.parse(filters.from) > Date.parse(filters.to))
-      bad.add('to');
-    const limitText = params.get('limit');
-    if (limitText !== null && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)) bad.add('limit');
-    if (bad.size > 0) throw invalidFilters(bad);
-    const limit = limitText === null ? defaultPageSize : Math.min(Number(limitText), MAX_PAGE_SIZE);
-    return { filters, limit, cursor: params.get('cursor') ?? undefined };
   }
 
   // Cursor: 4 bytes of position + 7 bytes of a MAC over the position, key, endpoint and filters, in
@@ -236,6 +209,11 @@ export function createSandbox(options: SandboxOptions = {}) {
       settledAt: life.settledAt,
       publishedAt: life.publishedAt,
     };
+    const edit = controls.edits.get(record.id);
+    if (edit) {
+      Object.assign(pick, edit.fields);
+      if (edit.atMs > Date.parse(life.publishedAt)) pick.publishedAt = new Date(edit.atMs).toISOString();
+    }
     for (const key of ['homeTeamLogoUrl', 'awayTeamLogoUrl', 'homeLogoUrl', 'awayLogoUrl'] as const) {
       if (typeof pick[key] === 'string') pick[key] = origin + pick[key];
     }
@@ -277,6 +255,8 @@ export function createSandbox(options: SandboxOptions = {}) {
     licences,
     stats,
     anchorMs,
+    /** The test-only controls (./hooks.ts), for tests that run the sandbox in-process. */
+    controls,
     /** Change the default throttle while running (tests turn it on and off). */
     setRateLimit(next: { limit: number; windowMs: number } | null) {
       rateLimit = next;

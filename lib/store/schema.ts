@@ -77,6 +77,57 @@ export interface AuditLogTable {
   hash: string;
 }
 
+/** The change feed's memory of one record (lib/changes): enough to compare, and to show it once it is gone. */
+export interface WatchedTable {
+  id: string;
+  published_at: string | null;
+  status: string | null;
+  result: string | null;
+  digest: string;
+  event_ms: number | null;
+  /** JSON of the record's display fields. */
+  display: string;
+  /** 1 once it is no longer delivered (kept while its event date is in the window, so a return is seen). */
+  withdrawn: number;
+}
+
+/** One entry per record and poll that changed something; `kinds` space-separated, before/after JSON. */
+export interface ChangesTable {
+  seq: number;
+  detected_at: string;
+  pick_id: string;
+  kinds: string;
+  sport: string | null;
+  league: string | null;
+  display: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** One row ('feed'): the polling lease and the last polls' outcome. */
+export interface ChangeFeedTable {
+  name: string;
+  holder: string | null;
+  lease_expires: Generated<number>;
+  started_ms: number | null;
+  outcome: string | null;
+  error: string | null;
+  complete_ms: number | null;
+  window_from: string | null;
+  window_to: string | null;
+  watched: Generated<number>;
+  requests: Generated<number>;
+  polls: Generated<number>;
+  polled_by: string | null;
+}
+
+/** When each person last opened /changes, and the visit before (for "since my last visit"). */
+export interface ChangeVisitsTable {
+  email: string;
+  last_ms: number;
+  previous_ms: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_sessions: RevokedSessionsTable;
@@ -86,4 +137,8 @@ export interface Database {
   meta: MetaTable;
   rate_limits: RateLimitsTable;
   audit_log: AuditLogTable;
+  watched: WatchedTable;
+  changes: ChangesTable;
+  change_feed: ChangeFeedTable;
+  change_visits: ChangeVisitsTable;
 }

@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely';
+import { toAppError } from '../errors';
+import type { Pick } from '../picks-api/schemas';
+import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedLease } from '../store/change-feed';
+import { applyPoll, readWatched } from '../store/changes';
+import type { Database } from '../store/schema';
+import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
+
+/**
+ * The change feed's poller. Every instance runs the loop; the one holding the lease in the store polls,
+ * the others check now and then and take over when the holder's lease runs out. A poll walks the whole
+ * window of event dates; only a complete walk is reconciled and applied (one transaction, fenced by the
+ * lease). A walk that fails or is interrupted writes nothing but its error, and the next poll starts over.
+ */
+
+export interface FeedSettings {
+  daysBack: number;
+  daysAhead: number;
+  pollMs: number;
+}
+
+/** What the poller needs of the upstream client: a walk of /picks with from/to, counting requests. */
+export type WalkPicks = (
+  filters: { from: string; to: string },
+  call: { signal?: AbortSignal; onRequest?: () => void; priority?: 'bulk' },
+) => AsyncIterable<Pick>;
+
+export interface PollContext {
+  db: Kysely<Database>;
+  walk: WalkPicks;
+  instance: string;
+  settings: FeedSettings;
+  now?: () => number;
+  signal?: AbortSignal;
+}
+
+export type PollOutcome =
+  | { outcome: 'complete'; entries: number; watched: number; requests: number; baseline: boolean }
+  | { outcome: 'failed'; error: string; requests: number }
+  | { outcome: 'not-holder' };
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString();
+
+export function windowAt(now: number, settings: FeedSettings): Window & { from: string; to: string } {
+  const from = iso(now - settings.daysBack * DAY);
+  const to = iso(now + settings.daysAhead * DAY);
+  return { from, to, fromMs: Date.parse(from), toMs: Date.parse(to) };
+}
+
+/** One poll by the lease holder: walk, reconcile, apply, or record the failure. */
+export async function pollOnce(context: PollContext): Promise<PollOutcome> {
+  const { db, instance, settings } = context;
+  const now = context.now ?? Date.now;
+  const startedMs = now();
+  if (!(await markPollStarted(db, instance, startedMs))) return { outcome: 'not-holder' };
+  const window = windowAt(startedMs, settings);
+  let requests = 0;
+  try {
+    const previousState = await readFeed(db);
+    const delivered = new Map<string, Snapshot>();
+    const walk = context.walk(
+      { from: window.from, to: window.to },
+      { signal: context.signal, onRequest: () => (requests += 1), priority: 'bulk' },
+    );
+    for await (const record of walk) {
+      // A record without an id cannot be followed (spec §2.2: the id is what changes are keyed on).
+      if (typeof record.id === 'string' && record.id !== '') delivered.set(record.id, snapshot(record as Pick & { id: string }));
+    }
+    const watched = await readWatched(db);
+    const previous =
+      previousState.window && previousState.completeMs !== null
+        ? { fromMs: Date.parse(previousState.window.from), toMs: Date.parse(previousState.window.to) }
+        : null;
+    const plan = reconcile(watched, delivered, window, previous);
+    const entries = await applyPoll(db, plan, {
+      instance,
+      now: startedMs,
+      window: { from: window.from, to: window.to },
+      watched: delivered.size,
+      requests,
+    });
+    return { outcome: 'complete', entries, watched: delivered.size, requests, baseline: previous === null };
+  } catch (error) {
+    const failure = toAppError(error);
+    const message = failure.code === 'INTERNAL' ? (error as Error).message : `${failure.code}: ${failure.message}`;
+    await markPollFailed(db, instance, now(), message.slice(0, 500), requests).catch(() => undefined);
+    return { outcome: 'failed', error: message, requests };
+  }
+}
+
+export interface FeedLoop {
+  stop(): Promise<void>;
+  /** Resolves when the poll running now (if any) has ended; tests and the benchmark wait on it. */
+  idle(): Promise<void>;
+}
+
+/**
+ * The loop of one instance: every `tick` it claims or renews the lease, and the holder polls once the
+ * last poll (by any instance) started a period ago. The lease lasts one period and is renewed each tick,
+ * so a holder that dies is replaced within a period and a tick, and the next poll follows within two.
+ */
+export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: string) => void = console.log): FeedLoop {
+  const { db, instance, settings } = context;
+  const now = context.now ?? Date.now;
+  const tickMs = Math.max(500, Math.min(30_000, Math.floor(settings.pollMs / 4)));
+  let controller = new AbortController();
+  let running: Promise<void> | null = null;
+  let holding = false;
+  let stopped = false;
+  let lastProblem = '';
+
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      holding = await claimFeedLease(db, instance, settings.pollMs + tickMs, now());
+      if (!holding) {
+        if (running) controller.abort(new Error('the change feed lease was lost'));
+        return;
+      }
+      const state = await readFeed(db);
+      const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs;
+      if (due && !running) {
+        controller = new AbortController();
+        running = pollOnce({ ...context, signal: controller.signal })
+          .then((result) => {
+            if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`);
+          })
+          .finally(() => (running = null));
+      }
+      lastProblem = '';
+    } catch (error) {
+      const problem = (error as Error).message;
+      if (problem !== lastProblem) log(`[changes] the feed could not reach the store: ${problem}`);
+      lastProblem = problem;
+    }
+  };
+  void tick();
+  const timer = setInterval(() => void tick(), tickMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      controller.abort(new Error('the portal is stopping'));
+      await running?.catch(() => undefined);
+      if (holding) await releaseFeedLease(db, instance).catch(() => undefined);
+    },
+    idle: async () => {
+      await running;
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import type { Pick } from '../picks-api/schemas';
+
+/**
+ * Reconciliation (spec §3, §6): the service pushes nothing, so each poll walks the window of event dates
+ * and compares every record with what the previous complete walk saw, on the stable id, `status`,
+ * `result`, `publishedAt` and a digest of everything else. Pure: the poller (./poller.ts) walks and stores.
+ */
+
+export const CHANGE_KINDS = ['new', 'status', 'result', 'updated', 'withdrawn', 'restored'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** The fields a change entry carries so it can be shown without asking the upstream again. */
+export const DISPLAY_FIELDS = [
+  'sport',
+  'league',
+  'homeTeam',
+  'awayTeam',
+  'eventDate',
+  'eventDescription',
+  'marketType',
+  'selection',
+] as const;
+export type Display = Partial<Record<(typeof DISPLAY_FIELDS)[number], string>>;
+
+export interface Lifecycle {
+  status: string | null;
+  result: string | null;
+  publishedAt: string | null;
+}
+
+/** What the feed keeps of a record: the compared fields, a digest of the rest, and its display fields. */
+export interface Snapshot extends Lifecycle {
+  id: string;
+  digest: string;
+  eventMs: number | null;
+  display: Display;
+  withdrawn: boolean;
+}
+
+export interface ChangeEntry {
+  id: string;
+  kinds: ChangeKind[];
+  display: Display;
+  before: Lifecycle | null;
+  after: Lifecycle | null;
+}
+
+export interface Window {
+  fromMs: number;
+  toMs: number;
+}
+
+export interface Plan {
+  entries: ChangeEntry[];
+  /** Rows to write (new or changed snapshots, withdrawals); unchanged records are not rewritten. */
+  upserts: Snapshot[];
+  /** Rows to forget: their event date has left the window. */
+  removals: string[];
+}
+
+const COMPARED = new Set(['id', 'status', 'result', 'publishedAt']);
+
+/** A record reduced to what the feed compares. Null and absent are the same (spec §9), so neither is in the digest. */
+export function snapshot(record: Pick & { id: string }): Snapshot {
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) if (!COMPARED.has(key)) rest[key] = record[key];
+  const display: Display = {};
+  for (const key of DISPLAY_FIELDS) {
+    const value = record[key];
+    if (typeof value === 'string' && value !== '') display[key] = value;
+  }
+  const eventMs = typeof record.eventDate === 'string' ? Date.parse(record.eventDate) : NaN;
+  return {
+    id: record.id,
+    status: record.status ?? null,
+    result: record.result ?? null,
+    publishedAt: record.publishedAt ?? null,
+    digest: createHash('sha256').update(canonical(rest)).digest('base64url').slice(0, 32),
+    eventMs: Number.isFinite(eventMs) ? eventMs : null,
+    display,
+    withdrawn: false,
+  };
+}
+
+/** JSON with object keys sorted and null/absent members left out, at every depth. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item) => (item === null || item === undefined ? 'null' : canonical(item))).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] != null)
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const lifecycle = (s: Snapshot): Lifecycle => ({ status: s.status, result: s.result, publishedAt: s.publishedAt });
+const inside = (eventMs: number | null, window: Window) => eventMs === null || (eventMs >= window.fromMs && eventMs < window.toMs);
+
+/**
+ * Compares a complete walk with what was watched.
+ * - `previous` null: nothing was ever walked; this walk is the baseline and lists nothing.
+ * - A record never seen is `new` only if its event date lies in the part of the window the previous walk
+ *   covered; one that merely entered the window as it rolled forward is that slice's baseline, silently.
+ * - A watched record no longer delivered is `withdrawn` while its event date is still inside the window;
+ *   one whose date left the window is forgotten. A withdrawn record delivered again is `restored`.
+ */
+export function reconcile(watched: Map<string, Snapshot>, delivered: Map<string, Snapshot>, window: Window, previous: Window | null): Plan {
+  const plan: Plan = { entries: [], upserts: [], removals: [] };
+  for (const [id, now] of delivered) {
+    const before = watched.get(id);
+    if (!before) {
+      plan.upserts.push(now);
+      if (previous && inside(now.eventMs, previous))
+        plan.entries.push({ id, kinds: ['new'], display: now.display, before: null, after: lifecycle(now) });
+      continue;
+    }
+    const kinds: ChangeKind[] = [];
+    if (before.withdrawn) kinds.push('restored');
+    if (before.status !== now.status) kinds.push('status');
+    if (before.result !== now.result) kinds.push('result');
+    if (kinds.length === 0 && (before.publishedAt !== now.publishedAt || before.digest !== now.digest)) kinds.push('updated');
+    if (kinds.length > 0) plan.entries.push({ id, kinds, display: now.display, before: lifecycle(before), after: lifecycle(now) });
+    if (kinds.length > 0 || before.publishedAt !== now.publishedAt || before.digest !== now.digest || before.eventMs !== now.eventMs)
+      plan.upserts.push(now);
+  }
+  for (const [id, before] of watched) {
+    if (delivered.has(id)) continue;
+    if (!inside(before.eventMs, window)) {
+      plan.removals.push(id);
+    } else if (!before.withdrawn) {
+      plan.entries.push({ id, kinds: ['withdrawn'], display: before.display, before: lifecycle(before), after: null });
+      plan.upserts.push({ ...before, withdrawn: true });
+    }
+  }
+  return plan;
+}

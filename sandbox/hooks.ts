@@ -72,7 +72,10 @@ export async function handleHook(
       const list = ids(body);
       const unknown = list.filter((id) => !known(id));
       if (unknown.length > 0) throw new ApiError(404, 'PICK_NOT_FOUND', `Unknown ids: ${unknown.join(', ')}`);
-      for (const id of list) pathname.endsWith('retract') ? controls.retracted.add(id) : controls.retracted.delete(id);
+      for (const id of list) {
+        if (pathname.endsWith('retract')) controls.retracted.add(id);
+        else controls.retracted.delete(id);
+      }
       return sendJson(res, 200, { retracted: [...controls.retracted] }, requestId);
     }
     case '/__sandbox/edit': {

@@ -7,6 +7,7 @@ const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/licence', label: 'Licence', needs: 'browse' },
   { href: '/picks', label: 'Picks', needs: 'browse' },
   { href: '/results', label: 'Results', needs: 'browse' },
+  { href: '/changes', label: 'Changes', needs: 'browse' },
   { href: '/coverage', label: 'Coverage', needs: 'coverage' },
   { href: '/exports', label: 'My exports', needs: 'export' },
   { href: '/admin/users', label: 'Users', needs: 'users' },

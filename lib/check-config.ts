@@ -3,6 +3,7 @@ import { ConfigError, getConfig } from './config';
 import { getStore, StoreError } from './store';
 import { pruneHourly } from './store/maintenance';
 import { recordSettingsChange } from './audit/settings';
+import { startChangeFeed } from './changes/start';
 
 // Imported once by instrumentation.ts at server start (Node runtime only): the configuration, then the
 // store (waiting, with backoff, for a PostgreSQL that is not up yet; migrations applied).
@@ -12,8 +13,9 @@ try {
     throw new ConfigError(['AUTH_SECRET is required in production (or NEXTAUTH_SECRET)']);
   }
   const store = await getStore({ attempts: Infinity });
-  pruneHourly(store.db, config.AUDIT_RETENTION_DAYS);
+  pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS });
   await recordSettingsChange(store, config);
+  startChangeFeed(store, config);
 } catch (error) {
   const known = error instanceof ConfigError || error instanceof StoreError;
   console.error(`[portal] ${known ? error.message : String(error)}`);

@@ -4,10 +4,12 @@ import { can } from '@/lib/auth/roles';
 import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { getHealth, getRecentLicence } from '@/lib/picks-api/portal';
+import { ChangeCounts } from '@/components/changes/change-counts';
+import { changeCounts } from '@/lib/changes/view';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
-  const [me, health] = await Promise.all([getRecentLicence(), getHealth()]);
+  const [me, health, changes] = await Promise.all([getRecentLicence(), getHealth(), changeCounts(session.user.email)]);
   const licence = me.ok ? me.value.summary : null;
   const role = session.user.role;
 
@@ -64,6 +66,7 @@ export default async function OverviewPage() {
           )}
         </section>
       </div>
+      <ChangeCounts result={changes} />
       <section aria-labelledby="shortcuts" className="rounded-lg border border-slate-200 bg-white p-5">
         <h2 id="shortcuts" className="font-semibold">
           Go to

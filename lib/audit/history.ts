@@ -14,8 +14,9 @@ export async function exportHistory(email: string): Promise<{ ok: true; entries:
 
 /** The download that repeats an export: same kind, same filters, same format. */
 export function runAgainHref(entry: AuditEntry): string {
-  const kind = entry.action === 'export.results' ? 'results' : 'picks';
   const format = entry.target?.endsWith('.json') ? 'json' : 'csv';
   const query = new URLSearchParams({ ...(entry.filters ?? {}), format });
+  if (entry.action === 'export.changes') return `/api/changes?${query.toString()}`;
+  const kind = entry.action === 'export.results' ? 'results' : 'picks';
   return `/api/export/${kind}?${query.toString()}`;
 }

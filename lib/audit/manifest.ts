@@ -12,7 +12,7 @@ import { findAuditEntry, type AuditEntry } from '../store/audit';
 
 export interface Manifest {
   id: number;
-  kind: 'picks' | 'results';
+  kind: 'picks' | 'results' | 'changes';
   file: string | null;
   filters: Record<string, string>;
   outcome: string;
@@ -31,7 +31,7 @@ export interface Manifest {
 export function toManifest(entry: AuditEntry): Manifest {
   return {
     id: entry.seq,
-    kind: entry.action === 'export.results' ? 'results' : 'picks',
+    kind: entry.action === 'export.results' ? 'results' : entry.action === 'export.changes' ? 'changes' : 'picks',
     file: entry.target,
     filters: entry.filters ?? {},
     outcome: entry.outcome,

@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'sign-out',
   'export.picks',
   'export.results',
+  'export.changes',
   'user.add',
   'user.role',
   'user.disable',

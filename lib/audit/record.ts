@@ -13,6 +13,7 @@ export type AuditAction =
   | 'sign-out'
   | 'export.picks'
   | 'export.results'
+  | 'export.changes'
   | 'user.add'
   | 'user.role'
   | 'user.disable'

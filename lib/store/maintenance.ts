@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { pruneAudit } from './audit';
+import { pruneChanges } from './changes';
 import type { Database } from './schema';
 
 /** Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs. */
@@ -12,12 +13,16 @@ export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Prom
   await db.deleteFrom('walk_slots').where('expires_at', '<=', now).execute();
 }
 
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
 /** Prunes once now and then every hour, in the background of a server process; a failed round is retried next hour. */
-export function pruneHourly(db: Kysely<Database>, auditRetentionDays: number): void {
+export function pruneHourly(db: Kysely<Database>, retention: { auditDays: number; changesDays: number }): void {
   const round = () =>
-    void Promise.all([pruneExpired(db), pruneAudit(db, new Date(Date.now() - auditRetentionDays * 86_400_000).toISOString())]).catch(
-      () => undefined,
-    );
+    void Promise.all([
+      pruneExpired(db),
+      pruneAudit(db, daysAgo(retention.auditDays)),
+      pruneChanges(db, daysAgo(retention.changesDays)),
+    ]).catch(() => undefined);
   round();
   setInterval(round, 3_600_000).unref();
 }

@@ -1,0 +1,122 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ChangesTable } from '@/components/changes/changes-table';
+import { FeedStatusLine } from '@/components/changes/feed-status';
+import { ErrorPanel } from '@/components/error-panel';
+import { can } from '@/lib/auth/roles';
+import { requirePage } from '@/lib/auth/session';
+import { CHANGE_KINDS } from '@/lib/changes/reconcile';
+import { changesView } from '@/lib/changes/view';
+import type { PageSearchParams } from '@/lib/filters';
+
+export const metadata: Metadata = { title: 'Changes' };
+
+const field = 'mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm';
+
+export default async function ChangesPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const params = await searchParams;
+  const session = await requirePage('browse', '/changes');
+  const view = await changesView(params, session.user.email);
+  const value = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : '');
+  const download = (format: 'csv' | 'json') => {
+    if (!view.ok) return '';
+    const query = new URLSearchParams(view.query);
+    query.delete('visit');
+    if (view.filters.visit && view.visitSince) query.set('since', view.visitSince);
+    query.set('format', format);
+    return `/api/changes?${query.toString()}`;
+  };
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">Changes</h1>
+        <p className="max-w-3xl text-sm text-slate-600">
+          What moved in the Picks API, newest first. The API pushes nothing, so the portal polls it and compares each record with the
+          previous complete poll: <strong>new</strong> records, a <strong>status</strong> or <strong>result</strong> that moved, a record{' '}
+          <strong>updated</strong> in any other way, and records <strong>withdrawn</strong> (no longer delivered while their event is in the
+          window) or <strong>restored</strong>. A change that happens and reverts between two polls is not seen.
+        </p>
+      </div>
+      {view.status ? <FeedStatusLine status={view.status} /> : null}
+      <form
+        method="get"
+        action="/changes"
+        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
+      >
+        <label className="text-sm">
+          Change
+          <select name="kind" defaultValue={value('kind')} className={field}>
+            <option value="">any</option>
+            {CHANGE_KINDS.map((kind) => (
+              <option key={kind}>{kind}</option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          Sport
+          <input name="sport" defaultValue={value('sport')} className={field} />
+        </label>
+        <label className="text-sm">
+          League
+          <input name="league" defaultValue={value('league')} className={field} />
+        </label>
+        <label className="text-sm">
+          Detected after (UTC)
+          <input name="since" defaultValue={value('since')} placeholder="2026-11-22 or …T06:00Z" className={field} />
+        </label>
+        <label className="text-sm">
+          Detected until (UTC)
+          <input name="until" defaultValue={value('until')} placeholder="2026-11-23" className={field} />
+        </label>
+        <div className="flex flex-col justify-end gap-2 text-sm">
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="visit" value="1" defaultChecked={value('visit') === '1'} />
+            Since my last visit
+          </label>
+          <div className="flex gap-2">
+            <button className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700">Apply</button>
+            <Link href="/changes" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
+              Clear
+            </Link>
+          </div>
+        </div>
+      </form>
+      {!view.ok ? (
+        <ErrorPanel error={view.error} retryHref="/changes" />
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
+            <span data-testid="changes-count">
+              {view.entries.length === 0 ? 'No changes match.' : `${view.entries.length}${view.older ? '+' : ''} changes`}
+              {view.filters.visit
+                ? view.visitSince
+                  ? ` since your last visit (it ended ${view.visitSince.replace('T', ' ').slice(0, 16)} UTC).`
+                  : ' — this is your first visit: everything is new to you.'
+                : ''}
+            </span>
+            {can(session.user.role, 'export') && (
+              <span className="ml-auto flex gap-3">
+                <a className="font-medium text-brand-700 hover:underline" href={download('csv')}>
+                  Download CSV
+                </a>
+                <a className="font-medium text-brand-700 hover:underline" href={download('json')}>
+                  Download JSON
+                </a>
+              </span>
+            )}
+          </div>
+          {view.entries.length > 0 ? <ChangesTable entries={view.entries} /> : null}
+          {view.older ? (
+            <Link
+              className="inline-block text-sm font-medium text-brand-700 hover:underline"
+              href={`/changes?${view.query ? `${view.query}&` : ''}before=${view.older}`}
+            >
+              Older changes →
+            </Link>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

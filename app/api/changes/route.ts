@@ -1,0 +1,6 @@
+import { clientAddress } from '@/lib/auth/client-address';
+import { changesResponse } from '@/lib/changes/download';
+import { withRole } from '@/lib/http';
+
+// The change feed's entries (since=, filters) as a streamed, audited JSON or CSV file; editors and admins only.
+export const GET = withRole('export', (request, session) => changesResponse(request, session.user, clientAddress(request.headers)));

@@ -1,0 +1,28 @@
+import 'server-only';
+import type { PortalConfig } from '../config';
+import { picksApi } from '../picks-api';
+import type { Store } from '../store';
+import { startFeedLoop, type FeedSettings } from './poller';
+
+/** The change feed's settings from the configuration; null when polling is off (CHANGES_POLL_SECONDS=0). */
+export function feedSettings(config: PortalConfig): FeedSettings | null {
+  if (config.CHANGES_POLL_SECONDS === 0) return null;
+  return { daysBack: config.CHANGES_DAYS_BACK, daysAhead: config.CHANGES_DAYS_AHEAD, pollMs: config.CHANGES_POLL_SECONDS * 1000 };
+}
+
+/** Starts this server process's part in the change feed (instrumentation, once per process). */
+export function startChangeFeed(store: Store, config: PortalConfig): void {
+  const settings = feedSettings(config);
+  if (!settings) {
+    console.log('[changes] polling is off (CHANGES_POLL_SECONDS=0): /changes shows what earlier polls found');
+    return;
+  }
+  const holder = globalThis as typeof globalThis & { __changeFeed?: unknown };
+  if (holder.__changeFeed) return;
+  holder.__changeFeed = startFeedLoop({
+    db: store.db,
+    walk: (filters, call) => picksApi().walkPicks(filters, call),
+    instance: store.instance,
+    settings,
+  });
+}

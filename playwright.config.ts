@@ -11,6 +11,7 @@ import { E2E, upstreamEnv } from './tests/e2e/ports';
 const secret = 'e2e-only-secret-not-for-production-0123456789';
 /** The portal's state is fresh each run: its data dir is emptied, and `staff` portals get a users file to import. */
 const portal = (port: number, env: Record<string, string>, users: 'staff' | 'none' = 'staff') => ({
+  // Only the main portal polls for changes: the others count upstream requests or have a tiny budget (changes.spec.ts polls its own).
   command: `node --conditions=react-server --import tsx tests/e2e/support/prepare-portal.ts ${E2E.dataDir(port)} ${users} && npm start`,
   url: `http://127.0.0.1:${port}/login`,
   reuseExistingServer: false,
@@ -22,6 +23,7 @@ const portal = (port: number, env: Record<string, string>, users: 'staff' | 'non
     PORTAL_DATA_DIR: E2E.dataDir(port),
     PORTAL_USERS_FILE: `${E2E.dataDir(port)}/users.json`,
     NEXTAUTH_URL: `http://localhost:${port}`,
+    CHANGES_POLL_SECONDS: port === E2E.port ? '300' : '0',
     ...env,
   },
 });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { toAppError } from '../errors';
 import type { Pick } from '../picks-api/schemas';
-import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedLease } from '../store/change-feed';
+import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedLease, requestPoll } from '../store/change-feed';
 import { applyPoll, readWatched } from '../store/changes';
 import type { Database } from '../store/schema';
 import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
@@ -91,6 +91,8 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
 
 export interface FeedLoop {
   stop(): Promise<void>;
+  /** Polls now if this instance holds the lease; otherwise asks the holder to, at its next check. */
+  pollNow(): Promise<'started' | 'running' | 'requested'>;
   /** Resolves when the poll running now (if any) has ended; tests and the benchmark wait on it. */
   idle(): Promise<void>;
 }
@@ -110,6 +112,17 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
   let stopped = false;
   let lastProblem = '';
 
+  const start = () => {
+    controller = new AbortController();
+    running = pollOnce({ ...context, signal: controller.signal })
+      .then((result) => {
+        if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`);
+        else if (result.outcome === 'complete' && (result.baseline || result.entries > 0))
+          log(`[changes] poll complete: ${result.entries} change(s), ${result.watched} records watched, ${result.requests} request(s)`);
+      })
+      .finally(() => (running = null));
+  };
+
   const tick = async () => {
     if (stopped) return;
     try {
@@ -119,15 +132,9 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
         return;
       }
       const state = await readFeed(db);
-      const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs;
-      if (due && !running) {
-        controller = new AbortController();
-        running = pollOnce({ ...context, signal: controller.signal })
-          .then((result) => {
-            if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`);
-          })
-          .finally(() => (running = null));
-      }
+      const requested = state.requestedMs !== null && state.requestedMs > (state.startedMs ?? 0);
+      const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs || requested;
+      if (due && !running) start();
       lastProblem = '';
     } catch (error) {
       const problem = (error as Error).message;
@@ -145,6 +152,16 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
       controller.abort(new Error('the portal is stopping'));
       await running?.catch(() => undefined);
       if (holding) await releaseFeedLease(db, instance).catch(() => undefined);
+    },
+    async pollNow() {
+      if (running) return 'running';
+      holding = await claimFeedLease(db, instance, settings.pollMs + tickMs, now());
+      if (holding) {
+        start();
+        return 'started';
+      }
+      await requestPoll(db, now());
+      return 'requested';
     },
     idle: async () => {
       await running;

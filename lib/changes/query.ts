@@ -30,6 +30,8 @@ const pageSchema = z.strictObject({
   /** "Since my last visit": the page fills `since` from the person's visits. */
   visit: z.literal('1', { error: 'must be 1' }).optional(),
   before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Set by the "Poll now" button's redirect: how the request went (shown, not a filter). */
+  polled: z.enum(['started', 'running', 'requested', 'refused', 'store', 'failed']).optional(),
 });
 const downloadSchema = z.strictObject({ ...shape, format: z.enum(['csv', 'json']).optional() });
 
@@ -52,7 +54,7 @@ export function parseChangeQuery(params: URLSearchParams, use: 'page' | 'downloa
     );
     throw invalid(details);
   }
-  const { since, until, visit, ...rest } = parsed.data as z.infer<typeof pageSchema> & { format?: 'csv' | 'json' };
+  const { since, until, visit, polled: _polled, ...rest } = parsed.data as z.infer<typeof pageSchema> & { format?: 'csv' | 'json' };
   const untilIso = until && (day.test(until) ? new Date(Date.parse(until) + 86_400_000 - 1).toISOString() : new Date(until).toISOString());
   const sinceIso = since && new Date(since).toISOString();
   if (sinceIso && untilIso && sinceIso >= untilIso) throw invalid({ until: 'must be after since' });

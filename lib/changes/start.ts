@@ -2,7 +2,19 @@ import 'server-only';
 import type { PortalConfig } from '../config';
 import { picksApi } from '../picks-api';
 import type { Store } from '../store';
-import { startFeedLoop, type FeedSettings } from './poller';
+import { fromStore } from '../store';
+import { requestPoll } from '../store/change-feed';
+import { startFeedLoop, type FeedLoop, type FeedSettings } from './poller';
+
+// The loop of this process, shared through globalThis: instrumentation starts it, route handlers reach it.
+const holder = globalThis as typeof globalThis & { __changeFeed?: FeedLoop };
+
+/** "Poll now": this process polls at once if it holds the lease; otherwise the holder is asked to, at its next check. */
+export async function pollNow(): Promise<'started' | 'running' | 'requested'> {
+  if (holder.__changeFeed) return fromStore(() => holder.__changeFeed!.pollNow());
+  await fromStore((db) => requestPoll(db));
+  return 'requested';
+}
 
 /** The change feed's settings from the configuration; null when polling is off (CHANGES_POLL_SECONDS=0). */
 export function feedSettings(config: PortalConfig): FeedSettings | null {
@@ -17,7 +29,6 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     console.log('[changes] polling is off (CHANGES_POLL_SECONDS=0): /changes shows what earlier polls found');
     return;
   }
-  const holder = globalThis as typeof globalThis & { __changeFeed?: unknown };
   if (holder.__changeFeed) return;
   holder.__changeFeed = startFeedLoop({
     db: store.db,

@@ -23,6 +23,7 @@ export interface FeedState {
   requests: number;
   polls: number;
   polledBy: string | null;
+  requestedMs: number | null;
 }
 
 export async function readFeed(db: Db): Promise<FeedState> {
@@ -39,6 +40,7 @@ export async function readFeed(db: Db): Promise<FeedState> {
     requests: Number(row.requests),
     polls: Number(row.polls),
     polledBy: row.polled_by,
+    requestedMs: row.requested_ms === null ? null : Number(row.requested_ms),
   };
 }
 
@@ -76,6 +78,11 @@ export async function releaseFeedLease(db: Db, instance: string): Promise<void> 
     .where('name', '=', FEED)
     .where('holder', '=', instance)
     .execute();
+}
+
+/** Asks whichever instance holds the lease to poll at its next check. */
+export async function requestPoll(db: Db, now = Date.now()): Promise<void> {
+  await db.updateTable('change_feed').set({ requested_ms: now }).where('name', '=', FEED).execute();
 }
 
 export const markPollStarted = (db: Db, instance: string, now: number) =>

@@ -132,6 +132,7 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('requests', 'bigint', (c) => c.notNull().defaultTo(0))
         .addColumn('polls', 'bigint', (c) => c.notNull().defaultTo(0))
         .addColumn('polled_by', 'text')
+        .addColumn('requested_ms', 'bigint')
         .execute();
       await db.insertInto('change_feed').values({ name: 'feed' }).execute();
       await db.schema

@@ -119,6 +119,8 @@ export interface ChangeFeedTable {
   requests: Generated<number>;
   polls: Generated<number>;
   polled_by: string | null;
+  /** An admin asked for a poll now ("Poll now"); the holder polls at its next check if this is after started_ms. */
+  requested_ms: number | null;
 }
 
 /** When each person last opened /changes, and the visit before (for "since my last visit"). */

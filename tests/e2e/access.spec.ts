@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 
@@ -30,11 +30,15 @@ const pages = all
   .filter((f) => path.basename(f) === 'page.tsx')
   .map(toUrl)
   .filter((url) => url !== '/login');
+/** Each handler with the methods its file exports (GET, POST, …), each of which must refuse. */
 const handlers = all
   .filter((f) => path.basename(f) === 'route.ts')
-  .map(toUrl)
-  .filter((url) => !url.startsWith('/api/auth'))
-  .filter((url) => !PUBLIC_HANDLERS.includes(url));
+  .map((file) => ({
+    url: toUrl(file),
+    methods: [...readFileSync(file, 'utf8').matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!),
+  }))
+  .filter(({ url }) => !url.startsWith('/api/auth'))
+  .filter(({ url }) => !PUBLIC_HANDLERS.includes(url));
 
 test('the file tree has the pages we expect to guard', () => {
   expect(pages).toEqual(
@@ -51,12 +55,18 @@ for (const url of pages) {
   });
 }
 
-for (const url of handlers) {
-  test(`handler ${url} answers 401 to a signed-out request`, async ({ request }) => {
-    const res = await request.get(url, { maxRedirects: 0 });
-    expect(res.status()).toBe(401);
-    expect((await res.json()).error.code).toBe('UNAUTHENTICATED');
-  });
+test('every handler exports at least one method we check', () => {
+  for (const handler of handlers) expect(handler.methods.length, handler.url).toBeGreaterThan(0);
+});
+
+for (const { url, methods } of handlers) {
+  for (const method of methods) {
+    test(`handler ${method} ${url} answers 401 to a signed-out request`, async ({ request }) => {
+      const res = await request.fetch(url, { method, maxRedirects: 0 });
+      expect(res.status()).toBe(401);
+      expect((await res.json()).error.code).toBe('UNAUTHENTICATED');
+    });
+  }
 }
 
 test('/api/health answers signed out with the store and upstream states only', async ({ request }) => {

@@ -45,6 +45,8 @@ async function startPortal(port: number, user: typeof FIRST): Promise<void> {
       AUTH_SECRET: 'many-instances-secret-0123456789-abcdef',
       PICKS_ME_CACHE_SECONDS: '0',
       PICKS_API_MAX_RETRIES: '0',
+      CHANGES_POLL_SECONDS: '0', // this spec counts upstream requests; the change feed's own spec polls
+
       PORTAL_IMAGE_ORIGINS: `http://127.0.0.1:${E2E.sandboxPort}`,
     }),
   );

@@ -7,9 +7,19 @@ import { can } from '@/lib/auth/roles';
 import { requirePage } from '@/lib/auth/session';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
 import { changesView } from '@/lib/changes/view';
+import { pollNowAction } from './actions';
 import type { PageSearchParams } from '@/lib/filters';
 
 export const metadata: Metadata = { title: 'Changes' };
+
+const POLLED: Record<string, string> = {
+  started: 'A poll has started; reload in a moment to see what it found.',
+  running: 'A poll is already running.',
+  requested: 'The instance that polls was asked to poll at its next check (within 30 s).',
+  refused: 'Only admins may ask for a poll.',
+  store: 'The store is not reachable: the poll could not be asked for.',
+  failed: 'The poll could not be asked for.',
+};
 
 const field = 'mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm';
 
@@ -39,13 +49,23 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
         </p>
       </div>
       {view.status ? <FeedStatusLine status={view.status} /> : null}
+      {can(session.user.role, 'poll') && (
+        <form action={pollNowAction} className="flex items-center gap-3 text-sm">
+          <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50">Poll now</button>
+          {value('polled') ? (
+            <span role="status" data-testid="poll-now">
+              {POLLED[value('polled')] ?? ''}
+            </span>
+          ) : null}
+        </form>
+      )}
       <form
         method="get"
         action="/changes"
         className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
       >
         <label className="text-sm">
-          Change
+          Kind of change
           <select name="kind" defaultValue={value('kind')} className={field}>
             <option value="">any</option>
             {CHANGE_KINDS.map((kind) => (

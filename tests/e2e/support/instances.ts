@@ -29,7 +29,7 @@ export async function startInstance(port: number, env: Record<string, string>): 
   return {
     origin,
     async stop() {
-      if (child.exitCode !== null || !child.pid) return;
+      if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
       process.kill(-child.pid, 'SIGTERM');
       await once(child, 'exit');
       await waitUntil(

@@ -28,6 +28,8 @@ test('main pages', async ({ page }) => {
     '/admin/users',
     '/admin/audit',
     '/exports',
+    '/changes',
+    '/changes?kind=nope',
   ]) {
     await page.goto(url);
     await page.waitForLoadState('networkidle');

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
@@ -220,6 +221,8 @@ test.describe.serial('one portal watching the sandbox', () => {
     );
     const rows = page.locator('[data-testid=changes-table] tbody tr');
     await expect(rows).toHaveCount(Math.min(expected.size, 100));
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveCount(0); // viewers browse, editors download
     await expect(page.getByRole('button', { name: 'Poll now' })).toHaveCount(0);
 

@@ -1,0 +1,43 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+/** "Poll now" on /changes checks the caller's role itself: the button not being shown is not a guard. */
+
+const session = vi.hoisted(() => ({ current: null as null | { user: { email: string; role: string } } }));
+const redirected = vi.hoisted(() => ({ to: '' }));
+vi.mock('@/lib/auth/session', () => ({ getPortalSession: async () => session.current }));
+vi.mock('next/navigation', () => ({
+  redirect: (to: string) => {
+    redirected.to = to;
+    throw new Error('NEXT_REDIRECT');
+  },
+}));
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'poll-action-'));
+  Object.assign(process.env, { DATABASE_URL: '', PORTAL_DATA_DIR: dir, PORTAL_USERS_FILE: path.join(dir, 'none.json') });
+  await (await import('@/lib/store')).closeStore();
+});
+afterAll(async () => (await import('@/lib/store')).closeStore());
+
+describe('pollNowAction', () => {
+  it('refuses every role but admin, and signed-out callers, asking for nothing', async () => {
+    const { pollNowAction } = await import('@/app/(portal)/changes/actions');
+    const { getStore } = await import('@/lib/store');
+    const { readFeed } = await import('@/lib/store/change-feed');
+    const db = (await getStore()).db;
+    for (const caller of [null, ...['viewer', 'editor', 'manager'].map((role) => ({ user: { email: `${role}@example.com`, role } }))]) {
+      session.current = caller;
+      await expect(pollNowAction()).rejects.toThrow('NEXT_REDIRECT');
+      expect(redirected.to).toBe('/changes?polled=refused');
+    }
+    expect((await readFeed(db)).requestedMs).toBeNull();
+    session.current = { user: { email: 'boss@example.com', role: 'admin' } };
+    await expect(pollNowAction()).rejects.toThrow('NEXT_REDIRECT');
+    // No loop runs in this process: the lease holder is asked, through the store.
+    expect(redirected.to).toBe('/changes?polled=requested');
+    expect((await readFeed(db)).requestedMs).toEqual(expect.any(Number));
+  });
+});

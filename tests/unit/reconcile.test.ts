@@ -9,7 +9,6 @@ const T = Date.parse('2026-11-20T12:00:00Z');
 const window: Window = { fromMs: T - 7 * DAY, toMs: T + 14 * DAY };
 
 const record = (id: string, change: Partial<Pick> = {}): Pick & { id: string } => ({
-  id,
   sport: 'Football',
   league: 'Serie A',
   homeTeam: 'Etna Calcio',
@@ -22,6 +21,7 @@ const record = (id: string, change: Partial<Pick> = {}): Pick & { id: string } =
   result: null,
   publishedAt: '2026-11-19T08:00:00.000Z',
   ...change,
+  id,
 });
 
 const map = (...records: (Pick & { id: string })[]) => new Map(records.map((r) => [r.id, snapshot(r)]));

@@ -4,6 +4,7 @@ import { getStore, StoreError } from './store';
 import { pruneHourly } from './store/maintenance';
 import { recordSettingsChange } from './audit/settings';
 import { startChangeFeed } from './changes/start';
+import { startDeliveries } from './deliveries/start';
 
 // Imported once by instrumentation.ts at server start (Node runtime only): the configuration, then the
 // store (waiting, with backoff, for a PostgreSQL that is not up yet; migrations applied).
@@ -16,6 +17,7 @@ try {
   pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS });
   await recordSettingsChange(store, config);
   startChangeFeed(store, config);
+  startDeliveries(store, config);
 } catch (error) {
   const known = error instanceof ConfigError || error instanceof StoreError;
   console.error(`[portal] ${known ? error.message : String(error)}`);

@@ -111,6 +111,15 @@ const configSchema = z.object({
     .default(300)
     .refine((value) => value === 0 || value >= 2, 'must be 0 (off) or at least 2 seconds'),
   CHANGES_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  // Scheduled deliveries (lib/deliveries): where directory deliveries write, the key their secrets are sealed with,
+  // and whether SFTP and webhook targets may be on loopback or private networks (off: no reaching inside from here).
+  DELIVERY_ROOT: optionalText,
+  DELIVERY_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .pipe(z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional()),
+  DELIVERY_ALLOW_PRIVATE_TARGETS: flag,
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };

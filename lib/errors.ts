@@ -57,6 +57,10 @@ export const ERROR_KINDS = {
     title: "The portal's database cannot be reached",
     message: "The portal's database cannot be reached. Try again in a minute.",
   },
+  INVALID_DELIVERY: { status: 400, title: 'The delivery is not valid', message: 'The delivery is not valid.' },
+  DELIVERY_CONFLICT: { status: 409, title: 'That name is taken', message: 'Another delivery already has that name.' },
+  DELIVERY_FAILED: { status: 502, title: 'The delivery failed', message: 'The file could not be delivered.' },
+  DELIVERY_NOT_READY: { status: 503, title: 'Deliveries cannot run yet', message: 'Deliveries cannot run yet.' },
   ABORTED: { status: 499, title: 'Cancelled', message: 'The request was cancelled.' },
   INTERNAL: { status: 500, title: 'Something went wrong', message: 'The portal hit an unexpected error.' },
 } as const satisfies Record<string, ErrorKind>;

@@ -11,6 +11,8 @@ missing=()
 [ -x "$chromium_path" ] || missing+=(chromium)
 # PostgreSQL: the store tests run on it as well as on the embedded database (they start their own server).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${PG_BIN:-}" ] || missing+=(postgresql)
+# OpenSSH's server: the SFTP delivery tests start their own on a free loopback port.
+[ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "[test] installing Debian's ${missing[*]}"
@@ -20,7 +22,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     echo "[test] Chromium not found at $chromium_path. Install it (apt-get install -y chromium) or set CHROMIUM_PATH." >&2
     exit 1
   else
-    echo "[test] PostgreSQL is not installed: its tests will say they were SKIPPED (apt-get install -y postgresql)." >&2
+    echo "[test] ${missing[*]} not installed: those tests will say they were SKIPPED (apt-get install -y ${missing[*]})." >&2
   fi
 fi
 

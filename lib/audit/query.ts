@@ -17,6 +17,10 @@ export const AUDIT_ACTIONS = [
   'user.password',
   'user.remove',
   'settings.change',
+  'delivery.add',
+  'delivery.change',
+  'delivery.remove',
+  'delivery.run',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

@@ -20,7 +20,11 @@ export type AuditAction =
   | 'user.enable'
   | 'user.password'
   | 'user.remove'
-  | 'settings.change';
+  | 'settings.change'
+  | 'delivery.add'
+  | 'delivery.change'
+  | 'delivery.remove'
+  | 'delivery.run';
 
 export type AuditRecord = Partial<Omit<AuditInput, 'actor' | 'action' | 'outcome'>> &
   Pick<AuditInput, 'actor' | 'outcome'> & { action: AuditAction };

@@ -1,20 +1,74 @@
 import 'server-only';
+import type { Kysely } from 'kysely';
 import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
 import { AppError, toAppError } from '../errors';
 import { changesCsvHeader, changesCsvRows, changesJsonClosing, changesJsonOpening, changesJsonRows } from '../export/changes-file';
 import { licenceOrNull } from '../picks-api/portal';
 import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
-import { readChanges, type StoredChange } from '../store/changes';
+import { readChanges, type ChangeQuery, type StoredChange } from '../store/changes';
+import type { Database } from '../store/schema';
 import { parseChangeQuery } from './query';
 
 const BATCH = 500;
+const storeFault = (cause: unknown) => new AppError({ code: 'STORE_UNAVAILABLE', cause });
+
+/**
+ * The feed's entries matching `query`, oldest first, as a CSV or JSON file streamed in batches from the
+ * store with backpressure. The first batch is read before this returns, so a store that is away is an
+ * error here, not a broken file; a failure later errors the stream (no closing line), so a cut file
+ * never looks complete. Used by GET /api/changes and by `changes` deliveries.
+ */
+export async function changesStream(
+  db: Kysely<Database>,
+  query: ChangeQuery,
+  format: 'csv' | 'json',
+  meta: Record<string, unknown>,
+  onRecords: (count: number) => void = () => undefined,
+): Promise<ReadableStream<Uint8Array>> {
+  const entries = readChanges(db, query, BATCH)[Symbol.asyncIterator]();
+  let first: IteratorResult<StoredChange> | null = await entries.next().catch((cause: unknown) => Promise.reject(storeFault(cause)));
+  const next = () => {
+    const held = first;
+    first = null;
+    return held ? Promise.resolve(held) : entries.next().catch((cause: unknown) => Promise.reject(storeFault(cause)));
+  };
+  const encode = (text: string) => Buffer.from(text, 'utf8');
+  let count = 0;
+  let opened = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(output) {
+        if (!opened) {
+          opened = true;
+          output.enqueue(encode(format === 'csv' ? changesCsvHeader() : changesJsonOpening(meta)));
+          return;
+        }
+        const batch: StoredChange[] = [];
+        for (let item = await next(); !item.done; item = await next()) {
+          batch.push(item.value);
+          if (batch.length === BATCH) break;
+        }
+        if (batch.length > 0) {
+          output.enqueue(encode(format === 'csv' ? changesCsvRows(batch) : changesJsonRows(batch, count === 0)));
+          count += batch.length;
+          onRecords(count);
+          if (batch.length === BATCH) return;
+        }
+        if (format === 'json') output.enqueue(encode(changesJsonClosing(count)));
+        output.close();
+      },
+      async cancel() {
+        await entries.return?.(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
 
 /**
  * GET /api/changes?since=&until=&kind=&sport=&league=&format=json|csv: the feed's entries, oldest first,
- * streamed in batches from the store with backpressure, and audited like every export (`export.changes`).
- * The first batch is read before answering: a store that is away is a 503, not a broken file; a failure
- * later breaks the download (no closing line), so a cut file never looks complete.
+ * streamed and audited like every export (`export.changes`).
  */
 export async function changesResponse(request: Request, who: { email: string; role: string }, address: string | null): Promise<Response> {
   const startedAt = Date.now();
@@ -38,46 +92,9 @@ export async function changesResponse(request: Request, who: { email: string; ro
       licence: (await licenceOrNull())?.licenceId ?? null,
     };
     const feed = await fromStore(readFeed);
-    const entries = await fromStore(async (db) => readChanges(db, query, BATCH)[Symbol.asyncIterator]());
-    let first: IteratorResult<StoredChange> | null = await fromStore(() => entries.next());
-    const next = () => {
-      const held = first;
-      first = null;
-      return held
-        ? Promise.resolve(held)
-        : entries.next().catch((cause: unknown) => Promise.reject(new AppError({ code: 'STORE_UNAVAILABLE', cause })));
-    };
     const progress = newProgress();
-    const encode = (text: string) => Buffer.from(text, 'utf8');
-    let opened = false;
-    const source = new ReadableStream<Uint8Array>(
-      {
-        async pull(output) {
-          if (!opened) {
-            opened = true;
-            const meta = { filters: sent, lastCompletePollAt: feed.completeMs === null ? null : new Date(feed.completeMs).toISOString() };
-            output.enqueue(encode(format === 'csv' ? changesCsvHeader() : changesJsonOpening(meta)));
-            return;
-          }
-          const batch: StoredChange[] = [];
-          for (let item = await next(); !item.done; item = await next()) {
-            batch.push(item.value);
-            if (batch.length === BATCH) break;
-          }
-          if (batch.length > 0) {
-            output.enqueue(encode(format === 'csv' ? changesCsvRows(batch) : changesJsonRows(batch, progress.records === 0)));
-            progress.records += batch.length;
-            if (batch.length === BATCH) return;
-          }
-          if (format === 'json') output.enqueue(encode(changesJsonClosing(progress.records)));
-          output.close();
-        },
-        async cancel() {
-          await entries.return?.(undefined);
-        },
-      },
-      { highWaterMark: 0 },
-    );
+    const meta = { filters: sent, lastCompletePollAt: feed.completeMs === null ? null : new Date(feed.completeMs).toISOString() };
+    const source = await fromStore((db) => changesStream(db, query, format, meta, (count) => (progress.records = count)));
     return new Response(auditedStream(source, context, progress, startedAt), {
       headers: {
         'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',

@@ -130,6 +130,48 @@ export interface ChangeVisitsTable {
   previous_ms: number | null;
 }
 
+/** A scheduled delivery (lib/deliveries); filters and destination as JSON, the secret sealed. */
+export interface DeliveriesTable {
+  id: string;
+  name: string;
+  kind: string;
+  format: string;
+  filters: string;
+  schedule: string;
+  destination: string;
+  secret: string | null;
+  host_key: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  paused: number;
+  pause_reason: string | null;
+  failures: number;
+  last_due_ms: number;
+  changes_until: string | null;
+}
+
+/** One run of a delivery; unique per (delivery, due time, attempt). */
+export interface DeliveryRunsTable {
+  id: string;
+  delivery_id: string;
+  due_ms: number | null;
+  trigger: string;
+  attempt: number;
+  instance: string;
+  lease_expires: number;
+  started_at: string;
+  started_ms: number;
+  finished_at: string | null;
+  outcome: string;
+  records: number | null;
+  bytes: number | null;
+  sha256: string | null;
+  file: string | null;
+  error: string | null;
+  duration_ms: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_sessions: RevokedSessionsTable;
@@ -143,4 +185,6 @@ export interface Database {
   changes: ChangesTable;
   change_feed: ChangeFeedTable;
   change_visits: ChangeVisitsTable;
+  deliveries: DeliveriesTable;
+  delivery_runs: DeliveryRunsTable;
 }

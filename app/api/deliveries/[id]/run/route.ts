@@ -1,0 +1,7 @@
+import { runResponse } from '@/lib/deliveries/api';
+import { withRole } from '@/lib/http';
+
+// Run now (202 with the run's id; its outcome in …/runs); editors and admins.
+export const POST = withRole('deliveries', (request) =>
+  runResponse(decodeURIComponent(new URL(request.url).pathname.split('/').at(-2) ?? '')),
+);

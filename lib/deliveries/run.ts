@@ -1,0 +1,242 @@
+import 'server-only';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit/record';
+import { changesStream } from '../changes/download';
+import { parseChangeQuery } from '../changes/query';
+import { AppError, toAppError } from '../errors';
+import { planExport, startExport } from '../export/stream';
+import { picksApi } from '../picks-api';
+import { licenceOrNull } from '../picks-api/portal';
+import { readFeed } from '../store/change-feed';
+import { finishRun, recordOutcome, renewRun, updateDelivery, type Delivery } from '../store/deliveries';
+import type { Database } from '../store/schema';
+import { toDirectory, toSftp, toWebhook, type Finished } from './destinations';
+import { runFilters } from './input';
+import { openSecret } from './secrets';
+import { targetProblem } from './targets';
+
+/**
+ * One run of a delivery: the file is made in full in a private spool first (the same export code as
+ * downloads, or the change feed's), and only a complete file goes to the destination, under a temporary
+ * name renamed after its last byte, with its manifest. A run that fails anywhere leaves nothing there and
+ * is recorded `failed` with the error; three failures in a row pause the delivery. Every run is in the
+ * audit trail as `delivery:<name>`.
+ */
+
+export interface DeliverySettings {
+  root: string;
+  secretKey: string | null;
+  /** SFTP and webhook targets on loopback or private networks are allowed (lib/deliveries/targets.ts). */
+  allowPrivate: boolean;
+}
+
+export interface RunTicket {
+  id: string;
+  trigger: 'schedule' | 'manual' | 'retry';
+}
+
+const LEASE_MS = 60_000;
+export const newRunId = () => `run_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+
+const stampOf = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60) || 'delivery';
+
+interface Produced {
+  records: number;
+  until: string | null;
+  contentType: string;
+  resolved: Record<string, string>;
+}
+
+async function produce(
+  db: Kysely<Database>,
+  delivery: Delivery,
+  startedMs: number,
+  spool: string,
+  digest: (chunk: Buffer) => void,
+): Promise<Produced> {
+  const resolved = runFilters(delivery.kind, delivery.filters, startedMs);
+  let records = 0;
+  let stream: ReadableStream<Uint8Array>;
+  let until: string | null = null;
+  if (delivery.kind === 'changes') {
+    const feed = await readFeed(db);
+    if (feed.completeMs === null) throw toAppError(new Error('the change feed has not completed a poll yet'));
+    until = new Date(feed.completeMs).toISOString();
+    const since = delivery.changesUntil ?? delivery.createdAt;
+    const { format: _format, visit: _visit, ...query } = parseChangeQuery(new URLSearchParams(resolved), 'download');
+    stream = await changesStream(
+      db,
+      { ...query, since, until },
+      delivery.format,
+      { delivery: delivery.name, filters: resolved, since, until },
+      (n) => (records = n),
+    );
+  } else {
+    const plan = planExport(delivery.kind, new URLSearchParams(resolved), delivery.format, null);
+    const started = await startExport(plan, { client: picksApi(), onPage: (n) => (records = n) });
+    stream = started.stream;
+  }
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      digest(chunk);
+      done(null, chunk);
+    },
+  });
+  await pipeline(Readable.fromWeb(stream as never), tap, createWriteStream(spool, { mode: 0o600 }));
+  return {
+    records,
+    until,
+    contentType: delivery.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    resolved,
+  };
+}
+
+export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticket: RunTicket, settings: DeliverySettings): Promise<void> {
+  const startedMs = Date.now();
+  const renew = setInterval(() => void renewRun(db, ticket.id, Date.now() + LEASE_MS).catch(() => undefined), 20_000);
+  const dir = await mkdtemp(path.join(tmpdir(), 'picks-delivery-'));
+  // What and when (UTC), and the run, so two runs in one second never share a name.
+  const file = `${slug(delivery.name)}-${delivery.kind}-${stampOf(startedMs)}-${ticket.id.slice(4, 10)}.${delivery.format}`;
+  const spool = path.join(dir, file);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let records = 0;
+  let resolved: Record<string, string> = delivery.filters;
+  try {
+    const made = await produce(db, delivery, startedMs, spool, (chunk) => {
+      hash.update(chunk);
+      bytes += chunk.length;
+    });
+    records = made.records;
+    resolved = made.resolved;
+    const sha256 = hash.digest('hex');
+    const manifest = {
+      delivery: { id: delivery.id, name: delivery.name },
+      run: ticket.id,
+      kind: delivery.kind,
+      format: delivery.format,
+      file,
+      filters: delivery.filters,
+      resolvedFilters: resolved,
+      records,
+      bytes,
+      sha256,
+      licence: (await licenceOrNull())?.licenceId ?? null,
+      startedAt: new Date(startedMs).toISOString(),
+      finishedAt: new Date().toISOString(),
+    };
+    const done: Finished = { spool, file, manifest, contentType: made.contentType };
+    const placed = await deliver(db, delivery, done, settings);
+    const finishedMs = Date.now();
+    await finishRun(db, ticket.id, {
+      outcome: 'complete',
+      records,
+      bytes,
+      sha256,
+      file: placed,
+      error: null,
+      finishedMs,
+      durationMs: finishedMs - startedMs,
+    });
+    await recordOutcome(db, delivery.id, true, null);
+    if (made.until) await updateDelivery(db, delivery.id, { changesUntil: made.until });
+    await recordAudit({
+      actor: `delivery:${delivery.name}`,
+      action: 'delivery.run',
+      target: placed,
+      filters: resolved,
+      outcome: 'complete',
+      records,
+      bytes,
+      sha256,
+      durationMs: finishedMs - startedMs,
+      licence: manifest.licence,
+    });
+  } catch (error) {
+    const failure = toAppError(error);
+    const message = failure.code === 'INTERNAL' ? (error as Error).message : failure.message;
+    const finishedMs = Date.now();
+    await finishRun(db, ticket.id, {
+      outcome: 'failed',
+      records,
+      bytes,
+      sha256: null,
+      file: null,
+      error: `${failure.code}: ${message}`.slice(0, 1000),
+      finishedMs,
+      durationMs: finishedMs - startedMs,
+    }).catch(() => undefined);
+    const { paused } = await recordOutcome(db, delivery.id, false, message).catch(() => ({ paused: false }));
+    console.error(
+      `[deliveries] ${delivery.name}: run ${ticket.id} failed, nothing delivered: ${failure.code} ${message}${paused ? ' (paused after 3 failures in a row)' : ''}`,
+    );
+    await recordAudit({
+      actor: `delivery:${delivery.name}`,
+      action: 'delivery.run',
+      target: null,
+      filters: resolved,
+      outcome: 'failed',
+      errorCode: failure.code,
+      records,
+      bytes,
+      durationMs: finishedMs - startedMs,
+    });
+  } finally {
+    clearInterval(renew);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished, settings: DeliverySettings): Promise<string> {
+  const destination = delivery.destination;
+  const secret = () => {
+    if (!delivery.secret) return '';
+    if (!settings.secretKey) throw toAppError(new Error('DELIVERY_SECRET_KEY is not set: the delivery secret cannot be opened'));
+    return openSecret(delivery.secret, settings.secretKey);
+  };
+  switch (destination.type) {
+    case 'directory':
+      return toDirectory(settings.root, String(destination.folder ?? ''), done);
+    case 'sftp': {
+      const refused = await targetProblem(String(destination.host), settings.allowPrivate);
+      if (refused) throw new AppError({ code: 'DELIVERY_FAILED', message: `The SFTP host is not allowed: ${refused}.` });
+      const credentials = JSON.parse(secret() || '{}') as { password?: string; privateKey?: string };
+      const result = await toSftp(
+        {
+          host: String(destination.host),
+          port: Number(destination.port ?? 22),
+          username: String(destination.username),
+          path: String(destination.path ?? '.'),
+          hostKey: delivery.hostKey,
+          ...credentials,
+        },
+        done,
+      );
+      if (delivery.hostKey === null) await updateDelivery(db, delivery.id, { hostKey: result.hostKey });
+      return `sftp://${String(destination.host)}:${Number(destination.port ?? 22)}${result.file.startsWith('/') ? '' : '/'}${result.file}`;
+    }
+    case 'webhook': {
+      const refused = await targetProblem(new URL(String(destination.url)).hostname, settings.allowPrivate);
+      if (refused) throw new AppError({ code: 'DELIVERY_FAILED', message: `The webhook host is not allowed: ${refused}.` });
+      await toWebhook({ url: String(destination.url), secret: secret(), deliveryId: delivery.id }, done);
+      return `${String(destination.url)} (${done.file})`;
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
+
+/**
+ * SFTP deliveries into a real sshd (Debian's openssh-server, started here on a loopback port with a
+ * throwaway user and key): the file and its manifest arrive complete under their final names; the server's
+ * host key is pinned on first use, and a server whose key changed is refused with nothing uploaded.
+ */
+
+const NOW = Date.now();
+let sandbox: Sandbox;
+let sshd: TestSshd | null = null;
+let skipped = '';
+
+beforeAll(async () => {
+  sshd = await startSshd();
+  if (!sshd) {
+    skipped = sshdMissing('the SFTP delivery tests');
+    return;
+  }
+  sandbox = createSandbox({ now: () => NOW, rateLimit: null });
+  const upstream = await sandbox.listen(0);
+  const dir = await mkdtemp(path.join(tmpdir(), 'deliveries-sftp-'));
+  Object.assign(process.env, {
+    DATABASE_URL: '',
+    PORTAL_DATA_DIR: dir,
+    PORTAL_USERS_FILE: path.join(dir, 'none.json'),
+    PICKS_API_BASE_URL: upstream,
+    PICKS_API_KEY: 'sandbox-full-key',
+    DELIVERY_SECRET_KEY: 'a-test-delivery-secret-key-0123456789',
+  });
+}, 60_000);
+afterAll(async () => {
+  sshd?.stop();
+  await (await import('@/lib/store')).closeStore();
+  await sandbox?.close();
+});
+
+describe('an SFTP delivery', () => {
+  it('uploads under a temporary name, renames after the last byte, pins the host key, and refuses a changed one', async (test) => {
+    if (!sshd) return test.skip(skipped);
+    const { getStore } = await import('@/lib/store');
+    const store = await import('@/lib/store/deliveries');
+    const { runNow } = await import('@/lib/deliveries/scheduler');
+    const { sealSecret } = await import('@/lib/deliveries/secrets');
+    const db = (await getStore()).db;
+    const key = process.env.DELIVERY_SECRET_KEY!;
+    const ctx = { db, instance: 'a', settings: { root: '/nonexistent', secretKey: key, allowPrivate: true } };
+    await store.insertDelivery(db, {
+      id: 'dlv_00000000000000a1',
+      name: 'Partner SFTP',
+      kind: 'results',
+      format: 'csv',
+      filters: { from: 'today-10d', to: 'today' },
+      schedule: '0 6 * * *',
+      destination: { type: 'sftp', host: '127.0.0.1', port: sshd.port, username: sshd.username, path: 'incoming/daily' },
+      secret: sealSecret(JSON.stringify({ privateKey: sshd.privateKey }), key),
+      createdBy: 'ana@example.com',
+      createdAt: new Date(NOW).toISOString(),
+      updatedAt: new Date(NOW).toISOString(),
+      lastDueMs: NOW,
+    });
+    await (
+      await runNow(ctx, (await store.findDelivery(db, 'dlv_00000000000000a1'))!)
+    ).done;
+    const [run] = await store.listRuns(db, 'dlv_00000000000000a1');
+    expect(run).toMatchObject({ outcome: 'complete', error: null });
+    const folder = path.join(sshd.home, 'incoming', 'daily');
+    const names = (await readdir(folder)).sort();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toMatch(/^partner-sftp-results-\d{8}T\d{6}Z-[a-f0-9]{6}\.csv$/);
+    expect(names[1]).toBe(`${names[0]}.manifest.json`);
+    const bytes = await readFile(path.join(folder, names[0]!));
+    const manifest = JSON.parse(await readFile(path.join(folder, names[1]!), 'utf8'));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(run!.sha256);
+    expect(manifest).toMatchObject({ sha256: run!.sha256, records: run!.records, kind: 'results' });
+    expect(run!.records).toBeGreaterThan(50);
+    expect(bytes.toString().trim().split('\r\n')).toHaveLength(run!.records! + 1);
+    const pinned = (await store.findDelivery(db, 'dlv_00000000000000a1'))!.hostKey;
+    expect(pinned).toBe(sshd.fingerprint);
+
+    const offered = await sshd.rotateHostKey();
+    await (
+      await runNow(ctx, (await store.findDelivery(db, 'dlv_00000000000000a1'))!)
+    ).done;
+    const [refused] = await store.listRuns(db, 'dlv_00000000000000a1');
+    expect(refused).toMatchObject({ outcome: 'failed' });
+    expect(refused!.error).toContain(`host key changed: pinned ${pinned}, offered ${offered}`);
+    expect(await readdir(folder)).toHaveLength(2);
+  }, 60_000);
+});

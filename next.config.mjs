@@ -1,6 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // SFTP deliveries: ssh2 may load a native addon, which the bundler cannot place; Node requires them at run time.
+  serverExternalPackages: ['ssh2', 'ssh2-sftp-client', 'cpu-features'],
   reactStrictMode: true,
   // forbidden() and forbidden.tsx for role refusals (403), beside notFound().
   // PORTAL_PROFILE_BUILD=1 keeps server function names, so a CPU profile (README, Performance) reads.

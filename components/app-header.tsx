@@ -10,6 +10,7 @@ const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/changes', label: 'Changes', needs: 'browse' },
   { href: '/coverage', label: 'Coverage', needs: 'coverage' },
   { href: '/exports', label: 'My exports', needs: 'export' },
+  { href: '/deliveries', label: 'Deliveries', needs: 'deliveries' },
   { href: '/admin/users', label: 'Users', needs: 'users' },
   { href: '/admin/audit', label: 'Audit', needs: 'audit' },
 ];

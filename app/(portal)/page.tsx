@@ -6,12 +6,18 @@ import { requirePage } from '@/lib/auth/session';
 import { getHealth, getRecentLicence } from '@/lib/picks-api/portal';
 import { ChangeCounts } from '@/components/changes/change-counts';
 import { changeCounts } from '@/lib/changes/view';
+import { deliveryAlerts } from '@/lib/deliveries/view';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
-  const [me, health, changes] = await Promise.all([getRecentLicence(), getHealth(), changeCounts(session.user.email)]);
-  const licence = me.ok ? me.value.summary : null;
   const role = session.user.role;
+  const [me, health, changes, deliveries] = await Promise.all([
+    getRecentLicence(),
+    getHealth(),
+    changeCounts(session.user.email),
+    can(role, 'deliveries') ? deliveryAlerts() : null,
+  ]);
+  const licence = me.ok ? me.value.summary : null;
 
   return (
     <div className="space-y-6">
@@ -66,6 +72,23 @@ export default async function OverviewPage() {
           )}
         </section>
       </div>
+      {deliveries && (deliveries.failing.length > 0 || deliveries.paused.length > 0) ? (
+        <section
+          aria-labelledby="delivery-alerts"
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 p-5 text-sm text-red-900"
+          data-testid="delivery-alerts"
+        >
+          <h2 id="delivery-alerts" className="font-semibold">
+            Deliveries need attention
+          </h2>
+          {deliveries.failing.length > 0 ? <p className="mt-1">Failing: {deliveries.failing.join(', ')}.</p> : null}
+          {deliveries.paused.length > 0 ? <p className="mt-1">Paused: {deliveries.paused.join(', ')}.</p> : null}
+          <Link href="/deliveries" className="mt-2 inline-block font-medium underline">
+            Open deliveries →
+          </Link>
+        </section>
+      ) : null}
       <ChangeCounts result={changes} />
       <section aria-labelledby="shortcuts" className="rounded-lg border border-slate-200 bg-white p-5">
         <h2 id="shortcuts" className="font-semibold">

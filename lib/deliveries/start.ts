@@ -9,7 +9,8 @@ import { runNow, startDeliveryLoop, type DeliveryLoop } from './scheduler';
 const holder = globalThis as typeof globalThis & { __deliveries?: DeliveryLoop };
 
 export function deliveryRoot(config: PortalConfig): string {
-  return path.resolve(config.DELIVERY_ROOT ?? path.join(config.PORTAL_DATA_DIR, 'deliveries'));
+  // A directory chosen at run time, not a file of the build: not traced.
+  return path.resolve(/*turbopackIgnore: true*/ config.DELIVERY_ROOT ?? `${config.PORTAL_DATA_DIR}/deliveries`);
 }
 
 export function startDeliveries(store: Store, config: PortalConfig): void {

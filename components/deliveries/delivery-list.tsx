@@ -1,0 +1,130 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+import type { deliveryView } from '@/lib/deliveries/api';
+import { callApi, DeliveryForm, Problem, type ApiProblem } from './delivery-form';
+
+/** /deliveries: every delivery with its schedule in words, next runs, last run and state, through the HTTP API. */
+
+export type DeliveryView = ReturnType<typeof deliveryView>;
+
+const button = 'rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium hover:bg-slate-50 disabled:opacity-50';
+const utc = (iso: string | null | undefined) => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '—');
+
+function where(d: DeliveryView): string {
+  const dest = d.destination as Record<string, unknown>;
+  if (dest.type === 'directory') return `folder ${String(dest.folder) || '(the delivery root)'}`;
+  if (dest.type === 'sftp') return `sftp://${String(dest.username)}@${String(dest.host)}:${String(dest.port)}/${String(dest.path)}`;
+  return `webhook ${String(dest.url)}`;
+}
+
+export function DeliveryList({ initial }: { initial: DeliveryView[] }) {
+  const [list, setList] = useState(initial);
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function refresh() {
+    const answer = await callApi('/api/deliveries');
+    if (answer.ok) setList((answer.body as { data: DeliveryView[] }).data);
+    else setProblem(answer.problem);
+  }
+
+  async function act(d: DeliveryView, what: 'run' | 'pause' | 'resume' | 'delete') {
+    if (what === 'delete' && !window.confirm(`Delete the delivery “${d.name}” and its run history?`)) return;
+    setBusy(d.id);
+    const answer =
+      what === 'run'
+        ? await callApi(`/api/deliveries/${d.id}/run`, { method: 'POST' })
+        : what === 'delete'
+          ? await callApi(`/api/deliveries/${d.id}`, { method: 'DELETE' })
+          : await callApi(`/api/deliveries/${d.id}`, { method: 'PATCH', body: JSON.stringify({ paused: what === 'pause' }) });
+    setBusy(null);
+    if (!answer.ok) return setProblem(answer.problem);
+    setProblem(null);
+    setNote(what === 'run' ? `“${d.name}” is running; its outcome shows below in a moment.` : '');
+    await refresh();
+    if (what === 'run') setTimeout(() => void refresh(), 3_000);
+  }
+
+  return (
+    <div className="space-y-4">
+      <Problem problem={problem} />
+      {note ? (
+        <p role="status" className="text-sm text-slate-700">
+          {note}
+        </p>
+      ) : null}
+      {list.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No deliveries yet.</p>
+      ) : (
+        <ul className="space-y-3" data-testid="deliveries">
+          {list.map((d) => (
+            <li key={d.id} data-delivery={d.name} className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+                <h3 className="text-base font-semibold">{d.name}</h3>
+                <span className="text-slate-600">
+                  {d.kind} as {d.format} → {where(d)}
+                </span>
+                {d.paused ? (
+                  <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900" data-state="paused">
+                    paused
+                  </span>
+                ) : d.failuresInARow > 0 ? (
+                  <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900" data-state="failing">
+                    failing ({d.failuresInARow} in a row)
+                  </span>
+                ) : null}
+              </div>
+              {d.pauseReason ? <p className="mt-1 text-amber-900">{d.pauseReason}</p> : null}
+              <dl className="mt-2 grid gap-x-6 gap-y-1 sm:grid-cols-[10rem_1fr]">
+                <dt className="text-slate-500">Schedule</dt>
+                <dd>
+                  {d.scheduleInWords} <code className="ml-1 text-xs text-slate-500">{d.schedule}</code>
+                </dd>
+                <dt className="text-slate-500">Next runs</dt>
+                <dd data-testid="next-runs">{d.paused ? 'none while paused' : d.nextRuns.map(utc).join(' · ')}</dd>
+                <dt className="text-slate-500">Filters</dt>
+                <dd className="font-mono text-xs">{new URLSearchParams(d.filters).toString() || 'all records'}</dd>
+                {'secret' in d.destination ? (
+                  <>
+                    <dt className="text-slate-500">Secret</dt>
+                    <dd>{String(d.destination.secret)} (never shown)</dd>
+                  </>
+                ) : null}
+                {d.hostKey ? (
+                  <>
+                    <dt className="text-slate-500">Host key pinned</dt>
+                    <dd className="font-mono text-xs">{d.hostKey}</dd>
+                  </>
+                ) : null}
+                <dt className="text-slate-500">Last run</dt>
+                <dd data-testid="last-run">
+                  {d.lastRun
+                    ? `${d.lastRun.outcome} · ${utc(d.lastRun.startedAt)}${d.lastRun.records !== null ? ` · ${d.lastRun.records} records` : ''}${d.lastRun.error ? ` · ${d.lastRun.error}` : ''}`
+                    : 'never'}
+                </dd>
+              </dl>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <button className={button} disabled={busy === d.id} onClick={() => void act(d, 'run')}>
+                  Run now
+                </button>
+                <button className={button} disabled={busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
+                  {d.paused ? 'Resume' : 'Pause'}
+                </button>
+                <Link className={button} href={`/deliveries/${d.id}`}>
+                  Run history
+                </Link>
+                <button className={`${button} text-red-700`} disabled={busy === d.id} onClick={() => void act(d, 'delete')}>
+                  Delete
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <DeliveryForm onCreated={() => void refresh()} />
+    </div>
+  );
+}

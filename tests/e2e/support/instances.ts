@@ -18,12 +18,18 @@ export interface Instance {
 }
 
 /** `npm start` in a process group of its own, ready once /login answers. */
-export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
+export async function startInstance(port: number, env: Record<string, string>, output?: string[]): Promise<Instance> {
   const child: ChildProcess = spawn('npm', ['start'], {
     detached: true,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // With `output`, what the portal prints is also kept there (tests that check its logs), and still shown.
+    stdio: ['ignore', output ? 'pipe' : 'inherit', output ? 'pipe' : 'inherit'],
     env: { ...process.env, PORT: String(port), NEXTAUTH_URL: `http://localhost:${port}`, ...env },
   });
+  for (const stream of output ? [child.stdout!, child.stderr!] : [])
+    stream.on('data', (chunk: Buffer) => {
+      output!.push(chunk.toString());
+      process.stdout.write(chunk);
+    });
   const origin = `http://127.0.0.1:${port}`;
   await waitUntil(async () => (await fetch(`${origin}/login`)).ok, `the portal on ${port}`);
   return {

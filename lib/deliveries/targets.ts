@@ -24,11 +24,13 @@ for (const [net, bits] of [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
-  ['::ffff:0:0', 96],
 ] as const)
   inside.addSubnet(net, bits, 'ipv6');
 
 export function isPrivateAddress(address: string): boolean {
+  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it is.
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return isPrivateAddress(mapped[1]!);
   const family = isIP(address);
   if (family === 0) return false;
   return inside.check(address, family === 6 ? 'ipv6' : 'ipv4');

@@ -30,6 +30,7 @@ test('main pages', async ({ page }) => {
     '/exports',
     '/changes',
     '/changes?kind=nope',
+    '/deliveries',
   ]) {
     await page.goto(url);
     await page.waitForLoadState('networkidle');

@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { folderProblem } from '@/lib/deliveries/destinations';
+import { deliverySchema, issuesOf, resolveRelative, runFilters } from '@/lib/deliveries/input';
+import { checkSchedule, describeSchedule, latestDue, nextRuns } from '@/lib/deliveries/schedule';
+import { openSecret, sealSecret, SecretUnreadable } from '@/lib/deliveries/secrets';
+import { isPrivateAddress, targetProblem, webhookUrlProblem } from '@/lib/deliveries/targets';
+import { claimRun, findDelivery, insertDelivery, listRuns, reapCrashedRuns, recordOutcome } from '@/lib/store/deliveries';
+import { openStore, type Store } from '@/lib/store/open';
+import { storeEngines } from '../support/store-engines';
+
+/** Deliveries' rules one by one: schedules, relative dates, validation, secrets, targets; the store on both engines. */
+
+const T = Date.parse('2026-11-23T10:17:30Z');
+
+describe('schedules', () => {
+  it('accepts five-field cron only, says it in words, and lists the next runs in UTC', () => {
+    expect(checkSchedule('0 6 * * 1-5')).toBeNull();
+    expect(checkSchedule('*/5 * * * * *')).toMatch(/five fields/);
+    expect(checkSchedule('61 * * * *')).toMatch(/not a valid cron expression/);
+    expect(describeSchedule('0 6 * * 1-5')).toBe('At 06:00, Monday through Friday (UTC)');
+    expect(nextRuns('0 6 * * *', 2, new Date(T))).toEqual(['2026-11-24T06:00:00.000Z', '2026-11-25T06:00:00.000Z']);
+  });
+
+  it('finds the latest due time after the last handled one: a missed stretch is one run', () => {
+    expect(latestDue('* * * * *', T - 10 * 60_000, T)).toBe(Date.parse('2026-11-23T10:17:00Z'));
+    expect(latestDue('0 6 * * *', Date.parse('2026-11-20T06:00:00Z'), T)).toBe(Date.parse('2026-11-23T06:00:00Z'));
+    expect(latestDue('0 6 * * *', Date.parse('2026-11-23T06:00:00Z'), T)).toBeNull();
+    expect(latestDue('0 0 1 1 *', Date.parse('2025-06-01T00:00:00Z'), T)).toBe(Date.parse('2026-01-01T00:00:00Z'));
+  });
+});
+
+describe('delivery input', () => {
+  it('resolves relative dates at each run, then checks the filters with the one parser', () => {
+    expect(resolveRelative('today-7d', T)).toBe('2026-11-16T00:00:00.000Z');
+    expect(resolveRelative('today', T)).toBe('2026-11-23T00:00:00.000Z');
+    expect(resolveRelative('now-24h', T)).toBe('2026-11-22T10:17:30.000Z');
+    expect(resolveRelative('2026-11-01', T)).toBe('2026-11-01');
+    expect(runFilters('picks', { sport: 'Tennis', from: 'today-7d', to: 'today+1d' }, T)).toEqual({
+      sport: 'Tennis',
+      from: '2026-11-16T00:00:00.000Z',
+      to: '2026-11-24T00:00:00.000Z',
+    });
+    expect(() => runFilters('picks', { status: 'maybe' }, T)).toThrow();
+    expect(() => runFilters('changes', { kind: 'gone' }, T)).toThrow(/kind must be one of/);
+  });
+
+  it('names every wrong field', () => {
+    const parsed = deliverySchema.safeParse({
+      name: '../x',
+      kind: 'everything',
+      format: 'xml',
+      schedule: 'soon',
+      destination: { type: 'webhook', url: 'ftp://x', secret: 'short' },
+      colour: 'red',
+    });
+    expect(parsed.success).toBe(false);
+    expect(Object.keys(issuesOf(parsed.error!)).sort()).toEqual(
+      ['colour', 'destination.secret', 'destination.url', 'format', 'kind', 'name', 'schedule'].sort(),
+    );
+    expect(folderProblem('a/../../b')).toMatch(/DELIVERY_ROOT/);
+    expect(folderProblem('/etc')).toMatch(/relative/);
+    expect(folderProblem('partner/daily')).toBeNull();
+  });
+});
+
+describe('secrets and targets', () => {
+  it('seals secrets so that only the same key opens them', () => {
+    const sealed = sealSecret('hunter2-password', 'k'.repeat(32));
+    expect(sealed).not.toContain('hunter2');
+    expect(sealed).not.toBe(sealSecret('hunter2-password', 'k'.repeat(32))); // a fresh IV each time
+    expect(openSecret(sealed, 'k'.repeat(32))).toBe('hunter2-password');
+    expect(() => openSecret(sealed, 'j'.repeat(32))).toThrow(SecretUnreadable);
+    expect(() => openSecret(`${sealed.slice(0, -2)}AA`, 'k'.repeat(32))).toThrow(SecretUnreadable);
+  });
+
+  it('refuses loopback, private and link-local targets unless allowed; webhooks need https', async () => {
+    for (const address of ['127.0.0.1', '10.1.2.3', '192.168.0.9', '169.254.169.254', '::1', 'fd00::1', '::ffff:127.0.0.1'])
+      expect(isPrivateAddress(address), address).toBe(true);
+    expect(isPrivateAddress('93.184.216.34')).toBe(false);
+    expect(await targetProblem('127.0.0.1', false)).toMatch(/loopback or private/);
+    expect(await targetProblem('localhost', false)).toMatch(/loopback or private/);
+    expect(await targetProblem('127.0.0.1', true)).toBeNull();
+    expect(webhookUrlProblem('http://hooks.example.com/x', false)).toBe('must be an https URL');
+    expect(webhookUrlProblem('https://user:pw@hooks.example.com/x', false)).toMatch(/credentials/);
+    expect(webhookUrlProblem('https://hooks.example.com/x', false)).toBeNull();
+  });
+});
+
+describe.each(storeEngines())('the delivery store on $name', (engine) => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+
+  it('claims a due time once, reaps crashed runs once, and pauses after three failures in a row', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    const db = store.db;
+    await insertDelivery(db, {
+      id: 'dlv_0000000000000001',
+      name: 'One',
+      kind: 'picks',
+      format: 'csv',
+      filters: {},
+      schedule: '* * * * *',
+      destination: { type: 'directory', folder: '' },
+      secret: null,
+      createdBy: 'ana@example.com',
+      createdAt: new Date(T).toISOString(),
+      updatedAt: new Date(T).toISOString(),
+      lastDueMs: T,
+    });
+    const claim = (id: string, instance: string, attempt = 1, dueMs: number | null = T + 60_000) =>
+      claimRun(db, { id, deliveryId: 'dlv_0000000000000001', dueMs, trigger: 'schedule', attempt, instance, now: T, leaseMs: 1_000 });
+    const [a, b] = await Promise.all([claim('run_a', 'a'), claim('run_b', 'b')]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect(await claim('run_c', 'c', 2)).toBe(true); // attempt 2 of the same due time: its own slot
+    expect(await claim('run_m1', 'a', 1, null)).toBe(true); // run-now runs have no due time
+    expect(await claim('run_m2', 'a', 1, null)).toBe(true);
+    const reaped = await reapCrashedRuns(db, T + 5_000);
+    expect(reaped.map((run) => run.id).sort()).toEqual([a ? 'run_a' : 'run_b', 'run_c', 'run_m1', 'run_m2'].sort());
+    expect(await reapCrashedRuns(db, T + 6_000)).toEqual([]);
+    expect((await listRuns(db, 'dlv_0000000000000001')).every((run) => run.outcome === 'failed')).toBe(true);
+
+    expect(await recordOutcome(db, 'dlv_0000000000000001', false, 'one')).toEqual({ paused: false });
+    expect(await recordOutcome(db, 'dlv_0000000000000001', true, null)).toEqual({ paused: false });
+    for (const error of ['a', 'b']) await recordOutcome(db, 'dlv_0000000000000001', false, error);
+    expect(await recordOutcome(db, 'dlv_0000000000000001', false, 'the third')).toEqual({ paused: true });
+    expect(await findDelivery(db, 'dlv_0000000000000001')).toMatchObject({
+      paused: true,
+      failures: 3,
+      pauseReason: 'Paused after 3 failed runs in a row. Last error: the third',
+    });
+  });
+});

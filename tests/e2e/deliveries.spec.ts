@@ -257,6 +257,15 @@ test.describe.serial('deliveries on one portal', () => {
     });
     expect(badFolder.json!.error.details).toEqual({ 'destination.folder': 'must stay under DELIVERY_ROOT (no "..")' });
     const list = await editor('GET', '/api/deliveries');
+    // A change that leaves the secret out keeps it; removal is for good.
+    const hook = (list.json!.data as { id: string; name: string }[]).find((d) => d.name === 'Webhook')!;
+    const changed = await editor('PATCH', `/api/deliveries/${hook.id}`, { schedule: '30 7 * * *' });
+    expect(changed.status).toBe(200);
+    expect(changed.json).toMatchObject({ scheduleInWords: 'At 07:30 (UTC)', destination: { secret: 'set' } });
+    expect(changed.text).not.toContain(WEBHOOK_SECRET);
+    const everyMinute = (list.json!.data as { id: string; name: string }[]).find((d) => d.name === 'Every minute')!;
+    expect((await editor('DELETE', `/api/deliveries/${everyMinute.id}`)).status).toBe(204);
+    expect((await editor('GET', `/api/deliveries/${everyMinute.id}`)).status).toBe(404);
     expect(list.text).not.toContain(WEBHOOK_SECRET);
     expect(list.text).not.toContain('PRIVATE KEY');
     await page.goto(`${portal.origin}/login?callbackUrl=/deliveries`);

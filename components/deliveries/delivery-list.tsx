@@ -31,7 +31,7 @@ export function DeliveryList({ initial }: { initial: DeliveryView[] }) {
     else setProblem(answer.problem);
   }
 
-  async function act(d: DeliveryView, what: 'run' | 'pause' | 'resume' | 'delete') {
+  async function act(d: DeliveryView, what: 'run' | 'pause' | 'resume' | 'delete' | 'repin') {
     if (what === 'delete' && !window.confirm(`Delete the delivery “${d.name}” and its run history?`)) return;
     setBusy(d.id);
     const answer =
@@ -39,7 +39,10 @@ export function DeliveryList({ initial }: { initial: DeliveryView[] }) {
         ? await callApi(`/api/deliveries/${d.id}/run`, { method: 'POST' })
         : what === 'delete'
           ? await callApi(`/api/deliveries/${d.id}`, { method: 'DELETE' })
-          : await callApi(`/api/deliveries/${d.id}`, { method: 'PATCH', body: JSON.stringify({ paused: what === 'pause' }) });
+          : await callApi(`/api/deliveries/${d.id}`, {
+              method: 'PATCH',
+              body: JSON.stringify(what === 'repin' ? { repinHostKey: true } : { paused: what === 'pause' }),
+            });
     setBusy(null);
     if (!answer.ok) return setProblem(answer.problem);
     setProblem(null);
@@ -113,6 +116,11 @@ export function DeliveryList({ initial }: { initial: DeliveryView[] }) {
                 <button className={button} disabled={busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
                   {d.paused ? 'Resume' : 'Pause'}
                 </button>
+                {d.hostKey ? (
+                  <button className={button} disabled={busy === d.id} onClick={() => void act(d, 'repin')}>
+                    Re-pin host key
+                  </button>
+                ) : null}
                 <Link className={button} href={`/deliveries/${d.id}`}>
                   Run history
                 </Link>

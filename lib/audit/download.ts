@@ -2,6 +2,7 @@ import 'server-only';
 import { toAppError } from '../errors';
 import { auditCsvHeader, auditCsvRows, auditJsonClosing, auditJsonOpening, auditJsonRows } from '../export/audit-file';
 import { fromStore } from '../store';
+import { contentTypeOf, fileHeaders } from '../export/file-headers';
 import { readAudit, type AuditEntry } from '../store/audit';
 import { parseAuditQuery } from './query';
 
@@ -63,11 +64,6 @@ export async function auditResponse(request: Request): Promise<Response> {
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   return new Response(stream, {
-    headers: {
-      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-      'Content-Disposition': `attachment; filename="audit-${stamp}.${format}"`,
-      'Cache-Control': 'private, no-store, no-transform',
-      'X-Content-Type-Options': 'nosniff',
-    },
+    headers: fileHeaders(contentTypeOf(format), `audit-${stamp}.${format}`),
   });
 }

@@ -5,6 +5,7 @@ import { AppError, toAppError } from '../errors';
 import { changesCsvHeader, changesCsvRows, changesJsonClosing, changesJsonOpening, changesJsonRows } from '../export/changes-file';
 import { licenceOrNull } from '../picks-api/portal';
 import { fromStore } from '../store';
+import { contentTypeOf, fileHeaders } from '../export/file-headers';
 import { readFeed } from '../store/change-feed';
 import { readChanges, type ChangeQuery, type StoredChange } from '../store/changes';
 import type { Database } from '../store/schema';
@@ -96,12 +97,7 @@ export async function changesResponse(request: Request, who: { email: string; ro
     const meta = { filters: sent, lastCompletePollAt: feed.completeMs === null ? null : new Date(feed.completeMs).toISOString() };
     const source = await fromStore((db) => changesStream(db, query, format, meta, (count) => (progress.records = count)));
     return new Response(auditedStream(source, context, progress, startedAt), {
-      headers: {
-        'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${context.target}"`,
-        'Cache-Control': 'private, no-store, no-transform',
-        'X-Content-Type-Options': 'nosniff',
-      },
+      headers: fileHeaders(contentTypeOf(format), context.target),
     });
   } catch (error) {
     if (context) await recordExportRefused(context, error, startedAt);

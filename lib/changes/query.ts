@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../errors';
+import { DAY as day, instant, invalidQuery, parseStrictQuery } from '../strict-query';
 import type { ChangeQuery } from '../store/changes';
 import { CHANGE_KINDS } from './reconcile';
 
@@ -9,13 +9,6 @@ import { CHANGE_KINDS } from './reconcile';
  * the last detectedAt it has), `until` inclusive; a UTC day in `until` includes that whole day.
  */
 
-const day = /^\d{4}-\d{2}-\d{2}$/;
-const instant = z
-  .string()
-  .trim()
-  .refine((value) => (day.test(value) || z.iso.datetime({ offset: true }).safeParse(value).success) && !Number.isNaN(Date.parse(value)), {
-    message: 'must be a UTC day (2026-11-22) or an ISO 8601 time',
-  });
 const name = z.string().trim().min(1).max(200);
 
 const shape = {
@@ -38,35 +31,15 @@ const downloadSchema = z.strictObject({ ...shape, format: z.enum(['csv', 'json']
 export type ChangeFilters = ChangeQuery & { visit?: boolean; format?: 'csv' | 'json' };
 
 export function parseChangeQuery(params: URLSearchParams, use: 'page' | 'download'): ChangeFilters {
-  const values: Record<string, string> = {};
-  for (const [key, value] of params) {
-    if (key in values) throw invalid({ [key]: 'is given more than once' });
-    if (value.trim() !== '') values[key] = value; // an empty form field means "no filter"
-  }
-  const parsed = (use === 'page' ? pageSchema : downloadSchema).safeParse(values);
-  if (!parsed.success) {
-    const details = Object.fromEntries(
-      parsed.error.issues.map((issue) =>
-        issue.code === 'unrecognized_keys'
-          ? [issue.keys.join(', '), 'is not a filter of the change feed']
-          : [String(issue.path[0]), issue.message],
-      ),
-    );
-    throw invalid(details);
-  }
-  const { since, until, visit, polled: _polled, ...rest } = parsed.data as z.infer<typeof pageSchema> & { format?: 'csv' | 'json' };
+  const parsed = parseStrictQuery<z.infer<typeof pageSchema> & { format?: 'csv' | 'json' }>(
+    use === 'page' ? pageSchema : downloadSchema,
+    params,
+    { title: 'Invalid change filters', of: 'the change feed' },
+    true,
+  );
+  const { since, until, visit, polled: _polled, ...rest } = parsed;
   const untilIso = until && (day.test(until) ? new Date(Date.parse(until) + 86_400_000 - 1).toISOString() : new Date(until).toISOString());
   const sinceIso = since && new Date(since).toISOString();
-  if (sinceIso && untilIso && sinceIso >= untilIso) throw invalid({ until: 'must be after since' });
+  if (sinceIso && untilIso && sinceIso >= untilIso) throw invalidQuery('Invalid change filters', { until: 'must be after since' });
   return { ...rest, since: sinceIso, until: untilIso, visit: visit === '1' };
-}
-
-function invalid(details: Record<string, string>) {
-  return new AppError({
-    code: 'INVALID_FILTERS',
-    message: `Invalid change filters: ${Object.entries(details)
-      .map(([key, problem]) => `${key} ${problem}`)
-      .join('; ')}.`,
-    details,
-  });
 }

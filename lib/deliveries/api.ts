@@ -164,8 +164,9 @@ export async function getResponse(id: string): Promise<Response> {
 
 export async function patchResponse(id: string, request: Request, user: User): Promise<Response> {
   const current = await existing(id);
-  const { paused, ...body } = await readBody(request);
+  const { paused, repinHostKey, ...body } = await readBody(request);
   if (paused !== undefined && typeof paused !== 'boolean') throw invalidDelivery({ paused: 'must be true or false' });
+  if (repinHostKey !== undefined && repinHostKey !== true) throw invalidDelivery({ repinHostKey: 'must be true' });
   const merged = {
     name: current.name,
     kind: current.kind,
@@ -182,7 +183,8 @@ export async function patchResponse(id: string, request: Request, user: User): P
   }
   const moved =
     destination.type !== current.destination.type || (destination.type === 'sftp' && destination.host !== current.destination.host);
-  const change: DeliveryChange = { ...value, destination, secret, ...(moved ? { hostKey: null } : {}) };
+  // Another server, or a key the editor accepts as genuine: the next run pins the key it is offered.
+  const change: DeliveryChange = { ...value, destination, secret, ...(moved || repinHostKey ? { hostKey: null } : {}) };
   if (paused === true) Object.assign(change, { paused: true, pauseReason: `Paused by ${user.email}.` });
   // Resumed: the count of failures starts again, and due times missed while paused are not run.
   if (paused === false) Object.assign(change, { paused: false, pauseReason: null, failures: 0, lastDueMs: Date.now() });

@@ -107,7 +107,7 @@ export async function toSftp(target: SftpTarget, done: Finished): Promise<{ file
   } catch (error) {
     if (target.hostKey !== null && seen && seen !== target.hostKey)
       throw deliveryFailed(
-        `The SFTP server's host key changed: pinned ${target.hostKey}, offered ${seen}. Check the server, then re-pin it.`,
+        `The SFTP server's host key changed: pinned ${target.hostKey}, offered ${seen}. If the new key is genuine, clear the pin ("Re-pin host key" on /deliveries, or PATCH {"repinHostKey": true}) and run again.`,
       );
     throw deliveryFailed(
       `The SFTP server could not be reached or refused the sign-in (${(error as Error).message.replace(/^connect: /, '')}).`,

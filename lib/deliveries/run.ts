@@ -12,6 +12,7 @@ import { changesStream } from '../changes/download';
 import { parseChangeQuery } from '../changes/query';
 import { AppError, toAppError } from '../errors';
 import { planExport, startExport } from '../export/stream';
+import { contentTypeOf } from '../export/file-headers';
 import { picksApi } from '../picks-api';
 import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
@@ -103,7 +104,7 @@ async function produce(
   return {
     records,
     until,
-    contentType: delivery.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    contentType: contentTypeOf(delivery.format),
     resolved,
   };
 }
@@ -211,12 +212,16 @@ async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished,
     if (!settings.secretKey) throw toAppError(new Error('DELIVERY_SECRET_KEY is not set: the delivery secret cannot be opened'));
     return openSecret(delivery.secret, settings.secretKey);
   };
+  // Checked again at each run: a name that resolved outside may resolve inside now.
+  const allowed = async (host: string, what: string) => {
+    const refused = await targetProblem(host, settings.allowPrivate);
+    if (refused) throw new AppError({ code: 'DELIVERY_FAILED', message: `The ${what} host is not allowed: ${refused}.` });
+  };
   switch (destination.type) {
     case 'directory':
       return toDirectory(settings.root, String(destination.folder ?? ''), done);
     case 'sftp': {
-      const refused = await targetProblem(String(destination.host), settings.allowPrivate);
-      if (refused) throw new AppError({ code: 'DELIVERY_FAILED', message: `The SFTP host is not allowed: ${refused}.` });
+      await allowed(String(destination.host), 'SFTP');
       const credentials = JSON.parse(secret() || '{}') as { password?: string; privateKey?: string };
       const result = await toSftp(
         {
@@ -233,8 +238,7 @@ async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished,
       return `sftp://${String(destination.host)}:${Number(destination.port ?? 22)}${result.file.startsWith('/') ? '' : '/'}${result.file}`;
     }
     case 'webhook': {
-      const refused = await targetProblem(new URL(String(destination.url)).hostname, settings.allowPrivate);
-      if (refused) throw new AppError({ code: 'DELIVERY_FAILED', message: `The webhook host is not allowed: ${refused}.` });
+      await allowed(new URL(String(destination.url)).hostname, 'webhook');
       await toWebhook({ url: String(destination.url), secret: secret(), deliveryId: delivery.id }, done);
       return `${String(destination.url)} (${done.file})`;
     }

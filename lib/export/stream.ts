@@ -8,6 +8,7 @@ import { auditedStream, newProgress, recordExportRefused, type ExportContext } f
 import { claimWalkSlot } from '../walk-slots';
 import { csvHeader, csvLines } from './csv';
 import { jsonClosing, jsonOpening, jsonPage } from './json';
+import { contentTypeOf, fileHeaders } from './file-headers';
 
 /**
  * The whole filtered record set as a streamed file. The only code that writes exports: the route
@@ -139,7 +140,7 @@ export async function startExport(
   return {
     stream,
     filename: exportFilename(plan, startedAt),
-    contentType: plan.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    contentType: contentTypeOf(plan.format),
   };
 }
 
@@ -197,14 +198,7 @@ export async function exportResponse(
     });
     context.target = started.filename;
     return new Response(auditedStream(started.stream, context, progress, startedAt), {
-      headers: {
-        'Content-Type': started.contentType,
-        'Content-Disposition': `attachment; filename="${started.filename}"`,
-        // no-transform: Next would otherwise gzip the stream on the fly, costing more CPU than the whole
-        // export on a small machine; compress in the reverse proxy if the network needs it (README).
-        'Cache-Control': 'private, no-store, no-transform',
-        'X-Content-Type-Options': 'nosniff',
-      },
+      headers: fileHeaders(started.contentType, started.filename),
     });
   } catch (error) {
     if (context) await recordExportRefused(context, error, startedAt);

@@ -92,5 +92,14 @@ describe('an SFTP delivery', () => {
     expect(refused).toMatchObject({ outcome: 'failed' });
     expect(refused!.error).toContain(`host key changed: pinned ${pinned}, offered ${offered}`);
     expect(await readdir(folder)).toHaveLength(2);
+
+    // The editor accepts the new key: the pin is cleared, and the next run pins the key now offered.
+    await store.updateDelivery(db, 'dlv_00000000000000a1', { hostKey: null });
+    await (
+      await runNow(ctx, (await store.findDelivery(db, 'dlv_00000000000000a1'))!)
+    ).done;
+    expect((await store.listRuns(db, 'dlv_00000000000000a1'))[0]).toMatchObject({ outcome: 'complete' });
+    expect((await store.findDelivery(db, 'dlv_00000000000000a1'))!.hostKey).toBe(offered);
+    expect(await readdir(folder)).toHaveLength(4);
   }, 60_000);
 });

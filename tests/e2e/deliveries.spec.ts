@@ -223,6 +223,8 @@ test.describe.serial('deliveries on one portal', () => {
       const uploaded = await readFile(path.join(sshd.home, 'drop', names[0]!));
       expect(createHash('sha256').update(uploaded).digest('hex')).toBe(sftpRun.sha256);
       expect((await editor('GET', `/api/deliveries/${sftp.json!.id}`)).json!.hostKey).toBe(sshd.fingerprint);
+      const repinned = await editor('PATCH', `/api/deliveries/${sftp.json!.id}`, { repinHostKey: true });
+      expect(repinned.json).toMatchObject({ hostKey: null, destination: { secret: 'set' } });
     } finally {
       server.close();
       sshd?.stop();

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import type { StoredChange } from '../store/changes';
+import { DISPLAY_FIELDS } from '../changes/reconcile';
 import { toSafeJson } from '../safe-json';
 
 /**
@@ -8,57 +9,31 @@ import { toSafeJson } from '../safe-json';
  * space-separated (papaparse quotes; formulae neutralised as in every export).
  */
 
-export interface ChangeRecord {
-  seq: number;
-  id: string;
-  kinds: string[];
-  detectedAt: string;
-  sport: string | null;
-  league: string | null;
-  homeTeam: string | null;
-  awayTeam: string | null;
-  eventDate: string | null;
-  eventDescription: string | null;
-  marketType: string | null;
-  selection: string | null;
-  before: StoredChange['before'];
-  after: StoredChange['after'];
-}
+type DisplayField = (typeof DISPLAY_FIELDS)[number];
+
+/** An entry as files carry it: the display fields at the top level, null when the record had none. */
+export type ChangeRecord = { seq: number; id: string; kinds: string[]; detectedAt: string } & Record<DisplayField, string | null> & {
+    before: StoredChange['before'];
+    after: StoredChange['after'];
+  };
 
 export function changeRecord(change: StoredChange): ChangeRecord {
-  const d = change.display;
+  const display = Object.fromEntries(DISPLAY_FIELDS.map((key) => [key, change.display[key] ?? null])) as Record<
+    DisplayField,
+    string | null
+  >;
   return {
     seq: change.seq,
     id: change.id,
     kinds: change.kinds,
     detectedAt: change.detectedAt,
-    sport: d.sport ?? null,
-    league: d.league ?? null,
-    homeTeam: d.homeTeam ?? null,
-    awayTeam: d.awayTeam ?? null,
-    eventDate: d.eventDate ?? null,
-    eventDescription: d.eventDescription ?? null,
-    marketType: d.marketType ?? null,
-    selection: d.selection ?? null,
+    ...display,
     before: change.before,
     after: change.after,
   };
 }
 
-const FLAT = [
-  'seq',
-  'detectedAt',
-  'id',
-  'kinds',
-  'sport',
-  'league',
-  'homeTeam',
-  'awayTeam',
-  'eventDate',
-  'eventDescription',
-  'marketType',
-  'selection',
-] as const;
+const FLAT = ['seq', 'detectedAt', 'id', 'kinds', ...DISPLAY_FIELDS] as const;
 const SIDES = ['before', 'after'] as const;
 const LIFE = ['status', 'result', 'publishedAt'] as const;
 export const CHANGE_CSV_COLUMNS = [...FLAT, ...SIDES.flatMap((side) => LIFE.map((field) => `${side}.${field}`))];

@@ -185,6 +185,8 @@ export async function patchResponse(id: string, request: Request, user: User): P
     destination.type !== current.destination.type || (destination.type === 'sftp' && destination.host !== current.destination.host);
   // Another server, or a key the editor accepts as genuine: the next run pins the key it is offered.
   const change: DeliveryChange = { ...value, destination, secret, ...(moved || repinHostKey ? { hostKey: null } : {}) };
+  // A new schedule starts from now: a due time of it that fell before the change is not run as "missed".
+  if (value.schedule !== current.schedule) change.lastDueMs = Date.now();
   if (paused === true) Object.assign(change, { paused: true, pauseReason: `Paused by ${user.email}.` });
   // Resumed: the count of failures starts again, and due times missed while paused are not run.
   if (paused === false) Object.assign(change, { paused: false, pauseReason: null, failures: 0, lastDueMs: Date.now() });

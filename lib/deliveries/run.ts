@@ -78,7 +78,11 @@ async function produce(
   let until: string | null = null;
   if (delivery.kind === 'changes') {
     const feed = await readFeed(db);
-    if (feed.completeMs === null) throw toAppError(new Error('the change feed has not completed a poll yet'));
+    if (feed.completeMs === null)
+      throw new AppError({
+        code: 'DELIVERY_NOT_READY',
+        message: 'The change feed has not completed a poll yet: there is nothing to compare.',
+      });
     until = new Date(feed.completeMs).toISOString();
     const since = delivery.changesUntil ?? delivery.createdAt;
     const { format: _format, visit: _visit, ...query } = parseChangeQuery(new URLSearchParams(resolved), 'download');

@@ -157,6 +157,21 @@ describe('the schedule', () => {
     expect(await store.listRuns(db, delivery.id)).toHaveLength(1);
   });
 
+  it('starts a changed schedule from now: a due time of it before the change is not run as missed', async () => {
+    const delivery = await newDelivery({ schedule: '0 0 1 1 *', lastDueMs: Date.now() - 3 * 3_600_000 });
+    const { patchResponse } = await import('@/lib/deliveries/api');
+    const request = new Request('http://portal.test/api/deliveries', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ schedule: '0 * * * *' }),
+    });
+    const res = await patchResponse(delivery.id, request, { email: 'ana@example.com', role: 'editor', name: null } as never);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ schedule: '0 * * * *', scheduleInWords: 'Every hour (UTC)' });
+    await Promise.all(await api.checkDue(ctx));
+    expect(await store.listRuns(db, delivery.id)).toEqual([]);
+  });
+
   it('retries a crashed run once, and only once', async () => {
     const delivery = await newDelivery();
     const t = Date.now();

@@ -111,6 +111,16 @@ const configSchema = z.object({
     .default(300)
     .refine((value) => value === 0 || value >= 2, 'must be 0 (off) or at least 2 seconds'),
   CHANGES_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(90),
+  // Top-level fields the change feed leaves out of its digest (e.g. logo URLs an upstream signs anew on every answer).
+  CHANGES_DIGEST_IGNORE: parsedBy((value) => {
+    const names = value
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const bad = names.find((name) => !/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(name));
+    if (bad) throw new Error(`has "${bad}", which is not a field name`);
+    return names;
+  }),
   // Scheduled deliveries (lib/deliveries): where directory deliveries write, the key their secrets are sealed with,
   // and whether SFTP and webhook targets may be on loopback or private networks (off: no reaching inside from here).
   DELIVERY_ROOT: optionalText,

@@ -17,6 +17,8 @@ export interface FeedSettings {
   daysBack: number;
   daysAhead: number;
   pollMs: number;
+  /** Fields left out of the digest (CHANGES_DIGEST_IGNORE). */
+  digestIgnore?: readonly string[];
 }
 
 /** What the poller needs of the upstream client: a walk of /picks with from/to, counting requests. */
@@ -59,13 +61,14 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
   try {
     const previousState = await readFeed(db);
     const delivered = new Map<string, Snapshot>();
+    const ignore = new Set(settings.digestIgnore ?? []);
     const walk = context.walk(
       { from: window.from, to: window.to },
       { signal: context.signal, onRequest: () => (requests += 1), priority: 'bulk' },
     );
     for await (const record of walk) {
       // A record without an id cannot be followed (spec §2.2: the id is what changes are keyed on).
-      if (typeof record.id === 'string' && record.id !== '') delivered.set(record.id, snapshot(record as Pick & { id: string }));
+      if (typeof record.id === 'string' && record.id !== '') delivered.set(record.id, snapshot(record as Pick & { id: string }, ignore));
     }
     const watched = await readWatched(db);
     const previous =

@@ -60,11 +60,15 @@ export interface Plan {
 }
 
 const COMPARED = new Set(['id', 'status', 'result', 'publishedAt']);
+const NONE: ReadonlySet<string> = new Set();
 
-/** A record reduced to what the feed compares. Null and absent are the same (spec §9), so neither is in the digest. */
-export function snapshot(record: Pick & { id: string }): Snapshot {
+/**
+ * A record reduced to what the feed compares. Null and absent are the same (spec §9), so neither is in the
+ * digest; nor are the fields named in `ignore` (CHANGES_DIGEST_IGNORE).
+ */
+export function snapshot(record: Pick & { id: string }, ignore: ReadonlySet<string> = NONE): Snapshot {
   const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(record).sort()) if (!COMPARED.has(key)) rest[key] = record[key];
+  for (const key of Object.keys(record).sort()) if (!COMPARED.has(key) && !ignore.has(key)) rest[key] = record[key];
   const display: Display = {};
   for (const key of DISPLAY_FIELDS) {
     const value = record[key];

@@ -19,7 +19,12 @@ export async function pollNow(): Promise<'started' | 'running' | 'requested'> {
 /** The change feed's settings from the configuration; null when polling is off (CHANGES_POLL_SECONDS=0). */
 export function feedSettings(config: PortalConfig): FeedSettings | null {
   if (config.CHANGES_POLL_SECONDS === 0) return null;
-  return { daysBack: config.CHANGES_DAYS_BACK, daysAhead: config.CHANGES_DAYS_AHEAD, pollMs: config.CHANGES_POLL_SECONDS * 1000 };
+  return {
+    daysBack: config.CHANGES_DAYS_BACK,
+    daysAhead: config.CHANGES_DAYS_AHEAD,
+    pollMs: config.CHANGES_POLL_SECONDS * 1000,
+    digestIgnore: config.CHANGES_DIGEST_IGNORE,
+  };
 }
 
 /** Starts this server process's part in the change feed (instrumentation, once per process). */

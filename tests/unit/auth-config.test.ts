@@ -32,6 +32,9 @@ describe('configuration', () => {
     [{ PICKS_ME_FIELDS: 'league:licence.leagues' }, 'PICKS_ME_FIELDS has the unknown field "league"'],
     [{ PICKS_ME_CACHE_SECONDS: '-1' }, 'PICKS_ME_CACHE_SECONDS'],
     [{ MAX_CONCURRENT_EXPORTS: '0' }, 'MAX_CONCURRENT_EXPORTS'],
+    [{ CHANGES_POLL_SECONDS: '1' }, 'CHANGES_POLL_SECONDS must be 0 (off) or at least 2 seconds'],
+    [{ CHANGES_DIGEST_IGNORE: 'homeTeamLogoUrl, a.b' }, 'CHANGES_DIGEST_IGNORE has "a.b", which is not a field name'],
+    [{ DELIVERY_SECRET_KEY: 'short' }, 'DELIVERY_SECRET_KEY must be at least 32 characters'],
   ])('names the variable of a wrong value (%o)', (change, message) => {
     expect(() => parseConfig({ ...base, ...change })).toThrow(ConfigError);
     expect(() => parseConfig({ ...base, ...change })).toThrow(message);

@@ -41,6 +41,11 @@ describe('snapshot', () => {
     expect(snapshot(record('a', { reasoning: null })).digest).toBe(base);
     expect(snapshot(record('a', { odds: 2.2 })).digest).not.toBe(base);
     expect(snapshot(record('a', { marketGroup: { key: 'x' } } as Partial<Pick>)).digest).not.toBe(base); // fields beyond v1 count too
+    // Fields an operator leaves out (CHANGES_DIGEST_IGNORE), e.g. logo URLs signed anew on every answer.
+    const signed = (sig: string) => record('a', { homeTeamLogoUrl: `https://cdn.example.com/a.svg?sig=${sig}` });
+    expect(snapshot(signed('1')).digest).not.toBe(snapshot(signed('2')).digest);
+    const ignore = new Set(['homeTeamLogoUrl']);
+    expect(snapshot(signed('1'), ignore).digest).toBe(snapshot(signed('2'), ignore).digest);
     expect(a.display).toEqual({
       sport: 'Football',
       league: 'Serie A',

@@ -1,18 +1,18 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
 import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
-import { AppError, toAppError } from '../errors';
+import { toAppError } from '../errors';
 import { changesCsvHeader, changesCsvRows, changesJsonClosing, changesJsonOpening, changesJsonRows } from '../export/changes-file';
 import { licenceOrNull } from '../picks-api/portal';
-import { fromStore } from '../store';
-import { contentTypeOf, fileHeaders } from '../export/file-headers';
+import { fromStore, storeUnavailable } from '../store';
+import { batchedFileStream } from '../export/batched-file';
+import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { readFeed } from '../store/change-feed';
 import { readChanges, type ChangeQuery, type StoredChange } from '../store/changes';
 import type { Database } from '../store/schema';
 import { parseChangeQuery } from './query';
 
 const BATCH = 500;
-const storeFault = (cause: unknown) => new AppError({ code: 'STORE_UNAVAILABLE', cause });
 
 /**
  * The feed's entries matching `query`, oldest first, as a CSV or JSON file streamed in batches from the
@@ -27,43 +27,12 @@ export async function changesStream(
   meta: Record<string, unknown>,
   onRecords: (count: number) => void = () => undefined,
 ): Promise<ReadableStream<Uint8Array>> {
-  const entries = readChanges(db, query, BATCH)[Symbol.asyncIterator]();
-  let first: IteratorResult<StoredChange> | null = await entries.next().catch((cause: unknown) => Promise.reject(storeFault(cause)));
-  const next = () => {
-    const held = first;
-    first = null;
-    return held ? Promise.resolve(held) : entries.next().catch((cause: unknown) => Promise.reject(storeFault(cause)));
-  };
-  const encode = (text: string) => Buffer.from(text, 'utf8');
-  let count = 0;
-  let opened = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(output) {
-        if (!opened) {
-          opened = true;
-          output.enqueue(encode(format === 'csv' ? changesCsvHeader() : changesJsonOpening(meta)));
-          return;
-        }
-        const batch: StoredChange[] = [];
-        for (let item = await next(); !item.done; item = await next()) {
-          batch.push(item.value);
-          if (batch.length === BATCH) break;
-        }
-        if (batch.length > 0) {
-          output.enqueue(encode(format === 'csv' ? changesCsvRows(batch) : changesJsonRows(batch, count === 0)));
-          count += batch.length;
-          onRecords(count);
-          if (batch.length === BATCH) return;
-        }
-        if (format === 'json') output.enqueue(encode(changesJsonClosing(count)));
-        output.close();
-      },
-      async cancel() {
-        await entries.return?.(undefined);
-      },
-    },
-    { highWaterMark: 0 },
+  return batchedFileStream<StoredChange>(
+    readChanges(db, query, BATCH)[Symbol.asyncIterator](),
+    format === 'csv'
+      ? { head: changesCsvHeader(), rows: changesCsvRows, tail: () => '' }
+      : { head: changesJsonOpening(meta), rows: changesJsonRows, tail: changesJsonClosing },
+    { batch: BATCH, fault: storeUnavailable, onCount: onRecords },
   );
 }
 
@@ -79,10 +48,7 @@ export async function changesResponse(request: Request, who: { email: string; ro
     const query = parseChangeQuery(url.searchParams, 'download');
     const format = query.format ?? 'json';
     const sent = Object.fromEntries([...url.searchParams].filter(([key, value]) => key !== 'format' && value.trim() !== ''));
-    const stamp = new Date(startedAt)
-      .toISOString()
-      .replace(/[-:]/g, '')
-      .replace(/\.\d+Z$/, 'Z');
+    const stamp = fileStamp(new Date(startedAt));
     context = {
       actor: who.email,
       role: who.role,

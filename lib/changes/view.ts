@@ -2,6 +2,7 @@ import 'server-only';
 import { getConfig } from '../config';
 import { toAppError, type AppErrorJson } from '../errors';
 import type { PageSearchParams } from '../filters';
+import { toSearchParams } from '../paging';
 import { fromStore } from '../store';
 import { currentVisit, readFeed, recordVisit, type FeedState } from '../store/change-feed';
 import { countChanges, latestChanges, type StoredChange } from '../store/changes';
@@ -63,19 +64,11 @@ export type ChangesView =
     }
   | { ok: false; error: AppErrorJson; status: FeedStatus | null };
 
-function toSearch(params: PageSearchParams): URLSearchParams {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) search.append(key, item);
-  }
-  return search;
-}
-
 /** The /changes page: records the visit, then reads the entries the URL asks for, newest first. */
 export async function changesView(params: PageSearchParams, email: string): Promise<ChangesView> {
   let status: FeedStatus | null = null;
   try {
-    const search = toSearch(params);
+    const search = toSearchParams(params);
     const state = await fromStore(readFeed);
     status = feedStatus(state);
     const filters = parseChangeQuery(search, 'page');

@@ -8,6 +8,7 @@ import {
   deleteDelivery,
   findDelivery,
   insertDelivery,
+  isDeliveryId,
   latestRuns,
   listDeliveries,
   listRuns,
@@ -151,7 +152,7 @@ export async function createResponse(request: Request, user: User): Promise<Resp
 }
 
 async function existing(id: string): Promise<Delivery> {
-  const found = /^dlv_[a-f0-9]{16}$/.test(id) ? await fromStore((db) => findDelivery(db, id)) : undefined;
+  const found = isDeliveryId(id) ? await fromStore((db) => findDelivery(db, id)) : undefined;
   if (!found) throw notFound();
   return found;
 }

@@ -12,7 +12,7 @@ import { changesStream } from '../changes/download';
 import { parseChangeQuery } from '../changes/query';
 import { AppError, toAppError } from '../errors';
 import { planExport, startExport } from '../export/stream';
-import { contentTypeOf } from '../export/file-headers';
+import { contentTypeOf, fileLabel, fileStamp } from '../export/file-headers';
 import { picksApi } from '../picks-api';
 import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
@@ -45,18 +45,6 @@ export interface RunTicket {
 
 const LEASE_MS = 60_000;
 export const newRunId = () => `run_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-
-const stampOf = (ms: number) =>
-  new Date(ms)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-const slug = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 60) || 'delivery';
 
 interface Produced {
   records: number;
@@ -118,12 +106,51 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   const renew = setInterval(() => void renewRun(db, ticket.id, Date.now() + LEASE_MS).catch(() => undefined), 20_000);
   const dir = await mkdtemp(path.join(tmpdir(), 'picks-delivery-'));
   // What and when (UTC), and the run, so two runs in one second never share a name.
-  const file = `${slug(delivery.name)}-${delivery.kind}-${stampOf(startedMs)}-${ticket.id.slice(4, 10)}.${delivery.format}`;
+  const file = `${fileLabel(delivery.name) || 'delivery'}-${delivery.kind}-${fileStamp(new Date(startedMs))}-${ticket.id.slice(4, 10)}.${delivery.format}`;
   const spool = path.join(dir, file);
   const hash = createHash('sha256');
   let bytes = 0;
   let records = 0;
   let resolved: Record<string, string> = delivery.filters;
+
+  /**
+   * How the run ended, recorded three ways: its row in the run history, the count of failures in a row
+   * (three pause the delivery), and the audit trail. A failure is recorded as far as the store allows.
+   */
+  const end = async (result: { file: string; sha256: string; licence: string | null } | { failure: AppError; message: string }) => {
+    const finishedMs = Date.now();
+    const ok = 'file' in result;
+    const tolerate = <T>(work: Promise<T>, fallback: T) => (ok ? work : work.catch(() => fallback));
+    await tolerate(
+      finishRun(db, ticket.id, {
+        outcome: ok ? 'complete' : 'failed',
+        records,
+        bytes,
+        sha256: ok ? result.sha256 : null,
+        file: ok ? result.file : null,
+        error: ok ? null : `${result.failure.code}: ${result.message}`.slice(0, 1000),
+        finishedMs,
+        durationMs: finishedMs - startedMs,
+      }),
+      undefined,
+    );
+    const { paused } = await tolerate(recordOutcome(db, delivery.id, ok, ok ? null : result.message), { paused: false });
+    await recordAudit({
+      actor: `delivery:${delivery.name}`,
+      action: 'delivery.run',
+      target: ok ? result.file : null,
+      filters: resolved,
+      outcome: ok ? 'complete' : 'failed',
+      errorCode: ok ? null : result.failure.code,
+      records,
+      bytes,
+      sha256: ok ? result.sha256 : null,
+      durationMs: finishedMs - startedMs,
+      licence: ok ? result.licence : null,
+    });
+    return paused;
+  };
+
   try {
     const made = await produce(db, delivery, startedMs, spool, (chunk) => {
       hash.update(chunk);
@@ -147,62 +174,16 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
       startedAt: new Date(startedMs).toISOString(),
       finishedAt: new Date().toISOString(),
     };
-    const done: Finished = { spool, file, manifest, contentType: made.contentType };
-    const placed = await deliver(db, delivery, done, settings);
-    const finishedMs = Date.now();
-    await finishRun(db, ticket.id, {
-      outcome: 'complete',
-      records,
-      bytes,
-      sha256,
-      file: placed,
-      error: null,
-      finishedMs,
-      durationMs: finishedMs - startedMs,
-    });
-    await recordOutcome(db, delivery.id, true, null);
+    const placed = await deliver(db, delivery, { spool, file, manifest, contentType: made.contentType }, settings);
     if (made.until) await updateDelivery(db, delivery.id, { changesUntil: made.until });
-    await recordAudit({
-      actor: `delivery:${delivery.name}`,
-      action: 'delivery.run',
-      target: placed,
-      filters: resolved,
-      outcome: 'complete',
-      records,
-      bytes,
-      sha256,
-      durationMs: finishedMs - startedMs,
-      licence: manifest.licence,
-    });
+    await end({ file: placed, sha256, licence: manifest.licence });
   } catch (error) {
     const failure = toAppError(error);
     const message = failure.code === 'INTERNAL' ? (error as Error).message : failure.message;
-    const finishedMs = Date.now();
-    await finishRun(db, ticket.id, {
-      outcome: 'failed',
-      records,
-      bytes,
-      sha256: null,
-      file: null,
-      error: `${failure.code}: ${message}`.slice(0, 1000),
-      finishedMs,
-      durationMs: finishedMs - startedMs,
-    }).catch(() => undefined);
-    const { paused } = await recordOutcome(db, delivery.id, false, message).catch(() => ({ paused: false }));
+    const paused = await end({ failure, message });
     console.error(
       `[deliveries] ${delivery.name}: run ${ticket.id} failed, nothing delivered: ${failure.code} ${message}${paused ? ' (paused after 3 failures in a row)' : ''}`,
     );
-    await recordAudit({
-      actor: `delivery:${delivery.name}`,
-      action: 'delivery.run',
-      target: null,
-      filters: resolved,
-      outcome: 'failed',
-      errorCode: failure.code,
-      records,
-      bytes,
-      durationMs: finishedMs - startedMs,
-    });
   } finally {
     clearInterval(renew);
     await rm(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { claimRun, findDelivery, listDeliveries, reapCrashedRuns, recordOutcome, updateDelivery, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
 import { recordAudit } from '../audit/record';
-import { executeRun, newRunId, type DeliverySettings, type RunTicket } from './run';
+import { executeRun, newRunId, type DeliverySettings } from './run';
 import { latestDue } from './schedule';
 
 /**
@@ -23,11 +23,6 @@ export interface SchedulerContext {
   now?: () => number;
 }
 
-/** Starts a run of `delivery` now (run now, or a claimed due time); resolves when it has ended. */
-export async function startRun(context: SchedulerContext, delivery: Delivery, ticket: RunTicket): Promise<void> {
-  await executeRun(context.db, delivery, ticket, context.settings);
-}
-
 export async function runNow(context: SchedulerContext, delivery: Delivery): Promise<{ id: string; done: Promise<void> }> {
   const now = (context.now ?? Date.now)();
   const id = newRunId();
@@ -41,7 +36,7 @@ export async function runNow(context: SchedulerContext, delivery: Delivery): Pro
     now,
     leaseMs: LEASE_MS,
   });
-  return { id, done: startRun(context, delivery, { id, trigger: 'manual' }).catch(() => undefined) };
+  return { id, done: executeRun(context.db, delivery, { id, trigger: 'manual' }, context.settings).catch(() => undefined) };
 }
 
 /** One check: crashed runs, then due times. Returns the runs it started (tests await them). */
@@ -64,7 +59,7 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
     const id = newRunId();
     const key = crashed.dueMs ?? Date.parse(crashed.startedAt);
     if (await claimRun(db, { id, deliveryId: delivery.id, dueMs: key, trigger: 'retry', attempt: 2, instance, now, leaseMs: LEASE_MS }))
-      started.push(startRun(context, delivery, { id, trigger: 'retry' }));
+      started.push(executeRun(context.db, delivery, { id, trigger: 'retry' }, context.settings));
   }
   for (const delivery of await listDeliveries(db)) {
     if (delivery.paused) continue;
@@ -82,7 +77,7 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
       leaseMs: LEASE_MS,
     });
     if (due > delivery.lastDueMs) await updateDelivery(db, delivery.id, { lastDueMs: due });
-    if (claimed) started.push(startRun(context, delivery, { id, trigger: 'schedule' }));
+    if (claimed) started.push(executeRun(context.db, delivery, { id, trigger: 'schedule' }, context.settings));
   }
   return started;
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
 import { fromStore } from '../store';
-import { findDelivery, latestRuns, listDeliveries, listRuns, type Delivery, type Run } from '../store/deliveries';
+import { findDelivery, isDeliveryId, latestRuns, listDeliveries, listRuns, type Delivery, type Run } from '../store/deliveries';
 import { deliveryView } from './api';
 
 /** The pages' reads: the same views the API answers with (lib/deliveries/api.ts), or the error to show. */
@@ -19,7 +19,7 @@ export async function deliveriesForPage(): Promise<Result<{ deliveries: ReturnTy
 
 export async function runsForPage(id: string): Promise<Result<{ delivery: Delivery | null; runs: Run[] }>> {
   try {
-    const delivery = /^dlv_[a-f0-9]{16}$/.test(id) ? ((await fromStore((db) => findDelivery(db, id))) ?? null) : null;
+    const delivery = isDeliveryId(id) ? ((await fromStore((db) => findDelivery(db, id))) ?? null) : null;
     return { ok: true, delivery, runs: delivery ? await fromStore((db) => listRuns(db, id, 200)) : [] };
   } catch (error) {
     return { ok: false, error: toAppError(error).toJSON() };

@@ -1,7 +1,8 @@
-/** What every downloaded file is answered with: its type, an attachment name, private and never transformed. */
+/** What every file the portal writes is named and answered with: type, name parts, attachment headers. */
 
 export const contentTypeOf = (format: 'csv' | 'json') => (format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
 
+/** An attachment of that type and name, private and never transformed. */
 export function fileHeaders(contentType: string, filename: string): Record<string, string> {
   return {
     'Content-Type': contentType,
@@ -12,3 +13,19 @@ export function fileHeaders(contentType: string, filename: string): Record<strin
     'X-Content-Type-Options': 'nosniff',
   };
 }
+
+/** A UTC instant as file names carry it: 20261122T120000Z. */
+export const fileStamp = (at: Date) =>
+  at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+
+/** Text as a file-name part: letters (accents dropped) and digits, the rest as single dashes, lower case, 60 at most. */
+export const fileLabel = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
+    .slice(0, 60);

@@ -8,7 +8,7 @@ import { auditedStream, newProgress, recordExportRefused, type ExportContext } f
 import { claimWalkSlot } from '../walk-slots';
 import { csvHeader, csvLines } from './csv';
 import { jsonClosing, jsonOpening, jsonPage } from './json';
-import { contentTypeOf, fileHeaders } from './file-headers';
+import { contentTypeOf, fileHeaders, fileLabel, fileStamp } from './file-headers';
 
 /**
  * The whole filtered record set as a streamed file. The only code that writes exports: the route
@@ -147,18 +147,8 @@ export async function startExport(
 /** e.g. picks-football-settled-20261122T120000Z.csv: what, filtered how, and when (UTC). */
 export function exportFilename(plan: Pick<ExportPlan, 'kind' | 'format' | 'sent'>, at: Date): string {
   const parts = ['sport', 'league', 'status', 'result'].map((key) => plan.sent[key]).filter(Boolean) as string[];
-  const label = parts
-    .join('-')
-    .normalize('NFKD')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .toLowerCase()
-    .slice(0, 60);
-  const stamp = at
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${plan.kind}${label ? `-${label}` : ''}-${stamp}.${plan.format}`;
+  const label = fileLabel(parts.join('-'));
+  return `${plan.kind}${label ? `-${label}` : ''}-${fileStamp(at)}.${plan.format}`;
 }
 
 /**

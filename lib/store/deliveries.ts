@@ -93,6 +93,9 @@ export async function listDeliveries(db: Db): Promise<Delivery[]> {
   return (await db.selectFrom('deliveries').selectAll().orderBy('name').execute()).map(toDelivery);
 }
 
+/** The shape of a delivery's id: anything else is no delivery, without asking the store. */
+export const isDeliveryId = (id: string) => /^dlv_[a-f0-9]{16}$/.test(id);
+
 export async function findDelivery(db: Db, id: string): Promise<Delivery | undefined> {
   const row = await db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toDelivery(row);

@@ -45,12 +45,15 @@ async function open(options: OpenOptions): Promise<Store> {
   return store;
 }
 
+/** A failure of the store as the portal's error: STORE_UNAVAILABLE (a 503), the cause kept for logs. */
+export const storeUnavailable = (cause: unknown) => new AppError({ code: 'STORE_UNAVAILABLE', cause });
+
 /** Runs `work` on the store; failing to open it or to query it is the portal's STORE_UNAVAILABLE (a 503). */
 export async function fromStore<T>(work: (db: Store['db']) => Promise<T>): Promise<T> {
   try {
     return await work((await getStore()).db);
   } catch (error) {
-    throw new AppError({ code: 'STORE_UNAVAILABLE', cause: error });
+    throw storeUnavailable(error);
   }
 }
 

@@ -1,15 +1,19 @@
-import { getToken } from 'next-auth/jwt';
 import { NextResponse, type NextRequest } from 'next/server';
 import { getConfig } from './lib/config';
 import { safeCallbackPath } from './lib/auth/callback';
 
 /**
  * Runs before every page and route handler: a per-request CSP nonce, HSTS over https, and a redirect of
- * signed-out browsers to /login. It is a convenience, not the guard: every page and handler checks the
- * session and role itself.
+ * browsers without a session cookie to /login. It is a convenience, not the guard: every page and handler
+ * decrypts and judges the session and checks the role itself (lib/auth/session.ts), so the proxy only looks
+ * for the cookie (a second decryption here cost every page view) and passes the address to come back to in
+ * RETURN_HEADER, which a page that finds the cookie worthless uses for its own redirect to /login.
  */
 
-export async function proxy(request: NextRequest) {
+/** Set here on every page request, overwriting whatever a client sent (lib/auth/session.ts reads it). */
+const RETURN_HEADER = 'x-portal-return';
+
+export function proxy(request: NextRequest) {
   const config = getConfig();
   const { pathname, search } = request.nextUrl;
   const secure = (config.NEXTAUTH_URL ?? '').startsWith('https://');
@@ -22,18 +26,11 @@ export async function proxy(request: NextRequest) {
     });
   }
 
-  if (isPage && pathname !== '/login') {
-    const token = await getToken({
-      req: request,
-      secret: config.AUTH_SECRET ?? config.NEXTAUTH_SECRET,
-      cookieName: secure ? '__Host-portal.session' : 'portal.session',
-    });
-    if (!token) {
-      const login = new URL('/login', request.url);
-      const back = safeCallbackPath(`${pathname}${search}`);
-      if (back !== '/') login.searchParams.set('callbackUrl', back);
-      return NextResponse.redirect(login);
-    }
+  const back = safeCallbackPath(`${pathname}${search}`);
+  if (isPage && pathname !== '/login' && !hasSessionCookie(request, secure ? '__Host-portal.session' : 'portal.session')) {
+    const login = new URL('/login', request.url);
+    if (back !== '/') login.searchParams.set('callbackUrl', back);
+    return NextResponse.redirect(login);
   }
 
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
@@ -56,10 +53,17 @@ export async function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('content-security-policy', csp);
+  if (isPage) requestHeaders.set(RETURN_HEADER, back);
+  else requestHeaders.delete(RETURN_HEADER);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('Content-Security-Policy', csp);
   if (secure) response.headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
   return response;
+}
+
+/** The session cookie, whole or split by next-auth into name.0, name.1… */
+function hasSessionCookie(request: NextRequest, name: string): boolean {
+  return request.cookies.getAll().some((cookie) => cookie.name === name || cookie.name.startsWith(`${name}.`));
 }
 
 function decodes(pathname: string): boolean {

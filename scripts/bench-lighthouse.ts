@@ -12,6 +12,8 @@ export interface LighthouseScores {
   largestContentfulPaintMs: number;
   domElements: number;
   mainThreadMs: number;
+  /** Why Lighthouse gave no performance score (a run it could not finish), if it gave none. */
+  error?: string;
 }
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,6 +38,11 @@ export async function lighthouseScores(url: string, cookie: string): Promise<Lig
     });
     if (!run) throw new Error(`lighthouse gave no result for ${url}`);
     const { categories, audits } = run.lhr;
+    const failed = Object.entries(audits)
+      .filter(([, audit]) => audit.errorMessage)
+      .map(([id, audit]) => `${id}: ${audit.errorMessage}`);
+    const error =
+      categories.performance?.score == null ? (run.lhr.runtimeError?.message ?? (failed.slice(0, 3).join('; ') || 'no score')) : undefined;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const numeric = (id: string) => Math.round(audits[id]?.numericValue ?? NaN);
     return {
@@ -47,6 +54,7 @@ export async function lighthouseScores(url: string, cookie: string): Promise<Lig
       largestContentfulPaintMs: numeric('largest-contentful-paint'),
       domElements: numeric('dom-size'),
       mainThreadMs: numeric('mainthread-work-breakdown'),
+      ...(error ? { error } : {}),
     };
   } finally {
     chrome.kill();

@@ -201,8 +201,12 @@ try {
       scores.licence!.push(await lighthouseScores(`${portalUrl}/licence`, cookie));
     }
     for (const list of Object.values(scores)) {
-      const sorted = [...list].sort((a, b) => a.performance - b.performance);
-      lighthouse.push({ ...sorted[Math.floor(sorted.length / 2)]!, performanceOfEachRun: list.map((l) => l.performance).join(' ') });
+      // A run Lighthouse could not score (it happens now and then with headless Chromium) is shown, not counted.
+      for (const failed of list.filter((l) => l.error)) console.log(`[bench] Lighthouse gave no score for ${failed.url}: ${failed.error}`);
+      const sorted = list.filter((l) => !l.error).sort((a, b) => a.performance - b.performance);
+      if (!sorted.length) continue;
+      const { error: _none, ...median } = sorted[Math.floor(sorted.length / 2)]!;
+      lighthouse.push({ ...median, performanceOfEachRun: list.map((l) => (l.error ? 'failed' : l.performance)).join(' ') });
     }
   }
   if (lighthouse.length) {

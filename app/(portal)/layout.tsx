@@ -1,11 +1,10 @@
-import { redirect } from 'next/navigation';
 import { AfterLoad } from '@/components/after-load';
 import { AppHeader } from '@/components/app-header';
-import { getPortalSession } from '@/lib/auth/session';
+import { getPortalSession, redirectToLogin } from '@/lib/auth/session';
 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const session = await getPortalSession();
-  if (!session) redirect('/login');
+  if (!session) return redirectToLogin('/');
   return (
     <>
       <AppHeader email={session.user.email} role={session.user.role} />

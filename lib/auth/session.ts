@@ -2,10 +2,11 @@ import 'server-only';
 import type { Session } from 'next-auth';
 import { decode } from 'next-auth/jwt';
 import { cache } from 'react';
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { AppError } from '../errors';
+import { safeCallbackPath } from './callback';
 import { authOptions, checkSessionToken } from './options';
 import { can, isRole, type Capability, type Role } from './roles';
 
@@ -47,10 +48,19 @@ function sessionCookie(all: { name: string; value: string }[], name: string): st
   return chunks.length ? chunks.map((chunk) => chunk.value).join('') : null;
 }
 
+/**
+ * To /login, coming back to the address asked for: proxy.ts passes it (query included) in x-portal-return,
+ * set on every page request whatever the client sent; `fallback` serves when it is missing.
+ */
+export async function redirectToLogin(fallback: string): Promise<never> {
+  const back = safeCallbackPath((await headers()).get('x-portal-return') ?? fallback);
+  redirect(back === '/' ? '/login' : `/login?callbackUrl=${encodeURIComponent(back)}`);
+}
+
 /** For pages: signed-out people go to /login (and come back here), the wrong role gets the 403 page. */
 export async function requirePage(capability: Capability, returnTo: string): Promise<PortalSession> {
   const session = await getPortalSession();
-  if (!session) redirect(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (!session) return redirectToLogin(returnTo);
   if (!can(session.user.role, capability)) forbidden();
   return session;
 }

@@ -103,6 +103,34 @@ test('npm run users while the portal runs: demotion, disabling and removal reach
   await users(['remove', disabled]);
 });
 
+test('a worthless session cookie on a page goes to /login and back to the whole address; a client cannot choose it', async () => {
+  // proxy.ts only looks for the cookie; the page decrypts and judges it, and its redirect keeps the query.
+  const ended = await sessionCookie(portal, 'viewer');
+  expect((await signOut(portal, ended)).status).toBeLessThan(400);
+  const asked = '/picks?sport=Cricket&status=settled';
+  for (const cookie of ['portal.session=not-a-token', 'portal.session.0=abc; portal.session.1=def', ended]) {
+    const res = await fetch(`${portal}${asked}`, {
+      headers: { cookie, 'x-portal-return': '//evil.example/steal' },
+      redirect: 'manual',
+    });
+    expect(res.status, cookie).toBe(307);
+    const location = new URL(res.headers.get('location') ?? '', portal);
+    expect(location.pathname, cookie).toBe('/login');
+    expect(location.searchParams.get('callbackUrl'), cookie).toBe(asked);
+  }
+  // Every page, not only the lists: none renders for a cookie that is there but worth nothing.
+  for (const path of ['/licence', '/coverage', '/changes?kind=new', '/exports', '/deliveries', '/admin/users', '/admin/audit']) {
+    const res = await fetch(`${portal}${path}`, { headers: { cookie: 'portal.session=not-a-token' }, redirect: 'manual' });
+    expect(res.status, path).toBe(307);
+    expect(new URL(res.headers.get('location') ?? '', portal).searchParams.get('callbackUrl'), path).toBe(path);
+  }
+  const home = await fetch(`${portal}/`, { headers: { cookie: 'portal.session=not-a-token' }, redirect: 'manual' });
+  expect(home.headers.get('location')).toMatch(/\/login$/);
+  // Without any cookie the proxy answers itself, the same way.
+  const bare = await fetch(`${portal}${asked}`, { redirect: 'manual' });
+  expect(new URL(bare.headers.get('location') ?? '', portal).searchParams.get('callbackUrl')).toBe(asked);
+});
+
 test.describe('callback URLs stay inside the portal', () => {
   test(`the JSON sign-in sends every one of ${OPEN_REDIRECT_VARIANTS.length} hostile callbacks home`, async () => {
     for (const variant of OPEN_REDIRECT_VARIANTS) {

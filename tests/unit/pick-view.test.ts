@@ -80,3 +80,24 @@ describe('cursor trail', () => {
     );
   });
 });
+
+describe('times in UTC', () => {
+  it('writes "day month year, hh:mm UTC" as en-GB does, for every month and around midnight', async () => {
+    const { formatUtc } = await import('@/components/utc-time');
+    const intl = new Intl.DateTimeFormat('en-GB', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'UTC',
+    });
+    const sample = [Date.UTC(2026, 10, 22, 14, 5), Date.UTC(2026, 0, 2, 0, 0), Date.UTC(2025, 11, 31, 23, 59, 59, 999)];
+    for (let month = 0; month < 12; month += 1) sample.push(Date.UTC(2027, month, 9 + month, month * 2, month * 5));
+    for (const at of sample) {
+      const expected = `${intl.format(new Date(at)).replace('Sept', 'Sep')} UTC`; // ICU versions differ on September
+      expect(formatUtc(new Date(at))).toBe(expected);
+    }
+    expect(formatUtc(new Date('2026-11-22T14:05:30Z'))).toBe('22 Nov 2026, 14:05 UTC');
+  });
+});

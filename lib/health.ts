@@ -1,5 +1,5 @@
 import 'server-only';
-import { getHealth } from './picks-api/portal';
+import { getRecentHealth } from './picks-api/portal';
 import { storeAnswers } from './store';
 
 /**
@@ -9,19 +9,11 @@ import { storeAnswers } from './store';
  * seconds, so frequent probes do not become upstream traffic. Nothing private: no key, no address.
  */
 
-const UPSTREAM_CHECK_MS = 5_000;
-let upstream: { at: number; state: Promise<UpstreamState> } | undefined;
-
 type UpstreamState = 'ok' | 'throttled' | 'unreachable';
 
-function upstreamState(): Promise<UpstreamState> {
-  if (!upstream || Date.now() - upstream.at > UPSTREAM_CHECK_MS) {
-    const state = getHealth({ maxWaitMs: 0 }).then((settled) =>
-      settled.ok ? 'ok' : settled.error.code === 'THROTTLED' ? 'throttled' : 'unreachable',
-    );
-    upstream = { at: Date.now(), state };
-  }
-  return upstream.state;
+async function upstreamState(): Promise<UpstreamState> {
+  const settled = await getRecentHealth().health;
+  return settled.ok ? 'ok' : settled.error.code === 'THROTTLED' ? 'throttled' : 'unreachable';
 }
 
 export async function healthResponse(): Promise<Response> {

@@ -3,7 +3,7 @@ import { ErrorPanel } from '@/components/error-panel';
 import { can } from '@/lib/auth/roles';
 import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
-import { getHealth, getRecentLicence } from '@/lib/picks-api/portal';
+import { getRecentHealth, getRecentLicence } from '@/lib/picks-api/portal';
 import { ChangeCounts } from '@/components/changes/change-counts';
 import { changeCounts } from '@/lib/changes/view';
 import { deliveryAlerts } from '@/lib/deliveries/view';
@@ -11,9 +11,10 @@ import { deliveryAlerts } from '@/lib/deliveries/view';
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
   const role = session.user.role;
+  const checked = getRecentHealth();
   const [me, health, changes, deliveries] = await Promise.all([
     getRecentLicence(),
-    getHealth(),
+    checked.health,
     changeCounts(session.user.email),
     can(role, 'deliveries') ? deliveryAlerts() : null,
   ]);
@@ -70,6 +71,9 @@ export default async function OverviewPage() {
               <ErrorPanel error={health.error.toJSON()} retryHref="/" />
             </div>
           )}
+          <p className="mt-2 text-xs text-slate-500" data-testid="health-checked">
+            Asked <UtcTime iso={new Date(checked.checkedAt).toISOString()} />; shared for a few seconds by every page.
+          </p>
         </section>
       </div>
       {deliveries && (deliveries.failing.length > 0 || deliveries.paused.length > 0) ? (

@@ -83,3 +83,19 @@ export async function getPickDetail(id: string): Promise<{ pick: Pick; row: Pick
 export function getHealth(call: CallOptions = {}): Promise<Settled<OpenObject>> {
   return settle(picksApi().health(call));
 }
+
+export const HEALTH_REUSE_MS = 5_000;
+let recentHealth: { at: number; health: Promise<Settled<OpenObject>> } | null = null;
+
+/**
+ * The gateway's availability as asked at most HEALTH_REUSE_MS ago, failures included, shared by every page
+ * and probe of the process (the overview and GET /api/health): a status, the same for everyone, that would
+ * otherwise be one more upstream request and a few milliseconds on every overview. It never waits out a
+ * throttling pause (that is itself the answer), and no page's abort ends it for the others.
+ */
+export function getRecentHealth(now = Date.now()): { checkedAt: number; health: Promise<Settled<OpenObject>> } {
+  if (!recentHealth || now - recentHealth.at >= HEALTH_REUSE_MS) {
+    recentHealth = { at: now, health: getHealth({ maxWaitMs: 0, signal: new AbortController().signal }) };
+  }
+  return { checkedAt: recentHealth.at, health: recentHealth.health };
+}

@@ -57,3 +57,41 @@ describe('the recent licence', () => {
     expect(calls).toHaveLength(3);
   });
 });
+
+describe('the recent gateway health', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'] }));
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllEnvs();
+    vi.unstubAllGlobals();
+  });
+
+  it('asks /health once per HEALTH_REUSE_MS for every page and probe, failures included, then again', async () => {
+    const { fetch, calls } = scriptedFetch([
+      json({ status: 'ok' }),
+      json({ error: { code: 'UPSTREAM_ERROR', message: 'down' } }, 500),
+      json({ status: 'ok' }),
+    ]);
+    vi.stubGlobal('fetch', fetch);
+    const portal = await load('30');
+    const first = portal.getRecentHealth();
+    const [a, b] = await Promise.all([first.health, portal.getRecentHealth().health]);
+    expect(a.ok && a.value.status).toBe('ok');
+    expect(b).toBe(a);
+    vi.setSystemTime(first.checkedAt + portal.HEALTH_REUSE_MS - 1);
+    expect(portal.getRecentHealth().checkedAt).toBe(first.checkedAt);
+    expect(calls).toHaveLength(1);
+
+    vi.setSystemTime(first.checkedAt + portal.HEALTH_REUSE_MS);
+    const failed = portal.getRecentHealth();
+    expect(failed.checkedAt).toBe(first.checkedAt + portal.HEALTH_REUSE_MS);
+    const down = await failed.health;
+    expect(!down.ok && down.error.code).toBe('UPSTREAM_ERROR');
+    expect(await portal.getRecentHealth().health).toBe(down); // kept for its few seconds, like a success
+    expect(calls).toHaveLength(2);
+
+    vi.setSystemTime(Date.now() + portal.HEALTH_REUSE_MS);
+    expect((await portal.getRecentHealth().health).ok).toBe(true);
+    expect(calls).toHaveLength(3);
+  });
+});

@@ -9,7 +9,7 @@ import { median, signIn, startStack, waitFor } from './bench-support';
  * `npm run bench:pages`: what the portal adds to a page view, against a bare Next.js page, in one run.
  * Both production builds are made first (the portal's and scripts/bare-page, with the same `next`), then a
  * sandbox with throttling off serves both through scripts/bench-replay.ts (its answers replayed from memory
- * after the warm-up round). ROUNDS (25) alternating rounds of, for each page: the signed-in portal page, the
+ * after the warm-up round). ROUNDS (25) alternating rounds (pages in turn forward and backward) of, for each page: the signed-in portal page, the
  * upstream calls it made (counted by the replay, asked again and timed from here), the bare page.
  * "Over the upstream" is a page's time minus the time of the upstream calls it made, medians of the rounds.
  * Then first-load JavaScript (gzip) of /picks, /coverage and the bare table, and Lighthouse (mobile, signed in)
@@ -123,7 +123,9 @@ try {
     CASES.map((c) => [c.name, { portal: [] as number[], bare: [] as number[], portalBytes: 0, bareBytes: 0, calls: '' }]),
   );
   for (let round = 0; round <= ROUNDS; round += 1) {
-    for (const c of CASES) {
+    // The order of the pages reverses every round too: a page that leaves garbage behind (200 rows) would
+    // otherwise always weigh on the same next page.
+    for (const c of round % 2 === 0 ? CASES : [...CASES].reverse()) {
       const s = samples.get(c.name)!;
       // Which of the two goes first alternates by round: what one server leaves behind (a collection, a
       // socket closing) then weighs on both alike.

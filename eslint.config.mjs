@@ -23,12 +23,15 @@ export default defineConfig([
       'react/prop-types': 'off', // TypeScript checks props
       // A labelled, focusable scrolling region (role="region") is how keyboard users scroll a wide table (axe: scrollable-region-focusable).
       'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
+      // Links go through components/portal-link.tsx, which never prefetches (dynamic pages: README, Performance).
+      'no-restricted-imports': ['error', { paths: [{ name: 'next/link', message: 'Use PortalLink from @/components/portal-link.' }] }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
   },
+  { files: ['components/portal-link.tsx'], rules: { 'no-restricted-imports': 'off' } },
   globalIgnores([
     '.next/**',
     'scripts/bare-page/.next/**',

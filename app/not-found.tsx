@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { connection } from 'next/server';
 
 export default async function NotFound() {
@@ -8,9 +8,9 @@ export default async function NotFound() {
     <main className="mx-auto max-w-xl px-4 py-16 text-center">
       <h1 className="text-2xl font-semibold">Not found</h1>
       <p className="mt-2 text-slate-600">There is nothing here, or the record is not in your licence.</p>
-      <Link href="/" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
+      <PortalLink href="/" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
         Back to the overview
-      </Link>
+      </PortalLink>
     </main>
   );
 }

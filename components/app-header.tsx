@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { can, type Capability, type Role } from '@/lib/auth/roles';
 import { SignOutButton } from './sign-out-button';
 
@@ -19,20 +19,20 @@ export function AppHeader({ email, role }: { email: string; role: Role }) {
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-        <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+        <PortalLink href="/" className="flex items-center gap-2 font-semibold text-slate-900">
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src="/icon.svg" alt="" width={28} height={28} />
           Picks Partner Portal
-        </Link>
+        </PortalLink>
         <nav aria-label="Main" className="flex flex-wrap gap-1 text-sm">
           {LINKS.filter((link) => can(role, link.needs)).map((link) => (
-            <Link
+            <PortalLink
               key={link.href}
               href={link.href}
               className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
             >
               {link.label}
-            </Link>
+            </PortalLink>
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">

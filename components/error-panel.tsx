@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { errorTitle, type AppErrorJson } from '@/lib/errors';
 
 /** An upstream or portal error as a person can act on it. Never looks like an empty result. */
@@ -30,9 +30,9 @@ export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHre
         </div>
       )}
       <p className="mt-3 flex flex-wrap items-center gap-4 text-sm">
-        <Link href={retryHref} prefetch={false} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white hover:bg-red-800">
+        <PortalLink href={retryHref} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white hover:bg-red-800">
           {error.retryAfterSeconds ? `Retry (after ${error.retryAfterSeconds} s)` : 'Retry'}
-        </Link>
+        </PortalLink>
         <span className="text-red-800/80">
           Code <span className="font-mono">{error.code}</span>
           {error.requestId && (

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { DEFAULT_PAGE_SIZE, PICK_RESULTS, PICK_STATUSES, type FilterKind } from '@/lib/filters';
 
 const PAGE_SIZES = ['25', String(DEFAULT_PAGE_SIZE), '100', '200'];
@@ -103,9 +103,9 @@ export function FilterForm({
           <button type="submit" className="rounded-md bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white shadow hover:bg-brand-700">
             Apply
           </button>
-          <Link href={action} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+          <PortalLink href={action} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
             Clear
-          </Link>
+          </PortalLink>
         </div>
       </div>
       <p id="date-hint" className="mt-2 text-xs text-slate-500">

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { encodeTrail, hrefWith } from '@/lib/paging';
 
 const linkClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50';
@@ -30,14 +30,14 @@ export function Pager({
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center gap-2 text-sm">
       {firstHref && !prevHref && (
-        <Link href={firstHref} className={linkClass}>
+        <PortalLink href={firstHref} className={linkClass}>
           First page
-        </Link>
+        </PortalLink>
       )}
       {prevHref ? (
-        <Link href={prevHref} className={linkClass} rel="prev">
+        <PortalLink href={prevHref} className={linkClass} rel="prev">
           ← Previous
-        </Link>
+        </PortalLink>
       ) : (
         <span className={offClass} aria-disabled="true">
           ← Previous
@@ -47,9 +47,9 @@ export function Pager({
         {pageNumber ? `Page ${pageNumber}` : 'A later page'}
       </span>
       {nextHref ? (
-        <Link href={nextHref} className={linkClass} rel="next">
+        <PortalLink href={nextHref} className={linkClass} rel="next">
           Next →
-        </Link>
+        </PortalLink>
       ) : (
         <span className={offClass} aria-disabled="true">
           Next →

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { ErrorPanel } from '@/components/error-panel';
 import { can } from '@/lib/auth/roles';
 import { UtcTime } from '@/components/utc-time';
@@ -53,9 +53,9 @@ export default async function OverviewPage() {
               <dd>{licence?.expiresAt ? <UtcTime iso={licence.expiresAt} /> : 'not stated'}</dd>
             </dl>
           )}
-          <Link href="/licence" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">
+          <PortalLink href="/licence" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">
             All licence details →
-          </Link>
+          </PortalLink>
         </section>
         <section aria-labelledby="gateway-health" className="rounded-lg border border-slate-200 bg-white p-5">
           <h2 id="gateway-health" className="font-semibold">
@@ -88,9 +88,9 @@ export default async function OverviewPage() {
           </h2>
           {deliveries.failing.length > 0 ? <p className="mt-1">Failing: {deliveries.failing.join(', ')}.</p> : null}
           {deliveries.paused.length > 0 ? <p className="mt-1">Paused: {deliveries.paused.join(', ')}.</p> : null}
-          <Link href="/deliveries" className="mt-2 inline-block font-medium underline">
+          <PortalLink href="/deliveries" className="mt-2 inline-block font-medium underline">
             Open deliveries →
-          </Link>
+          </PortalLink>
         </section>
       ) : null}
       <ChangeCounts result={changes} />
@@ -100,25 +100,25 @@ export default async function OverviewPage() {
         </h2>
         <ul className="mt-3 flex flex-wrap gap-3 text-sm">
           <li>
-            <Link className="text-brand-700 hover:underline" href="/picks">
+            <PortalLink className="text-brand-700 hover:underline" href="/picks">
               Picks
-            </Link>
+            </PortalLink>
           </li>
           <li>
-            <Link className="text-brand-700 hover:underline" href="/picks?status=upcoming">
+            <PortalLink className="text-brand-700 hover:underline" href="/picks?status=upcoming">
               Upcoming picks
-            </Link>
+            </PortalLink>
           </li>
           <li>
-            <Link className="text-brand-700 hover:underline" href="/results">
+            <PortalLink className="text-brand-700 hover:underline" href="/results">
               Results
-            </Link>
+            </PortalLink>
           </li>
           {can(role, 'coverage') && (
             <li>
-              <Link className="text-brand-700 hover:underline" href="/coverage">
+              <PortalLink className="text-brand-700 hover:underline" href="/coverage">
                 Coverage
-              </Link>
+              </PortalLink>
             </li>
           )}
         </ul>

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import type { changeCounts } from '@/lib/changes/view';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
 import { ErrorPanel } from '../error-panel';
@@ -29,19 +29,19 @@ export function ChangeCounts({ result }: { result: Awaited<ReturnType<typeof cha
           <ul className="mt-3 flex flex-wrap gap-3 text-sm" data-testid="change-counts">
             {CHANGE_KINDS.map((kind) => (
               <li key={kind}>
-                <Link
+                <PortalLink
                   className="inline-flex items-baseline gap-1 rounded-md border border-slate-200 px-3 py-1.5 hover:bg-slate-50"
                   href={`/changes?visit=1&kind=${kind}`}
                   data-kind={kind}
                 >
                   <span className="text-lg font-semibold tabular-nums">{result.counts[kind]}</span> {kind}
-                </Link>
+                </PortalLink>
               </li>
             ))}
             <li className="self-center">
-              <Link className="font-medium text-brand-700 hover:underline" href="/changes?visit=1">
+              <PortalLink className="font-medium text-brand-700 hover:underline" href="/changes?visit=1">
                 All {result.counts.total} →
-              </Link>
+              </PortalLink>
             </li>
           </ul>
         </>

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import type { Lifecycle } from '@/lib/changes/reconcile';
 import type { StoredChange } from '@/lib/store/changes';
 import { StatusBadge } from '../status-badge';
@@ -62,9 +62,9 @@ export function ChangesTable({ entries }: { entries: StoredChange[] }) {
                   </span>
                 </td>
                 <td className="px-3 py-2">
-                  <Link className="font-medium text-brand-700 hover:underline" href={`/picks/${encodeURIComponent(entry.id)}`}>
+                  <PortalLink className="font-medium text-brand-700 hover:underline" href={`/picks/${encodeURIComponent(entry.id)}`}>
                     {title}
-                  </Link>
+                  </PortalLink>
                   {d.selection ? (
                     <div className="text-xs text-slate-600">{[d.marketType, d.selection].filter(Boolean).join(': ')}</div>
                   ) : null}

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { useState } from 'react';
 import type { deliveryView } from '@/lib/deliveries/api';
 import { callApi, DeliveryForm, Problem, type ApiProblem } from './delivery-form';
@@ -121,9 +121,9 @@ export function DeliveryList({ initial }: { initial: DeliveryView[] }) {
                     Re-pin host key
                   </button>
                 ) : null}
-                <Link className={button} href={`/deliveries/${d.id}`}>
+                <PortalLink className={button} href={`/deliveries/${d.id}`}>
                   Run history
-                </Link>
+                </PortalLink>
                 <button className={`${button} text-red-700`} disabled={busy === d.id} onClick={() => void act(d, 'delete')}>
                   Delete
                 </button>

@@ -182,3 +182,29 @@ for (const role of ROLES) {
     await expect(page.getByText(role, { exact: true }).first()).toBeVisible();
   });
 }
+
+test('a page view asks the portal for the page alone: no link prefetches it would render for nothing', async ({ page }) => {
+  // Every page is dynamic: a prefetch returns ~270 bytes of route tree for ~7 ms of server work, and the
+  // header's links made 20–26 of them per view (README, Performance). Navigation stays client-side.
+  await signIn(page, 'admin');
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    // Documents and the router's fetches (a prefetch is a fetch); scripts, styles and icons are static files.
+    if (['document', 'fetch'].includes(request.resourceType())) asked.push(`${request.method()} ${url.pathname}${url.search}`);
+  });
+  for (const path of ['/', '/picks?limit=50', '/licence', '/changes']) {
+    asked.length = 0;
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    await page.mouse.move(200, 30); // over the header's links, too
+    await page.waitForTimeout(1_000);
+    expect(asked, path).toEqual([`GET ${path}`]);
+  }
+  // A click still navigates without reloading the document.
+  asked.length = 0;
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Results', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Results', level: 1 })).toBeVisible();
+  expect(asked.filter((request) => request.includes('/results'))).toHaveLength(1);
+  expect(asked.some((request) => request.includes('_rsc='))).toBe(true);
+});

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { ChangesTable } from '@/components/changes/changes-table';
 import { FeedStatusLine } from '@/components/changes/feed-status';
 import { ErrorPanel } from '@/components/error-panel';
@@ -96,9 +96,9 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
           </label>
           <div className="flex gap-2">
             <button className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700">Apply</button>
-            <Link href="/changes" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
+            <PortalLink href="/changes" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
               Clear
-            </Link>
+            </PortalLink>
           </div>
         </div>
       </form>
@@ -128,12 +128,12 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
           </div>
           {view.entries.length > 0 ? <ChangesTable entries={view.entries} /> : null}
           {view.older ? (
-            <Link
+            <PortalLink
               className="inline-block text-sm font-medium text-brand-700 hover:underline"
               href={`/changes?${view.query ? `${view.query}&` : ''}before=${view.older}`}
             >
               Older changes →
-            </Link>
+            </PortalLink>
           ) : null}
         </>
       )}

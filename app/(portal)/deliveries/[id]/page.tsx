@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
@@ -15,9 +15,9 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
   if (view.ok && !view.delivery) notFound();
   return (
     <div className="space-y-4">
-      <Link href="/deliveries" className="text-sm text-brand-700 hover:underline">
+      <PortalLink href="/deliveries" className="text-sm text-brand-700 hover:underline">
         ← All deliveries
-      </Link>
+      </PortalLink>
       {!view.ok ? (
         <ErrorPanel error={view.error} retryHref={`/deliveries/${encodeURIComponent(id)}`} />
       ) : (

@@ -1,13 +1,13 @@
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 
 export default function PickNotFound() {
   return (
     <div className="mx-auto max-w-xl py-16 text-center" data-testid="pick-not-found">
       <h1 className="text-2xl font-semibold">No such pick</h1>
       <p className="mt-2 text-slate-600">No pick has that id, or it is not in your licence.</p>
-      <Link href="/picks" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
+      <PortalLink href="/picks" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
         Back to picks
-      </Link>
+      </PortalLink>
     </div>
   );
 }

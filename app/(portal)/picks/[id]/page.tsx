@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
@@ -41,9 +41,9 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
 
   return (
     <article className="space-y-6">
-      <Link href="/picks" className="text-sm font-medium text-brand-700 hover:underline">
+      <PortalLink href="/picks" className="text-sm font-medium text-brand-700 hover:underline">
         ← All picks
-      </Link>
+      </PortalLink>
       <header className="rounded-lg border border-slate-200 bg-white p-6">
         <div className="flex items-center gap-2 text-sm text-slate-600">
           <Logo src={row.competitionLogo} name={row.competition ?? row.league} size={28} shape="square" />

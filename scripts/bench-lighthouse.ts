@@ -12,6 +12,8 @@ export interface LighthouseScores {
   largestContentfulPaintMs: number;
   domElements: number;
   mainThreadMs: number;
+  /** Requests to the portal itself other than static files: the page, and any the page's scripts made (prefetches). */
+  portalRequests: number;
   /** Why Lighthouse gave no performance score (a run it could not finish), if it gave none. */
   error?: string;
 }
@@ -54,9 +56,16 @@ export async function lighthouseScores(url: string, cookie: string): Promise<Lig
       largestContentfulPaintMs: numeric('largest-contentful-paint'),
       domElements: numeric('dom-size'),
       mainThreadMs: numeric('mainthread-work-breakdown'),
+      portalRequests: portalRequests(audits['network-requests']?.details, new URL(url).origin),
       ...(error ? { error } : {}),
     };
   } finally {
     chrome.kill();
   }
+}
+
+/** Documents and fetches to the portal's own origin in Lighthouse's list of the load's network requests. */
+function portalRequests(details: unknown, origin: string): number {
+  const items = (details as { items?: { url?: string; resourceType?: string }[] } | undefined)?.items ?? [];
+  return items.filter((item) => item.url?.startsWith(origin) && ['Document', 'Fetch'].includes(item.resourceType ?? '')).length;
 }

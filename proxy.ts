@@ -26,10 +26,11 @@ export function proxy(request: NextRequest) {
     });
   }
 
-  const back = safeCallbackPath(`${pathname}${search}`);
+  // Only pages come back here after signing in; route handlers answer 401 themselves.
+  const back = isPage ? safeCallbackPath(`${pathname}${search}`) : null;
   if (isPage && pathname !== '/login' && !hasSessionCookie(request, secure ? '__Host-portal.session' : 'portal.session')) {
     const login = new URL('/login', request.url);
-    if (back !== '/') login.searchParams.set('callbackUrl', back);
+    if (back && back !== '/') login.searchParams.set('callbackUrl', back);
     return NextResponse.redirect(login);
   }
 
@@ -53,7 +54,7 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('content-security-policy', csp);
-  if (isPage) requestHeaders.set(RETURN_HEADER, back);
+  if (back) requestHeaders.set(RETURN_HEADER, back);
   else requestHeaders.delete(RETURN_HEADER);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('Content-Security-Policy', csp);

@@ -1,4 +1,5 @@
 import { PortalLink } from '@/components/portal-link';
+import { DataTable } from '@/components/data-table';
 import type { Lifecycle } from '@/lib/changes/reconcile';
 import type { StoredChange } from '@/lib/store/changes';
 import { StatusBadge } from '../status-badge';
@@ -29,64 +30,50 @@ function Side({ life }: { life: Lifecycle | null }) {
 /** The feed's entries, newest first: what changed, on which pick (linked), and its state before and after. */
 export function ChangesTable({ entries }: { entries: StoredChange[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" role="region" aria-label="Changes" tabIndex={0}>
-      <table className="min-w-full text-sm" data-testid="changes-table">
-        <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
-          <tr>
-            {['Detected', 'Change', 'Pick', 'Sport / league', 'Event', 'Before', 'After'].map((label) => (
-              <th key={label} scope="col" className="px-3 py-2">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => {
-            const d = entry.display;
-            const title = d.homeTeam && d.awayTeam ? `${d.homeTeam} vs ${d.awayTeam}` : (d.eventDescription ?? entry.id);
-            return (
-              <tr key={entry.seq} data-change={entry.id} data-kinds={entry.kinds.join(' ')} className="border-t border-slate-100 align-top">
-                <td className="whitespace-nowrap px-3 py-2">
-                  <UtcTime iso={entry.detectedAt} />
-                </td>
-                <td className="px-3 py-2">
-                  <span className="flex flex-wrap gap-1">
-                    {entry.kinds.map((kind) => (
-                      <span
-                        key={kind}
-                        className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_TONE[kind] ?? ''}`}
-                      >
-                        {kind}
-                      </span>
-                    ))}
+    <DataTable
+      testId="changes-table"
+      label="Changes"
+      columns={['Detected', 'Change', 'Pick', 'Sport / league', 'Event', 'Before', 'After']}
+    >
+      {entries.map((entry) => {
+        const d = entry.display;
+        const title = d.homeTeam && d.awayTeam ? `${d.homeTeam} vs ${d.awayTeam}` : (d.eventDescription ?? entry.id);
+        return (
+          <tr key={entry.seq} data-change={entry.id} data-kinds={entry.kinds.join(' ')} className="border-t border-slate-100 align-top">
+            <td className="whitespace-nowrap px-3 py-2">
+              <UtcTime iso={entry.detectedAt} />
+            </td>
+            <td className="px-3 py-2">
+              <span className="flex flex-wrap gap-1">
+                {entry.kinds.map((kind) => (
+                  <span key={kind} className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_TONE[kind] ?? ''}`}>
+                    {kind}
                   </span>
-                </td>
-                <td className="px-3 py-2">
-                  <PortalLink className="font-medium text-brand-700 hover:underline" href={`/picks/${encodeURIComponent(entry.id)}`}>
-                    {title}
-                  </PortalLink>
-                  {d.selection ? (
-                    <div className="text-xs text-slate-600">{[d.marketType, d.selection].filter(Boolean).join(': ')}</div>
-                  ) : null}
-                </td>
-                <td className="px-3 py-2">
-                  {d.sport ?? '—'}
-                  <div className="text-xs text-slate-600">{d.league ?? ''}</div>
-                </td>
-                <td className="whitespace-nowrap px-3 py-2">
-                  <UtcTime iso={d.eventDate} />
-                </td>
-                <td className="px-3 py-2">
-                  {entry.kinds.includes('new') ? <span className="text-slate-500">not seen</span> : <Side life={entry.before} />}
-                </td>
-                <td className="px-3 py-2">
-                  <Side life={entry.after} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                ))}
+              </span>
+            </td>
+            <td className="px-3 py-2">
+              <PortalLink className="font-medium text-brand-700 hover:underline" href={`/picks/${encodeURIComponent(entry.id)}`}>
+                {title}
+              </PortalLink>
+              {d.selection ? <div className="text-xs text-slate-600">{[d.marketType, d.selection].filter(Boolean).join(': ')}</div> : null}
+            </td>
+            <td className="px-3 py-2">
+              {d.sport ?? '—'}
+              <div className="text-xs text-slate-600">{d.league ?? ''}</div>
+            </td>
+            <td className="whitespace-nowrap px-3 py-2">
+              <UtcTime iso={d.eventDate} />
+            </td>
+            <td className="px-3 py-2">
+              {entry.kinds.includes('new') ? <span className="text-slate-500">not seen</span> : <Side life={entry.before} />}
+            </td>
+            <td className="px-3 py-2">
+              <Side life={entry.after} />
+            </td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }

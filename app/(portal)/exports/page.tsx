@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { DataTable } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import { requirePage } from '@/lib/auth/session';
@@ -22,44 +23,31 @@ export default async function ExportsPage() {
       ) : history.entries.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No exports yet.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-          <table className="min-w-full text-sm" data-testid="exports-table">
-            <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
-              <tr>
-                {['Ended (UTC)', 'File', 'Filters', 'Outcome', 'Records', 'sha256', ''].map((label) => (
-                  <th key={label} className="px-3 py-2">
-                    {label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {history.entries.map((entry) => (
-                <tr key={entry.seq} data-export={entry.seq} className="border-t border-slate-100 align-top">
-                  <td className="whitespace-nowrap px-3 py-2">{entry.at.replace('T', ' ').replace(/\.\d+Z$/, '')}</td>
-                  <td className="px-3 py-2">{entry.target}</td>
-                  <td className="px-3 py-2 font-mono text-xs">{new URLSearchParams(entry.filters ?? {}).toString() || 'all records'}</td>
-                  <td className="px-3 py-2" data-cell="outcome">
-                    {entry.outcome}
-                    {entry.errorCode ? <span className="ml-1 text-xs text-red-700">{entry.errorCode}</span> : null}
-                  </td>
-                  <td className="px-3 py-2 text-right">{entry.records ?? '—'}</td>
-                  <td className="px-3 py-2 font-mono text-xs" title={entry.sha256 ?? undefined}>
-                    {entry.sha256 ? `${entry.sha256.slice(0, 12)}…` : '—'}
-                  </td>
-                  <td className="whitespace-nowrap px-3 py-2">
-                    <a className="text-brand-700 hover:underline" href={runAgainHref(entry)}>
-                      Run again
-                    </a>
-                    <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${entry.seq}/manifest`}>
-                      Manifest
-                    </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable testId="exports-table" columns={['Ended (UTC)', 'File', 'Filters', 'Outcome', 'Records', 'sha256', '']}>
+          {history.entries.map((entry) => (
+            <tr key={entry.seq} data-export={entry.seq} className="border-t border-slate-100 align-top">
+              <td className="whitespace-nowrap px-3 py-2">{entry.at.replace('T', ' ').replace(/\.\d+Z$/, '')}</td>
+              <td className="px-3 py-2">{entry.target}</td>
+              <td className="px-3 py-2 font-mono text-xs">{new URLSearchParams(entry.filters ?? {}).toString() || 'all records'}</td>
+              <td className="px-3 py-2" data-cell="outcome">
+                {entry.outcome}
+                {entry.errorCode ? <span className="ml-1 text-xs text-red-700">{entry.errorCode}</span> : null}
+              </td>
+              <td className="px-3 py-2 text-right">{entry.records ?? '—'}</td>
+              <td className="px-3 py-2 font-mono text-xs" title={entry.sha256 ?? undefined}>
+                {entry.sha256 ? `${entry.sha256.slice(0, 12)}…` : '—'}
+              </td>
+              <td className="whitespace-nowrap px-3 py-2">
+                <a className="text-brand-700 hover:underline" href={runAgainHref(entry)}>
+                  Run again
+                </a>
+                <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${entry.seq}/manifest`}>
+                  Manifest
+                </a>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </div>
   );

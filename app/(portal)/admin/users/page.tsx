@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { DataTable } from '@/components/data-table';
 import { AddUserForm, UserRowActions } from '@/components/admin/user-forms';
 import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
@@ -20,46 +21,32 @@ export default async function UsersPage() {
         </p>
       </div>
       <AddUserForm action={userAction} />
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-        <table className="min-w-full text-sm" data-testid="users-table">
-          <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
-            <tr>
-              <th className="px-3 py-2">Email</th>
-              <th className="px-3 py-2">Role</th>
-              <th className="px-3 py-2">Created</th>
-              <th className="px-3 py-2">Last sign-in</th>
-              <th className="px-3 py-2">Status</th>
-              <th className="px-3 py-2">Change</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((user) => (
-              <tr key={user.email} data-user={user.email} className="border-t border-slate-100 align-top">
-                <td className="px-3 py-2 font-medium">
-                  {user.email}
-                  {user.email === session.user.email ? <span className="ml-1 text-xs text-slate-500">(you)</span> : null}
-                </td>
-                <td className="px-3 py-2" data-cell="role">
-                  {user.role}
-                </td>
-                <td className="px-3 py-2">
-                  <UtcTime iso={user.createdAt} />
-                </td>
-                <td className="px-3 py-2">
-                  {user.lastSignInAt ? <UtcTime iso={user.lastSignInAt} /> : <span className="text-slate-500">never</span>}
-                </td>
-                <td className="px-3 py-2" data-cell="status">
-                  {user.disabled ? 'disabled' : 'enabled'}
-                  {user.demo ? ' · demo' : ''}
-                </td>
-                <td className="px-3 py-2">
-                  <UserRowActions action={userAction} email={user.email} role={user.role} disabled={user.disabled} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable testId="users-table" columns={['Email', 'Role', 'Created', 'Last sign-in', 'Status', 'Change']}>
+        {users.map((user) => (
+          <tr key={user.email} data-user={user.email} className="border-t border-slate-100 align-top">
+            <td className="px-3 py-2 font-medium">
+              {user.email}
+              {user.email === session.user.email ? <span className="ml-1 text-xs text-slate-500">(you)</span> : null}
+            </td>
+            <td className="px-3 py-2" data-cell="role">
+              {user.role}
+            </td>
+            <td className="px-3 py-2">
+              <UtcTime iso={user.createdAt} />
+            </td>
+            <td className="px-3 py-2">
+              {user.lastSignInAt ? <UtcTime iso={user.lastSignInAt} /> : <span className="text-slate-500">never</span>}
+            </td>
+            <td className="px-3 py-2" data-cell="status">
+              {user.disabled ? 'disabled' : 'enabled'}
+              {user.demo ? ' · demo' : ''}
+            </td>
+            <td className="px-3 py-2">
+              <UserRowActions action={userAction} email={user.email} role={user.role} disabled={user.disabled} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </div>
   );
 }

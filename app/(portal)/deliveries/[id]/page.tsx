@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { DataTable } from '@/components/data-table';
 import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
@@ -27,41 +28,32 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
           {view.runs.length === 0 ? (
             <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No runs yet.</p>
           ) : (
-            <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" role="region" aria-label="Runs" tabIndex={0}>
-              <table className="min-w-full text-sm" data-testid="runs-table">
-                <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
-                  <tr>
-                    {['Started', 'Why', 'Outcome', 'Records', 'Bytes', 'sha256', 'File', 'Duration', 'Error'].map((label) => (
-                      <th key={label} scope="col" className="px-3 py-2">
-                        {label}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {view.runs.map((run) => (
-                    <tr key={run.id} data-run={run.id} data-outcome={run.outcome} className="border-t border-slate-100 align-top">
-                      <td className="whitespace-nowrap px-3 py-2">
-                        <UtcTime iso={run.startedAt} />
-                      </td>
-                      <td className="px-3 py-2">
-                        {run.trigger}
-                        {run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}
-                      </td>
-                      <td className="px-3 py-2">{run.outcome}</td>
-                      <td className="px-3 py-2 text-right">{run.records ?? '—'}</td>
-                      <td className="px-3 py-2 text-right">{run.bytes ?? '—'}</td>
-                      <td className="px-3 py-2 font-mono text-xs" title={run.sha256 ?? undefined}>
-                        {run.sha256 ? `${run.sha256.slice(0, 12)}…` : '—'}
-                      </td>
-                      <td className="px-3 py-2 font-mono text-xs">{run.file ?? '—'}</td>
-                      <td className="px-3 py-2 text-right">{run.durationMs !== null ? `${(run.durationMs / 1000).toFixed(1)} s` : '—'}</td>
-                      <td className="px-3 py-2 text-red-800">{run.error ?? ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="runs-table"
+              label="Runs"
+              columns={['Started', 'Why', 'Outcome', 'Records', 'Bytes', 'sha256', 'File', 'Duration', 'Error']}
+            >
+              {view.runs.map((run) => (
+                <tr key={run.id} data-run={run.id} data-outcome={run.outcome} className="border-t border-slate-100 align-top">
+                  <td className="whitespace-nowrap px-3 py-2">
+                    <UtcTime iso={run.startedAt} />
+                  </td>
+                  <td className="px-3 py-2">
+                    {run.trigger}
+                    {run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}
+                  </td>
+                  <td className="px-3 py-2">{run.outcome}</td>
+                  <td className="px-3 py-2 text-right">{run.records ?? '—'}</td>
+                  <td className="px-3 py-2 text-right">{run.bytes ?? '—'}</td>
+                  <td className="px-3 py-2 font-mono text-xs" title={run.sha256 ?? undefined}>
+                    {run.sha256 ? `${run.sha256.slice(0, 12)}…` : '—'}
+                  </td>
+                  <td className="px-3 py-2 font-mono text-xs">{run.file ?? '—'}</td>
+                  <td className="px-3 py-2 text-right">{run.durationMs !== null ? `${(run.durationMs / 1000).toFixed(1)} s` : '—'}</td>
+                  <td className="px-3 py-2 text-red-800">{run.error ?? ''}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </>
       )}

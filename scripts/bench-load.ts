@@ -1,13 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { startPostgres } from '../tests/support/postgres';
-import { cpuMs, percentile, rssMb, signIn, startStack, type Running } from './bench-support';
+import { BASELINE_REV, prepareBaseline, startBaselinePortal } from './bench-baseline';
+import { cpuMs, median, percentile, rssMb, signIn, startStack, type Running } from './bench-support';
+import { PORTAL_NODE_ARGS } from './portal-node-options';
 import { nginxAvailable, startNginx } from './bench-nginx';
 
 /**
  * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
  *  1. 50 concurrent signed-in sessions browse /picks with varied filters for LOAD_SECONDS (30), while two
- *     exports run back to back; throttling off. Latency p50/p95/p99 and errors (target: 0).
+ *     exports run back to back; throttling off. Latency p50/p95/p99 and errors (target: 0). Side by side with
+ *     an earlier commit (BENCH_BASELINE, 284786b: before issue 13's work), LOAD_ROUNDS alternating rounds each.
  *  2. The same browsing with the sandbox throttling on (a small per-key budget): portal requests against
  *     upstream requests and upstream 429s, to show one throttle does not become a storm.
  *  3. A soak of SOAK_REQUESTS (10,000) requests: the portal's memory at start and end.
@@ -18,6 +21,10 @@ import { nginxAvailable, startNginx } from './bench-nginx';
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
 const SOAK = Number(process.env.SOAK_REQUESTS ?? 10_000);
 const SESSIONS = 50;
+/** Which phases run after phase 1 (LOAD_PHASES=1 for the side-by-side alone). */
+const PHASES = (process.env.LOAD_PHASES ?? '1,2,3,4').split(',');
+/** Phase 1 rounds per portal when a baseline runs beside today's (medians are reported). */
+const LOAD_ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
 
 const PATHS = [
   '/picks',
@@ -92,24 +99,32 @@ async function exportLoop(stack: Running, cookie: string, until: () => boolean) 
   return { done, failed };
 }
 
-const report: Record<string, unknown> = {};
-let stack = await startStack({ sandboxPort: 4520, portalPort: 3520, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
-try {
-  const cookies = await signInMany(stack.portalUrl, SESSIONS);
-  await browse(stack, cookies, { amount: 200, connections: 10 }); // warm-up
+/** The browsing target: a portal process (today's, or the baseline's) in front of a stack's sandbox. */
+interface Target {
+  name: string;
+  portalUrl: string;
+  pid: number;
+  cookies: string[];
+}
 
-  // 1. Load, throttling off, with exports alongside.
+/** Phase 1 on one portal: LOAD_SECONDS of browsing by 50 sessions, throttling off, two exports alongside. */
+async function phaseOne(stack: Running, target: Target) {
+  const on = { ...stack, portalUrl: target.portalUrl };
   let running = true;
-  const exports = Promise.all([exportLoop(stack, cookies[0]!, () => !running), exportLoop(stack, cookies[1]!, () => !running)]);
+  const exports = Promise.all([exportLoop(on, target.cookies[0]!, () => !running), exportLoop(on, target.cookies[1]!, () => !running)]);
   const before = await sandboxStats(stack);
-  const cpuBefore = { portal: cpuMs(stack.portal.pid!), sandbox: cpuMs(stack.sandbox.pid!) };
-  const { result: load, latency } = await browse(stack, cookies, { duration: SECONDS });
-  const cpu = { portalMs: cpuMs(stack.portal.pid!) - cpuBefore.portal, sandboxMs: cpuMs(stack.sandbox.pid!) - cpuBefore.sandbox };
+  const cpuBefore = { portal: cpuMs(target.pid), sandbox: cpuMs(stack.sandbox.pid!) };
+  const { result: load, latency } = await browse(on, target.cookies, { duration: SECONDS });
+  const cpu = { portalMs: cpuMs(target.pid) - cpuBefore.portal, sandboxMs: cpuMs(stack.sandbox.pid!) - cpuBefore.sandbox };
   running = false;
   const exportRuns = await exports;
   const after = await sandboxStats(stack);
   const errors = load.errors + load.timeouts + load.non2xx;
-  report.load = {
+  console.log(
+    `[bench] load, ${target.name}: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}; CPU portal ${cpu.portalMs} ms, sandbox ${cpu.sandboxMs} ms; ${after.requests - before.requests} upstream requests`,
+  );
+  return {
+    portal: target.name,
     sessions: SESSIONS,
     seconds: SECONDS,
     requests: load.requests.total,
@@ -122,55 +137,104 @@ try {
     upstreamRequests: after.requests - before.requests,
     cpu,
   };
-  console.log(
-    `[bench] load: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}; CPU portal ${cpu.portalMs} ms, sandbox ${cpu.sandboxMs} ms; ${after.requests - before.requests} upstream requests`,
-  );
+}
 
-  // 3. Soak, throttling off, in tenths so the memory curve shows (after the load above warmed the heap).
-  const rssStart = rssMb(stack.portal.pid!);
-  const curve: number[] = [];
-  let soakRequests = 0;
-  let soakErrors = 0;
-  for (let part = 0; part < 10; part += 1) {
-    const r = (await browse(stack, cookies, { amount: Math.ceil(SOAK / 10), connections: 20 })).result;
-    soakRequests += r.requests.total;
-    soakErrors += r.errors + r.timeouts + r.non2xx;
-    curve.push(Math.round(rssMb(stack.portal.pid!)));
+const report: Record<string, unknown> = {};
+// The baseline (BENCH_BASELINE, a commit; "none" to skip) is unpacked and built before anything is measured.
+const baselineDir = BASELINE_REV === 'none' ? null : prepareBaseline();
+let stack = await startStack({ sandboxPort: 4520, portalPort: 3520, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
+try {
+  const today: Target = { name: 'today', portalUrl: stack.portalUrl, pid: stack.portal.pid!, cookies: [] };
+  const targets = [today];
+  const baseline = baselineDir ? await startBaselinePortal(baselineDir, stack, 3522, PORTAL_NODE_ARGS) : null;
+  if (baseline) targets.push({ name: `baseline ${BASELINE_REV}`, portalUrl: baseline.portalUrl, pid: baseline.portal.pid!, cookies: [] });
+  try {
+    for (const target of targets) {
+      target.cookies = await signInMany(target.portalUrl, SESSIONS);
+      await browse({ ...stack, portalUrl: target.portalUrl }, target.cookies, { amount: 200, connections: 10 }); // warm-up
+    }
+    // 1. Load, throttling off, with exports alongside: each portal in turn, the order reversed every round,
+    //    both in front of the same sandbox (the other portal idle meanwhile).
+    const rounds: Awaited<ReturnType<typeof phaseOne>>[][] = targets.map(() => []);
+    for (let round = 0; round < (baseline ? LOAD_ROUNDS : 1); round += 1) {
+      const order = round % 2 ? [...targets.keys()].reverse() : [...targets.keys()];
+      for (const i of order) rounds[i]!.push(await phaseOne(stack, targets[i]!));
+    }
+    const summary = targets.map((target, i) => ({
+      portal: target.name,
+      rps: median(rounds[i]!.map((r) => r.rps)),
+      p50: median(rounds[i]!.map((r) => r.latencyMs.p50)),
+      p95: median(rounds[i]!.map((r) => r.latencyMs.p95)),
+      errors: rounds[i]!.reduce((sum, r) => sum + r.errors, 0),
+    }));
+    report.load = { rounds: rounds.flat(), summary };
+    for (const row of summary)
+      console.log(
+        `[bench] load, ${row.portal} (median of ${rounds[0]!.length}): ${row.rps} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, errors ${row.errors}`,
+      );
+    if (summary[1])
+      console.log(
+        `[bench] load, side by side: today ${(summary[0]!.rps / summary[1].rps).toFixed(2)}x the throughput of ${summary[1].portal} (target 2x), p95 ${summary[0]!.p95} against ${summary[1].p95} ms`,
+      );
+  } finally {
+    baseline?.stop();
   }
-  const rssEnd = curve.at(-1)!;
-  report.soak = { requests: soakRequests, errors: soakErrors, rssStartMb: Math.round(rssStart), rssEndMb: rssEnd, rssEveryTenthMb: curve };
-  console.log(
-    `[bench] soak: ${soakRequests} requests, errors ${soakErrors}; portal RSS ${rssStart.toFixed(0)} MB at start, ${rssEnd} MB at end; every tenth: ${curve.join(' ')} MB`,
-  );
+  const cookies = today.cookies;
+
+  if (PHASES.includes('3')) {
+    // 3. Soak, throttling off, in tenths so the memory curve shows (after the load above warmed the heap).
+    const rssStart = rssMb(stack.portal.pid!);
+    const curve: number[] = [];
+    let soakRequests = 0;
+    let soakErrors = 0;
+    for (let part = 0; part < 10; part += 1) {
+      const r = (await browse(stack, cookies, { amount: Math.ceil(SOAK / 10), connections: 20 })).result;
+      soakRequests += r.requests.total;
+      soakErrors += r.errors + r.timeouts + r.non2xx;
+      curve.push(Math.round(rssMb(stack.portal.pid!)));
+    }
+    const rssEnd = curve.at(-1)!;
+    report.soak = {
+      requests: soakRequests,
+      errors: soakErrors,
+      rssStartMb: Math.round(rssStart),
+      rssEndMb: rssEnd,
+      rssEveryTenthMb: curve,
+    };
+    console.log(
+      `[bench] soak: ${soakRequests} requests, errors ${soakErrors}; portal RSS ${rssStart.toFixed(0)} MB at start, ${rssEnd} MB at end; every tenth: ${curve.join(' ')} MB`,
+    );
+  }
   stack.stop();
 
-  // 2. Throttling on: a budget of 100 upstream requests per 10 s for the portal's key.
-  stack = await startStack({
-    sandboxPort: 4521,
-    portalPort: 3521,
-    sandboxEnv: { SANDBOX_RATE_LIMIT: '100', SANDBOX_RATE_WINDOW_MS: '10000' },
-  });
-  const throttledCookies = await signInMany(stack.portalUrl, SESSIONS);
-  const t0 = await sandboxStats(stack);
-  const { result: throttled, latency: throttledLatency } = await browse(stack, throttledCookies, { duration: SECONDS });
-  const t1 = await sandboxStats(stack);
-  report.throttled = {
-    portalRequests: throttled.requests.total,
-    upstreamRequests: t1.requests - t0.requests,
-    upstream429s: t1.throttled - t0.throttled,
-    budget: '100 requests / 10 s',
-    latencyMs: throttledLatency,
-    portal5xx: throttled.non2xx,
-  };
-  console.log(
-    `[bench] throttling on (100 req / 10 s): ${throttled.requests.total} portal requests -> ${t1.requests - t0.requests} upstream requests, ${t1.throttled - t0.throttled} of them answered 429`,
-  );
-
+  if (PHASES.includes('2')) {
+    // 2. Throttling on: a budget of 100 upstream requests per 10 s for the portal's key.
+    stack = await startStack({
+      sandboxPort: 4521,
+      portalPort: 3521,
+      sandboxEnv: { SANDBOX_RATE_LIMIT: '100', SANDBOX_RATE_WINDOW_MS: '10000' },
+    });
+    const throttledCookies = await signInMany(stack.portalUrl, SESSIONS);
+    const t0 = await sandboxStats(stack);
+    const { result: throttled, latency: throttledLatency } = await browse(stack, throttledCookies, { duration: SECONDS });
+    const t1 = await sandboxStats(stack);
+    report.throttled = {
+      portalRequests: throttled.requests.total,
+      upstreamRequests: t1.requests - t0.requests,
+      upstream429s: t1.throttled - t0.throttled,
+      budget: '100 requests / 10 s',
+      latencyMs: throttledLatency,
+      portal5xx: throttled.non2xx,
+    };
+    console.log(
+      `[bench] throttling on (100 req / 10 s): ${throttled.requests.total} portal requests -> ${t1.requests - t0.requests} upstream requests, ${t1.throttled - t0.throttled} of them answered 429`,
+    );
+  }
   stack.stop();
 
   // 4. Instances: the same browsing (no exports) on one instance with the embedded store, one on PostgreSQL,
   //    and two on one PostgreSQL behind nginx (round robin), throttling off. Skipped, saying so, without both.
-  report.instances = await instancesPhase();
+  if (PHASES.includes('4')) report.instances = await instancesPhase();
   await mkdir('bench-results', { recursive: true });
   await writeFile('bench-results/load.json', `${JSON.stringify(report, null, 2)}\n`);
 } finally {

@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { MIGRATION_NAMES, migrationProvider } from './migrations';
+import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 import type { StoreTarget } from './settings';
 
@@ -73,7 +74,7 @@ function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>): Store {
     }
     throw new StoreError(`${target.label} cannot be opened: ${(error as Error).message}`);
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, target, instance: instanceName(), sqlite, close: () => db.destroy() };
 }
 

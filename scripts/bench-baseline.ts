@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hashPassword } from '../lib/auth/passwords';
-import { BENCH_USER, waitFor, type Running } from './bench-support';
+import { assertPortFree, BENCH_USER, waitFor, type Running } from './bench-support';
 
 /**
  * An earlier commit of the portal, built and started beside today's, so that a benchmark can measure both
@@ -39,6 +39,7 @@ export function prepareBaseline(rev = BASELINE_REV): string {
 
 /** The baseline portal in front of a running stack's sandbox, on its own port; stop() stops it alone. */
 export async function startBaselinePortal(dir: string, stack: Running, port: number, nodeArgs: string[]) {
+  await assertPortFree(port);
   const usersFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-baseline-')), 'users.json');
   const user = {
     email: BENCH_USER.email,

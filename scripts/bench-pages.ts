@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { lighthouseScores } from './bench-lighthouse';
-import { median, signIn, startStack, waitFor } from './bench-support';
+import { assertPortFree, median, signIn, startStack, waitFor } from './bench-support';
 
 /**
  * `npm run bench:pages`: what the portal adds to a page view, against a bare Next.js page, in one run.
@@ -28,6 +28,10 @@ function build(cwd: string, label: string) {
   console.log(`[bench] built ${label} in ${((performance.now() - start) / 1000).toFixed(0)} s`);
 }
 
+if (process.env.BENCH_SKIP_BUILD && !existsSync(`${BARE_DIR}/.next/BUILD_ID`)) {
+  console.error(`[bench] BENCH_SKIP_BUILD=1, but there is no bare page build in ${BARE_DIR}: run once without it.`);
+  process.exit(1);
+}
 if (!process.env.BENCH_SKIP_BUILD) {
   build('.', 'the portal');
   // A copy outside the portal's tree as Turbopack sees it, with node_modules hard-linked (copied if links fail).
@@ -40,6 +44,7 @@ if (!process.env.BENCH_SKIP_BUILD) {
 
 // Both pages read the sandbox's answers through the replay (scripts/bench-replay.ts): after the warm-up round
 // every upstream answer comes from memory, so the upstream time subtracted is small and steady.
+await assertPortFree(BARE_PORT);
 const stack = await startStack({
   sandboxPort: 4530,
   portalPort: 3530,

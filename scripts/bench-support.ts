@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { addUser } from '../lib/auth/users';
@@ -89,6 +90,14 @@ export async function startStack(options: {
     if (spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { stdio: 'inherit' }).status !== 0)
       throw new Error('build failed');
   }
+  // A process left listening by an earlier run would answer in place of the one started here, unnoticed.
+  const ports = [
+    options.sandboxPort,
+    options.portalPort,
+    ...(options.replay ? [options.replay.port] : []),
+    ...(options.morePortalPorts ?? []),
+  ];
+  for (const port of ports) await assertPortFree(port);
   const key = 'bench-full-key';
   // A store of its own (or the given PostgreSQL) holding the bench's account.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
@@ -154,6 +163,14 @@ export async function startStack(options: {
     throw error;
   }
   return { sandbox, portal, portals: [portal, ...more], sandboxUrl, upstreamUrl, portalUrl, key, stop };
+}
+
+export async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer()
+      .once('error', () => reject(new Error(`[bench] port ${port} is in use (a process left by an earlier run?): stop it first`)))
+      .listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }
 
 /** A fresh signed-in session (its own JWT) as a Cookie header. */

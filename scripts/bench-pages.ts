@@ -202,10 +202,12 @@ try {
   const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
   const lighthouse = [];
   if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
-    const scores: Record<string, Awaited<ReturnType<typeof lighthouseScores>>[]> = { picks: [], licence: [] };
+    // The bare page too, as this machine's reference: the same framework and rows, nothing of the portal's.
+    const scores: Record<string, Awaited<ReturnType<typeof lighthouseScores>>[]> = { picks: [], licence: [], bare: [] };
     for (let run = 0; run < runs; run += 1) {
       scores.picks!.push(await lighthouseScores(`${portalUrl}/picks?limit=50`, cookie));
       scores.licence!.push(await lighthouseScores(`${portalUrl}/licence`, cookie));
+      scores.bare!.push(await lighthouseScores(`${bareUrl}/rows?limit=50`, ''));
     }
     for (const list of Object.values(scores)) {
       // A run Lighthouse could not score (it happens now and then with headless Chromium) is shown, not counted.
@@ -218,7 +220,7 @@ try {
   }
   if (lighthouse.length) {
     console.log(
-      `\n[bench] Lighthouse, mobile defaults, signed in, the median of ${runs} runs (targets: performance ≥ 95 on /picks, 100 for the others)`,
+      `\n[bench] Lighthouse, mobile defaults, signed in, the median of ${runs} runs (targets: performance ≥ 95 on /picks, 100 for the others; the bare page as this machine's reference; benchmarkIndex is Lighthouse's measure of the machine's speed)`,
     );
     console.table(lighthouse);
   }

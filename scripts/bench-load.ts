@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import autocannon from 'autocannon';
 import { startPostgres } from '../tests/support/postgres';
 import { BASELINE_REV, prepareBaseline, startBaselinePortal } from './bench-baseline';
-import { cpuMs, median, percentile, rssMb, signIn, startStack, type Running } from './bench-support';
+import { browse, exportLoop, sandboxStats, SECONDS, SESSIONS, signInMany } from './bench-browse';
+import { cpuMs, median, rssMb, startStack, type Running } from './bench-support';
 import { PORTAL_NODE_ARGS } from './portal-node-options';
 import { nginxAvailable, startNginx } from './bench-nginx';
 
@@ -10,7 +10,8 @@ import { nginxAvailable, startNginx } from './bench-nginx';
  * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
  *  1. 50 concurrent signed-in sessions browse /picks with varied filters for LOAD_SECONDS (30), while two
  *     exports run back to back; throttling off. Latency p50/p95/p99 and errors (target: 0). Side by side with
- *     an earlier commit (BENCH_BASELINE, 284786b: before issue 13's work), LOAD_ROUNDS alternating rounds each.
+ *     an earlier commit (BENCH_BASELINE, 284786b: before issue 13's work), LOAD_ROUNDS alternating rounds each,
+ *     then the same without the exports (the pages alone).
  *  2. The same browsing with the sandbox throttling on (a small per-key budget): portal requests against
  *     upstream requests and upstream 429s, to show one throttle does not become a storm.
  *  3. A soak of SOAK_REQUESTS (10,000) requests: the portal's memory at start and end.
@@ -18,86 +19,11 @@ import { nginxAvailable, startNginx } from './bench-nginx';
  *     PostgreSQL behind nginx's round robin (Debian's postgresql and nginx, started here on loopback).
  */
 
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
 const SOAK = Number(process.env.SOAK_REQUESTS ?? 10_000);
-const SESSIONS = 50;
 /** Which phases run after phase 1 (LOAD_PHASES=1 for the side-by-side alone). */
 const PHASES = (process.env.LOAD_PHASES ?? '1,2,3,4').split(',');
-/** Phase 1 rounds per portal when a baseline runs beside today's (medians are reported). */
+/** Phase 1 rounds per portal and shape when a baseline runs beside today's (medians are reported). */
 const LOAD_ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
-
-const PATHS = [
-  '/picks',
-  '/picks?sport=Football',
-  '/picks?sport=Basketball&status=settled',
-  '/picks?league=NBA',
-  '/picks?league=Trinidad+%26+Tobago+Premier+League',
-  '/picks?status=upcoming',
-  '/picks?status=settled&result=win',
-  '/picks?from=2026-11-01&to=2026-11-10',
-  '/picks?sport=Tennis&limit=200',
-  '/picks?limit=25',
-  '/results',
-  '/results?league=Premier+League',
-  '/picks?sport=Ice+Hockey&status=live',
-  '/picks?sport=Cricket&from=2026-10-01',
-  '/licence',
-];
-
-/** Sessions one after another: the portal queues at most 32 sign-ins (password hashing) and refuses the rest. */
-async function signInMany(portalUrl: string, count: number) {
-  const cookies: string[] = [];
-  for (let i = 0; i < count; i += 1) cookies.push(await signIn(portalUrl));
-  return cookies;
-}
-
-async function sandboxStats(stack: Running) {
-  return (await (await fetch(`${stack.sandboxUrl}/__sandbox/stats`)).json()) as { requests: number; throttled: number };
-}
-
-/** Browses /picks and friends with varied filters, one session (cookie) per connection in turn. */
-async function browse(stack: Running, cookies: string[], options: { duration?: number; amount?: number; connections?: number }) {
-  let n = 0;
-  const latencies: number[] = [];
-  const settings: autocannon.Options = {
-    url: stack.portalUrl,
-    connections: options.connections ?? SESSIONS,
-    ...(options.duration ? { duration: options.duration } : {}),
-    ...(options.amount ? { amount: options.amount } : {}),
-    requests: [
-      {
-        setupRequest: (request) => {
-          n += 1;
-          return { ...request, path: PATHS[n % PATHS.length]!, headers: { ...request.headers, cookie: cookies[n % cookies.length]! } };
-        },
-      },
-    ],
-  };
-  // The callback form returns the instance, whose 'response' events carry every latency (for an exact p95).
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(settings, (error, done) => (error ? reject(error) : resolve(done)));
-    instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
-  });
-  const ms = (p: number) => Math.round(percentile(latencies, p));
-  return { result, latency: { p50: ms(50), p95: ms(95), p99: ms(99), max: ms(100) } };
-}
-
-async function exportLoop(stack: Running, cookie: string, until: () => boolean) {
-  let done = 0;
-  let failed = 0;
-  while (!until()) {
-    const format = done % 2 ? 'json' : 'csv';
-    try {
-      const res = await fetch(`${stack.portalUrl}/api/export/picks?format=${format}&sport=Football`, { headers: { cookie } });
-      if (!res.ok) throw new Error(String(res.status));
-      await res.arrayBuffer();
-      done += 1;
-    } catch {
-      failed += 1;
-    }
-  }
-  return { done, failed };
-}
 
 /** The browsing target: a portal process (today's, or the baseline's) in front of a stack's sandbox. */
 interface Target {
@@ -107,10 +33,14 @@ interface Target {
   cookies: string[];
 }
 
-/** Phase 1 on one portal: LOAD_SECONDS of browsing by 50 sessions, throttling off, two exports alongside. */
-async function phaseOne(stack: Running, target: Target) {
+/**
+ * Phase 1 on one portal: LOAD_SECONDS of browsing by 50 sessions, throttling off, two exports alongside
+ * (the shape of the issue's figures). Without them (`exports` false) it is the pages alone: a portal whose
+ * exports are faster also runs more of them in the same seconds, taking CPU from its pages.
+ */
+async function phaseOne(stack: Running, target: Target, exporting: boolean) {
   const on = { ...stack, portalUrl: target.portalUrl };
-  let running = true;
+  let running = exporting;
   const exports = Promise.all([exportLoop(on, target.cookies[0]!, () => !running), exportLoop(on, target.cookies[1]!, () => !running)]);
   const before = await sandboxStats(stack);
   const cpuBefore = { portal: cpuMs(target.pid), sandbox: cpuMs(stack.sandbox.pid!) };
@@ -121,10 +51,11 @@ async function phaseOne(stack: Running, target: Target) {
   const after = await sandboxStats(stack);
   const errors = load.errors + load.timeouts + load.non2xx;
   console.log(
-    `[bench] load, ${target.name}: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}; CPU portal ${cpu.portalMs} ms, sandbox ${cpu.sandboxMs} ms; ${after.requests - before.requests} upstream requests`,
+    `[bench] load, ${target.name}${exporting ? '' : ', pages alone'}: ${SESSIONS} sessions, ${SECONDS} s: ${load.requests.total} requests (${load.requests.average} req/s), latency p50 ${latency.p50} ms, p95 ${latency.p95} ms, p99 ${latency.p99} ms; errors ${errors}; exports alongside ${JSON.stringify(exportRuns)}; CPU portal ${cpu.portalMs} ms, sandbox ${cpu.sandboxMs} ms; ${after.requests - before.requests} upstream requests`,
   );
   return {
     portal: target.name,
+    exporting,
     sessions: SESSIONS,
     seconds: SECONDS,
     requests: load.requests.total,
@@ -153,29 +84,36 @@ try {
       target.cookies = await signInMany(target.portalUrl, SESSIONS);
       await browse({ ...stack, portalUrl: target.portalUrl }, target.cookies, { amount: 200, connections: 10 }); // warm-up
     }
-    // 1. Load, throttling off, with exports alongside: each portal in turn, the order reversed every round,
-    //    both in front of the same sandbox (the other portal idle meanwhile).
-    const rounds: Awaited<ReturnType<typeof phaseOne>>[][] = targets.map(() => []);
-    for (let round = 0; round < (baseline ? LOAD_ROUNDS : 1); round += 1) {
-      const order = round % 2 ? [...targets.keys()].reverse() : [...targets.keys()];
-      for (const i of order) rounds[i]!.push(await phaseOne(stack, targets[i]!));
+    // 1. Load, throttling off, with exports alongside, then the pages alone: each portal in turn, the order
+    //    reversed every round, both in front of the same sandbox (the other portal idle meanwhile).
+    report.load = [];
+    for (const exporting of [true, false]) {
+      if (!exporting && !baseline) break;
+      const rounds: Awaited<ReturnType<typeof phaseOne>>[][] = targets.map(() => []);
+      for (let round = 0; round < (baseline ? LOAD_ROUNDS : 1); round += 1) {
+        const order = round % 2 ? [...targets.keys()].reverse() : [...targets.keys()];
+        for (const i of order) rounds[i]!.push(await phaseOne(stack, targets[i]!, exporting));
+      }
+      const summary = targets.map((target, i) => ({
+        portal: target.name,
+        exporting,
+        rps: median(rounds[i]!.map((r) => r.rps)),
+        p50: median(rounds[i]!.map((r) => r.latencyMs.p50)),
+        p95: median(rounds[i]!.map((r) => r.latencyMs.p95)),
+        errors: rounds[i]!.reduce((sum, r) => sum + r.errors, 0),
+        portalCpuMsPerRequest: median(rounds[i]!.map((r) => r.cpu.portalMs / r.requests)),
+      }));
+      (report.load as unknown[]).push({ rounds: rounds.flat(), summary });
+      const shape = exporting ? 'with two exports alongside' : 'pages alone';
+      for (const row of summary)
+        console.log(
+          `[bench] load, ${row.portal}, ${shape} (median of ${rounds[0]!.length}): ${row.rps} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, errors ${row.errors}, portal CPU ${row.portalCpuMsPerRequest.toFixed(1)} ms a request`,
+        );
+      if (summary[1])
+        console.log(
+          `[bench] load, side by side, ${shape}: today ${(summary[0]!.rps / summary[1].rps).toFixed(2)}x the throughput of ${summary[1].portal} (target 2x), p95 ${summary[0]!.p95} against ${summary[1].p95} ms`,
+        );
     }
-    const summary = targets.map((target, i) => ({
-      portal: target.name,
-      rps: median(rounds[i]!.map((r) => r.rps)),
-      p50: median(rounds[i]!.map((r) => r.latencyMs.p50)),
-      p95: median(rounds[i]!.map((r) => r.latencyMs.p95)),
-      errors: rounds[i]!.reduce((sum, r) => sum + r.errors, 0),
-    }));
-    report.load = { rounds: rounds.flat(), summary };
-    for (const row of summary)
-      console.log(
-        `[bench] load, ${row.portal} (median of ${rounds[0]!.length}): ${row.rps} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, errors ${row.errors}`,
-      );
-    if (summary[1])
-      console.log(
-        `[bench] load, side by side: today ${(summary[0]!.rps / summary[1].rps).toFixed(2)}x the throughput of ${summary[1].portal} (target 2x), p95 ${summary[0]!.p95} against ${summary[1].p95} ms`,
-      );
   } finally {
     baseline?.stop();
   }

@@ -165,12 +165,18 @@ export async function startStack(options: {
   return { sandbox, portal, portals: [portal, ...more], sandboxUrl, upstreamUrl, portalUrl, key, stop };
 }
 
+/** Waits up to 10 s for the port to be free (a process stopped a moment ago is still exiting), then refuses. */
 export async function assertPortFree(port: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const probe = createServer()
-      .once('error', () => reject(new Error(`[bench] port ${port} is in use (a process left by an earlier run?): stop it first`)))
-      .listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
+  const free = () =>
+    new Promise<boolean>((resolve) => {
+      const probe = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+  for (let waited = 0; !(await free()); waited += 200) {
+    if (waited >= 10_000) throw new Error(`[bench] port ${port} is in use (a process left by an earlier run?): stop it first`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /** A fresh signed-in session (its own JWT) as a Cookie header. */

@@ -107,7 +107,8 @@ for (const role of ROLES)
       expect(await picks.table.locator('[data-attribution]').allInnerTexts()).toEqual(expected.map((p) => p.attribution));
       const logos = picks.table.locator('img[src*="/logos/"]');
       expect(await logos.count()).toBeGreaterThan(50);
-      expect(await logos.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      // Logos load lazily: wait for the first to finish (a broken one never gets a width, so this still fails).
+      await expect.poll(() => logos.first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       await expect(picks.table.locator('[data-logo-placeholder]').first()).toBeVisible(); // null logos: initials
 
       await picks.rows

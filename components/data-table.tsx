@@ -34,3 +34,12 @@ export function DataTable({
     </div>
   );
 }
+
+/** A file's sha256 cut to its first 12 characters, the whole value in the tooltip; a dash when there is none. */
+export function Sha256Cell({ value }: { value: string | null }) {
+  return (
+    <td className="px-3 py-2 font-mono text-xs" title={value ?? undefined}>
+      {value ? `${value.slice(0, 12)}…` : '—'}
+    </td>
+  );
+}

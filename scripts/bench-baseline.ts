@@ -1,9 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hashPassword } from '../lib/auth/passwords';
-import { assertPortFree, BENCH_USER, waitFor, type Running } from './bench-support';
+import { assertPortFree, BENCH_USER, spawnPortalServer, waitFor, type Running } from './bench-support';
 
 /**
  * An earlier commit of the portal, built and started beside today's, so that a benchmark can measure both
@@ -49,19 +49,13 @@ export async function startBaselinePortal(dir: string, stack: Running, port: num
   };
   writeFileSync(usersFile, `${JSON.stringify({ users: [user] })}\n`, { mode: 0o600 });
   const portalUrl = `http://127.0.0.1:${port}`;
-  const portal = spawn(process.execPath, [...nodeArgs, 'scripts/portal-server.mjs'], {
+  const portal = spawnPortalServer({
+    port,
+    upstreamUrl: stack.upstreamUrl,
+    key: stack.key,
+    nodeArgs,
+    env: { PORTAL_USERS_FILE: usersFile },
     cwd: dir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PICKS_API_BASE_URL: stack.upstreamUrl,
-      PICKS_API_KEY: stack.key,
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      PORTAL_USERS_FILE: usersFile,
-      NEXTAUTH_URL: portalUrl,
-      PORT: String(port),
-    },
-    stdio: 'ignore',
   });
   const stop = () => portal.kill('SIGTERM');
   try {

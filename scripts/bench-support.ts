@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -136,19 +136,13 @@ export async function startStack(options: {
   // BENCH_PORTAL_NODE_ARGS replaces the shipped arguments (e.g. to compare, or add --trace-gc with BENCH_PORTAL_LOG=file).
   const nodeArgs = process.env.BENCH_PORTAL_NODE_ARGS?.split(' ').filter(Boolean) ?? PORTAL_NODE_ARGS;
   const spawnPortal = (port: number) =>
-    spawn(process.execPath, [...nodeArgs, 'scripts/portal-server.mjs'], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PICKS_API_BASE_URL: upstreamUrl,
-        // Behind the replay, records still name the sandbox's own origin for their logos.
-        ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}),
-        PICKS_API_KEY: key,
-        AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-        ...storeEnv,
-        NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-        PORT: String(port),
-      },
+    spawnPortalServer({
+      port,
+      upstreamUrl,
+      key,
+      nodeArgs,
+      // Behind the replay, records still name the sandbox's own origin for their logos.
+      env: { ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}), ...storeEnv },
       stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
     });
   const portal = spawnPortal(options.portalPort);
@@ -163,6 +157,32 @@ export async function startStack(options: {
     throw error;
   }
   return { sandbox, portal, portals: [portal, ...more], sandboxUrl, upstreamUrl, portalUrl, key, stop };
+}
+
+/** A production portal (scripts/portal-server.mjs of `cwd`, the repository by default) on a loopback port. */
+export function spawnPortalServer(options: {
+  port: number;
+  upstreamUrl: string;
+  key: string;
+  nodeArgs: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  stdio?: StdioOptions;
+}): ChildProcess {
+  return spawn(process.execPath, [...options.nodeArgs, 'scripts/portal-server.mjs'], {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PICKS_API_BASE_URL: options.upstreamUrl,
+      PICKS_API_KEY: options.key,
+      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+      ...options.env,
+      NEXTAUTH_URL: `http://127.0.0.1:${options.port}`,
+      PORT: String(options.port),
+    },
+    stdio: options.stdio ?? 'ignore',
+  });
 }
 
 /** Waits up to 10 s for the port to be free (a process stopped a moment ago is still exiting), then refuses. */

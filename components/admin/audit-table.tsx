@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@/lib/store/audit';
-import { DataTable } from '@/components/data-table';
+import { DataTable, Sha256Cell } from '@/components/data-table';
 
 /** Audit entries as a plain table: what happened, to what, how it ended, and the figures of exports. */
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
@@ -26,9 +26,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
           </td>
           <td className="px-3 py-2 text-right">{entry.records ?? '—'}</td>
           <td className="px-3 py-2 text-right">{entry.bytes ?? '—'}</td>
-          <td className="px-3 py-2 font-mono text-xs" title={entry.sha256 ?? undefined}>
-            {entry.sha256 ? `${entry.sha256.slice(0, 12)}…` : '—'}
-          </td>
+          <Sha256Cell value={entry.sha256} />
           <td className="px-3 py-2">{entry.address ?? '—'}</td>
         </tr>
       ))}

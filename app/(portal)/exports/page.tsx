@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { DataTable } from '@/components/data-table';
+import { DataTable, Sha256Cell } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import { requirePage } from '@/lib/auth/session';
@@ -34,9 +34,7 @@ export default async function ExportsPage() {
                 {entry.errorCode ? <span className="ml-1 text-xs text-red-700">{entry.errorCode}</span> : null}
               </td>
               <td className="px-3 py-2 text-right">{entry.records ?? '—'}</td>
-              <td className="px-3 py-2 font-mono text-xs" title={entry.sha256 ?? undefined}>
-                {entry.sha256 ? `${entry.sha256.slice(0, 12)}…` : '—'}
-              </td>
+              <Sha256Cell value={entry.sha256} />
               <td className="whitespace-nowrap px-3 py-2">
                 <a className="text-brand-700 hover:underline" href={runAgainHref(entry)}>
                   Run again

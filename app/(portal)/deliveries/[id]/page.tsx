@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { DataTable } from '@/components/data-table';
+import { DataTable, Sha256Cell } from '@/components/data-table';
 import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
@@ -45,9 +45,7 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
                   <td className="px-3 py-2">{run.outcome}</td>
                   <td className="px-3 py-2 text-right">{run.records ?? '—'}</td>
                   <td className="px-3 py-2 text-right">{run.bytes ?? '—'}</td>
-                  <td className="px-3 py-2 font-mono text-xs" title={run.sha256 ?? undefined}>
-                    {run.sha256 ? `${run.sha256.slice(0, 12)}…` : '—'}
-                  </td>
+                  <Sha256Cell value={run.sha256} />
                   <td className="px-3 py-2 font-mono text-xs">{run.file ?? '—'}</td>
                   <td className="px-3 py-2 text-right">{run.durationMs !== null ? `${(run.durationMs / 1000).toFixed(1)} s` : '—'}</td>
                   <td className="px-3 py-2 text-red-800">{run.error ?? ''}</td>

@@ -35,8 +35,16 @@ export async function sandboxStats(stack: Running) {
   return (await (await fetch(`${stack.sandboxUrl}/__sandbox/stats`)).json()) as { requests: number; throttled: number };
 }
 
-/** Browses /picks and friends with varied filters, one session (cookie) per connection in turn. */
-export async function browse(stack: Running, cookies: string[], options: { duration?: number; amount?: number; connections?: number }) {
+/**
+ * Browses /picks and friends with varied filters, one session (cookie) per connection in turn; `pathFor`
+ * gives another server's counterpart of each address (the bare page's, scripts/bench-bare.ts).
+ */
+export async function browse(
+  stack: Running,
+  cookies: string[],
+  options: { duration?: number; amount?: number; connections?: number; pathFor?: (path: string) => string },
+) {
+  const pathFor = options.pathFor ?? ((path: string) => path);
   let n = 0;
   const latencies: number[] = [];
   const settings: autocannon.Options = {
@@ -48,7 +56,11 @@ export async function browse(stack: Running, cookies: string[], options: { durat
       {
         setupRequest: (request) => {
           n += 1;
-          return { ...request, path: PATHS[n % PATHS.length]!, headers: { ...request.headers, cookie: cookies[n % cookies.length]! } };
+          return {
+            ...request,
+            path: pathFor(PATHS[n % PATHS.length]!),
+            headers: { ...request.headers, cookie: cookies[n % cookies.length]! },
+          };
         },
       },
     ],

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { startPostgres } from '../tests/support/postgres';
 import { BASELINE_REV, prepareBaseline, startBaselinePortal } from './bench-baseline';
+import { barePathFor, prepareBarePage, startBarePage } from './bench-bare';
 import { browse, exportLoop, sandboxStats, SECONDS, SESSIONS, signInMany } from './bench-browse';
 import { cpuMs, median, rssMb, startStack, type Running } from './bench-support';
 import { PORTAL_NODE_ARGS } from './portal-node-options';
@@ -11,7 +12,8 @@ import { nginxAvailable, startNginx } from './bench-nginx';
  *  1. 50 concurrent signed-in sessions browse /picks with varied filters for LOAD_SECONDS (30), while two
  *     exports run back to back; throttling off. Latency p50/p95/p99 and errors (target: 0). Side by side with
  *     an earlier commit (BENCH_BASELINE, 284786b: before issue 13's work), LOAD_ROUNDS alternating rounds each,
- *     then the same without the exports (the pages alone).
+ *     then the same without the exports (the pages alone), beside a bare Next.js page serving the same rows per
+ *     request (scripts/bench-bare.ts; built unless bench:pages built these sources): what the framework alone allows here.
  *  2. The same browsing with the sandbox throttling on (a small per-key budget): portal requests against
  *     upstream requests and upstream 429s, to show one throttle does not become a storm.
  *  3. A soak of SOAK_REQUESTS (10,000) requests: the portal's memory at start and end.
@@ -31,6 +33,8 @@ interface Target {
   portalUrl: string;
   pid: number;
   cookies: string[];
+  /** The bare Next.js page: the same rows per request, nothing of a portal's (pages alone only). */
+  pathFor?: (path: string) => string;
 }
 
 /**
@@ -44,7 +48,7 @@ async function phaseOne(stack: Running, target: Target, exporting: boolean) {
   const exports = Promise.all([exportLoop(on, target.cookies[0]!, () => !running), exportLoop(on, target.cookies[1]!, () => !running)]);
   const before = await sandboxStats(stack);
   const cpuBefore = { portal: cpuMs(target.pid), sandbox: cpuMs(stack.sandbox.pid!) };
-  const { result: load, latency } = await browse(on, target.cookies, { duration: SECONDS });
+  const { result: load, latency } = await browse(on, target.cookies, { duration: SECONDS, pathFor: target.pathFor });
   const cpu = { portalMs: cpuMs(target.pid) - cpuBefore.portal, sandboxMs: cpuMs(stack.sandbox.pid!) - cpuBefore.sandbox };
   running = false;
   const exportRuns = await exports;
@@ -73,22 +77,31 @@ async function phaseOne(stack: Running, target: Target, exporting: boolean) {
 const report: Record<string, unknown> = {};
 // The baseline (BENCH_BASELINE, a commit; "none" to skip) is unpacked and built before anything is measured.
 const baselineDir = BASELINE_REV === 'none' ? null : prepareBaseline();
+if (baselineDir) prepareBarePage({ onlyIfStale: true });
 let stack = await startStack({ sandboxPort: 4520, portalPort: 3520, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
 try {
   const today: Target = { name: 'today', portalUrl: stack.portalUrl, pid: stack.portal.pid!, cookies: [] };
-  const targets = [today];
+  const portals = [today];
   const baseline = baselineDir ? await startBaselinePortal(baselineDir, stack, 3522, PORTAL_NODE_ARGS) : null;
-  if (baseline) targets.push({ name: `baseline ${BASELINE_REV}`, portalUrl: baseline.portalUrl, pid: baseline.portal.pid!, cookies: [] });
+  if (baseline) portals.push({ name: `baseline ${BASELINE_REV}`, portalUrl: baseline.portalUrl, pid: baseline.portal.pid!, cookies: [] });
+  // The framework's own ceiling on this machine: a bare Next.js page with the same rows per request.
+  const bare = baseline ? await startBarePage(3524, stack.upstreamUrl, stack.key) : null;
+  const bareTarget: Target | null = bare
+    ? { name: 'bare Next.js page', portalUrl: bare.url, pid: bare.process.pid!, cookies: ['bench=1'], pathFor: barePathFor }
+    : null;
   try {
-    for (const target of targets) {
-      target.cookies = await signInMany(target.portalUrl, SESSIONS);
-      await browse({ ...stack, portalUrl: target.portalUrl }, target.cookies, { amount: 200, connections: 10 }); // warm-up
+    for (const target of [...portals, ...(bareTarget ? [bareTarget] : [])]) {
+      if (!target.pathFor) target.cookies = await signInMany(target.portalUrl, SESSIONS);
+      const warmUp = { amount: 200, connections: 10, pathFor: target.pathFor };
+      await browse({ ...stack, portalUrl: target.portalUrl }, target.cookies, warmUp);
     }
     // 1. Load, throttling off, with exports alongside, then the pages alone: each portal in turn, the order
-    //    reversed every round, both in front of the same sandbox (the other portal idle meanwhile).
+    //    reversed every round, all in front of the same sandbox (the others idle meanwhile). The bare page
+    //    runs in the second shape only (it has no exports).
     report.load = [];
     for (const exporting of [true, false]) {
       if (!exporting && !baseline) break;
+      const targets = exporting || !bareTarget ? portals : [...portals, bareTarget];
       const rounds: Awaited<ReturnType<typeof phaseOne>>[][] = targets.map(() => []);
       for (let round = 0; round < (baseline ? LOAD_ROUNDS : 1); round += 1) {
         const order = round % 2 ? [...targets.keys()].reverse() : [...targets.keys()];
@@ -107,15 +120,21 @@ try {
       const shape = exporting ? 'with two exports alongside' : 'pages alone';
       for (const row of summary)
         console.log(
-          `[bench] load, ${row.portal}, ${shape} (median of ${rounds[0]!.length}): ${row.rps} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, errors ${row.errors}, portal CPU ${row.portalCpuMsPerRequest.toFixed(1)} ms a request`,
+          `[bench] load, ${row.portal}, ${shape} (median of ${rounds[0]!.length}): ${row.rps} req/s, p50 ${row.p50} ms, p95 ${row.p95} ms, errors ${row.errors}, server CPU ${row.portalCpuMsPerRequest.toFixed(1)} ms a request`,
         );
-      if (summary[1])
+      const [now, then, framework] = summary;
+      if (now && then)
         console.log(
-          `[bench] load, side by side, ${shape}: today ${(summary[0]!.rps / summary[1].rps).toFixed(2)}x the throughput of ${summary[1].portal} (target 2x), p95 ${summary[0]!.p95} against ${summary[1].p95} ms`,
+          `[bench] load, side by side, ${shape}: today ${(now.rps / then.rps).toFixed(2)}x the throughput of ${then.portal} (target 2x), p95 ${now.p95} against ${then.p95} ms`,
+        );
+      if (framework && then)
+        console.log(
+          `[bench] load, the bare Next.js page (same rows, no portal) serves ${(framework.rps / then.rps).toFixed(2)}x the throughput of ${then.portal}: the ceiling of any Next.js portal on this machine in this shape`,
         );
     }
   } finally {
     baseline?.stop();
+    bare?.stop();
   }
   const cookies = today.cookies;
 

@@ -1,9 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { BARE_DIR, bareBuilt, buildNext, prepareBarePage, startBarePage } from './bench-bare';
 import { lighthouseScores } from './bench-lighthouse';
-import { assertPortFree, median, signIn, startStack, waitFor } from './bench-support';
+import { assertPortFree, median, signIn, startStack } from './bench-support';
 
 /**
  * `npm run bench:pages`: what the portal adds to a page view, against a bare Next.js page, in one run.
@@ -18,28 +17,14 @@ import { assertPortFree, median, signIn, startStack, waitFor } from './bench-sup
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
 const BARE_PORT = 3532;
-const BARE_DIR = 'bench-results/bare-page';
-const next = ['node_modules/next/dist/bin/next'];
 
-function build(cwd: string, label: string) {
-  const start = performance.now();
-  const run = spawnSync(process.execPath, [...next, 'build'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (run.status !== 0) throw new Error(`${label} build failed`);
-  console.log(`[bench] built ${label} in ${((performance.now() - start) / 1000).toFixed(0)} s`);
-}
-
-if (process.env.BENCH_SKIP_BUILD && !existsSync(`${BARE_DIR}/.next/BUILD_ID`)) {
+if (process.env.BENCH_SKIP_BUILD && !bareBuilt()) {
   console.error(`[bench] BENCH_SKIP_BUILD=1, but there is no bare page build in ${BARE_DIR}: run once without it.`);
   process.exit(1);
 }
 if (!process.env.BENCH_SKIP_BUILD) {
-  build('.', 'the portal');
-  // A copy outside the portal's tree as Turbopack sees it, with node_modules hard-linked (copied if links fail).
-  rmSync(BARE_DIR, { recursive: true, force: true });
-  cpSync('scripts/bare-page', BARE_DIR, { recursive: true });
-  if (spawnSync('cp', ['-al', 'node_modules', `${BARE_DIR}/node_modules`]).status !== 0)
-    cpSync('node_modules', `${BARE_DIR}/node_modules`, { recursive: true });
-  build(BARE_DIR, 'the bare page'); // with its own copy of next and react
+  buildNext('.', 'the portal');
+  prepareBarePage();
 }
 
 // Both pages read the sandbox's answers through the replay (scripts/bench-replay.ts): after the warm-up round
@@ -52,12 +37,11 @@ const stack = await startStack({
   replay: { port: 4531, delayMs: 0 },
 });
 const { upstreamUrl, portalUrl, key } = stack;
-const bareUrl = `http://127.0.0.1:${BARE_PORT}`;
-const bare = spawn(process.execPath, [...next, 'start', '-p', String(BARE_PORT), '-H', '127.0.0.1'], {
-  cwd: BARE_DIR,
-  env: { ...process.env, NODE_ENV: 'production', BARE_UPSTREAM: upstreamUrl, BARE_KEY: key },
-  stdio: 'ignore',
+const bare = await startBarePage(BARE_PORT, upstreamUrl, key).catch((error: unknown) => {
+  stack.stop();
+  throw error;
 });
+const bareUrl = bare.url;
 
 interface Timed {
   ms: number;
@@ -122,7 +106,6 @@ CASES.push(
 );
 
 try {
-  await waitFor(`${bareUrl}/`);
   const cookie = await signIn(portalUrl);
   const samples = new Map(
     CASES.map((c) => [c.name, { portal: [] as number[], bare: [] as number[], portalBytes: 0, bareBytes: 0, calls: '' }]),
@@ -230,7 +213,7 @@ try {
     `${JSON.stringify({ rounds: ROUNDS, rows, htmlPerRow, firstLoadJs, lighthouse }, null, 2)}\n`,
   );
 } finally {
-  bare.kill('SIGTERM');
+  bare.stop();
   stack.stop();
 }
 

@@ -11,10 +11,15 @@ type Row = Record<string, unknown> & { eventMetadata?: Record<string, unknown> }
 
 const text = (value: unknown) => (value === null || value === undefined ? '—' : String(value));
 
-export default async function BareRows({ searchParams }: { searchParams: Promise<{ limit?: string }> }) {
+/** Passed on to the upstream as they come (bench:load sends the portal's filters, already in the API's form). */
+const FORWARDED = ['limit', 'sport', 'league', 'status', 'result', 'from', 'to'];
+
+export default async function BareRows({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
-  const { limit = '50' } = await searchParams;
-  const res = await fetch(`${process.env.BARE_UPSTREAM}/api/v1/picks?limit=${encodeURIComponent(limit)}`, {
+  const params = await searchParams;
+  const query = new URLSearchParams({ limit: '50' });
+  for (const key of FORWARDED) if (typeof params[key] === 'string') query.set(key, params[key]);
+  const res = await fetch(`${process.env.BARE_UPSTREAM}/api/v1/picks?${query.toString().replace(/\+/g, '%20')}`, {
     headers: { Authorization: `Bearer ${process.env.BARE_KEY}` },
     cache: 'no-store',
   });

@@ -1,5 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { prepareBaseline, startBaselinePortal } from './bench-baseline';
 import { cpuMs, median, rssMb, signIn, startStack, type Running } from './bench-support';
+import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 /**
  * `npm run bench:export`: the portal's export against the physical floor, in one run, twice: against an
@@ -9,13 +11,17 @@ import { cpuMs, median, rssMb, signIn, startStack, type Running } from './bench-
  * Alternating rounds of (a) a raw walk of the API (fetch + JSON.parse every page at limit 200),
  * (b) the portal's CSV export read to the end over HTTP, (c) its JSON export. Prints medians, the ratios
  * b/a and c/a (of the medians, and round by round), time to first byte, and the portal's peak memory
- * during exports against idle. Targets: 1.25 instant, 1.05 remote.
+ * during exports against idle. Targets: 1.25 instant, 1.05 remote. BENCH_BASELINE=<commit> also measures that
+ * commit's portal (built once outside the repository) in the same rounds, in front of the same upstream.
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const REMOTE_ROUNDS = Number(process.env.BENCH_REMOTE_ROUNDS ?? 3);
 const REMOTE_MS = Number(process.env.BENCH_REMOTE_MS ?? 40);
 const PICKS = process.env.BENCH_PICKS ?? '55000';
+/** An earlier commit measured in the same rounds (scripts/bench-baseline.ts); none by default. */
+const BASELINE = process.env.BENCH_BASELINE ?? 'none';
+const baselineDir = BASELINE === 'none' ? null : prepareBaseline(BASELINE);
 
 let sandboxUrl = '';
 let portalUrl = '';
@@ -43,11 +49,12 @@ async function portalExport(
   format: 'csv' | 'json',
   cookie: string,
   pid: number,
+  url = portalUrl,
 ): Promise<{ ms: number; bytes: number; ttfbMs: number; peakMb: number }> {
   let peakMb = rssMb(pid);
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 25);
   const start = performance.now();
-  const res = await fetch(`${portalUrl}/api/export/picks?format=${format}`, { headers: { cookie } });
+  const res = await fetch(`${url}/api/export/picks?format=${format}`, { headers: { cookie } });
   if (!res.ok || !res.body) throw new Error(`export ${format}: HTTP ${res.status}`);
   const reader = res.body.getReader();
   let bytes = 0;
@@ -62,10 +69,21 @@ async function portalExport(
   return { ms: performance.now() - start, bytes, ttfbMs, peakMb };
 }
 
-async function measure(stack: Running, rounds: number, label: string) {
+/** An earlier commit's portal measured in the same rounds (BENCH_BASELINE), in front of the same upstream. */
+interface Baseline {
+  url: string;
+  pid: number;
+  cookie: string;
+}
+
+async function measure(stack: Running, rounds: number, label: string, baseline: Baseline | null) {
   const { sandbox, portal } = stack;
   [sandboxUrl, portalUrl, KEY] = [stack.upstreamUrl, stack.portalUrl, stack.key];
   const cookie = await signIn(portalUrl);
+  const d: Awaited<ReturnType<typeof portalExport>>[] = [];
+  const e: Awaited<ReturnType<typeof portalExport>>[] = [];
+  const baselineCpu = { csv: [] as number[], json: [] as number[] };
+  if (baseline) await portalExport('csv', baseline.cookie, baseline.pid, baseline.url);
 
   await portalExport('csv', cookie, portal.pid!); // warm-up: route compiled into memory, connections open
   await rawWalk();
@@ -83,10 +101,26 @@ async function measure(stack: Running, rounds: number, label: string) {
     into.portal?.push(cpuMs(portal.pid!) - p0);
     return result;
   };
+  const measuredOn = async <T>(into: { portal: number[]; pid: number }, work: () => Promise<T>) => {
+    const p0 = cpuMs(into.pid);
+    const result = await work();
+    into.portal.push(cpuMs(into.pid) - p0);
+    return result;
+  };
   for (let round = 1; round <= rounds; round += 1) {
     a.push(await measured(rawWalk, { sandbox: cpu.sandboxRaw }));
-    b.push(await measured(() => portalExport('csv', cookie, portal.pid!), { sandbox: cpu.sandboxCsv, portal: cpu.portalCsv }));
-    c.push(await measured(() => portalExport('json', cookie, portal.pid!), { portal: cpu.portalJson }));
+    const today = async () => {
+      b.push(await measured(() => portalExport('csv', cookie, portal.pid!), { sandbox: cpu.sandboxCsv, portal: cpu.portalCsv }));
+      c.push(await measured(() => portalExport('json', cookie, portal.pid!), { portal: cpu.portalJson }));
+    };
+    const before = async (on: Baseline) => {
+      d.push(await measuredOn({ portal: baselineCpu.csv, pid: on.pid }, () => portalExport('csv', on.cookie, on.pid, on.url)));
+      e.push(await measuredOn({ portal: baselineCpu.json, pid: on.pid }, () => portalExport('json', on.cookie, on.pid, on.url)));
+    };
+    // With a baseline, which portal follows the raw walk alternates by round (the reader's own garbage included).
+    if (baseline && round % 2 === 0) await before(baseline);
+    await today();
+    if (baseline && round % 2 === 1) await before(baseline);
     console.log(
       `[bench] ${label} round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`,
     );
@@ -136,6 +170,15 @@ async function measure(stack: Running, rounds: number, label: string) {
   console.log(
     `  CPU time (median)      sandbox ${results.cpuMs.sandboxDuringRaw} ms per raw walk, ${results.cpuMs.sandboxDuringCsv} ms per CSV export; portal ${results.cpuMs.portalCsv} ms per CSV, ${results.cpuMs.portalJson} ms per JSON export (2 cores shared by sandbox, portal and reader)`,
   );
+  if (baseline) {
+    const ms = { csv: median(d.map((x) => x.ms)), json: median(e.map((x) => x.ms)) };
+    Object.assign(results, {
+      baseline: { rev: BASELINE, medianMs: ms, cpuMs: { csv: median(baselineCpu.csv), json: median(baselineCpu.json) } },
+    });
+    console.log(
+      `  baseline ${BASELINE}        CSV ${ms.csv.toFixed(0)} ms (${(ms.csv / results.medianMs.raw).toFixed(3)}), JSON ${ms.json.toFixed(0)} ms (${(ms.json / results.medianMs.raw).toFixed(3)}); its CPU ${median(baselineCpu.csv)} ms per CSV, ${median(baselineCpu.json)} ms per JSON export`,
+    );
+  }
   return results;
 }
 
@@ -150,9 +193,12 @@ for (const [label, delayMs, rounds, port] of [
     sandboxEnv: { SANDBOX_PICKS: PICKS, SANDBOX_RATE_LIMIT: '0' },
     replay: { port: 4515 + port, delayMs },
   });
+  const baseline = baselineDir ? await startBaselinePortal(baselineDir, stack, 3518 + port, PORTAL_NODE_ARGS) : null;
   try {
-    all.push(await measure(stack, rounds, label));
+    const before = baseline ? { url: baseline.portalUrl, pid: baseline.portal.pid!, cookie: await signIn(baseline.portalUrl) } : null;
+    all.push(await measure(stack, rounds, label, before));
   } finally {
+    baseline?.stop();
     stack.stop();
   }
 }

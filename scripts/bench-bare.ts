@@ -27,8 +27,11 @@ export const bareBuilt = () => existsSync(`${BARE_DIR}/.next/BUILD_ID`);
 /** A digest of scripts/bare-page's files: a build made from other sources is made again. */
 function sourceDigest(): string {
   const hash = createHash('sha256');
-  for (const file of readdirSync('scripts/bare-page', { recursive: true, withFileTypes: true }))
-    if (file.isFile()) hash.update(`${file.parentPath}/${file.name}\n`).update(readFileSync(path.join(file.parentPath, file.name)));
+  const files = readdirSync('scripts/bare-page', { recursive: true, withFileTypes: true })
+    .filter((file) => file.isFile())
+    .map((file) => path.join(file.parentPath, file.name))
+    .sort();
+  for (const file of files) hash.update(`${file}\n`).update(readFileSync(file));
   return hash.digest('hex');
 }
 

@@ -4,6 +4,9 @@
 // always overwritten, and lib/auth/client-address.ts believes that header only in a process marked here.
 // It also gives every request an AbortSignal that fires when the client leaves early (lib/request-signal.ts):
 // Next does not abort a server component render then, and the render's upstream calls should stop.
+// Before Next sees a request it meets the portal's request policy (lib/request-policy.ts: CSP nonce, HSTS,
+// the sign-in redirect), which the app's instrumentation installs at start from the validated configuration.
+// `npm run dev` runs this server too (NODE_ENV=development), so development meets the same policy.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer } from 'node:http';
 import next from 'next';
@@ -14,12 +17,23 @@ const hostname = process.env.PORTAL_LISTEN_HOST || undefined;
 
 globalThis.__portalPeerHeader = PEER_HEADER;
 const requestContext = (globalThis.__portalRequestContext = new AsyncLocalStorage());
-const app = next({ dev: false, port, hostname: hostname ?? 'localhost' });
+const dev = process.env.NODE_ENV === 'development';
+const installed = new Promise((resolve) => (globalThis.__portalRequestPolicyInstalled = resolve));
+const app = next({ dev, port, hostname: hostname ?? 'localhost' });
 const handle = app.getRequestHandler();
 await app.prepare();
+// Next runs instrumentation during prepare or just after it: nothing is served before the policy is in place.
+let waiting;
+const policy = await Promise.race([installed, new Promise((resolve) => (waiting = setTimeout(resolve, 120_000)))]);
+clearTimeout(waiting);
+if (typeof policy !== 'function') {
+  console.error('[portal] the request policy was not installed (instrumentation did not run): not serving without it.');
+  process.exit(1);
+}
 
 const server = createServer((req, res) => {
   req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
+  if (policy(req, res)) return;
   const left = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) left.abort(new DOMException('The client went away.', 'AbortError'));

@@ -9,7 +9,7 @@ import { PORTAL_NODE_ARGS } from './portal-node-options';
 /**
  * `npm start`: the portal's production server. With no PICKS_API_BASE_URL it starts the embedded
  * sandbox upstream first and points the portal at it, with demo users for each role. It validates the
- * configuration before anything else and builds the app if no build exists. `--dev` runs `next dev`.
+ * configuration before anything else and builds the app if no build exists. `--dev` runs the same server in development mode (Next's dev compiler and hot reload).
  */
 
 const dev = process.argv.includes('--dev');
@@ -119,7 +119,7 @@ if (!dev && !existsSync('.next/BUILD_ID')) {
   if (build.status !== 0) fail('The build failed; see above.');
 }
 
-const portalArgs = dev ? [nextBin, 'dev', '--port', String(config.PORT)] : [...PORTAL_NODE_ARGS, 'scripts/portal-server.mjs'];
+const portalArgs = dev ? ['scripts/portal-server.mjs'] : [...PORTAL_NODE_ARGS, 'scripts/portal-server.mjs'];
 const portal = run(process.execPath, portalArgs, {
   ...env,
   PORT: String(config.PORT),

@@ -12,6 +12,7 @@ import { revokeSession, isSessionRevoked } from './revocation';
 import { isRole, type Role } from './roles';
 import { currentAccount, isDemoAccount } from './accounts';
 import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
+import { sessionCookieName } from './session-cookie';
 import { checkSignIn, limitHashing, recordSignInFailure, recordSignInSuccess } from './sign-in-limits';
 import { findUser, normaliseEmail, recordSignIn } from './users';
 
@@ -93,7 +94,7 @@ export function authOptions(): AuthOptions {
     pages: { signIn: '/login', error: '/login' },
     cookies: {
       // __Host- binds the cookie to this exact origin over https; plain names over http (local sandbox).
-      sessionToken: { name: secure ? '__Host-portal.session' : 'portal.session', options: cookie },
+      sessionToken: { name: sessionCookieName(secure), options: cookie },
       csrfToken: { name: secure ? '__Host-portal.csrf' : 'portal.csrf', options: cookie },
       callbackUrl: { name: secure ? '__Secure-portal.callback' : 'portal.callback', options: { ...cookie, httpOnly: true } },
       state: { name: secure ? '__Secure-portal.state' : 'portal.state', options: { ...cookie, maxAge: 900 } },

@@ -49,8 +49,8 @@ function sessionCookie(all: { name: string; value: string }[], name: string): st
 }
 
 /**
- * To /login, coming back to the address asked for: proxy.ts passes it (query included) in x-portal-return,
- * set on every page request whatever the client sent; `fallback` serves when it is missing.
+ * To /login, coming back to the address asked for: lib/request-policy.ts passes it (query included) in
+ * x-portal-return, set on every page request whatever the client sent; `fallback` serves when it is missing.
  */
 export async function redirectToLogin(fallback: string): Promise<never> {
   const back = safeCallbackPath((await headers()).get('x-portal-return') ?? fallback);

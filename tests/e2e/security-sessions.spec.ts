@@ -104,7 +104,7 @@ test('npm run users while the portal runs: demotion, disabling and removal reach
 });
 
 test('a worthless session cookie on a page goes to /login and back to the whole address; a client cannot choose it', async () => {
-  // proxy.ts only looks for the cookie; the page decrypts and judges it, and its redirect keeps the query.
+  // The request policy (lib/request-policy.ts) only looks for the cookie; the page decrypts and judges it, and its redirect keeps the query.
   const ended = await sessionCookie(portal, 'viewer');
   expect((await signOut(portal, ended)).status).toBeLessThan(400);
   const asked = '/picks?sport=Cricket&status=settled';
@@ -126,7 +126,7 @@ test('a worthless session cookie on a page goes to /login and back to the whole 
   }
   const home = await fetch(`${portal}/`, { headers: { cookie: 'portal.session=not-a-token' }, redirect: 'manual' });
   expect(home.headers.get('location')).toMatch(/\/login$/);
-  // Without any cookie the proxy answers itself, the same way.
+  // Without any cookie the request policy answers itself, the same way.
   const bare = await fetch(`${portal}${asked}`, { redirect: 'manual' });
   expect(new URL(bare.headers.get('location') ?? '', portal).searchParams.get('callbackUrl')).toBe(asked);
 });

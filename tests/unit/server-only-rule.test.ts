@@ -12,7 +12,7 @@ function sources(dir: string): string[] {
   });
 }
 
-const files = [...sources('app'), ...sources('lib'), ...sources('components'), 'proxy.ts', 'instrumentation.ts'];
+const files = [...sources('app'), ...sources('lib'), ...sources('components'), 'instrumentation.ts'];
 
 describe('the partner key stays on the server', () => {
   it('is read from the environment by exactly one module, and every module touching it imports server-only', () => {
@@ -29,7 +29,7 @@ describe('the partner key stays on the server', () => {
     const offenders = files.filter((file) => {
       const text = readFileSync(file, 'utf8');
       if (!importsSecrets(text) || text.includes("import 'server-only'")) return false;
-      // Server entry points Next never ships to a browser: pages/layouts without 'use client', route handlers, proxy.
+      // Server entry points Next never ships to a browser: pages/layouts without 'use client', route handlers, instrumentation.
       return text.startsWith("'use client'") || (file.startsWith('components/') && !text.includes('async function'));
     });
     expect(offenders).toEqual([]);

@@ -1,0 +1,133 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseCookies } from 'cookie';
+import { safeCallbackPath } from './auth/callback';
+import { sessionCookieName } from './auth/session-cookie';
+import type { PortalConfig } from './config';
+
+/**
+ * What every request meets before Next sees it: a malformed %-escape refused (Next's router answers one in a
+ * dynamic segment with a 500), a per-request CSP nonce (Next reads it from the request's CSP header and puts
+ * it on its scripts), HSTS over https, and browsers without a session cookie sent to /login.
+ * scripts/portal-server.mjs applies it (npm start and npm run dev); instrumentation installs it, so it is
+ * built from the validated configuration. It replaces Next's proxy.ts, whose adapter cost every page view
+ * far more than this work (README, Performance).
+ * It is a convenience, not the guard: every page and handler decrypts and judges the session and checks the
+ * role itself (lib/auth/session.ts). Here only the cookie's presence counts, and the address to come back to
+ * is passed in RETURN_HEADER (always overwritten) for a page that finds the cookie worthless.
+ */
+
+export const RETURN_HEADER = 'x-portal-return';
+
+export interface RequestPolicyOptions {
+  upstreamOrigin: string;
+  /** Logo hosts besides the upstream (PORTAL_IMAGE_ORIGINS). */
+  imageOrigins: string[];
+  /** The portal is served over https (NEXTAUTH_URL): HSTS, and the __Host- cookie name. */
+  secure: boolean;
+  dev: boolean;
+}
+
+/** true: the request was answered here; false: it is ready for Next. */
+export type RequestPolicy = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+// Hashed assets, the image optimiser and the icons: no page, no nonce, no sign-in needed.
+const ASSETS = /^\/(?:_next\/static\/|_next\/image|favicon\.ico|icon\.svg)/;
+// next dev's own endpoints (hot reload, error overlay).
+const DEV_ASSETS = /^\/(?:_next\/|__nextjs)/;
+const ORIGIN = 'http://portal.invalid';
+
+export function requestPolicyOptions(config: PortalConfig): RequestPolicyOptions {
+  return {
+    upstreamOrigin: new URL(config.PICKS_API_BASE_URL).origin,
+    imageOrigins: config.PORTAL_IMAGE_ORIGINS,
+    secure: (config.NEXTAUTH_URL ?? '').startsWith('https://'),
+    dev: config.NODE_ENV !== 'production',
+  };
+}
+
+export function createRequestPolicy(options: RequestPolicyOptions): RequestPolicy {
+  const { dev, secure } = options;
+  const cookieName = sessionCookieName(secure);
+  const policyWith = (nonce: string) =>
+    [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+      `style-src 'self' 'unsafe-inline'`,
+      // Logos: only the upstream's own origin and PORTAL_IMAGE_ORIGINS (lib/pick-view.ts vets URLs by the same list).
+      `img-src 'self' data: ${[options.upstreamOrigin, ...options.imageOrigins].join(' ')}`,
+      "font-src 'self'",
+      `connect-src 'self'${dev ? ' ws:' : ''}`,
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+
+  return (req, res) => {
+    const headers = req.headers;
+    delete headers['content-security-policy']; // only ours names the nonce Next puts on its scripts
+    const raw = req.url ?? '/';
+    const query = raw.indexOf('?');
+    const rawPath = query < 0 ? raw : raw.slice(0, query);
+    if (ASSETS.test(rawPath) || (dev && DEV_ASSETS.test(rawPath))) return false;
+
+    const url = parsePath(raw);
+    if (!url) {
+      res.writeHead(400, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end('Bad request: the address has a malformed %-escape.');
+      return true;
+    }
+
+    // Only pages come back here after signing in; route handlers answer 401 themselves.
+    const isPage = !url.pathname.startsWith('/api/');
+    if (isPage) {
+      if (url.searchParams.has('_rsc')) url.searchParams.delete('_rsc'); // the router's cache key, not part of the address
+      const back = safeCallbackPath(`${url.pathname}${url.search}`);
+      if (url.pathname !== '/login' && !hasCookie(headers.cookie, cookieName)) {
+        const login = back === '/' ? '/login' : `/login?${new URLSearchParams({ callbackUrl: back })}`;
+        res.writeHead(307, { Location: login, 'Cache-Control': 'private, no-store' });
+        res.end();
+        return true;
+      }
+      headers[RETURN_HEADER] = back;
+    } else {
+      delete headers[RETURN_HEADER];
+    }
+
+    const csp = policyWith(randomBytes(16).toString('base64'));
+    headers['content-security-policy'] = csp;
+    res.setHeader('Content-Security-Policy', csp);
+    if (secure) res.setHeader('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+    return false;
+  };
+}
+
+/** The request's path and query, dot segments resolved; null when a %-escape in the path is malformed. */
+function parsePath(raw: string): URL | null {
+  if (!raw.startsWith('/')) return null;
+  try {
+    const url = new URL(`${ORIGIN}${raw}`);
+    decodeURIComponent(url.pathname);
+    return url.origin === ORIGIN ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The session cookie, whole or split by next-auth into name.0, name.1… */
+function hasCookie(header: string | undefined, name: string): boolean {
+  if (!header) return false;
+  return Object.keys(parseCookies(header)).some((cookie) => cookie === name || cookie.startsWith(`${name}.`));
+}
+
+/** Called once at server start (instrumentation): scripts/portal-server.mjs waits for it before it listens. */
+export function installRequestPolicy(config: PortalConfig): void {
+  const server = globalThis as { __portalRequestPolicyInstalled?: (policy: RequestPolicy) => void };
+  server.__portalRequestPolicyInstalled?.(createRequestPolicy(requestPolicyOptions(config)));
+}

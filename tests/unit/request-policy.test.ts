@@ -1,0 +1,145 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequestPolicy, RETURN_HEADER, type RequestPolicyOptions } from '@/lib/request-policy';
+
+/**
+ * The request policy in front of a real HTTP server, as scripts/portal-server.mjs applies it: what reaches
+ * "Next" (here a handler that echoes the request headers it was given) and what is answered before it.
+ */
+
+interface Portal {
+  url: string;
+  close: () => Promise<void>;
+}
+
+async function portalWith(options: Partial<RequestPolicyOptions>): Promise<Portal> {
+  const policy = createRequestPolicy({
+    upstreamOrigin: 'https://api.picks.example',
+    imageOrigins: ['https://logos.example'],
+    secure: false,
+    dev: false,
+    ...options,
+  });
+  const server: Server = createServer((req, res) => {
+    if (policy(req, res)) return;
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ url: req.url, headers: req.headers }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const seen = async (res: Response) => ((await res.json()) as { headers: Record<string, string | undefined> }).headers;
+const nonceOf = (csp: string | null | undefined) => /'nonce-([^']+)'/.exec(csp ?? '')?.[1];
+
+describe('request policy over http', () => {
+  let plain: Portal;
+  let secure: Portal;
+  beforeAll(async () => {
+    plain = await portalWith({});
+    secure = await portalWith({ secure: true });
+  });
+  afterAll(async () => {
+    await plain.close();
+    await secure.close();
+  });
+
+  it('sends a page without a session cookie to /login with the whole address, and / to /login alone', async () => {
+    const res = await fetch(`${plain.url}/picks?sport=Cricket&status=settled`, { redirect: 'manual' });
+    expect(res.status).toBe(307);
+    expect(res.headers.get('location')).toBe('/login?callbackUrl=%2Fpicks%3Fsport%3DCricket%26status%3Dsettled');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const home = await fetch(`${plain.url}/`, { redirect: 'manual' });
+    expect(home.headers.get('location')).toBe('/login');
+    // The router's _rsc key is not part of the address to come back to; dot segments are resolved.
+    const rsc = await fetch(`${plain.url}/picks/../results?_rsc=abc&league=Premier%20League`, { redirect: 'manual' });
+    expect(new URL(rsc.headers.get('location')!, plain.url).searchParams.get('callbackUrl')).toBe('/results?league=Premier+League');
+    // A scheme-relative path cannot become another host.
+    const evil = await fetch(`${plain.url}//evil.example/steal`, { redirect: 'manual' });
+    expect(evil.status).toBe(307);
+    expect(new URL(evil.headers.get('location')!, plain.url).host).toBe(new URL(plain.url).host);
+  });
+
+  it('lets /login, route handlers and assets through without a cookie', async () => {
+    for (const path of ['/login', '/login?callbackUrl=%2Fpicks', '/api/health', '/api/export/picks?format=csv']) {
+      const res = await fetch(`${plain.url}${path}`, { redirect: 'manual' });
+      expect(res.status, path).toBe(200);
+    }
+    for (const path of ['/_next/static/chunks/app.js', '/_next/image?url=x', '/icon.svg', '/favicon.ico']) {
+      const res = await fetch(`${plain.url}${path}`, {
+        redirect: 'manual',
+        headers: { 'content-security-policy': "script-src 'nonce-client'" },
+      });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-security-policy'), path).toBeNull();
+      expect((await seen(res))['content-security-policy'], path).toBeUndefined(); // a client cannot choose a nonce
+    }
+  });
+
+  it('passes a page with the cookie (whole or in chunks), with the return address it set, whatever the client sent', async () => {
+    for (const cookie of ['portal.session=x', 'other=1; portal.session.0=a; portal.session.1=b']) {
+      const res = await fetch(`${plain.url}/results?sport=Tennis`, { headers: { cookie, [RETURN_HEADER]: '//evil.example' } });
+      expect(res.status, cookie).toBe(200);
+      expect((await seen(res))[RETURN_HEADER], cookie).toBe('/results?sport=Tennis');
+    }
+    // A cookie of another name is no session cookie.
+    const other = await fetch(`${plain.url}/licence`, { headers: { cookie: 'portal.sessionx=1; xportal.session=2' }, redirect: 'manual' });
+    expect(other.status).toBe(307);
+    // Route handlers never get a return address, even one a client wrote.
+    const api = await fetch(`${plain.url}/api/health`, { headers: { [RETURN_HEADER]: '/picks' } });
+    expect((await seen(api))[RETURN_HEADER]).toBeUndefined();
+  });
+
+  it('gives every request its own nonce, in the response and in the header Next reads, never the client’s', async () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 5; i += 1) {
+      const res = await fetch(`${plain.url}/login`, { headers: { 'content-security-policy': "script-src 'nonce-client'" } });
+      const csp = res.headers.get('content-security-policy');
+      const forNext = (await seen(res))['content-security-policy'];
+      expect(forNext).toBe(csp);
+      expect(nonceOf(csp)).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      nonces.add(nonceOf(csp)!);
+      expect(csp).toContain("img-src 'self' data: https://api.picks.example https://logos.example");
+      for (const directive of ["object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'", "form-action 'self'"])
+        expect(csp).toContain(directive);
+      expect(csp).not.toContain('unsafe-eval');
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
+    expect(nonces.size).toBe(5);
+  });
+
+  it('refuses a malformed %-escape with a plain 400 before any routing', async () => {
+    for (const path of ['/picks/%E0%A4%A', '/api/picks/%', '/%zz']) {
+      const res = await fetch(`${plain.url}${path}`, { headers: { cookie: 'portal.session=x' } });
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await res.text()).toBe('Bad request: the address has a malformed %-escape.');
+    }
+  });
+
+  it('over https: HSTS, and only the __Host- cookie counts', async () => {
+    const plainName = await fetch(`${secure.url}/picks`, { headers: { cookie: 'portal.session=x' }, redirect: 'manual' });
+    expect(plainName.status).toBe(307);
+    const res = await fetch(`${secure.url}/picks`, { headers: { cookie: '__Host-portal.session=x' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+  });
+
+  it('in development: eval and hot-reload sockets allowed, the dev server’s own endpoints untouched', async () => {
+    const dev = await portalWith({ dev: true });
+    try {
+      const res = await fetch(`${dev.url}/login`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain(" 'unsafe-eval'");
+      expect(csp).toContain("connect-src 'self' ws:");
+      const hmr = await fetch(`${dev.url}/_next/webpack-hmr`, { redirect: 'manual' });
+      expect(hmr.status).toBe(200);
+    } finally {
+      await dev.close();
+    }
+  });
+});

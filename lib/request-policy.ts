@@ -50,20 +50,23 @@ export function requestPolicyOptions(config: PortalConfig): RequestPolicyOptions
 export function createRequestPolicy(options: RequestPolicyOptions): RequestPolicy {
   const { dev, secure } = options;
   const cookieName = sessionCookieName(secure);
-  const policyWith = (nonce: string) =>
-    [
-      "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
-      `style-src 'self' 'unsafe-inline'`,
-      // Logos: only the upstream's own origin and PORTAL_IMAGE_ORIGINS (lib/pick-view.ts vets URLs by the same list).
-      `img-src 'self' data: ${[options.upstreamOrigin, ...options.imageOrigins].join(' ')}`,
-      "font-src 'self'",
-      `connect-src 'self'${dev ? ' ws:' : ''}`,
-      "object-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join('; ');
+  const NONCE = '{nonce}';
+  const policy = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${NONCE}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    `style-src 'self' 'unsafe-inline'`,
+    // Logos: only the upstream's own origin and PORTAL_IMAGE_ORIGINS (lib/pick-view.ts vets URLs by the same list).
+    `img-src 'self' data: ${[options.upstreamOrigin, ...options.imageOrigins].join(' ')}`,
+    "font-src 'self'",
+    `connect-src 'self'${dev ? ' ws:' : ''}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  // Built once: each request only puts its nonce between the two halves (script-src comes first).
+  const at = policy.indexOf(NONCE);
+  const [policyHead, policyTail] = [policy.slice(0, at), policy.slice(at + NONCE.length)];
 
   return (req, res) => {
     const headers = req.headers;
@@ -100,7 +103,7 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
       delete headers[RETURN_HEADER];
     }
 
-    const csp = policyWith(randomBytes(16).toString('base64'));
+    const csp = `${policyHead}${randomBytes(16).toString('base64')}${policyTail}`;
     headers['content-security-policy'] = csp;
     res.setHeader('Content-Security-Policy', csp);
     if (secure) res.setHeader('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');

@@ -49,12 +49,12 @@ try {
       includeObjectsCollectedByMinorGC: true,
     });
     const result = await load(Number(process.env.PROFILE_SECONDS ?? 15));
-    const { profile } = (await inspector.send('HeapProfiler.stopSampling')) as { profile: HeapNode & { head?: HeapNode } };
+    const { profile } = (await inspector.send('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
     inspector.close();
     const file = `${dir}/alloc-${new Date().toISOString().replace(/[:.]/g, '')}.heapprofile`;
     writeFileSync(file, JSON.stringify(profile));
     console.log(`[profile] ${path}: ${result.requests.total} requests, non-2xx ${result.non2xx}`);
-    summarise(profile.head!, result.requests.total);
+    summarise(profile.head, result.requests.total);
   }
   console.log(`[profile] written to ${dir}/`);
 } finally {

@@ -9,7 +9,8 @@ import { PORTAL_NODE_ARGS } from './portal-node-options';
 /**
  * `npm start`: the portal's production server. With no PICKS_API_BASE_URL it starts the embedded
  * sandbox upstream first and points the portal at it, with demo users for each role. It validates the
- * configuration before anything else and builds the app if no build exists. `--dev` runs the same server in development mode (Next's dev compiler and hot reload).
+ * configuration before anything else and builds the app if no build exists. `--dev` runs the same
+ * server in development mode (Next's dev compiler and hot reload).
  */
 
 const dev = process.argv.includes('--dev');

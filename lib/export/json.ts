@@ -1,4 +1,4 @@
-import { pageBytes, type Pick, type PickList } from '../picks-api';
+import { encodingOf, pageBytes, type Pick, type PickList } from '../picks-api';
 import { toSafeJson } from '../safe-json';
 
 /**
@@ -34,7 +34,7 @@ export function jsonPage(page: PickList, first: boolean): Uint8Array {
   if (page.data.length === 0) return new Uint8Array(0);
   const bytes = pageBytes(page);
   const spans = bytes ? dataSpans(bytes) : null;
-  if (!bytes || !spans || spans.length !== page.data.length * 2) return Buffer.from(jsonRecords(page.data, first), 'utf8');
+  if (!bytes || !spans || spans.length !== page.data.length * 2) return Buffer.from(jsonRecords(page.data, first), encodingOf(page));
   let size = (first ? 1 : 2) + (page.data.length - 1) * 2;
   for (let k = 0; k < spans.length; k += 2) size += spans[k + 1]! - spans[k]!;
   const out = Buffer.allocUnsafe(size);

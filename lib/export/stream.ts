@@ -2,7 +2,7 @@ import 'server-only';
 import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
-import { picksApi, type PicksClient, type PickList } from '../picks-api';
+import { encodingOf, picksApi, type PicksClient, type PickList } from '../picks-api';
 import { licenceOrNull } from '../picks-api/portal';
 import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
 import { claimWalkSlot } from '../walk-slots';
@@ -70,7 +70,8 @@ export async function startExport(
     options.onDone?.();
   };
 
-  const walk = { signal: controller.signal, pageSize: 200 };
+  // byteStrings: the records are only written back out, so their text need not be decoded (byte-strings.ts).
+  const walk = { signal: controller.signal, pageSize: 200, byteStrings: true };
   const pages: AsyncGenerator<PickList> =
     plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);
   const startedAt = new Date();
@@ -84,7 +85,7 @@ export async function startExport(
   let count = 0;
   let opened = false;
   const write = (page: PickList): Uint8Array => {
-    const bytes = plan.format === 'csv' ? encode(csvLines(page.data)) : jsonPage(page, count === 0);
+    const bytes = plan.format === 'csv' ? Buffer.from(csvLines(page.data), encodingOf(page)) : jsonPage(page, count === 0);
     count += page.data.length;
     options.onPage?.(count, typeof page.requestId === 'string' ? page.requestId : null);
     return bytes;

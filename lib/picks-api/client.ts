@@ -2,6 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { errorFromResponse, networkError, parseJsonBody, parseRetryAfter, requestIdOf, throttledError } from './errors';
+import { byteStringText } from './byte-strings';
 import { walkPages } from './walk';
 import { FILTER_KEYS, type PickFilters } from '../filters';
 import { createUpstreamGate, isGatePaused, sleep, type GatePriority, type UpstreamGate } from './gate';
@@ -46,6 +47,11 @@ export interface CallOptions {
 export interface WalkOptions extends CallOptions {
   /** Page size asked of the upstream; the spec's maximum by default, so a walk needs the fewest requests. */
   pageSize?: number;
+  /**
+   * The walk's consumer writes records back out as bytes and never reads their text (exports): pages that
+   * allow it arrive as byte strings, marked (byte-strings.ts: encode text made from them as Latin-1).
+   */
+  byteStrings?: boolean;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 4_000, retryAfterCapMs: 30_000 };
@@ -80,7 +86,7 @@ export function createPicksClient(options: PicksClientOptions) {
     path: string,
     query: Record<string, string | number | undefined> | undefined,
     call: CallOptions,
-    onBytes?: (bytes: Uint8Array) => void,
+    onBytes?: (bytes: Uint8Array) => boolean,
   ): Promise<unknown> {
     const url = buildUrl(path, query);
     const signal = call.signal ?? options.defaultSignal?.() ?? undefined;
@@ -103,8 +109,8 @@ export function createPicksClient(options: PicksClientOptions) {
         });
         const bytes = new Uint8Array(await res.arrayBuffer());
         if (res.ok) {
-          onBytes?.(bytes);
-          return parseJsonBody(res, utf8.decode(bytes));
+          const asByteStrings = onBytes?.(bytes) === true;
+          return parseJsonBody(res, asByteStrings ? byteStringText(bytes) : utf8.decode(bytes));
         }
 
         failure = errorFromResponse(res, utf8.decode(bytes));
@@ -202,7 +208,7 @@ export function createPicksClient(options: PicksClientOptions) {
             onBytes,
           ),
         validate,
-        { signal: call.signal, maxPages },
+        { signal: call.signal, maxPages, byteStrings: call.byteStrings },
       );
   const walkPickPages = pageWalker('/picks', (body) => check(pickListSchema, body, 'a page of picks', true));
   const walkResultPages = pageWalker('/results', (body) => check(resultListSchema, body, 'a page of results'));

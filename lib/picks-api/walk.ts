@@ -1,10 +1,14 @@
 import 'server-only';
 import { linkedController } from '../abort';
+import { markByteStrings, readableAsByteStrings, textOfByteString } from './byte-strings';
 import { paginationError } from './errors';
 import { pageSchema, type PickList } from './schemas';
 
-/** Fetches one page's body for the walk; `onBytes` gets the raw bytes before they are parsed. */
-export type FetchPageBody = (cursor: string | undefined, signal: AbortSignal, onBytes: (bytes: Uint8Array) => void) => Promise<unknown>;
+/**
+ * Fetches one page's body for the walk; `onBytes` gets the raw bytes before they are parsed, and answers
+ * true when the body is to be read as byte strings (byte-strings.ts) instead of decoded as UTF-8.
+ */
+export type FetchPageBody = (cursor: string | undefined, signal: AbortSignal, onBytes: (bytes: Uint8Array) => boolean) => Promise<unknown>;
 
 /**
  * Every page of a list (spec §4.2), one request ahead. The next page is asked for as soon as this one's
@@ -15,7 +19,12 @@ export type FetchPageBody = (cursor: string | undefined, signal: AbortSignal, on
 export async function* walkPages(
   fetchBody: FetchPageBody,
   validate: (body: unknown) => PickList,
-  options: { signal?: AbortSignal; maxPages: number },
+  options: {
+    signal?: AbortSignal;
+    maxPages: number;
+    /** The consumer only writes records back out as bytes: pages that allow it come as byte strings, marked. */
+    byteStrings?: boolean;
+  },
 ): AsyncGenerator<PickList> {
   const { maxPages } = options;
   // Our own controller: when the consumer stops early (break, throw), the requests ahead are cancelled too.
@@ -28,6 +37,7 @@ export async function* walkPages(
     cursor: string | undefined;
     body: Promise<unknown>;
     bytes: Uint8Array | null;
+    asByteStrings: boolean;
     guess: Request | null;
     cancel: () => void;
   }
@@ -38,13 +48,23 @@ export async function* walkPages(
     const stop = () => own.abort(controller.signal.reason);
     controller.signal.addEventListener('abort', stop, { once: true });
     requested += 1;
-    const self: Request = { cursor, guess: null, bytes: null, body: Promise.resolve(), cancel: () => (own.abort(), self.guess?.cancel()) };
+    const self: Request = {
+      cursor,
+      guess: null,
+      bytes: null,
+      asByteStrings: false,
+      body: Promise.resolve(),
+      cancel: () => (own.abort(), self.guess?.cancel()),
+    };
     self.body = fetchBody(cursor, own.signal, (bytes) => {
       self.bytes = bytes;
+      self.asByteStrings = options.byteStrings === true && readableAsByteStrings(bytes);
       // Only from the page the walk's consumer is waiting for: never more than one page ahead of the reader.
-      if (!waiting || self !== current || own.signal.aborted || requested >= maxPages) return;
-      const guess = sniffNextCursor(bytes);
-      if (guess !== null && guess !== cursor && !seen.has(guess)) self.guess = request(guess);
+      if (waiting && self === current && !own.signal.aborted && requested < maxPages) {
+        const guess = sniffNextCursor(bytes);
+        if (guess !== null && guess !== cursor && !seen.has(guess)) self.guess = request(guess);
+      }
+      return self.asByteStrings;
     });
     // Awaited on its turn, so not an unhandled rejection meanwhile; once settled it needs no abort listener.
     self.body.catch(() => undefined).finally(() => controller.signal.removeEventListener('abort', stop));
@@ -56,7 +76,8 @@ export async function* walkPages(
     for (let pageNumber = 1; ; pageNumber += 1) {
       waiting = true;
       const body = await current.body.finally(() => (waiting = false));
-      const { guess: guessed, bytes } = current;
+      const { guess: guessed, bytes, asByteStrings } = current;
+      if (asByteStrings) envelopeAsText(body); // the walk and the audit read the cursor and request id as text
       // Unlink what is used: settled requests chained to each other kept every page reachable for a while (measured).
       current.guess = null;
       current.bytes = null;
@@ -74,6 +95,7 @@ export async function* walkPages(
       }
       const list = validate(body);
       if (bytes) Object.defineProperty(list, PAGE_BYTES, { value: bytes, enumerable: false });
+      if (asByteStrings) markByteStrings(list);
       yield list;
       if (!hasMore) return;
     }
@@ -84,6 +106,15 @@ export async function* walkPages(
 }
 
 const SETTLED: Promise<unknown> = Promise.resolve();
+
+/** A byte-string body's request id and cursor as real text, in place (what the walk and the audit read). */
+function envelopeAsText(body: unknown): void {
+  if (!body || typeof body !== 'object') return;
+  const envelope = body as { requestId?: unknown; page?: { nextCursor?: unknown } | null };
+  if (typeof envelope.requestId === 'string') envelope.requestId = textOfByteString(envelope.requestId);
+  const page = envelope.page;
+  if (page && typeof page === 'object' && typeof page.nextCursor === 'string') page.nextCursor = textOfByteString(page.nextCursor);
+}
 const PAGE_BYTES = Symbol('page bytes');
 
 /**

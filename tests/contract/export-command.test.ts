@@ -5,7 +5,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { csvHeader, csvLines } from '@/lib/export/csv';
 import { createPicksClient } from '@/lib/picks-api/client';
+import type { Pick } from '@/lib/picks-api/schemas';
 import { sandboxOverHttp } from '../support/sandbox';
 
 /** `npm run export` against the sandbox over real HTTP: the same code and failure rule as the portal's exports. */
@@ -20,13 +22,14 @@ const exportCommand = (args: string[], key = 'sandbox-full-key') =>
   });
 
 describe('npm run export', () => {
-  it('writes every matching record as CSV to standard output', async () => {
-    const expected: string[] = [];
+  it('writes every matching record as CSV to standard output, byte for byte the rows of a direct walk', async () => {
+    const records: Pick[] = [];
     for await (const pick of createPicksClient({ baseUrl: upstream.baseUrl, apiKey: 'sandbox-full-key' }).walkPicks({
       league: 'Trinidad & Tobago Premier League',
       status: 'settled',
     }))
-      expected.push(pick.id!);
+      records.push(pick);
+    const expected = records.map((pick) => pick.id!);
     const { stdout, stderr } = await exportCommand([
       'picks',
       '--format',
@@ -38,6 +41,10 @@ describe('npm run export', () => {
     ]);
     const ids = Papa.parse<Record<string, string>>(stdout, { header: true, skipEmptyLines: true }).data.map((row) => row.id);
     expect(ids).toEqual(expected);
+    // The export reads the upstream's bodies as byte strings (lib/picks-api/byte-strings.ts); the direct walk
+    // decodes them. Text beyond ASCII (the sandbox's © and —) must come out the same.
+    expect(stdout).toBe(csvHeader() + csvLines(records));
+    expect(stdout).toMatch(/©.*—|—.*©/);
     expect(stderr).toContain(`exported ${expected.length} records`);
   }, 60_000);
 

@@ -106,15 +106,6 @@ export async function* walkPages(
 }
 
 const SETTLED: Promise<unknown> = Promise.resolve();
-
-/** A byte-string body's request id and cursor as real text, in place (what the walk and the audit read). */
-function envelopeAsText(body: unknown): void {
-  if (!body || typeof body !== 'object') return;
-  const envelope = body as { requestId?: unknown; page?: { nextCursor?: unknown } | null };
-  if (typeof envelope.requestId === 'string') envelope.requestId = textOfByteString(envelope.requestId);
-  const page = envelope.page;
-  if (page && typeof page === 'object' && typeof page.nextCursor === 'string') page.nextCursor = textOfByteString(page.nextCursor);
-}
 const PAGE_BYTES = Symbol('page bytes');
 
 /**
@@ -123,6 +114,15 @@ const PAGE_BYTES = Symbol('page bytes');
  */
 export function pageBytes(page: PickList): Uint8Array | undefined {
   return (page as PickList & { [PAGE_BYTES]?: Uint8Array })[PAGE_BYTES];
+}
+
+/** A byte-string body's request id and cursor as real text, in place (what the walk and the audit read). */
+function envelopeAsText(body: unknown): void {
+  if (!body || typeof body !== 'object') return;
+  const envelope = body as { requestId?: unknown; page?: { nextCursor?: unknown } | null };
+  if (typeof envelope.requestId === 'string') envelope.requestId = textOfByteString(envelope.requestId);
+  const page = envelope.page;
+  if (page && typeof page === 'object' && typeof page.nextCursor === 'string') page.nextCursor = textOfByteString(page.nextCursor);
 }
 
 const CURSOR_KEY = Buffer.from('"nextCursor"');

@@ -130,6 +130,16 @@ const configSchema = z.object({
     .transform((value) => (value === '' ? undefined : value))
     .pipe(z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional()),
   DELIVERY_ALLOW_PRIVATE_TARGETS: flag,
+  // Limits on deliveries (lib/deliveries/limits.ts): how many one person may own, how often a schedule may run,
+  // where runs spool their file, and the free space a run needs there before it starts.
+  DELIVERY_MAX_PER_USER: positiveInt(20, 1000),
+  DELIVERY_MIN_INTERVAL_MINUTES: positiveInt(15, 1440),
+  DELIVERY_SPOOL_DIR: optionalText,
+  DELIVERY_SPOOL_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(1024),
+  // The largest request body the portal reads (lib/request-policy.ts); larger ones are refused with 413 unread.
+  PORTAL_MAX_BODY_KB: positiveInt(1024, 102_400),
+  // How long a session whose state the store cannot confirm is still honoured from this instance's own last answer.
+  SESSION_STORE_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };

@@ -60,6 +60,13 @@ export const ERROR_KINDS = {
   INVALID_DELIVERY: { status: 400, title: 'The delivery is not valid', message: 'The delivery is not valid.' },
   DELIVERY_CONFLICT: { status: 409, title: 'That name is taken', message: 'Another delivery already has that name.' },
   DELIVERY_FAILED: { status: 502, title: 'The delivery failed', message: 'The file could not be delivered.' },
+  DELIVERY_BUSY: { status: 409, title: 'Already running', message: 'This delivery is already running.' },
+  DELIVERY_NO_SPACE: {
+    status: 507,
+    title: 'Not enough disk space',
+    message: 'The portal has too little free disk space to spool a delivery. Ask an operator.',
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request is too large', message: 'The request body is too large.' },
   DELIVERY_NOT_READY: { status: 503, title: 'Deliveries cannot run yet', message: 'Deliveries cannot run yet.' },
   ABORTED: { status: 499, title: 'Cancelled', message: 'The request was cancelled.' },
   INTERNAL: { status: 500, title: 'Something went wrong', message: 'The portal hit an unexpected error.' },

@@ -5,8 +5,9 @@ import { getStore } from './store';
 import { claimSlot, releaseSlot, renewSlot } from './store/walk-slots';
 
 /**
- * Whole-set walks (exports and coverage) are the portal's heaviest work: at most MAX_EXPORTS_PER_USER
- * run at once per person across every instance, and MAX_CONCURRENT_EXPORTS per portal process. Beyond
+ * Whole-set walks (exports, coverage and delivery runs) are the portal's heaviest work: at most
+ * MAX_EXPORTS_PER_USER run at once per person (a delivery's runs count for its owner) across every
+ * instance, and MAX_CONCURRENT_EXPORTS per portal process. Beyond
  * that the request is refused with a 429 before any byte or upstream request. Slots are leases in the
  * store, renewed while the walk runs, so those of an instance that died run out within LEASE_MS.
  */
@@ -15,11 +16,15 @@ const LEASE_MS = 60_000;
 const RENEW_MS = 20_000;
 
 /** Takes a slot for this user's walk, or throws; the returned release is safe to call more than once. */
-export async function claimWalkSlot(user: string, limits = getConfig()): Promise<() => void> {
+export async function claimWalkSlot(
+  user: string,
+  limits: Pick<ReturnType<typeof getConfig>, 'MAX_EXPORTS_PER_USER' | 'MAX_CONCURRENT_EXPORTS'> = getConfig(),
+  where?: { db: Awaited<ReturnType<typeof getStore>>['db']; instance: string },
+): Promise<() => void> {
   let claim;
   let store;
   try {
-    store = await getStore();
+    store = where ?? (await getStore());
     claim = await claimSlot(store.db, user, store.instance, {
       perOwner: limits.MAX_EXPORTS_PER_USER,
       perInstance: limits.MAX_CONCURRENT_EXPORTS,
@@ -34,8 +39,8 @@ export async function claimWalkSlot(user: string, limits = getConfig()): Promise
       code: 'TOO_MANY_WALKS',
       message:
         claim.reason === 'owner'
-          ? `You already have ${claim.held} exports or coverage reports running. Wait for one to finish.`
-          : 'The portal is running as many exports and coverage reports as it can. Try again shortly.',
+          ? `You already have ${claim.held} exports, coverage reports or delivery runs running. Wait for one to finish.`
+          : 'The portal is running as many exports, coverage reports and delivery runs as it can. Try again shortly.',
       retryAfterSeconds: 5,
     });
   }

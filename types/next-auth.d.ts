@@ -8,6 +8,8 @@ declare module 'next-auth' {
   }
   interface User {
     role: Role;
+    /** The account's session epoch at sign-in (lib/auth/session-token.ts). */
+    sessionEpoch?: number;
   }
 }
 
@@ -21,5 +23,7 @@ declare module 'next-auth/jwt' {
     signedInAt?: number;
     /** 'credentials' (the users store) or 'oidc'. */
     provider?: string;
+    /** The account's session epoch when the session began: any other epoch ends the session. */
+    epoch?: number;
   }
 }

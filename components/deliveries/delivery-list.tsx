@@ -19,7 +19,7 @@ function where(d: DeliveryView): string {
   return `webhook ${String(dest.url)}`;
 }
 
-export function DeliveryList({ initial }: { initial: DeliveryView[] }) {
+export function DeliveryList({ initial, isAdmin }: { initial: DeliveryView[]; isAdmin: boolean }) {
   const [list, setList] = useState(initial);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [note, setNote] = useState('');
@@ -116,7 +116,7 @@ export function DeliveryList({ initial }: { initial: DeliveryView[] }) {
                 <button className={button} disabled={busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
                   {d.paused ? 'Resume' : 'Pause'}
                 </button>
-                {d.hostKey ? (
+                {d.hostKey && isAdmin ? (
                   <button className={button} disabled={busy === d.id} onClick={() => void act(d, 'repin')}>
                     Re-pin host key
                   </button>

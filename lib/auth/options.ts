@@ -14,7 +14,7 @@ import { currentAccount, isDemoAccount } from './accounts';
 import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
 import { sessionCookieName } from './session-cookie';
 import { checkSignIn, limitHashing, recordSignInFailure, recordSignInSuccess } from './sign-in-limits';
-import { findUser, normaliseEmail, recordSignIn } from './users';
+import { findUser, normaliseEmail, recordSignIn, signInOidcAccount } from './users';
 
 /**
  * next-auth (v4) configuration: credentials from the store's accounts, optional OIDC, JWT sessions with an
@@ -132,7 +132,7 @@ export function authOptions(): AuthOptions {
             }
             await Promise.all([recordSignInSuccess(email), recordSignIn(email)]);
             await audit('complete', null, user.role);
-            return { id: user.email, email: user.email, name: user.email, role: user.role };
+            return { id: user.email, email: user.email, name: user.email, role: user.role, sessionEpoch: user.sessionEpoch };
           });
         },
       }),
@@ -157,14 +157,37 @@ export function authOptions(): AuthOptions {
       },
     },
     callbacks: {
+      async signIn({ user, account }) {
+        if (!account || account.provider === 'credentials') return true;
+        // Single sign-on: the person gets an account of the store (made now, or refreshed), which an admin can disable.
+        const sso = user.email && user.role ? await withStore(() => signInOidcAccount(normaliseEmail(user.email!), user.role!)) : null;
+        if (!sso || sso.disabled) {
+          await recordAudit({
+            actor: user.email ?? '(none)',
+            action: 'sign-in',
+            outcome: 'failed',
+            errorCode: sso ? 'ACCOUNT_DISABLED' : 'NOT_SSO_ACCOUNT',
+            target: account.provider,
+          });
+          return false;
+        }
+        user.sessionEpoch = sso.sessionEpoch;
+        return true;
+      },
       async jwt({ token, user, account }) {
-        if (user) return startSession(token, { email: user.email, role: user.role }, account?.provider ?? 'credentials');
+        if (user)
+          return startSession(
+            token,
+            { email: user.email, role: user.role, sessionEpoch: user.sessionEpoch },
+            account?.provider ?? 'credentials',
+          );
         // A refused token carries no role from here on: every page and handler then treats it as signed out.
         return checkSessionToken(token);
       },
       session({ session, token }) {
-        const role: Role | undefined = isRole(token.role) ? token.role : undefined;
-        return { ...session, user: { ...session.user, email: token.email ?? '', role } };
+        // An ended session (signed out, reset, disabled, expired) tells GET /api/auth/session nothing: {}.
+        if (!isRole(token.role)) return {} as typeof session;
+        return { ...session, user: { ...session.user, email: token.email ?? '', role: token.role } };
       },
       redirect({ url, baseUrl }) {
         return safeRedirect(url, baseUrl);

@@ -1,22 +1,30 @@
 import 'server-only';
+import { getConfig } from '../config';
 import { getStore } from '../store';
 import * as sessions from '../store/sessions';
 
 /**
  * Sessions are JWTs, so deleting the cookie at sign-out would leave a copied token valid. Each session
  * carries an identity (`sid`); signed-out identities are kept in the store until the session could have
- * expired anyway, and refused on every session read by every instance. While the store cannot be reached,
- * this process still refuses the sessions it saw end itself (kept in memory as well).
+ * expired anyway, and refused on every session read by every instance.
+ * While the store cannot be reached, this process refuses the sessions it saw end itself, honours a
+ * session the store confirmed within SESSION_STORE_GRACE_SECONDS, and refuses every other one (fails
+ * closed): a sign-out on another instance cannot be confirmed, so after the bound nothing is taken on trust.
  */
 
-const holder = globalThis as typeof globalThis & { __portalRevokedHere?: Map<string, number> };
+const holder = globalThis as typeof globalThis & { __portalRevokedHere?: Map<string, number>; __portalConfirmed?: Map<string, number> };
 const here = (holder.__portalRevokedHere ??= new Map());
+/** When the store last said each identity was not revoked (ms). */
+const confirmed = (holder.__portalConfirmed ??= new Map());
+
+export const storeGraceMs = () => getConfig().SESSION_STORE_GRACE_SECONDS * 1000;
 
 export async function revokeSession(sid: unknown, untilMs: number): Promise<void> {
   if (typeof sid !== 'string' || sid === '') return;
   const now = Date.now();
   for (const [id, until] of here) if (until <= now) here.delete(id);
   here.set(sid, untilMs);
+  confirmed.delete(sid);
   try {
     await sessions.revokeSession((await getStore()).db, sid, untilMs);
   } catch (error) {
@@ -24,11 +32,16 @@ export async function revokeSession(sid: unknown, untilMs: number): Promise<void
   }
 }
 
-export async function isSessionRevoked(sid: string): Promise<boolean> {
-  if ((here.get(sid) ?? 0) > Date.now()) return true;
+export async function isSessionRevoked(sid: string, now = Date.now(), graceMs = storeGraceMs()): Promise<boolean> {
+  if ((here.get(sid) ?? 0) > now) return true;
   try {
-    return await sessions.isSessionRevoked((await getStore()).db, sid);
+    const revoked = await sessions.isSessionRevoked((await getStore()).db, sid);
+    if (!revoked) {
+      if (confirmed.size > 50_000) confirmed.clear(); // a cache of confirmations, not a record
+      confirmed.set(sid, now);
+    }
+    return revoked;
   } catch {
-    return false; // the store is away: sessions this instance saw end are still refused above
+    return now - (confirmed.get(sid) ?? -Infinity) > graceMs; // the store is away: fail closed past the bound
   }
 }

@@ -4,10 +4,11 @@ import { isRole, type Role } from './roles';
 import type { StoredUser } from './users';
 
 /**
- * The session token's life, independent of next-auth's re-encoding: an identity (`sid`) and a sign-in
- * time set once, an absolute lifetime counted from sign-in and never extended by use, and, for
- * accounts of the users store, the account re-read on use so that removal, disabling and demotion
- * take effect on open sessions. Pure apart from the lookups it is given.
+ * The session token's life, independent of next-auth's re-encoding: an identity (`sid`), a sign-in time
+ * and the account's session epoch set once, an absolute lifetime counted from sign-in and never extended
+ * by use, and the account re-read on use (password and single sign-on accounts alike): a session signed in
+ * under another epoch than the account's now (password reset, disable, enable, role change, removal and
+ * re-adding each set a new one) is over for good. Pure apart from the lookups it is given.
  */
 
 export interface SessionPolicy {
@@ -23,8 +24,21 @@ export interface SessionPolicy {
 /** A token no page or handler accepts: it carries no identity and no role. */
 export const ENDED: JWT = { revoked: true };
 
-export function startSession(token: JWT, user: { email?: string | null; role: Role }, provider: string, now = Date.now()): JWT {
-  return { ...token, sid: randomUUID(), signedInAt: Math.floor(now / 1000), provider, role: user.role, email: user.email ?? token.email };
+export function startSession(
+  token: JWT,
+  user: { email?: string | null; role: Role; sessionEpoch?: number },
+  provider: string,
+  now = Date.now(),
+): JWT {
+  return {
+    ...token,
+    sid: randomUUID(),
+    signedInAt: Math.floor(now / 1000),
+    provider,
+    role: user.role,
+    email: user.email ?? token.email,
+    epoch: user.sessionEpoch ?? 0,
+  };
 }
 
 /** When the session ends for good, in milliseconds since the epoch (0 for a token without a sign-in time). */
@@ -37,8 +51,11 @@ export async function continueSession(token: JWT, policy: SessionPolicy): Promis
   if (typeof token.sid !== 'string' || typeof token.signedInAt !== 'number') return ENDED;
   if (sessionEndsAt(token, policy.maxAgeSeconds) <= now || token.signedInAt * 1000 > now + 60_000) return ENDED;
   if (await policy.isRevoked(token.sid)) return ENDED;
-  if (token.provider !== 'credentials') return isRole(token.role) ? token : ENDED;
   const account = typeof token.email === 'string' ? await policy.findAccount(token.email) : undefined;
   if (!account || account.disabled || !policy.accountAllowed(account)) return ENDED;
+  if (account.sessionEpoch !== (typeof token.epoch === 'number' ? token.epoch : 0)) return ENDED;
+  if (account.provider !== (token.provider === 'credentials' ? 'credentials' : 'oidc')) return ENDED;
+  // A single sign-on role comes from the identity provider at sign-in; a password account's from the store.
+  if (account.provider === 'oidc') return isRole(token.role) ? token : ENDED;
   return account.role === token.role ? token : { ...token, role: account.role };
 }

@@ -70,11 +70,19 @@ export async function manageUser(actor: Actor, form: Record<string, unknown>): P
           : { ok: true, message: `Added ${user.email} as ${user.role}, with the password you set.` };
       }
       case 'reset': {
+        if ((await findUser(email))?.provider === 'oidc') {
+          await audit(false, 'SINGLE_SIGN_ON');
+          return { ok: false, message: `${email} signs in with single sign-on and has no password. Disable the account to end their sessions.` };
+        }
         const generated = oneTimePassword();
         const done = await setPassword(email, generated);
         await audit(done, done ? null : 'NO_SUCH_USER');
         return done
-          ? { ok: true, message: `New password for ${email}. Give it to them; it is shown only now.`, oneTimePassword: generated }
+          ? {
+              ok: true,
+              message: `New password for ${email}; their open sessions end within seconds. Give it to them; it is shown only now.`,
+              oneTimePassword: generated,
+            }
           : { ok: false, message: `There is no user ${email}.` };
       }
       default: {
@@ -94,7 +102,7 @@ export async function manageUser(actor: Actor, form: Record<string, unknown>): P
         if (outcome === 'last-admin')
           return { ok: false, message: `${email} is the last enabled admin: make someone else an admin first.` };
         const done = {
-          role: `${email} is now ${input.op === 'role' ? input.role : ''}.`,
+          role: `${email} is now ${input.op === 'role' ? input.role : ''}: their open sessions end within seconds.`,
           remove: `Removed ${email}.`,
           disable: `Disabled ${email}: their sessions end within seconds.`,
           enable: `Enabled ${email}.`,

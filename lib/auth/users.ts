@@ -52,6 +52,13 @@ export async function removeUser(email: string): Promise<boolean> {
   return users.removeUser((await getStore()).db, normaliseEmail(email));
 }
 
+/** The store's account for a single sign-on person (made on first sign-in); null when the address has a password account. */
+export async function signInOidcAccount(email: string, role: Role): Promise<StoredUser | null> {
+  const user = withRole((await users.upsertOidcUser((await getStore()).db, normaliseEmail(email), role)) ?? undefined);
+  if (user && !user.disabled) await recordSignIn(user.email);
+  return user ?? null;
+}
+
 export async function recordSignIn(email: string): Promise<void> {
   await users.recordSignIn((await getStore()).db, normaliseEmail(email));
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record';
 import type { PortalSession } from '../auth/session';
-import { AppError, toAppError } from '../errors';
+import { AppError } from '../errors';
 import { fromStore } from '../store';
 import {
   deleteDelivery,
@@ -17,12 +17,12 @@ import {
   type DeliveryChange,
   type Run,
 } from '../store/deliveries';
-import { folderProblem } from './destinations';
-import { deliverySchema, invalidDelivery, issuesOf, runFilters, type DeliveryInput } from './input';
+import { checkDelivery } from './check';
+import { invalidDelivery } from './input';
+import { tooManyDeliveries } from './limits';
 import { describeSchedule, nextRuns } from './schedule';
-import { sealSecret } from './secrets';
 import { deliveryRuntime } from './start';
-import { targetProblem, webhookUrlProblem } from './targets';
+import { maskedWebhookUrl } from './targets';
 
 /**
  * The deliveries API (GET/POST /api/deliveries, GET/PATCH/DELETE /api/deliveries/<id>, POST …/run,
@@ -32,8 +32,13 @@ import { targetProblem, webhookUrlProblem } from './targets';
 
 type User = PortalSession['user'];
 
-/** A delivery as answers show it: no secret, the schedule in words, the next runs, the last run. */
-export function deliveryView(d: Delivery, last: Run | undefined) {
+/**
+ * A delivery as answers show it: no secret, the schedule in words, the next runs, the last run. A webhook
+ * URL's path and query are a secret too: only the delivery's creator sees them.
+ */
+export function deliveryView(d: Delivery, last: Run | undefined, viewer: string) {
+  const destination =
+    d.destination.type === 'webhook' && viewer !== d.createdBy ? { ...d.destination, url: maskedWebhookUrl(String(d.destination.url)) } : d.destination;
   return {
     id: d.id,
     name: d.name,
@@ -43,7 +48,7 @@ export function deliveryView(d: Delivery, last: Run | undefined) {
     schedule: d.schedule,
     scheduleInWords: describeSchedule(d.schedule),
     nextRuns: d.paused ? [] : nextRuns(d.schedule, 3),
-    destination: { ...d.destination, ...(d.destination.type === 'directory' ? {} : { secret: d.secret ? 'set' : 'not set' }) },
+    destination: { ...destination, ...(d.destination.type === 'directory' ? {} : { secret: d.secret ? 'set' : 'not set' }) },
     hostKey: d.hostKey,
     paused: d.paused,
     pauseReason: d.pauseReason,
@@ -71,64 +76,23 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
 
 const notFound = () => new AppError({ code: 'NOT_FOUND', message: 'There is no such delivery.' });
 
-/** Checks a whole delivery; returns what to store: the destination without secrets, and the sealed secret. */
-async function checked(
-  input: unknown,
-  existing: Delivery | null,
-): Promise<{ value: DeliveryInput; destination: Delivery['destination']; secret: string | null }> {
-  const runtime = deliveryRuntime();
-  const parsed = deliverySchema.safeParse(input);
-  if (!parsed.success) throw invalidDelivery(issuesOf(parsed.error));
-  const value = parsed.data;
-  try {
-    runFilters(value.kind, value.filters, Date.now());
-  } catch (error) {
-    const failure = toAppError(error);
-    throw invalidDelivery(
-      Object.fromEntries(Object.entries(failure.details ?? { filters: failure.message }).map(([k, v]) => [`filters.${k}`, String(v)])),
-    );
-  }
-  const d = value.destination;
-  const sameType = existing?.destination.type === d.type;
-  let secretPlain: string | null = null;
-  let destination: Delivery['destination'];
-  if (d.type === 'directory') {
-    const problem = folderProblem(d.folder);
-    if (problem) throw invalidDelivery({ 'destination.folder': problem });
-    destination = { type: 'directory', folder: d.folder };
-  } else if (d.type === 'sftp') {
-    const problem = await targetProblem(d.host, runtime.allowPrivate);
-    if (problem) throw invalidDelivery({ 'destination.host': problem });
-    if (d.password && d.privateKey) throw invalidDelivery({ 'destination.password': 'give a password or a privateKey, not both' });
-    if (d.password || d.privateKey) secretPlain = JSON.stringify(d.password ? { password: d.password } : { privateKey: d.privateKey });
-    else if (!sameType || !existing?.secret) throw invalidDelivery({ 'destination.password': 'a password or a privateKey is required' });
-    destination = { type: 'sftp', host: d.host, port: d.port, username: d.username, path: d.path };
-  } else {
-    const problem = webhookUrlProblem(d.url, runtime.allowPrivate) ?? (await targetProblem(new URL(d.url).hostname, runtime.allowPrivate));
-    if (problem) throw invalidDelivery({ 'destination.url': problem });
-    if (d.secret) secretPlain = d.secret;
-    else if (!sameType || !existing?.secret) throw invalidDelivery({ 'destination.secret': 'is required (at least 16 characters)' });
-    destination = { type: 'webhook', url: d.url };
-  }
-  if (secretPlain !== null && !runtime.secretKey)
-    throw invalidDelivery({ destination: 'holds a secret, and DELIVERY_SECRET_KEY is not set on the server: secrets cannot be stored' });
-  const secret = secretPlain !== null ? sealSecret(secretPlain, runtime.secretKey!) : sameType ? (existing?.secret ?? null) : null;
-  return { value, destination, secret };
-}
-
 const nameTaken = () => new AppError({ code: 'DELIVERY_CONFLICT', message: 'Another delivery already has that name.' });
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
 
-export async function listResponse(): Promise<Response> {
+export async function listResponse(user: User): Promise<Response> {
   const [all, last] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db)]));
-  return json({ data: all.map((d) => deliveryView(d, last.get(d.id))) });
+  return json({ data: all.map((d) => deliveryView(d, last.get(d.id), user.email)) });
 }
 
 export async function createResponse(request: Request, user: User): Promise<Response> {
-  const { value, destination, secret } = await checked(await readBody(request), null);
+  const runtime = deliveryRuntime();
+  const body = await readBody(request);
+  const all = await fromStore(listDeliveries);
+  const tooMany = tooManyDeliveries(all.filter((d) => d.createdBy === user.email).length, runtime.limits.maxPerUser);
+  if (tooMany) throw invalidDelivery({ delivery: tooMany });
+  const { value, destination, secret, hostKey } = await checkDelivery(body, null, runtime);
   const now = Date.now();
   const id = `dlv_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const all = await fromStore(listDeliveries);
   if (all.some((d) => d.name.toLowerCase() === value.name.toLowerCase())) throw nameTaken();
   await fromStore((db) =>
     insertDelivery(db, {
@@ -146,9 +110,10 @@ export async function createResponse(request: Request, user: User): Promise<Resp
       lastDueMs: now,
     }),
   );
+  if (hostKey) await fromStore((db) => updateDelivery(db, id, { hostKey }));
   await recordAudit({ actor: user.email, role: user.role, action: 'delivery.add', target: value.name, outcome: 'complete' });
   const created = (await fromStore((db) => findDelivery(db, id)))!;
-  return json(deliveryView(created, undefined), 201);
+  return json(deliveryView(created, undefined, user.email), 201);
 }
 
 async function existing(id: string): Promise<Delivery> {
@@ -157,10 +122,10 @@ async function existing(id: string): Promise<Delivery> {
   return found;
 }
 
-export async function getResponse(id: string): Promise<Response> {
+export async function getResponse(id: string, user: User): Promise<Response> {
   const d = await existing(id);
   const [last] = await fromStore((db) => listRuns(db, id, 1));
-  return json(deliveryView(d, last));
+  return json(deliveryView(d, last, user.email));
 }
 
 export async function patchResponse(id: string, request: Request, user: User): Promise<Response> {
@@ -168,6 +133,12 @@ export async function patchResponse(id: string, request: Request, user: User): P
   const { paused, repinHostKey, ...body } = await readBody(request);
   if (paused !== undefined && typeof paused !== 'boolean') throw invalidDelivery({ paused: 'must be true or false' });
   if (repinHostKey !== undefined && repinHostKey !== true) throw invalidDelivery({ repinHostKey: 'must be true' });
+  // Trusting whatever key answers next is an admin's call; an editor can give the new fingerprint instead.
+  if (repinHostKey && user.role !== 'admin')
+    throw new AppError({
+      code: 'FORBIDDEN',
+      message: 'Only an admin may clear a pinned host key. Give the server\'s new fingerprint as destination.hostKey instead.',
+    });
   const merged = {
     name: current.name,
     kind: current.kind,
@@ -177,15 +148,16 @@ export async function patchResponse(id: string, request: Request, user: User): P
     destination: body.destination ?? current.destination,
     ...body,
   };
-  const { value, destination, secret } = await checked(merged, current);
+  const { value, destination, secret, hostKey } = await checkDelivery(merged, current, deliveryRuntime());
   if (value.name.toLowerCase() !== current.name.toLowerCase()) {
     const others = await fromStore(listDeliveries);
     if (others.some((d) => d.id !== id && d.name.toLowerCase() === value.name.toLowerCase())) throw nameTaken();
   }
   const moved =
-    destination.type !== current.destination.type || (destination.type === 'sftp' && destination.host !== current.destination.host);
-  // Another server, or a key the editor accepts as genuine: the next run pins the key it is offered.
-  const change: DeliveryChange = { ...value, destination, secret, ...(moved || repinHostKey ? { hostKey: null } : {}) };
+    destination.type !== current.destination.type ||
+    (destination.type === 'sftp' && (destination.host !== current.destination.host || destination.port !== current.destination.port));
+  // A fingerprint given is pinned; another server, or an admin's re-pin, pins the key of the next handshake.
+  const change: DeliveryChange = { ...value, destination, secret, ...(hostKey ? { hostKey } : moved || repinHostKey ? { hostKey: null } : {}) };
   // A new schedule starts from now: a due time of it that fell before the change is not run as "missed".
   if (value.schedule !== current.schedule) change.lastDueMs = Date.now();
   if (paused === true) Object.assign(change, { paused: true, pauseReason: `Paused by ${user.email}.` });
@@ -193,7 +165,7 @@ export async function patchResponse(id: string, request: Request, user: User): P
   if (paused === false) Object.assign(change, { paused: false, pauseReason: null, failures: 0, lastDueMs: Date.now() });
   await fromStore((db) => updateDelivery(db, id, change));
   await recordAudit({ actor: user.email, role: user.role, action: 'delivery.change', target: value.name, outcome: 'complete' });
-  return getResponse(id);
+  return getResponse(id, user);
 }
 
 export async function deleteResponse(id: string, user: User): Promise<Response> {

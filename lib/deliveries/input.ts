@@ -61,6 +61,12 @@ export const destinationSchema = z.discriminatedUnion('type', [
     password: z.string().min(1).max(1000).optional(),
     privateKey: z.string().min(1).max(20_000).optional(),
     path: z.string().trim().max(500).default('.'),
+    /** The server's host key fingerprint as `ssh-keygen -lf` prints it: pinned as given instead of on first use. */
+    hostKey: z
+      .string()
+      .trim()
+      .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'must be a fingerprint like SHA256:… (ssh-keygen -lf <host key>)')
+      .optional(),
   }),
   z.strictObject({
     type: z.literal('webhook'),

@@ -16,12 +16,13 @@ import { contentTypeOf, fileLabel, fileStamp } from '../export/file-headers';
 import { picksApi } from '../picks-api';
 import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
-import { finishRun, recordOutcome, renewRun, updateDelivery, type Delivery } from '../store/deliveries';
+import { finishRun, pinHostKey, recordOutcome, renewRun, updateDelivery, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
 import { toDirectory, toSftp, toWebhook, type Finished } from './destinations';
 import { runFilters } from './input';
-import { openSecret } from './secrets';
-import { targetProblem } from './targets';
+import { checkSpoolSpace } from './limits';
+import { openSecret, secretBinding } from './secrets';
+import { maskedWebhookUrl, pinTarget, type Resolver } from './targets';
 
 /**
  * One run of a delivery: the file is made in full in a private spool first (the same export code as
@@ -36,11 +37,23 @@ export interface DeliverySettings {
   secretKey: string | null;
   /** SFTP and webhook targets on loopback or private networks are allowed (lib/deliveries/targets.ts). */
   allowPrivate: boolean;
+  /** Where runs spool their file, and the free space a run needs there (default: the OS's temp directory, no minimum). */
+  spoolDir?: string;
+  spoolMinFreeMb?: number;
+  /** Walk slots (lib/walk-slots.ts); default: no limit beyond one run per delivery. */
+  limits?: { MAX_EXPORTS_PER_USER: number; MAX_CONCURRENT_EXPORTS: number };
+  /** How target names are resolved, and which addresses pass (tests); default: the system's DNS, global unicast only. */
+  resolver?: Resolver;
+  allowedAddress?: (address: string) => boolean;
 }
+
+export const spoolOf = (settings: DeliverySettings) => ({ spoolDir: settings.spoolDir ?? tmpdir(), spoolMinFreeMb: settings.spoolMinFreeMb ?? 0 });
 
 export interface RunTicket {
   id: string;
   trigger: 'schedule' | 'manual' | 'retry';
+  /** Gives back the run's walk slot. */
+  release?: () => void;
 }
 
 const LEASE_MS = 60_000;
@@ -104,10 +117,10 @@ async function produce(
 export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticket: RunTicket, settings: DeliverySettings): Promise<void> {
   const startedMs = Date.now();
   const renew = setInterval(() => void renewRun(db, ticket.id, Date.now() + LEASE_MS).catch(() => undefined), 20_000);
-  const dir = await mkdtemp(path.join(tmpdir(), 'picks-delivery-'));
+  let dir: string | null = null;
   // What and when (UTC), and the run, so two runs in one second never share a name.
   const file = `${fileLabel(delivery.name) || 'delivery'}-${delivery.kind}-${fileStamp(new Date(startedMs))}-${ticket.id.slice(4, 10)}.${delivery.format}`;
-  const spool = path.join(dir, file);
+  let spool = '';
   const hash = createHash('sha256');
   let bytes = 0;
   let records = 0;
@@ -152,6 +165,9 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   };
 
   try {
+    await checkSpoolSpace(spoolOf(settings));
+    dir = await mkdtemp(path.join(spoolOf(settings).spoolDir, 'picks-delivery-'));
+    spool = path.join(dir, file);
     const made = await produce(db, delivery, startedMs, spool, (chunk) => {
       hash.update(chunk);
       bytes += chunk.length;
@@ -186,46 +202,56 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     );
   } finally {
     clearInterval(renew);
-    await rm(dir, { recursive: true, force: true });
+    ticket.release?.();
+    if (dir) await rm(dir, { recursive: true, force: true });
   }
 }
 
 async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished, settings: DeliverySettings): Promise<string> {
   const destination = delivery.destination;
+  // Opened only for the destination it was entered for (lib/deliveries/secrets.ts).
   const secret = () => {
     if (!delivery.secret) return '';
     if (!settings.secretKey) throw toAppError(new Error('DELIVERY_SECRET_KEY is not set: the delivery secret cannot be opened'));
-    return openSecret(delivery.secret, settings.secretKey);
+    try {
+      return openSecret(delivery.secret, settings.secretKey, secretBinding(destination));
+    } catch (error) {
+      throw new AppError({ code: 'DELIVERY_FAILED', message: `The delivery's secret was not used: ${(error as Error).message}.` });
+    }
   };
-  // Checked again at each run: a name that resolved outside may resolve inside now.
-  const allowed = async (host: string, what: string) => {
-    const refused = await targetProblem(host, settings.allowPrivate);
-    if (refused) throw new AppError({ code: 'DELIVERY_FAILED', message: `The ${what} host is not allowed: ${refused}.` });
+  // Resolved and checked once per run: the connection goes to this address and no other (DNS rebinding).
+  const pinned = async (host: string, what: string) => {
+    const target = await pinTarget(host, settings.allowPrivate, settings.resolver, settings.allowedAddress);
+    if (!target.ok) throw new AppError({ code: 'DELIVERY_FAILED', message: `The ${what} host is not allowed: ${target.problem}.` });
+    return target;
   };
   switch (destination.type) {
     case 'directory':
       return toDirectory(settings.root, String(destination.folder ?? ''), done);
     case 'sftp': {
-      await allowed(String(destination.host), 'SFTP');
       const credentials = JSON.parse(secret() || '{}') as { password?: string; privateKey?: string };
+      const address = await pinned(String(destination.host), 'SFTP');
       const result = await toSftp(
         {
           host: String(destination.host),
+          address,
           port: Number(destination.port ?? 22),
           username: String(destination.username),
           path: String(destination.path ?? '.'),
           hostKey: delivery.hostKey,
+          // Trust on first use, at the first handshake and before any credential is sent.
+          pin: (fingerprint) => pinHostKey(db, delivery.id, fingerprint),
           ...credentials,
         },
         done,
       );
-      if (delivery.hostKey === null) await updateDelivery(db, delivery.id, { hostKey: result.hostKey });
       return `sftp://${String(destination.host)}:${Number(destination.port ?? 22)}${result.file.startsWith('/') ? '' : '/'}${result.file}`;
     }
     case 'webhook': {
-      await allowed(new URL(String(destination.url)).hostname, 'webhook');
-      await toWebhook({ url: String(destination.url), secret: secret(), deliveryId: delivery.id }, done);
-      return `${String(destination.url)} (${done.file})`;
+      const url = String(destination.url);
+      const address = await pinned(new URL(url).hostname, 'webhook');
+      await toWebhook({ url, address, secret: secret(), deliveryId: delivery.id }, done);
+      return `${maskedWebhookUrl(url)} (${done.file})`;
     }
   }
 }

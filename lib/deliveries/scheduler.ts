@@ -1,16 +1,31 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
-import { claimRun, findDelivery, listDeliveries, reapCrashedRuns, recordOutcome, updateDelivery, type Delivery } from '../store/deliveries';
+import {
+  claimRun,
+  findDelivery,
+  listDeliveries,
+  reapCrashedRuns,
+  recordOutcome,
+  runningRunOf,
+  updateDelivery,
+  type Claim,
+  type Delivery,
+} from '../store/deliveries';
 import type { Database } from '../store/schema';
 import { recordAudit } from '../audit/record';
-import { executeRun, newRunId, type DeliverySettings } from './run';
+import { AppError, toAppError } from '../errors';
+import { claimWalkSlot } from '../walk-slots';
+import { checkSpoolSpace } from './limits';
+import { executeRun, newRunId, spoolOf, type DeliverySettings } from './run';
 import { latestDue } from './schedule';
 
 /**
  * Each instance checks every few seconds: runs whose instance died are marked failed and retried once;
  * each delivery's latest due time not yet handled is claimed (once across instances, by the store's unique
  * index) and run by the instance that claimed it. A stretch of missed due times (the portal was down) is
- * one run, the latest, when the portal is back.
+ * one run, the latest, when the portal is back. A run needs a walk slot (counted against the delivery's
+ * owner) and is the delivery's only one in flight: a due time that finds either taken waits for a later
+ * check instead of being dropped.
  */
 
 const TICK_MS = 5_000;
@@ -23,20 +38,51 @@ export interface SchedulerContext {
   now?: () => number;
 }
 
-export async function runNow(context: SchedulerContext, delivery: Delivery): Promise<{ id: string; done: Promise<void> }> {
-  const now = (context.now ?? Date.now)();
-  const id = newRunId();
-  await claimRun(context.db, {
-    id,
-    deliveryId: delivery.id,
-    dueMs: null,
-    trigger: 'manual',
-    attempt: 1,
-    instance: context.instance,
-    now,
-    leaseMs: LEASE_MS,
+const busy = (running: { id: string; startedAt: string } | undefined) =>
+  new AppError({
+    code: 'DELIVERY_BUSY',
+    message: running
+      ? `This delivery is already running: run ${running.id}, started ${running.startedAt}. Wait for it to end.`
+      : 'This delivery is already running. Wait for it to end.',
   });
-  return { id, done: executeRun(context.db, delivery, { id, trigger: 'manual' }, context.settings).catch(() => undefined) };
+
+/**
+ * Takes a walk slot and claims the run. 'claimed' comes with the slot's release (handed to the run);
+ * otherwise nothing is held. A refused slot throws TOO_MANY_WALKS.
+ */
+async function claimWithSlot(context: SchedulerContext, delivery: Delivery, claim: Omit<Claim, 'instance' | 'now' | 'leaseMs'>) {
+  const limits = context.settings.limits ?? { MAX_EXPORTS_PER_USER: 1000, MAX_CONCURRENT_EXPORTS: 1000 };
+  const release = await claimWalkSlot(delivery.createdBy, limits, { db: context.db, instance: context.instance });
+  const now = (context.now ?? Date.now)();
+  try {
+    const outcome = await claimRun(context.db, { ...claim, instance: context.instance, now, leaseMs: LEASE_MS });
+    if (outcome !== 'claimed') release();
+    return { outcome, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** Run now: 409 while a run is in flight, 429 without a walk slot, 507 without spool space. */
+export async function runNow(context: SchedulerContext, delivery: Delivery): Promise<{ id: string; done: Promise<void> }> {
+  const running = await runningRunOf(context.db, delivery.id);
+  if (running) throw busy(running);
+  await checkSpoolSpace(spoolOf(context.settings));
+  const id = newRunId();
+  const { outcome, release } = await claimWithSlot(context, delivery, { id, deliveryId: delivery.id, dueMs: null, trigger: 'manual', attempt: 1 });
+  if (outcome !== 'claimed') throw busy(await runningRunOf(context.db, delivery.id));
+  return { id, done: executeRun(context.db, delivery, { id, trigger: 'manual', release }, context.settings).catch(() => undefined) };
+}
+
+/** Claims a scheduled or retried run: null when it is not this instance's to run now (taken, busy, or no slot yet). */
+async function tryClaim(context: SchedulerContext, delivery: Delivery, claim: Omit<Claim, 'instance' | 'now' | 'leaseMs'>) {
+  try {
+    return await claimWithSlot(context, delivery, claim);
+  } catch (error) {
+    if (toAppError(error).code === 'TOO_MANY_WALKS') return { outcome: 'busy' as const, release: () => undefined };
+    throw error;
+  }
 }
 
 /** One check: crashed runs, then due times. Returns the runs it started (tests await them). */
@@ -58,26 +104,18 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
     if (crashed.attempt > 1) continue;
     const id = newRunId();
     const key = crashed.dueMs ?? Date.parse(crashed.startedAt);
-    if (await claimRun(db, { id, deliveryId: delivery.id, dueMs: key, trigger: 'retry', attempt: 2, instance, now, leaseMs: LEASE_MS }))
-      started.push(executeRun(context.db, delivery, { id, trigger: 'retry' }, context.settings));
+    const { outcome, release } = await tryClaim(context, delivery, { id, deliveryId: delivery.id, dueMs: key, trigger: 'retry', attempt: 2 });
+    if (outcome === 'claimed') started.push(executeRun(context.db, delivery, { id, trigger: 'retry', release }, context.settings));
   }
   for (const delivery of await listDeliveries(db)) {
     if (delivery.paused) continue;
     const due = latestDue(delivery.schedule, delivery.lastDueMs, now);
     if (due === null) continue;
     const id = newRunId();
-    const claimed = await claimRun(db, {
-      id,
-      deliveryId: delivery.id,
-      dueMs: due,
-      trigger: 'schedule',
-      attempt: 1,
-      instance,
-      now,
-      leaseMs: LEASE_MS,
-    });
+    const { outcome, release } = await tryClaim(context, delivery, { id, deliveryId: delivery.id, dueMs: due, trigger: 'schedule', attempt: 1 });
+    if (outcome === 'busy') continue; // a run in flight, or no slot: this due time is claimed by a later check
     if (due > delivery.lastDueMs) await updateDelivery(db, delivery.id, { lastDueMs: due });
-    if (claimed) started.push(executeRun(context.db, delivery, { id, trigger: 'schedule' }, context.settings));
+    if (outcome === 'claimed') started.push(executeRun(context.db, delivery, { id, trigger: 'schedule', release }, context.settings));
   }
   return started;
 }

@@ -2,37 +2,69 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 
 /**
  * Delivery secrets (SFTP passwords and keys, webhook secrets) at rest: AES-256-GCM under a key derived
- * from DELIVERY_SECRET_KEY. Stored as `v1.<iv>.<tag>.<ciphertext>` (base64url); never shown again after
- * saving, never logged. A wrong or changed key fails to open them (GCM's tag), said without the value.
+ * from DELIVERY_SECRET_KEY, stored as `v2.<iv>.<tag>.<ciphertext>` (base64url); never shown again after
+ * saving, never logged. Each secret is bound to the destination it was entered for (SFTP host, port and
+ * username; a webhook's whole URL) as GCM's additional data: opened for any other destination, or with a
+ * wrong key, it fails (the tag), so a moved delivery cannot carry its credential to a new server even if
+ * a check above were missed. `v1` secrets (before binding) are bound to their destination once at start.
  */
 
-const VERSION = 'v1';
+const VERSION = 'v2';
+const LEGACY = 'v1';
+
+type Destination = Record<string, unknown> & { type: string };
+
+/** What a secret is bound to; null for a destination that holds none (a folder). */
+export function secretBinding(destination: Destination): string | null {
+  if (destination.type === 'sftp')
+    return `sftp\0${String(destination.host).toLowerCase()}\0${Number(destination.port ?? 22)}\0${String(destination.username)}`;
+  if (destination.type === 'webhook') {
+    const url = new URL(String(destination.url));
+    return `webhook\0${url.origin}${url.pathname}${url.search}`;
+  }
+  return null;
+}
+
+/** The destination a binding names, in words, for the refusal that asks for the secret again. */
+export function describeBinding(destination: Destination): string {
+  if (destination.type === 'sftp')
+    return `sftp://${String(destination.username)}@${String(destination.host)}:${Number(destination.port ?? 22)}`;
+  return destination.type === 'webhook' ? 'the webhook URL it was saved with' : destination.type;
+}
 
 function keyOf(secretKey: string): Buffer {
   return createHash('sha256').update(`picks-portal/delivery-secrets\0${secretKey}`).digest();
 }
 
-export function sealSecret(plain: string, secretKey: string): string {
+export function sealSecret(plain: string, secretKey: string, binding: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyOf(secretKey), iv);
+  cipher.setAAD(Buffer.from(binding, 'utf8'));
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return [VERSION, iv, cipher.getAuthTag(), body].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
 }
 
 export class SecretUnreadable extends Error {
   constructor() {
-    super('a delivery secret could not be opened: DELIVERY_SECRET_KEY is not the key it was saved with');
+    super(
+      'a delivery secret could not be opened: it was saved for another destination, or DELIVERY_SECRET_KEY is not the key it was saved with',
+    );
   }
 }
 
-export function openSecret(sealed: string, secretKey: string): string {
+/** Opens a secret for `binding`; `binding` null opens only a legacy (unbound) secret. */
+export function openSecret(sealed: string, secretKey: string, binding: string | null): string {
   const [version, iv, tag, body] = sealed.split('.');
-  if (version !== VERSION || !iv || !tag || body === undefined) throw new SecretUnreadable();
+  if (!iv || !tag || body === undefined) throw new SecretUnreadable();
+  if (version === VERSION ? binding === null : version !== LEGACY || binding !== null) throw new SecretUnreadable();
   try {
     const decipher = createDecipheriv('aes-256-gcm', keyOf(secretKey), Buffer.from(iv, 'base64url'));
+    if (binding !== null) decipher.setAAD(Buffer.from(binding, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     throw new SecretUnreadable();
   }
 }
+
+export const isLegacySecret = (sealed: string) => sealed.startsWith(`${LEGACY}.`);

@@ -1,9 +1,13 @@
 import 'server-only';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import { getConfig, type PortalConfig } from '../config';
 import type { Store } from '../store';
-import type { Delivery } from '../store/deliveries';
+import { listDeliveries, updateDelivery, type Delivery } from '../store/deliveries';
+import type { Database } from '../store/schema';
+import type { DeliverySettings } from './run';
 import { runNow, startDeliveryLoop, type DeliveryLoop } from './scheduler';
+import { isLegacySecret, openSecret, sealSecret, secretBinding } from './secrets';
 
 /** This process's delivery scheduler (instrumentation starts it; route handlers reach it through globalThis). */
 const holder = globalThis as typeof globalThis & { __deliveries?: DeliveryLoop };
@@ -13,17 +17,41 @@ export function deliveryRoot(config: PortalConfig): string {
   return path.resolve(/*turbopackIgnore: true*/ config.DELIVERY_ROOT ?? `${config.PORTAL_DATA_DIR}/deliveries`);
 }
 
+export function deliverySettings(config: PortalConfig): Required<Omit<DeliverySettings, 'resolver' | 'allowedAddress'>> {
+  return {
+    root: deliveryRoot(config),
+    secretKey: config.DELIVERY_SECRET_KEY ?? null,
+    allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
+    spoolDir: path.resolve(/*turbopackIgnore: true*/ config.DELIVERY_SPOOL_DIR ?? `${config.PORTAL_DATA_DIR}/spool`),
+    spoolMinFreeMb: config.DELIVERY_SPOOL_MIN_FREE_MB,
+    limits: { MAX_EXPORTS_PER_USER: config.MAX_EXPORTS_PER_USER, MAX_CONCURRENT_EXPORTS: config.MAX_CONCURRENT_EXPORTS },
+  };
+}
+
+/** Secrets saved before they were bound to their destination are bound to the one they have now, once. */
+export async function bindLegacySecrets(db: Kysely<Database>, secretKey: string | null): Promise<number> {
+  if (!secretKey) return 0;
+  let bound = 0;
+  for (const delivery of await listDeliveries(db)) {
+    const binding = secretBinding(delivery.destination);
+    if (!delivery.secret || !isLegacySecret(delivery.secret) || binding === null) continue;
+    try {
+      await updateDelivery(db, delivery.id, { secret: sealSecret(openSecret(delivery.secret, secretKey, null), secretKey, binding) });
+      bound += 1;
+    } catch {
+      // Unreadable with this key: left as it is, and its runs say so.
+    }
+  }
+  return bound;
+}
+
 export function startDeliveries(store: Store, config: PortalConfig): void {
   if (holder.__deliveries) return;
-  holder.__deliveries = startDeliveryLoop({
-    db: store.db,
-    instance: store.instance,
-    settings: {
-      root: deliveryRoot(config),
-      secretKey: config.DELIVERY_SECRET_KEY ?? null,
-      allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
-    },
-  });
+  const settings = deliverySettings(config);
+  holder.__deliveries = startDeliveryLoop({ db: store.db, instance: store.instance, settings });
+  void bindLegacySecrets(store.db, settings.secretKey).catch((error: Error) =>
+    console.error(`[deliveries] could not bind older secrets to their destinations: ${error.message}`),
+  );
 }
 
 export function deliveryRuntime() {
@@ -32,6 +60,8 @@ export function deliveryRuntime() {
   return {
     allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
     secretKey: config.DELIVERY_SECRET_KEY ?? null,
+    minIntervalMinutes: config.DELIVERY_MIN_INTERVAL_MINUTES,
+    limits: { maxPerUser: config.DELIVERY_MAX_PER_USER },
     context: loop?.context ?? null,
     runNow: async (delivery: Delivery) => runNow(loop!.context, delivery),
   };

@@ -1,55 +1,79 @@
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Where an editor may point a delivery. The portal's server would otherwise be a way to reach machines
- * only it can reach (SSRF): SFTP hosts and webhook URLs on loopback, private, link-local or unique-local
- * addresses are refused unless DELIVERY_ALLOW_PRIVATE_TARGETS is set, checked when a delivery is saved
- * and again (after DNS) when it runs. Webhooks must use https unless that setting is on.
+ * Where an editor may point a delivery, and the one address a run connects to. The portal's server would
+ * otherwise be a way to reach machines only it can reach (SSRF): a target must resolve only to global
+ * unicast addresses (ipaddr.js's ranges: no loopback, private, link-local, carrier-grade NAT, NAT64, 6to4,
+ * Teredo, benchmarking, multicast or reserved space) unless DELIVERY_ALLOW_PRIVATE_TARGETS is set. The
+ * name is resolved once per run and the connection goes to exactly the address that was checked
+ * (DNS rebinding: a second lookup by ssh2 or fetch could answer otherwise). Webhooks must use https unless
+ * that setting is on.
  */
 
-const inside = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  inside.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const)
-  inside.addSubnet(net, bits, 'ipv6');
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+export type Resolver = (host: string) => Promise<ResolvedAddress[]>;
 
-export function isPrivateAddress(address: string): boolean {
-  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it is.
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return isPrivateAddress(mapped[1]!);
-  const family = isIP(address);
-  if (family === 0) return false;
-  return inside.check(address, family === 6 ? 'ipv6' : 'ipv4');
+export const systemResolver: Resolver = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+
+/** Global unicast only: IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it carries. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'unicast';
 }
 
-/** Null when `host` may be delivered to; otherwise why not. */
-export async function targetProblem(host: string, allowPrivate: boolean): Promise<string | null> {
-  if (allowPrivate) return null;
+export const isPrivateAddress = (address: string) => !isPublicAddress(address);
+
+export type Pinned = { ok: true; address: string; family: 4 | 6 } | { ok: false; problem: string };
+
+/**
+ * Resolves `host` once and checks every address it gives: the first is the one to connect to, and only
+ * that one. `allowed` decides which addresses pass (global unicast unless private targets are allowed).
+ */
+export async function pinTarget(
+  host: string,
+  allowPrivate: boolean,
+  resolver: Resolver = systemResolver,
+  allowed: (address: string) => boolean = allowPrivate ? () => true : isPublicAddress,
+): Promise<Pinned> {
   const bare = host.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  try {
-    addresses = isIP(bare) ? [bare] : (await lookup(bare, { all: true, verbatim: true })).map((entry) => entry.address);
-  } catch {
-    return `${host} does not resolve`;
+  let addresses: ResolvedAddress[];
+  if (ipaddr.isValid(bare)) addresses = [{ address: bare, family: ipaddr.parse(bare).kind() === 'ipv6' ? 6 : 4 }];
+  else {
+    try {
+      addresses = await resolver(bare);
+    } catch {
+      return { ok: false, problem: `${host} does not resolve` };
+    }
   }
-  const blocked = addresses.find(isPrivateAddress);
-  return blocked
-    ? `${host} is on a loopback or private network (${blocked}); set DELIVERY_ALLOW_PRIVATE_TARGETS=1 if that is intended`
-    : null;
+  if (addresses.length === 0) return { ok: false, problem: `${host} does not resolve` };
+  const blocked = addresses.find((entry) => !allowed(entry.address));
+  if (blocked)
+    return {
+      ok: false,
+      problem: `${host} is not on the public internet (${blocked.address}); set DELIVERY_ALLOW_PRIVATE_TARGETS=1 if a loopback or private target is intended`,
+    };
+  return { ok: true, ...addresses[0]! };
+}
+
+/** Null when `host` may be delivered to; otherwise why not (checked when a delivery is saved). */
+export async function targetProblem(host: string, allowPrivate: boolean, resolver?: Resolver): Promise<string | null> {
+  const pinned = await pinTarget(host, allowPrivate, resolver);
+  return pinned.ok ? null : pinned.problem;
+}
+
+/** A `lookup` for net/tls that answers every name with the pinned address (undici's connect, ssh2's socket). */
+export function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (typeof options === 'function') [options, callback] = [{}, options];
+    if (options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  }) as unknown as LookupFunction;
 }
 
 export function webhookUrlProblem(url: string, allowPrivate: boolean): string | null {
@@ -57,4 +81,14 @@ export function webhookUrlProblem(url: string, allowPrivate: boolean): string | 
   if (parsed.username || parsed.password) return 'must not hold credentials (use the secret)';
   if (parsed.protocol !== 'https:' && !allowPrivate) return 'must be an https URL';
   return null;
+}
+
+/** A webhook URL as shown to anyone but its creator, in run history and in the audit trail: its path and query are a secret. */
+export function maskedWebhookUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname === '/' && !parsed.search ? parsed.origin : `${parsed.origin}/…`;
+  } catch {
+    return '(webhook)';
+  }
 }

@@ -8,10 +8,10 @@ import { deliveryView } from './api';
 
 type Result<T> = ({ ok: true } & T) | { ok: false; error: AppErrorJson };
 
-export async function deliveriesForPage(): Promise<Result<{ deliveries: ReturnType<typeof deliveryView>[] }>> {
+export async function deliveriesForPage(viewer: string): Promise<Result<{ deliveries: ReturnType<typeof deliveryView>[] }>> {
   try {
     const [all, last] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db)]));
-    return { ok: true, deliveries: all.map((d) => deliveryView(d, last.get(d.id))) };
+    return { ok: true, deliveries: all.map((d) => deliveryView(d, last.get(d.id), viewer)) };
   } catch (error) {
     return { ok: false, error: toAppError(error).toJSON() };
   }

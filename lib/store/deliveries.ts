@@ -1,5 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, DeliveriesTable, DeliveryRunsTable } from './schema';
+import type { Database, DeliveriesTable } from './schema';
+// Runs live in their own module; callers reach both through this one.
+export * from './delivery-runs';
+import type { Run } from './delivery-runs';
 
 /**
  * Scheduled deliveries and their runs. A due time is run once across every instance: the run row for
@@ -33,24 +36,6 @@ export interface Delivery {
   changesUntil: string | null;
 }
 
-export interface Run {
-  id: string;
-  deliveryId: string;
-  dueMs: number | null;
-  trigger: 'schedule' | 'manual' | 'retry';
-  attempt: number;
-  instance: string;
-  startedAt: string;
-  finishedAt: string | null;
-  outcome: 'running' | 'complete' | 'failed';
-  records: number | null;
-  bytes: number | null;
-  sha256: string | null;
-  file: string | null;
-  error: string | null;
-  durationMs: number | null;
-}
-
 const toDelivery = (row: Selectable<DeliveriesTable>): Delivery => ({
   id: row.id,
   name: row.name,
@@ -69,24 +54,6 @@ const toDelivery = (row: Selectable<DeliveriesTable>): Delivery => ({
   failures: Number(row.failures),
   lastDueMs: Number(row.last_due_ms),
   changesUntil: row.changes_until,
-});
-
-const toRun = (row: Selectable<DeliveryRunsTable>): Run => ({
-  id: row.id,
-  deliveryId: row.delivery_id,
-  dueMs: row.due_ms === null ? null : Number(row.due_ms),
-  trigger: row.trigger as Run['trigger'],
-  attempt: Number(row.attempt),
-  instance: row.instance,
-  startedAt: row.started_at,
-  finishedAt: row.finished_at,
-  outcome: row.outcome as Run['outcome'],
-  records: row.records === null ? null : Number(row.records),
-  bytes: row.bytes === null ? null : Number(row.bytes),
-  sha256: row.sha256,
-  file: row.file,
-  error: row.error,
-  durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
 });
 
 export async function listDeliveries(db: Db): Promise<Delivery[]> {
@@ -163,113 +130,22 @@ export async function updateDelivery(db: Db, id: string, change: DeliveryChange,
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * Pins an SFTP host key on first use: set only while none is pinned, so two first runs cannot pin two keys.
+ * Returns the key pinned now (this one, or the one that got there first).
+ */
+export async function pinHostKey(db: Db, id: string, fingerprint: string): Promise<string | null> {
+  await db.updateTable('deliveries').set({ host_key: fingerprint }).where('id', '=', id).where('host_key', 'is', null).execute();
+  const row = await db.selectFrom('deliveries').select('host_key').where('id', '=', id).executeTakeFirst();
+  return row?.host_key ?? null;
+}
+
 export async function deleteDelivery(db: Db, id: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await trx.deleteFrom('delivery_runs').where('delivery_id', '=', id).execute();
     const result = await trx.deleteFrom('deliveries').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   });
-}
-
-export interface Claim {
-  id: string;
-  deliveryId: string;
-  dueMs: number | null;
-  trigger: Run['trigger'];
-  attempt: number;
-  instance: string;
-  now: number;
-  leaseMs: number;
-}
-
-/** Inserts the run; false when (delivery, due time, attempt) was already taken by another instance. */
-export async function claimRun(db: Db, claim: Claim): Promise<boolean> {
-  const result = await db
-    .insertInto('delivery_runs')
-    .values({
-      id: claim.id,
-      delivery_id: claim.deliveryId,
-      due_ms: claim.dueMs,
-      trigger: claim.trigger,
-      attempt: claim.attempt,
-      instance: claim.instance,
-      lease_expires: claim.now + claim.leaseMs,
-      started_at: new Date(claim.now).toISOString(),
-      started_ms: claim.now,
-      outcome: 'running',
-    })
-    .onConflict((oc) => oc.columns(['delivery_id', 'due_ms', 'attempt']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}
-
-export async function renewRun(db: Db, runId: string, until: number): Promise<void> {
-  await db.updateTable('delivery_runs').set({ lease_expires: until }).where('id', '=', runId).where('outcome', '=', 'running').execute();
-}
-
-export type RunResult = Pick<Run, 'outcome' | 'records' | 'bytes' | 'sha256' | 'file' | 'error'> & {
-  finishedMs: number;
-  durationMs: number;
-};
-
-export async function finishRun(db: Db, runId: string, result: RunResult): Promise<void> {
-  await db
-    .updateTable('delivery_runs')
-    .set({
-      outcome: result.outcome,
-      records: result.records,
-      bytes: result.bytes,
-      sha256: result.sha256,
-      file: result.file,
-      error: result.error,
-      duration_ms: result.durationMs,
-      finished_at: new Date(result.finishedMs).toISOString(),
-    })
-    .where('id', '=', runId)
-    .execute();
-}
-
-/** Runs whose instance stopped mid-way (lease run out): marked failed, returned so one can be retried. */
-export async function reapCrashedRuns(db: Db, now: number): Promise<Run[]> {
-  const rows = await db
-    .updateTable('delivery_runs')
-    .set({
-      outcome: 'failed',
-      error: 'the run stopped before it finished (its portal instance went away)',
-      finished_at: new Date(now).toISOString(),
-    })
-    .where('outcome', '=', 'running')
-    .where('lease_expires', '<', now)
-    .returningAll()
-    .execute();
-  return rows.map(toRun);
-}
-
-export async function listRuns(db: Db, deliveryId: string, limit = 100): Promise<Run[]> {
-  const rows = await db
-    .selectFrom('delivery_runs')
-    .selectAll()
-    .where('delivery_id', '=', deliveryId)
-    .orderBy('started_ms', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map(toRun);
-}
-
-/** The latest run of each delivery (the list page and the overview). */
-export async function latestRuns(db: Db): Promise<Map<string, Run>> {
-  const rows = await db
-    .selectFrom('delivery_runs as r')
-    .selectAll('r')
-    .where('r.started_ms', '=', (eb) =>
-      eb
-        .selectFrom('delivery_runs as s')
-        .select((e) => e.fn.max('s.started_ms').as('m'))
-        .whereRef('s.delivery_id', '=', 'r.delivery_id'),
-    )
-    .execute();
-  return new Map(rows.map((row) => [row.delivery_id, toRun(row)]));
 }
 
 /** Counts a failure in a row (pausing after `limit`), or clears the count after a success. */

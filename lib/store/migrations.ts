@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator on either engine. A
@@ -188,6 +188,28 @@ const MIGRATIONS: Record<string, Migration> = {
       // Once per due time across instances: whoever inserts the run for (delivery, due time, attempt) runs it.
       await db.schema.createIndex('delivery_runs_due').on('delivery_runs').columns(['delivery_id', 'due_ms', 'attempt']).unique().execute();
       await db.schema.createIndex('delivery_runs_started').on('delivery_runs').columns(['delivery_id', 'started_ms']).execute();
+    },
+  },
+  '0005_security_review': {
+    async up(db: AnyDb) {
+      // Sessions signed in under another epoch are over: password reset, disable, role change and removal each set a new one.
+      await db.schema.alterTable('users').addColumn('session_epoch', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      // 'credentials' (a password) or 'oidc' (created at single sign-on, no password; an admin can still disable it).
+      await db.schema.alterTable('users').addColumn('provider', 'text', (c) => c.notNull().defaultTo('credentials')).execute();
+      // One run in flight per delivery: older versions could start many at once; all but one of those are closed first.
+      await db
+        .updateTable('delivery_runs')
+        .set({ outcome: 'failed', error: 'closed when one run per delivery became the rule', finished_at: new Date().toISOString() })
+        .where('outcome', '=', 'running')
+        .where(sql<boolean>`id not in (select max(id) from delivery_runs where outcome = 'running' group by delivery_id)`)
+        .execute();
+      await db.schema
+        .createIndex('delivery_runs_one_running')
+        .on('delivery_runs')
+        .column('delivery_id')
+        .unique()
+        .where(sql.ref('outcome'), '=', sql.lit('running'))
+        .execute();
     },
   },
 };

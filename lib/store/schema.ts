@@ -13,6 +13,8 @@ export interface UsersTable {
   demo: number;
   disabled: number;
   last_sign_in_at: string | null;
+  session_epoch: Generated<number>;
+  provider: Generated<string>;
 }
 
 export interface RevokedSessionsTable {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { takeLock } from './locks';
 import type { Database, UsersTable } from './schema';
@@ -12,7 +13,14 @@ export interface StoredUser {
   demo: boolean;
   disabled: boolean;
   lastSignInAt: string | null;
+  /** Sessions carry the epoch they were signed in under; any other epoch ends them (lib/auth/session-token.ts). */
+  sessionEpoch: number;
+  /** 'credentials' (a password) or 'oidc' (made at single sign-on; no password). */
+  provider: 'credentials' | 'oidc';
 }
+
+/** A new epoch: password reset, disable, enable, role change and re-adding each end the sessions of the one before. */
+export const newEpoch = () => randomInt(1, 2 ** 47);
 
 type Db = Kysely<Database>;
 
@@ -24,6 +32,8 @@ const toUser = (row: Selectable<UsersTable>): StoredUser => ({
   demo: Boolean(row.demo),
   disabled: Boolean(row.disabled),
   lastSignInAt: row.last_sign_in_at,
+  sessionEpoch: Number(row.session_epoch),
+  provider: row.provider === 'oidc' ? 'oidc' : 'credentials',
 });
 
 export async function listUsers(db: Db): Promise<StoredUser[]> {
@@ -45,17 +55,31 @@ export async function putUser(db: Db, user: Pick<StoredUser, 'email' | 'role' | 
     demo: user.demo ? 1 : 0,
     disabled: 0,
     last_sign_in_at: null,
+    session_epoch: newEpoch(),
+    provider: 'credentials',
   };
   await db
     .insertInto('users')
     .values(row)
-    .onConflict((oc) => oc.column('email').doUpdateSet({ role: row.role, password_hash: row.password_hash, demo: row.demo, disabled: 0 }))
+    .onConflict((oc) =>
+      oc.column('email').doUpdateSet({
+        role: row.role,
+        password_hash: row.password_hash,
+        demo: row.demo,
+        disabled: 0,
+        session_epoch: row.session_epoch,
+        provider: 'credentials',
+      }),
+    )
     .execute();
   return (await findUser(db, user.email))!;
 }
 
 /** Adds the account only if it does not exist; true when it was added. */
-export async function insertUserIfAbsent(db: Db, user: Omit<StoredUser, 'lastSignInAt'>): Promise<boolean> {
+export async function insertUserIfAbsent(
+  db: Db,
+  user: Omit<StoredUser, 'lastSignInAt' | 'sessionEpoch' | 'provider'>,
+): Promise<boolean> {
   const result = await db
     .insertInto('users')
     .values({
@@ -66,26 +90,64 @@ export async function insertUserIfAbsent(db: Db, user: Omit<StoredUser, 'lastSig
       demo: user.demo ? 1 : 0,
       disabled: user.disabled ? 1 : 0,
       last_sign_in_at: null,
+      session_epoch: newEpoch(),
     })
     .onConflict((oc) => oc.column('email').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/** Changes one account's role or disabled flag; false when there is no such account. */
+/** Changes one account's role or disabled flag (ending its sessions); false when there is no such account. */
 export async function updateUser(db: Db, email: string, change: { role?: string; disabled?: boolean }): Promise<boolean> {
   const set = {
     ...(change.role !== undefined ? { role: change.role } : {}),
     ...(change.disabled !== undefined ? { disabled: change.disabled ? 1 : 0 } : {}),
   };
   if (Object.keys(set).length === 0) return Boolean(await findUser(db, email));
-  const result = await db.updateTable('users').set(set).where('email', '=', email).executeTakeFirst();
+  const result = await db
+    .updateTable('users')
+    .set({ ...set, session_epoch: newEpoch() })
+    .where('email', '=', email)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** A new password (ending the account's sessions); false when there is no such password account. */
 export async function setPasswordHash(db: Db, email: string, passwordHash: string): Promise<boolean> {
-  const result = await db.updateTable('users').set({ password_hash: passwordHash }).where('email', '=', email).executeTakeFirst();
+  const result = await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, session_epoch: newEpoch() })
+    .where('email', '=', email)
+    .where('provider', '=', 'credentials')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The account of someone who signed in with single sign-on: made on first sign-in (no password, so it can
+ * never sign in with one), its role refreshed from the identity provider each time. An admin can disable or
+ * remove it like any other; a disabled one is refused at sign-in. Null when the address belongs to a password account.
+ */
+export async function upsertOidcUser(db: Db, email: string, role: string): Promise<StoredUser | null> {
+  await db
+    .insertInto('users')
+    .values({
+      email,
+      role,
+      password_hash: '',
+      created_at: new Date().toISOString(),
+      demo: 0,
+      disabled: 0,
+      last_sign_in_at: null,
+      session_epoch: newEpoch(),
+      provider: 'oidc',
+    })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+  const user = await findUser(db, email);
+  if (!user || user.provider !== 'oidc') return null;
+  if (user.role !== role) await db.updateTable('users').set({ role }).where('email', '=', email).execute();
+  return { ...user, role };
 }
 
 export async function removeUser(db: Db, email: string): Promise<boolean> {

@@ -47,10 +47,11 @@ describe('an SFTP delivery', () => {
     const { getStore } = await import('@/lib/store');
     const store = await import('@/lib/store/deliveries');
     const { runNow } = await import('@/lib/deliveries/scheduler');
-    const { sealSecret } = await import('@/lib/deliveries/secrets');
+    const { sealSecret, secretBinding } = await import('@/lib/deliveries/secrets');
     const db = (await getStore()).db;
     const key = process.env.DELIVERY_SECRET_KEY!;
     const ctx = { db, instance: 'a', settings: { root: '/nonexistent', secretKey: key, allowPrivate: true } };
+    const destination = { type: 'sftp' as const, host: '127.0.0.1', port: sshd.port, username: sshd.username, path: 'incoming/daily' };
     await store.insertDelivery(db, {
       id: 'dlv_00000000000000a1',
       name: 'Partner SFTP',
@@ -58,8 +59,8 @@ describe('an SFTP delivery', () => {
       format: 'csv',
       filters: { from: 'today-10d', to: 'today' },
       schedule: '0 6 * * *',
-      destination: { type: 'sftp', host: '127.0.0.1', port: sshd.port, username: sshd.username, path: 'incoming/daily' },
-      secret: sealSecret(JSON.stringify({ privateKey: sshd.privateKey }), key),
+      destination,
+      secret: sealSecret(JSON.stringify({ privateKey: sshd.privateKey }), key, secretBinding(destination)!),
       createdBy: 'ana@example.com',
       createdAt: new Date(NOW).toISOString(),
       updatedAt: new Date(NOW).toISOString(),
@@ -93,7 +94,7 @@ describe('an SFTP delivery', () => {
     expect(refused!.error).toContain(`host key changed: pinned ${pinned}, offered ${offered}`);
     expect(await readdir(folder)).toHaveLength(2);
 
-    // The editor accepts the new key: the pin is cleared, and the next run pins the key now offered.
+    // An admin re-pins: the pin is cleared, and the next run's first handshake pins the key now offered.
     await store.updateDelivery(db, 'dlv_00000000000000a1', { hostKey: null });
     await (
       await runNow(ctx, (await store.findDelivery(db, 'dlv_00000000000000a1'))!)
@@ -101,5 +102,37 @@ describe('an SFTP delivery', () => {
     expect((await store.listRuns(db, 'dlv_00000000000000a1'))[0]).toMatchObject({ outcome: 'complete' });
     expect((await store.findDelivery(db, 'dlv_00000000000000a1'))!.hostKey).toBe(offered);
     expect(await readdir(folder)).toHaveLength(4);
+
+    // Trust on first use happens at the handshake, before authenticating: a first run whose sign-in fails
+    // has pinned the key all the same, so a later impostor gets no credential.
+    const wrongPassword = { ...destination, username: 'nobody-here' };
+    await store.insertDelivery(db, {
+      id: 'dlv_00000000000000a2',
+      name: 'Wrong user',
+      kind: 'results',
+      format: 'csv',
+      filters: { from: 'today-1d', to: 'today' },
+      schedule: '0 6 * * *',
+      destination: wrongPassword,
+      secret: sealSecret(JSON.stringify({ password: 'not-the-password' }), key, secretBinding(wrongPassword)!),
+      createdBy: 'ana@example.com',
+      createdAt: new Date(NOW).toISOString(),
+      updatedAt: new Date(NOW).toISOString(),
+      lastDueMs: NOW,
+    });
+    await (
+      await runNow(ctx, (await store.findDelivery(db, 'dlv_00000000000000a2'))!)
+    ).done;
+    expect((await store.listRuns(db, 'dlv_00000000000000a2'))[0]).toMatchObject({ outcome: 'failed' });
+    expect((await store.findDelivery(db, 'dlv_00000000000000a2'))!.hostKey).toBe(offered);
+
+    // A secret bound to another destination is never opened, even if the store were edited behind the API's back.
+    await store.updateDelivery(db, 'dlv_00000000000000a1', { destination: { ...destination, username: 'someone-else' } });
+    await (
+      await runNow(ctx, (await store.findDelivery(db, 'dlv_00000000000000a1'))!)
+    ).done;
+    const [moved] = await store.listRuns(db, 'dlv_00000000000000a1');
+    expect(moved).toMatchObject({ outcome: 'failed' });
+    expect(moved!.error).toMatch(/secret was not used: .*saved for another destination/);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readdir, readFile, mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import type { SchedulerContext } from '@/lib/deliveries/scheduler';
 import type { Delivery, NewDelivery } from '@/lib/store/deliveries';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { createFaultProxy } from '../support/fault-proxy';
+import { receiverAccepts } from '../support/webhook-signature';
 
 /**
  * Scheduled deliveries against the sandbox over real HTTP (through a fault proxy, to break a run mid-way),
@@ -255,7 +256,7 @@ describe('a changes delivery', () => {
 
 describe('a webhook delivery', () => {
   it('posts the file once it is complete, signed; the receiver checks the signature; 5xx is retried', async () => {
-    const { sealSecret } = await import('@/lib/deliveries/secrets');
+    const { sealSecret, secretBinding } = await import('@/lib/deliveries/secrets');
     const secret = 'whsec-0123456789abcdef';
     const received: { body: Buffer; headers: http.IncomingHttpHeaders }[] = [];
     let answered = 0;
@@ -273,7 +274,7 @@ describe('a webhook delivery', () => {
       const delivery = await newDelivery({
         format: 'csv',
         destination: { type: 'webhook', url },
-        secret: sealSecret(secret, process.env.DELIVERY_SECRET_KEY!),
+        secret: sealSecret(secret, process.env.DELIVERY_SECRET_KEY!, secretBinding({ type: 'webhook', url })!),
       });
       await (
         await api.runNow(ctx, delivery)
@@ -282,9 +283,11 @@ describe('a webhook delivery', () => {
       expect(run).toMatchObject({ outcome: 'complete' });
       expect(answered).toBe(2);
       const [got] = received;
-      const timestamp = String(got!.headers['x-picks-timestamp']);
-      const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(got!.body).digest('hex');
-      expect(got!.headers['x-picks-signature']).toBe(`v1=${expected}`);
+      expect(receiverAccepts(secret, got!.headers, got!.body)).toBe(true);
+      // The headers are signed with the body: another file's name or manifest, or another delivery, fails the check.
+      for (const header of ['x-picks-file', 'x-picks-manifest', 'x-picks-delivery', 'x-picks-timestamp'])
+        expect(receiverAccepts(secret, { ...got!.headers, [header]: `${String(got!.headers[header])}x` }, got!.body), header).toBe(false);
+      expect(receiverAccepts(secret, got!.headers, Buffer.concat([got!.body, Buffer.from(' ')]))).toBe(false);
       expect(createHash('sha256').update(got!.body).digest('hex')).toBe(run!.sha256);
       const manifest = JSON.parse(Buffer.from(String(got!.headers['x-picks-manifest']), 'base64url').toString());
       expect(manifest).toMatchObject({ sha256: run!.sha256, records: run!.records });

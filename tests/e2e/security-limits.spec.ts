@@ -84,7 +84,7 @@ test.describe('walk slots', () => {
     const coverage = await fetch(`${faulty}/api/coverage`, { headers: { cookie: manager } });
     expect(coverage.status).toBe(429);
     expect(((await coverage.json()) as { error: { message: string } }).error.message).toContain(
-      'as many exports and coverage reports as it can',
+      'as many exports, coverage reports and delivery runs as it can',
     );
     expect((await upstreamLog('/api/v1/picks')).length).toBe(before);
 

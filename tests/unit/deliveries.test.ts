@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { folderProblem } from '@/lib/deliveries/destinations';
 import { deliverySchema, issuesOf, resolveRelative, runFilters } from '@/lib/deliveries/input';
 import { checkSchedule, describeSchedule, latestDue, nextRuns } from '@/lib/deliveries/schedule';
-import { openSecret, sealSecret, SecretUnreadable } from '@/lib/deliveries/secrets';
+import { openSecret, sealSecret, secretBinding, SecretUnreadable } from '@/lib/deliveries/secrets';
 import { isPrivateAddress, targetProblem, webhookUrlProblem } from '@/lib/deliveries/targets';
 import { claimRun, findDelivery, insertDelivery, listRuns, reapCrashedRuns, recordOutcome } from '@/lib/store/deliveries';
 import { openStore, type Store } from '@/lib/store/open';
@@ -64,19 +64,35 @@ describe('delivery input', () => {
 });
 
 describe('secrets and targets', () => {
-  it('seals secrets so that only the same key opens them', () => {
-    const sealed = sealSecret('hunter2-password', 'k'.repeat(32));
+  const sftp = (change: Record<string, unknown> = {}) => ({ type: 'sftp', host: 'sftp.example.com', port: 22, username: 'ana', ...change });
+
+  it('seals secrets so that only the same key opens them, and only for the destination they were entered for', () => {
+    const bound = secretBinding(sftp())!;
+    const sealed = sealSecret('hunter2-password', 'k'.repeat(32), bound);
+    expect(sealed).toMatch(/^v2\./);
     expect(sealed).not.toContain('hunter2');
-    expect(sealed).not.toBe(sealSecret('hunter2-password', 'k'.repeat(32))); // a fresh IV each time
-    expect(openSecret(sealed, 'k'.repeat(32))).toBe('hunter2-password');
-    expect(() => openSecret(sealed, 'j'.repeat(32))).toThrow(SecretUnreadable);
-    expect(() => openSecret(`${sealed.slice(0, -2)}AA`, 'k'.repeat(32))).toThrow(SecretUnreadable);
+    expect(sealed).not.toBe(sealSecret('hunter2-password', 'k'.repeat(32), bound)); // a fresh IV each time
+    expect(openSecret(sealed, 'k'.repeat(32), bound)).toBe('hunter2-password');
+    expect(() => openSecret(sealed, 'j'.repeat(32), bound)).toThrow(SecretUnreadable);
+    expect(() => openSecret(`${sealed.slice(0, -2)}AA`, 'k'.repeat(32), bound)).toThrow(SecretUnreadable);
+    // Another host, port or user, or no binding at all: the same sealed text opens for none of them.
+    for (const other of [sftp({ host: 'evil.example.com' }), sftp({ port: 2222 }), sftp({ username: 'eve' })])
+      expect(() => openSecret(sealed, 'k'.repeat(32), secretBinding(other))).toThrow(SecretUnreadable);
+    expect(() => openSecret(sealed, 'k'.repeat(32), null)).toThrow(SecretUnreadable);
+    const hook = secretBinding({ type: 'webhook', url: 'https://hooks.example.com/a?t=1' })!;
+    for (const url of ['https://hooks.example.com/b?t=1', 'https://hooks.example.com/a?t=2', 'https://evil.example.com/a?t=1'])
+      expect(() => openSecret(sealSecret('whsec', 'k'.repeat(32), hook), 'k'.repeat(32), secretBinding({ type: 'webhook', url }))).toThrow(
+        SecretUnreadable,
+      );
+    expect(secretBinding({ type: 'directory', folder: 'x' })).toBeNull();
   });
 
-  it('refuses loopback, private and link-local targets unless allowed; webhooks need https', async () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '192.168.0.9', '169.254.169.254', '::1', 'fd00::1', '::ffff:127.0.0.1'])
-      expect(isPrivateAddress(address), address).toBe(true);
-    expect(isPrivateAddress('93.184.216.34')).toBe(false);
+  it('allows only global unicast addresses unless private targets are allowed; webhooks need https', async () => {
+    const refused = ['127.0.0.1', '10.1.2.3', '192.168.0.9', '169.254.169.254', '::1', 'fd00::1', '::ffff:127.0.0.1', '::127.0.0.1'];
+    refused.push('64:ff9b::7f00:1', '2002:7f00:1::', '198.18.0.1', '198.19.255.1', '224.0.0.1', 'ff02::1', '100.64.0.1', '0.0.0.0', '::');
+    refused.push('255.255.255.255', 'fe80::1', '2001:db8::1', '192.0.2.1', 'not-an-address');
+    for (const address of refused) expect(isPrivateAddress(address), address).toBe(true);
+    for (const address of ['93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(address), address).toBe(false);
     expect(await targetProblem('127.0.0.1', false)).toMatch(/loopback or private/);
     expect(await targetProblem('localhost', false)).toMatch(/loopback or private/);
     expect(await targetProblem('127.0.0.1', true)).toBeNull();
@@ -113,12 +129,19 @@ describe.each(storeEngines())('the delivery store on $name', (engine) => {
     const claim = (id: string, instance: string, attempt = 1, dueMs: number | null = T + 60_000) =>
       claimRun(db, { id, deliveryId: 'dlv_0000000000000001', dueMs, trigger: 'schedule', attempt, instance, now: T, leaseMs: 1_000 });
     const [a, b] = await Promise.all([claim('run_a', 'a'), claim('run_b', 'b')]);
-    expect([a, b].filter(Boolean)).toHaveLength(1);
-    expect(await claim('run_c', 'c', 2)).toBe(true); // attempt 2 of the same due time: its own slot
-    expect(await claim('run_m1', 'a', 1, null)).toBe(true); // run-now runs have no due time
-    expect(await claim('run_m2', 'a', 1, null)).toBe(true);
+    expect([a, b].sort()).toEqual(['busy', 'claimed']); // one claims; the other finds it in flight
+    // One run in flight per delivery: another due time, another attempt and run-now all wait for it.
+    expect(await claim('run_c', 'c', 2)).toBe('busy');
+    expect(await claim('run_m1', 'a', 1, null)).toBe('busy');
+    expect((await reapCrashedRuns(db, T + 5_000)).map((run) => run.id)).toEqual([a === 'claimed' ? 'run_a' : 'run_b']);
+    expect(await claim('run_a2', 'a')).toBe('taken'); // that due time was had: never twice
+    expect(await claim('run_c', 'c', 2)).toBe('claimed'); // attempt 2 of the same due time: its own slot
+    await reapCrashedRuns(db, T + 5_000);
+    expect(await claim('run_m1', 'a', 1, null)).toBe('claimed'); // run-now runs have no due time
+    await reapCrashedRuns(db, T + 5_000);
+    expect(await claim('run_m2', 'a', 1, null)).toBe('claimed');
     const reaped = await reapCrashedRuns(db, T + 5_000);
-    expect(reaped.map((run) => run.id).sort()).toEqual([a ? 'run_a' : 'run_b', 'run_c', 'run_m1', 'run_m2'].sort());
+    expect(reaped.map((run) => run.id)).toEqual(['run_m2']);
     expect(await reapCrashedRuns(db, T + 6_000)).toEqual([]);
     expect((await listRuns(db, 'dlv_0000000000000001')).every((run) => run.outcome === 'failed')).toBe(true);
 

@@ -12,6 +12,8 @@ const account = (change: Partial<StoredUser> = {}): StoredUser => ({
   demo: false,
   disabled: false,
   lastSignInAt: null,
+  sessionEpoch: 7,
+  provider: 'credentials',
   ...change,
 });
 
@@ -27,7 +29,7 @@ function policy(overrides: Partial<SessionPolicy> & { at?: number } = {}): Sessi
 }
 
 const signedIn = () =>
-  startSession({ email: 'ana@example.com', jti: 'first' }, { email: 'ana@example.com', role: 'editor' }, 'credentials', t0);
+  startSession({ email: 'ana@example.com', jti: 'first' }, { email: 'ana@example.com', role: 'editor', sessionEpoch: 7 }, 'credentials', t0);
 
 describe('session tokens', () => {
   it('get an identity and a sign-in time that later encodings keep (jti changes, sid does not)', async () => {
@@ -65,9 +67,26 @@ describe('session tokens', () => {
     });
   });
 
-  it('keep an OIDC session role (no users-store account) but still end it on time', async () => {
-    const token = startSession({ email: 'sso@example.com' }, { email: 'sso@example.com', role: 'manager' }, 'oidc', t0);
-    expect(await continueSession(token, policy({ findAccount: async () => undefined }))).toMatchObject({ role: 'manager' });
-    expect(await continueSession(token, policy({ at: t0 + 9 * HOUR }))).toBe(ENDED);
+  it('end for good when the account is under another epoch (password reset, disable, enable, role change, re-added)', async () => {
+    const token = signedIn();
+    expect(await continueSession(token, policy({ findAccount: async () => account({ sessionEpoch: 8 }) }))).toBe(ENDED);
+    // Enabled again: a new epoch, so the cookie from before the disable stays dead.
+    expect(await continueSession(token, policy({ findAccount: async () => account({ sessionEpoch: 9, disabled: false }) }))).toBe(ENDED);
+    // A token from before epochs existed counts as epoch 0.
+    const { epoch: _epoch, ...old } = token;
+    expect(await continueSession(old, policy({ findAccount: async () => account({ sessionEpoch: 0 }) }))).toMatchObject({ sid: token.sid });
+    expect(await continueSession(old, policy())).toBe(ENDED);
+  });
+
+  it('keep an OIDC session role from the identity provider, end it when its account is disabled, removed or re-made', async () => {
+    const sso = account({ email: 'sso@example.com', role: 'viewer', provider: 'oidc', sessionEpoch: 3, passwordHash: '' });
+    const token = startSession({ email: 'sso@example.com' }, { email: 'sso@example.com', role: 'manager', sessionEpoch: 3 }, 'oidc', t0);
+    expect(await continueSession(token, policy({ findAccount: async () => sso }))).toMatchObject({ role: 'manager' });
+    expect(await continueSession(token, policy({ findAccount: async () => ({ ...sso, disabled: true }) }))).toBe(ENDED);
+    expect(await continueSession(token, policy({ findAccount: async () => undefined }))).toBe(ENDED);
+    expect(await continueSession(token, policy({ findAccount: async () => ({ ...sso, sessionEpoch: 4 }) }))).toBe(ENDED);
+    expect(await continueSession(token, policy({ at: t0 + 9 * HOUR, findAccount: async () => sso }))).toBe(ENDED);
+    // A password account under the same address is not the single sign-on identity.
+    expect(await continueSession(token, policy({ findAccount: async () => ({ ...sso, provider: 'credentials' }) }))).toBe(ENDED);
   });
 });

@@ -7,8 +7,8 @@ import { deliveriesForPage } from '@/lib/deliveries/view';
 export const metadata: Metadata = { title: 'Deliveries' };
 
 export default async function DeliveriesPage() {
-  await requirePage('deliveries', '/deliveries');
-  const view = await deliveriesForPage();
+  const session = await requirePage('deliveries', '/deliveries');
+  const view = await deliveriesForPage(session.user.email);
   return (
     <div className="space-y-4">
       <div>
@@ -20,7 +20,7 @@ export default async function DeliveriesPage() {
           Relative dates (<code>today-7d</code>, <code>now</code>) are worked out at each run.
         </p>
       </div>
-      {view.ok ? <DeliveryList initial={view.deliveries} /> : <ErrorPanel error={view.error} retryHref="/deliveries" />}
+      {view.ok ? <DeliveryList initial={view.deliveries} isAdmin={session.user.role === 'admin'} /> : <ErrorPanel error={view.error} retryHref="/deliveries" />}
     </div>
   );
 }

@@ -1,0 +1,86 @@
+import 'server-only';
+import { toAppError } from '../errors';
+import type { Delivery } from '../store/deliveries';
+import { folderProblem } from './destinations';
+import { deliverySchema, invalidDelivery, issuesOf, runFilters, type DeliveryInput } from './input';
+import { intervalProblem } from './limits';
+import { describeBinding, sealSecret, secretBinding } from './secrets';
+import { targetProblem, webhookUrlProblem } from './targets';
+
+/**
+ * A whole delivery checked before anything is stored (POST, and PATCH merged over the stored one): the
+ * schema, the filters through the one parser, the target's address, the schedule's interval, and the
+ * secret. A secret stays with the exact destination it was entered for (SFTP host, port and username; the
+ * webhook's URL): moving a delivery without entering the secret again is refused, naming the field, so an
+ * editor cannot send an admin's password or signing key to a server of their own.
+ */
+
+export interface CheckContext {
+  allowPrivate: boolean;
+  secretKey: string | null;
+  minIntervalMinutes: number;
+}
+
+export interface Checked {
+  value: DeliveryInput;
+  destination: Delivery['destination'];
+  /** Sealed, bound to `destination`; null for a folder. */
+  secret: string | null;
+  /** A host key fingerprint given with an SFTP destination: pinned as given. */
+  hostKey: string | null;
+}
+
+export async function checkDelivery(input: unknown, existing: Delivery | null, context: CheckContext): Promise<Checked> {
+  const parsed = deliverySchema.safeParse(input);
+  if (!parsed.success) throw invalidDelivery(issuesOf(parsed.error));
+  const value = parsed.data;
+  const problems: Record<string, string> = {};
+  try {
+    runFilters(value.kind, value.filters, Date.now());
+  } catch (error) {
+    const failure = toAppError(error);
+    for (const [key, problem] of Object.entries(failure.details ?? { filters: failure.message })) problems[`filters.${key}`] = String(problem);
+  }
+  if (!existing || existing.schedule !== value.schedule) {
+    const problem = intervalProblem(value.schedule, context.minIntervalMinutes);
+    if (problem) problems.schedule = problem;
+  }
+  const d = value.destination;
+  let plain: string | null = null;
+  let destination: Delivery['destination'];
+  let hostKey: string | null = null;
+  let secretField = 'destination.secret';
+  if (d.type === 'directory') {
+    const problem = folderProblem(d.folder);
+    if (problem) problems['destination.folder'] = problem;
+    destination = { type: 'directory', folder: d.folder };
+  } else if (d.type === 'sftp') {
+    secretField = 'destination.password';
+    const problem = await targetProblem(d.host, context.allowPrivate);
+    if (problem) problems['destination.host'] = problem;
+    if (d.password && d.privateKey) problems['destination.password'] = 'give a password or a privateKey, not both';
+    if (d.password || d.privateKey) plain = JSON.stringify(d.password ? { password: d.password } : { privateKey: d.privateKey });
+    destination = { type: 'sftp', host: d.host, port: d.port, username: d.username, path: d.path };
+    hostKey = d.hostKey ?? null;
+  } else {
+    const problem = webhookUrlProblem(d.url, context.allowPrivate) ?? (await targetProblem(new URL(d.url).hostname, context.allowPrivate));
+    if (problem) problems['destination.url'] = problem;
+    if (d.secret) plain = d.secret;
+    destination = { type: 'webhook', url: d.url };
+  }
+  const binding = secretBinding(destination);
+  let secret: string | null = null;
+  if (binding !== null && plain === null && !problems[secretField]) {
+    const kept = existing?.secret && secretBinding(existing.destination) === binding;
+    if (kept) secret = existing.secret;
+    else if (existing?.secret && existing.destination.type === destination.type)
+      problems[secretField] =
+        `must be entered again: the saved one belongs to ${describeBinding(existing.destination)}, and a secret never follows a delivery to another ${destination.type === 'sftp' ? 'server, port or user' : 'URL'}`;
+    else problems[secretField] = destination.type === 'sftp' ? 'or a privateKey is required' : 'is required (at least 16 characters)';
+  }
+  if (plain !== null && !context.secretKey)
+    problems.destination = 'holds a secret, and DELIVERY_SECRET_KEY is not set on the server: secrets cannot be stored';
+  if (Object.keys(problems).length > 0) throw invalidDelivery(problems);
+  if (plain !== null) secret = sealSecret(plain, context.secretKey!, binding!);
+  return { value, destination, secret, hostKey };
+}

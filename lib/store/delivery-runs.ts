@@ -1,0 +1,163 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, DeliveryRunsTable } from './schema';
+
+/**
+ * Runs of scheduled deliveries (lib/store/deliveries.ts has the deliveries). A due time is run once across
+ * every instance (a unique index on delivery, due time and attempt), and a delivery has at most one run in
+ * flight (a unique index on its running runs). A run holds a lease while it works.
+ */
+
+type Db = Kysely<Database>;
+
+export interface Run {
+  id: string;
+  deliveryId: string;
+  dueMs: number | null;
+  trigger: 'schedule' | 'manual' | 'retry';
+  attempt: number;
+  instance: string;
+  startedAt: string;
+  finishedAt: string | null;
+  outcome: 'running' | 'complete' | 'failed';
+  records: number | null;
+  bytes: number | null;
+  sha256: string | null;
+  file: string | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+const toRun = (row: Selectable<DeliveryRunsTable>): Run => ({
+  id: row.id,
+  deliveryId: row.delivery_id,
+  dueMs: row.due_ms === null ? null : Number(row.due_ms),
+  trigger: row.trigger as Run['trigger'],
+  attempt: Number(row.attempt),
+  instance: row.instance,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
+  outcome: row.outcome as Run['outcome'],
+  records: row.records === null ? null : Number(row.records),
+  bytes: row.bytes === null ? null : Number(row.bytes),
+  sha256: row.sha256,
+  file: row.file,
+  error: row.error,
+  durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+});
+
+export interface Claim {
+  id: string;
+  deliveryId: string;
+  dueMs: number | null;
+  trigger: Run['trigger'];
+  attempt: number;
+  instance: string;
+  now: number;
+  leaseMs: number;
+}
+
+/**
+ * Inserts the run: 'claimed' (run it), 'taken' (another instance has this due time and attempt), or 'busy'
+ * (a run of this delivery is in flight: one at a time, by a unique index on running runs).
+ */
+export async function claimRun(db: Db, claim: Claim): Promise<'claimed' | 'taken' | 'busy'> {
+  const result = await db
+    .insertInto('delivery_runs')
+    .values({
+      id: claim.id,
+      delivery_id: claim.deliveryId,
+      due_ms: claim.dueMs,
+      trigger: claim.trigger,
+      attempt: claim.attempt,
+      instance: claim.instance,
+      lease_expires: claim.now + claim.leaseMs,
+      started_at: new Date(claim.now).toISOString(),
+      started_ms: claim.now,
+      outcome: 'running',
+    })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) return 'claimed';
+  return (await runningRunOf(db, claim.deliveryId)) ? 'busy' : 'taken';
+}
+
+/** The run of this delivery in flight, if any. */
+export async function runningRunOf(db: Db, deliveryId: string): Promise<Run | undefined> {
+  const row = await db
+    .selectFrom('delivery_runs')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .where('outcome', '=', 'running')
+    .executeTakeFirst();
+  return row && toRun(row);
+}
+
+export async function renewRun(db: Db, runId: string, until: number): Promise<void> {
+  await db.updateTable('delivery_runs').set({ lease_expires: until }).where('id', '=', runId).where('outcome', '=', 'running').execute();
+}
+
+export type RunResult = Pick<Run, 'outcome' | 'records' | 'bytes' | 'sha256' | 'file' | 'error'> & {
+  finishedMs: number;
+  durationMs: number;
+};
+
+export async function finishRun(db: Db, runId: string, result: RunResult): Promise<void> {
+  await db
+    .updateTable('delivery_runs')
+    .set({
+      outcome: result.outcome,
+      records: result.records,
+      bytes: result.bytes,
+      sha256: result.sha256,
+      file: result.file,
+      error: result.error,
+      duration_ms: result.durationMs,
+      finished_at: new Date(result.finishedMs).toISOString(),
+    })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/** Runs whose instance stopped mid-way (lease run out): marked failed, returned so one can be retried. */
+export async function reapCrashedRuns(db: Db, now: number): Promise<Run[]> {
+  const rows = await db
+    .updateTable('delivery_runs')
+    .set({
+      outcome: 'failed',
+      error: 'the run stopped before it finished (its portal instance went away)',
+      finished_at: new Date(now).toISOString(),
+    })
+    .where('outcome', '=', 'running')
+    .where('lease_expires', '<', now)
+    .returningAll()
+    .execute();
+  return rows.map(toRun);
+}
+
+export async function listRuns(db: Db, deliveryId: string, limit = 100): Promise<Run[]> {
+  const rows = await db
+    .selectFrom('delivery_runs')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('started_ms', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toRun);
+}
+
+/** The latest run of each delivery (the list page and the overview). */
+export async function latestRuns(db: Db): Promise<Map<string, Run>> {
+  const rows = await db
+    .selectFrom('delivery_runs as r')
+    .selectAll('r')
+    .where('r.started_ms', '=', (eb) =>
+      eb
+        .selectFrom('delivery_runs as s')
+        .select((e) => e.fn.max('s.started_ms').as('m'))
+        .whereRef('s.delivery_id', '=', 'r.delivery_id'),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.delivery_id, toRun(row)]));
+}
+

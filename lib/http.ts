@@ -1,21 +1,32 @@
 import 'server-only';
 import { requireApi, type PortalSession } from './auth/session';
 import type { Capability } from './auth/roles';
+import { getConfig } from './config';
 import { AppError, toAppError } from './errors';
+import { originProblem } from './net/origin';
 
 /**
  * Wraps a route handler: refuses requests another site started, checks the session and role, and turns
  * every thrown error into the portal's JSON error.
- * Cross-site: the session cookie is SameSite=Lax, so a top-level navigation from another site carries it;
- * without this check a link on any page could start a whole-set export or coverage walk in a user's name.
- * Browsers send Sec-Fetch-Site; tools that send none (curl, scripts) are not browsers driven by a third party.
+ * Other sites: the session cookie is SameSite=Lax, so a top-level navigation from another site (or a sibling
+ * subdomain, "same-site") carries it; without this check a link on any page could start a whole-set export
+ * or coverage walk in a user's name. A request that changes state must also name the portal as its Origin
+ * (lib/net/origin.ts; the request policy applies the same rule to every route before Next).
  */
 export function withRole(capability: Capability, handler: (request: Request, session: PortalSession) => Promise<Response>) {
   return async (request: Request): Promise<Response> => {
     try {
-      if (request.headers.get('sec-fetch-site') === 'cross-site') {
+      const site = request.headers.get('sec-fetch-site');
+      if (site === 'cross-site' || site === 'same-site') {
         throw new AppError({ code: 'FORBIDDEN', message: 'This request came from another site. Open the portal and start it there.' });
       }
+      const config = getConfig();
+      const refused = originProblem(
+        request.method,
+        Object.fromEntries(request.headers),
+        new URL(config.NEXTAUTH_URL ?? `http://localhost:${config.PORT}`).origin,
+      );
+      if (refused) throw new AppError({ code: 'FORBIDDEN', message: refused });
       const session = await requireApi(capability);
       return await handler(request, session);
     } catch (error) {

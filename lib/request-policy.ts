@@ -5,14 +5,18 @@ import { parse as parseCookies } from 'cookie';
 import { safeCallbackPath } from './auth/callback';
 import { sessionCookieName } from './auth/session-cookie';
 import type { PortalConfig } from './config';
+import { limitBody } from './net/body-limit';
+import { originProblem } from './net/origin';
 
 /**
- * What every request meets before Next sees it: a malformed %-escape refused (Next's router answers one in a
- * dynamic segment with a 500), a per-request CSP nonce (Next reads it from the request's CSP header and puts
- * it on its scripts), HSTS over https, and browsers without a session cookie sent to /login.
+ * What every request meets before Next sees it: a body over PORTAL_MAX_BODY_KB refused with 413 unread
+ * (lib/net/body-limit.ts), a state-changing request from anywhere but the portal's own origin refused
+ * (lib/net/origin.ts), a malformed %-escape refused (Next's router answers one in a dynamic segment with a
+ * 500), a per-request CSP nonce (Next reads it from the request's CSP header and puts it on its scripts),
+ * HSTS over https, and browsers without a session cookie sent to /login.
  * scripts/portal-server.mjs applies it (npm start and npm run dev); instrumentation installs it, so it is
  * built from the validated configuration. It replaces Next's proxy.ts, whose adapter cost every page view
- * far more than this work (README, Performance).
+ * far more than this work.
  * It is a convenience, not the guard: every page and handler decrypts and judges the session and checks the
  * role itself (lib/auth/session.ts). Here only the cookie's presence counts, and the address to come back to
  * is passed in RETURN_HEADER (always overwritten) for a page that finds the cookie worthless.
@@ -27,6 +31,10 @@ export interface RequestPolicyOptions {
   /** The portal is served over https (NEXTAUTH_URL): HSTS, and the __Host- cookie name. */
   secure: boolean;
   dev: boolean;
+  /** The portal's public origin (NEXTAUTH_URL): state-changing requests must come from it. */
+  origin: string;
+  /** The largest request body read, in bytes. */
+  maxBodyBytes: number;
 }
 
 /** true: the request was answered here; false: it is ready for Next. */
@@ -44,6 +52,8 @@ export function requestPolicyOptions(config: PortalConfig): RequestPolicyOptions
     imageOrigins: config.PORTAL_IMAGE_ORIGINS,
     secure: (config.NEXTAUTH_URL ?? '').startsWith('https://'),
     dev: config.NODE_ENV !== 'production',
+    origin: new URL(config.NEXTAUTH_URL ?? `http://localhost:${config.PORT}`).origin,
+    maxBodyBytes: config.PORTAL_MAX_BODY_KB * 1024,
   };
 }
 
@@ -70,6 +80,14 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
 
   return (req, res) => {
     const headers = req.headers;
+    const refused = originProblem(req.method, headers, options.origin);
+    if (refused) {
+      const body = JSON.stringify({ error: { status: 403, code: 'FORBIDDEN', message: refused, requestId: null } });
+      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' });
+      res.end(body);
+      return true;
+    }
+    if (limitBody(req, res, options.maxBodyBytes)) return true;
     delete headers['content-security-policy']; // only ours names the nonce Next puts on its scripts
     const raw = req.url ?? '/';
     const query = raw.indexOf('?');

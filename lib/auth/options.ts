@@ -9,7 +9,7 @@ import { clientAddress } from './client-address';
 import { oidcProvider } from './oidc-provider';
 import { DUMMY_HASH, verifyPassword } from './passwords';
 import { revokeSession, isSessionRevoked } from './revocation';
-import { isRole, type Role } from './roles';
+import { isRole } from './roles';
 import { currentAccount, isDemoAccount } from './accounts';
 import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
 import { sessionCookieName } from './session-cookie';

@@ -72,7 +72,10 @@ export async function manageUser(actor: Actor, form: Record<string, unknown>): P
       case 'reset': {
         if ((await findUser(email))?.provider === 'oidc') {
           await audit(false, 'SINGLE_SIGN_ON');
-          return { ok: false, message: `${email} signs in with single sign-on and has no password. Disable the account to end their sessions.` };
+          return {
+            ok: false,
+            message: `${email} signs in with single sign-on and has no password. Disable the account to end their sessions.`,
+          };
         }
         const generated = oneTimePassword();
         const done = await setPassword(email, generated);

@@ -38,7 +38,9 @@ type User = PortalSession['user'];
  */
 export function deliveryView(d: Delivery, last: Run | undefined, viewer: string) {
   const destination =
-    d.destination.type === 'webhook' && viewer !== d.createdBy ? { ...d.destination, url: maskedWebhookUrl(String(d.destination.url)) } : d.destination;
+    d.destination.type === 'webhook' && viewer !== d.createdBy
+      ? { ...d.destination, url: maskedWebhookUrl(String(d.destination.url)) }
+      : d.destination;
   return {
     id: d.id,
     name: d.name,
@@ -137,7 +139,7 @@ export async function patchResponse(id: string, request: Request, user: User): P
   if (repinHostKey && user.role !== 'admin')
     throw new AppError({
       code: 'FORBIDDEN',
-      message: 'Only an admin may clear a pinned host key. Give the server\'s new fingerprint as destination.hostKey instead.',
+      message: "Only an admin may clear a pinned host key. Give the server's new fingerprint as destination.hostKey instead.",
     });
   const merged = {
     name: current.name,
@@ -157,7 +159,12 @@ export async function patchResponse(id: string, request: Request, user: User): P
     destination.type !== current.destination.type ||
     (destination.type === 'sftp' && (destination.host !== current.destination.host || destination.port !== current.destination.port));
   // A fingerprint given is pinned; another server, or an admin's re-pin, pins the key of the next handshake.
-  const change: DeliveryChange = { ...value, destination, secret, ...(hostKey ? { hostKey } : moved || repinHostKey ? { hostKey: null } : {}) };
+  const change: DeliveryChange = {
+    ...value,
+    destination,
+    secret,
+    ...(hostKey ? { hostKey } : moved || repinHostKey ? { hostKey: null } : {}),
+  };
   // A new schedule starts from now: a due time of it that fell before the change is not run as "missed".
   if (value.schedule !== current.schedule) change.lastDueMs = Date.now();
   if (paused === true) Object.assign(change, { paused: true, pauseReason: `Paused by ${user.email}.` });

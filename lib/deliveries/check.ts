@@ -39,7 +39,8 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     runFilters(value.kind, value.filters, Date.now());
   } catch (error) {
     const failure = toAppError(error);
-    for (const [key, problem] of Object.entries(failure.details ?? { filters: failure.message })) problems[`filters.${key}`] = String(problem);
+    for (const [key, problem] of Object.entries(failure.details ?? { filters: failure.message }))
+      problems[`filters.${key}`] = String(problem);
   }
   if (!existing || existing.schedule !== value.schedule) {
     const problem = intervalProblem(value.schedule, context.minIntervalMinutes);

@@ -41,7 +41,10 @@ async function folderUnder(realRoot: string, folder: string): Promise<string> {
       () => true,
       (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? false : Promise.reject(error)),
     );
-    if (!exists) await mkdir(next, { mode: 0o750 }).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? undefined : Promise.reject(error)));
+    if (!exists)
+      await mkdir(next, { mode: 0o750 }).catch((error: NodeJS.ErrnoException) =>
+        error.code === 'EEXIST' ? undefined : Promise.reject(error),
+      );
     const real = await realpath(next);
     if (!inside(realRoot, real)) throw deliveryFailed('The folder leads out of DELIVERY_ROOT through a link.');
     current = real;

@@ -47,7 +47,10 @@ export interface DeliverySettings {
   allowedAddress?: (address: string) => boolean;
 }
 
-export const spoolOf = (settings: DeliverySettings) => ({ spoolDir: settings.spoolDir ?? tmpdir(), spoolMinFreeMb: settings.spoolMinFreeMb ?? 0 });
+export const spoolOf = (settings: DeliverySettings) => ({
+  spoolDir: settings.spoolDir ?? tmpdir(),
+  spoolMinFreeMb: settings.spoolMinFreeMb ?? 0,
+});
 
 export interface RunTicket {
   id: string;

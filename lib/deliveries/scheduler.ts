@@ -2,6 +2,7 @@ import 'server-only';
 import type { Kysely } from 'kysely';
 import {
   claimRun,
+  dropUnstartedRun,
   findDelivery,
   listDeliveries,
   reapCrashedRuns,
@@ -47,30 +48,35 @@ const busy = (running: { id: string; startedAt: string } | undefined) =>
   });
 
 /**
- * Takes a walk slot and claims the run. 'claimed' comes with the slot's release (handed to the run);
- * otherwise nothing is held. A refused slot throws TOO_MANY_WALKS.
+ * Claims the run (the store lets one run of a delivery be in flight), then a walk slot for the delivery's
+ * owner. 'claimed' comes with the slot's release (handed to the run); a refused slot drops the claimed run
+ * again, unstarted, and throws TOO_MANY_WALKS.
  */
 async function claimWithSlot(context: SchedulerContext, delivery: Delivery, claim: Omit<Claim, 'instance' | 'now' | 'leaseMs'>) {
-  const limits = context.settings.limits ?? { MAX_EXPORTS_PER_USER: 1000, MAX_CONCURRENT_EXPORTS: 1000 };
-  const release = await claimWalkSlot(delivery.createdBy, limits, { db: context.db, instance: context.instance });
   const now = (context.now ?? Date.now)();
+  const outcome = await claimRun(context.db, { ...claim, instance: context.instance, now, leaseMs: LEASE_MS });
+  if (outcome !== 'claimed') return { outcome, release: () => undefined };
+  const limits = context.settings.limits ?? { MAX_EXPORTS_PER_USER: 1000, MAX_CONCURRENT_EXPORTS: 1000 };
   try {
-    const outcome = await claimRun(context.db, { ...claim, instance: context.instance, now, leaseMs: LEASE_MS });
-    if (outcome !== 'claimed') release();
+    const release = await claimWalkSlot(delivery.createdBy, limits, { db: context.db, instance: context.instance });
     return { outcome, release };
   } catch (error) {
-    release();
+    await dropUnstartedRun(context.db, claim.id);
     throw error;
   }
 }
 
 /** Run now: 409 while a run is in flight, 429 without a walk slot, 507 without spool space. */
 export async function runNow(context: SchedulerContext, delivery: Delivery): Promise<{ id: string; done: Promise<void> }> {
-  const running = await runningRunOf(context.db, delivery.id);
-  if (running) throw busy(running);
   await checkSpoolSpace(spoolOf(context.settings));
   const id = newRunId();
-  const { outcome, release } = await claimWithSlot(context, delivery, { id, deliveryId: delivery.id, dueMs: null, trigger: 'manual', attempt: 1 });
+  const { outcome, release } = await claimWithSlot(context, delivery, {
+    id,
+    deliveryId: delivery.id,
+    dueMs: null,
+    trigger: 'manual',
+    attempt: 1,
+  });
   if (outcome !== 'claimed') throw busy(await runningRunOf(context.db, delivery.id));
   return { id, done: executeRun(context.db, delivery, { id, trigger: 'manual', release }, context.settings).catch(() => undefined) };
 }
@@ -87,7 +93,7 @@ async function tryClaim(context: SchedulerContext, delivery: Delivery, claim: Om
 
 /** One check: crashed runs, then due times. Returns the runs it started (tests await them). */
 export async function checkDue(context: SchedulerContext): Promise<Promise<void>[]> {
-  const { db, instance } = context;
+  const { db } = context;
   const now = (context.now ?? Date.now)();
   const started: Promise<void>[] = [];
   for (const crashed of await reapCrashedRuns(db, now)) {
@@ -104,7 +110,13 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
     if (crashed.attempt > 1) continue;
     const id = newRunId();
     const key = crashed.dueMs ?? Date.parse(crashed.startedAt);
-    const { outcome, release } = await tryClaim(context, delivery, { id, deliveryId: delivery.id, dueMs: key, trigger: 'retry', attempt: 2 });
+    const { outcome, release } = await tryClaim(context, delivery, {
+      id,
+      deliveryId: delivery.id,
+      dueMs: key,
+      trigger: 'retry',
+      attempt: 2,
+    });
     if (outcome === 'claimed') started.push(executeRun(context.db, delivery, { id, trigger: 'retry', release }, context.settings));
   }
   for (const delivery of await listDeliveries(db)) {
@@ -112,7 +124,13 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
     const due = latestDue(delivery.schedule, delivery.lastDueMs, now);
     if (due === null) continue;
     const id = newRunId();
-    const { outcome, release } = await tryClaim(context, delivery, { id, deliveryId: delivery.id, dueMs: due, trigger: 'schedule', attempt: 1 });
+    const { outcome, release } = await tryClaim(context, delivery, {
+      id,
+      deliveryId: delivery.id,
+      dueMs: due,
+      trigger: 'schedule',
+      attempt: 1,
+    });
     if (outcome === 'busy') continue; // a run in flight, or no slot: this due time is claimed by a later check
     if (due > delivery.lastDueMs) await updateDelivery(db, delivery.id, { lastDueMs: due });
     if (outcome === 'claimed') started.push(executeRun(context.db, delivery, { id, trigger: 'schedule', release }, context.settings));

@@ -44,7 +44,11 @@ export async function toWebhook(target: WebhookTarget, done: Finished, sleep = (
     for (let attempt = 0; attempt < 4; attempt += 1) {
       if (attempt > 0) await sleep(1000 * 4 ** (attempt - 1));
       const timestamp = String(Math.floor(Date.now() / 1000));
-      const signature = await signatureOf(target.secret, { timestamp, deliveryId: target.deliveryId, file: done.file, manifest }, done.spool);
+      const signature = await signatureOf(
+        target.secret,
+        { timestamp, deliveryId: target.deliveryId, file: done.file, manifest },
+        done.spool,
+      );
       try {
         const res = await undiciFetch(target.url, {
           method: 'POST',

@@ -2,7 +2,6 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, DeliveriesTable } from './schema';
 // Runs live in their own module; callers reach both through this one.
 export * from './delivery-runs';
-import type { Run } from './delivery-runs';
 
 /**
  * Scheduled deliveries and their runs. A due time is run once across every instance: the run row for

@@ -81,6 +81,11 @@ export async function claimRun(db: Db, claim: Claim): Promise<'claimed' | 'taken
   return (await runningRunOf(db, claim.deliveryId)) ? 'busy' : 'taken';
 }
 
+/** Removes a run claimed but never started (its walk slot was refused): as if it had not been claimed. */
+export async function dropUnstartedRun(db: Db, runId: string): Promise<void> {
+  await db.deleteFrom('delivery_runs').where('id', '=', runId).where('outcome', '=', 'running').execute();
+}
+
 /** The run of this delivery in flight, if any. */
 export async function runningRunOf(db: Db, deliveryId: string): Promise<Run | undefined> {
   const row = await db
@@ -160,4 +165,3 @@ export async function latestRuns(db: Db): Promise<Map<string, Run>> {
     .execute();
   return new Map(rows.map((row) => [row.delivery_id, toRun(row)]));
 }
-

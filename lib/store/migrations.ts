@@ -193,9 +193,15 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_security_review': {
     async up(db: AnyDb) {
       // Sessions signed in under another epoch are over: password reset, disable, role change and removal each set a new one.
-      await db.schema.alterTable('users').addColumn('session_epoch', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('session_epoch', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
       // 'credentials' (a password) or 'oidc' (created at single sign-on, no password; an admin can still disable it).
-      await db.schema.alterTable('users').addColumn('provider', 'text', (c) => c.notNull().defaultTo('credentials')).execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('provider', 'text', (c) => c.notNull().defaultTo('credentials'))
+        .execute();
       // One run in flight per delivery: older versions could start many at once; all but one of those are closed first.
       await db
         .updateTable('delivery_runs')

@@ -76,10 +76,7 @@ export async function putUser(db: Db, user: Pick<StoredUser, 'email' | 'role' | 
 }
 
 /** Adds the account only if it does not exist; true when it was added. */
-export async function insertUserIfAbsent(
-  db: Db,
-  user: Omit<StoredUser, 'lastSignInAt' | 'sessionEpoch' | 'provider'>,
-): Promise<boolean> {
+export async function insertUserIfAbsent(db: Db, user: Omit<StoredUser, 'lastSignInAt' | 'sessionEpoch' | 'provider'>): Promise<boolean> {
   const result = await db
     .insertInto('users')
     .values({

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from './fixtures';
+import { E2E } from './ports';
 
 /**
  * Every page and route handler in app/, found from the file tree so a new route cannot be forgotten,
@@ -62,7 +63,8 @@ test('every handler exports at least one method we check', () => {
 for (const { url, methods } of handlers) {
   for (const method of methods) {
     test(`handler ${method} ${url} answers 401 to a signed-out request`, async ({ request }) => {
-      const res = await request.fetch(url, { method, maxRedirects: 0 });
+      // Signed out but from the portal itself (a state-changing request without the portal's Origin is refused before this).
+      const res = await request.fetch(url, { method, maxRedirects: 0, headers: { origin: `http://localhost:${E2E.port}` } });
       expect(res.status()).toBe(401);
       expect((await res.json()).error.code).toBe('UNAUTHENTICATED');
     });

@@ -30,7 +30,7 @@ test('sign-out ends the session: the old cookie is refused afterwards', async ()
   const out = await fetch(`${portal}/api/auth/signout`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: withCsrf },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: withCsrf, origin: portal },
     body: new URLSearchParams({ csrfToken: token, json: 'true' }),
   });
   expect(out.status).toBeLessThan(400);
@@ -48,7 +48,7 @@ test('sign-in without the CSRF token sets no session', async () => {
   const res = await fetch(`${portal}/api/auth/callback/credentials`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', origin: portal },
     body: new URLSearchParams({ email: 'admin@demo.picks.test', password: 'demo-admin-pass', json: 'true' }),
   });
   expect(res.headers.getSetCookie().some((c) => c.includes('portal.session='))).toBe(false);
@@ -59,7 +59,7 @@ test('sign-out without the CSRF token leaves the session alone', async () => {
   await fetch(`${portal}/api/auth/signout`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie, origin: portal },
     body: 'json=true',
   });
   expect(await signedIn(portal, cookie)).toBe(true);

@@ -134,7 +134,7 @@ test.describe.serial('one portal watching the sandbox', () => {
     await hook('edit', { id: updatedId, fields: { odds: 7.77 } });
 
     const admin = await sessionCookie(portal.origin, 'admin');
-    const res = await fetch(`${portal.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: admin } });
+    const res = await fetch(`${portal.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: admin, origin: portal.origin } });
     expect(res.status).toBe(202);
     expect(await res.json()).toEqual({ poll: expect.stringMatching(/^(started|running)$/) });
     await waitUntil(async () => feed().polls >= 2 && feed().outcome === 'complete', 'the second poll', 60_000);
@@ -198,7 +198,9 @@ test.describe.serial('one portal watching the sandbox', () => {
       expect(await res.text()).not.toContain(withdrawnIds[0]!);
     }
     const editor = await sessionCookie(portal.origin, 'editor');
-    expect((await fetch(`${portal.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: editor } })).status).toBe(403);
+    expect(
+      (await fetch(`${portal.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: editor, origin: portal.origin } })).status,
+    ).toBe(403);
     const bad = await fetch(`${portal.origin}/api/changes?since=yesterday&kind=gone`, { headers: { cookie: editor } });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.details).toEqual({

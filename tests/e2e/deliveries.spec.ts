@@ -57,7 +57,7 @@ async function startPortal(port: number, env: Record<string, string>, output?: s
 const api = (origin: string, cookie: string) => async (method: string, url: string, body?: unknown) => {
   const res = await fetch(`${origin}${url}`, {
     method,
-    headers: { cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: { cookie, origin, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

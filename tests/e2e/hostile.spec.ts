@@ -162,7 +162,12 @@ test(`${HOSTILE.length} hostile values on ${CASES.length + 2} inputs: clear refu
       const res = await fetch(`${signInPortal}/api/auth/callback/credentials`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar, 'X-Forwarded-For': '203.0.113.201' },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          cookie: jar,
+          'X-Forwarded-For': '203.0.113.201',
+          origin: signInPortal,
+        },
         body: new URLSearchParams(form),
       });
       await check(`sign-in ${field}`, res, value);

@@ -8,6 +8,9 @@ import { createRequestPolicy, RETURN_HEADER, type RequestPolicyOptions } from '@
  * "Next" (here a handler that echoes the request headers it was given) and what is answered before it.
  */
 
+/** The sizes of the bodies "Next" read to their end. */
+const bodiesRead: number[] = [];
+
 interface Portal {
   url: string;
   close: () => Promise<void>;
@@ -19,12 +22,21 @@ async function portalWith(options: Partial<RequestPolicyOptions>): Promise<Porta
     imageOrigins: ['https://logos.example'],
     secure: false,
     dev: false,
+    origin: 'http://localhost:3000',
+    maxBodyBytes: 64 * 1024,
     ...options,
   });
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(async (req, res) => {
     if (policy(req, res)) return;
+    let bodyBytes = 0;
+    try {
+      for await (const chunk of req) bodyBytes += (chunk as Buffer).length;
+    } catch {
+      return; // the policy cut the body off: this handler never saw its end
+    }
+    bodiesRead.push(bodyBytes);
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ url: req.url, headers: req.headers }));
+    res.end(JSON.stringify({ url: req.url, headers: req.headers, bodyBytes }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -141,5 +153,71 @@ describe('request policy over http', () => {
     } finally {
       await dev.close();
     }
+  });
+
+  const post = (path: string, headers: Record<string, string>, body?: BodyInit) =>
+    fetch(`${plain.url}${path}`, { method: 'POST', headers: { cookie: 'portal.session=x', ...headers }, body, redirect: 'manual' });
+
+  it('refuses a state-changing request from another site, a sibling subdomain, or without the portal as its Origin', async () => {
+    const refusals = [
+      [{ origin: 'http://localhost:3000', 'sec-fetch-site': 'cross-site' }, 'another site'],
+      [{ origin: 'http://localhost:3000', 'sec-fetch-site': 'same-site' }, 'another site'],
+      [{}, 'must carry an Origin header naming the portal (http://localhost:3000)'],
+      [{ origin: 'https://evil.example' }, 'came from https://evil.example'],
+      [{ origin: 'http://reports.localhost.example:3000' }, 'not from the portal'],
+      [{ origin: 'null' }, 'not from the portal'],
+      [{ origin: 'http://localhost:3001' }, 'not from the portal'],
+      [{ origin: 'https://localhost:3000' }, 'not from the portal'],
+    ] as const;
+    for (const [headers, message] of refusals)
+      for (const method of ['POST', 'PATCH', 'DELETE', 'PUT']) {
+        const res = await fetch(`${plain.url}/api/deliveries`, { method, headers: { cookie: 'portal.session=x', ...headers } });
+        expect(res.status, `${method} ${JSON.stringify(headers)}`).toBe(403);
+        expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+          code: 'FORBIDDEN',
+          message: expect.stringContaining(message),
+        });
+      }
+    // The portal itself (and its loopback aliases on the same port), same-origin: through.
+    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://[::1]:3000'])
+      expect((await post('/api/deliveries', { origin, 'sec-fetch-site': 'same-origin' })).status, origin).toBe(200);
+    // Reading needs no Origin.
+    expect((await fetch(`${plain.url}/api/health`, { headers: { 'sec-fetch-site': 'same-site' } })).status).toBe(200);
+  });
+
+  it('refuses a body over the limit with 413 before it is read, by Content-Length or as it streams', async () => {
+    const origin = { origin: 'http://localhost:3000' };
+    const before = bodiesRead.length;
+    const declared = await post('/api/auth/callback/credentials', { ...origin, 'content-type': 'text/plain' }, 'x'.repeat(64 * 1024 + 1));
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'The request body is larger than the portal accepts (64 KB).',
+    });
+    // Chunked (no Content-Length): counted as it arrives; the handler reading it never sees its end.
+    const chunks = new ReadableStream({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(16 * 1024));
+      },
+    });
+    const streamed = await fetch(`${plain.url}/api/deliveries`, {
+      method: 'POST',
+      headers: origin,
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit).catch((error: Error) => error);
+    if (streamed instanceof Response) expect(streamed.status).toBe(413);
+    else expect(streamed.message).toMatch(/fetch failed|other side closed|reset/); // closed while still sending
+    expect(bodiesRead.slice(before)).toEqual([]);
+    // At the limit, whole bodies go through, either way.
+    const ok = await post('/api/deliveries', origin, 'x'.repeat(64 * 1024));
+    expect(await ok.json()).toMatchObject({ bodyBytes: 64 * 1024 });
+    const small = await fetch(`${plain.url}/api/deliveries`, {
+      method: 'POST',
+      headers: origin,
+      body: new Blob(['y'.repeat(1000)]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(await small.json()).toMatchObject({ bodyBytes: 1000 });
   });
 });

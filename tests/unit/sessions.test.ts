@@ -29,7 +29,12 @@ function policy(overrides: Partial<SessionPolicy> & { at?: number } = {}): Sessi
 }
 
 const signedIn = () =>
-  startSession({ email: 'ana@example.com', jti: 'first' }, { email: 'ana@example.com', role: 'editor', sessionEpoch: 7 }, 'credentials', t0);
+  startSession(
+    { email: 'ana@example.com', jti: 'first' },
+    { email: 'ana@example.com', role: 'editor', sessionEpoch: 7 },
+    'credentials',
+    t0,
+  );
 
 describe('session tokens', () => {
   it('get an identity and a sign-in time that later encodings keep (jti changes, sid does not)', async () => {

@@ -45,7 +45,13 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
     opened.push(again);
     expect((await users.listUsers(again.db)).map((user) => user.email)).toEqual(['ana@example.com']);
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(again.db);
-    expect(applied.rows.map((row) => row.name)).toEqual(['0001_state', '0002_audit', '0003_changes', '0004_deliveries', '0005_security_review']);
+    expect(applied.rows.map((row) => row.name)).toEqual([
+      '0001_state',
+      '0002_audit',
+      '0003_changes',
+      '0004_deliveries',
+      '0005_security_review',
+    ]);
   });
 
   it('refuses a database brought to a newer schema, naming the migration', async () => {

@@ -20,7 +20,11 @@ export default async function DeliveriesPage() {
           Relative dates (<code>today-7d</code>, <code>now</code>) are worked out at each run.
         </p>
       </div>
-      {view.ok ? <DeliveryList initial={view.deliveries} isAdmin={session.user.role === 'admin'} /> : <ErrorPanel error={view.error} retryHref="/deliveries" />}
+      {view.ok ? (
+        <DeliveryList initial={view.deliveries} isAdmin={session.user.role === 'admin'} />
+      ) : (
+        <ErrorPanel error={view.error} retryHref="/deliveries" />
+      )}
     </div>
   );
 }

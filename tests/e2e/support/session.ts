@@ -38,7 +38,7 @@ export async function sessionCookie(origin: string, role: RoleName): Promise<str
   const res = await fetch(`${origin}/api/auth/callback/credentials`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: cookie() },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: cookie(), origin },
     body: new URLSearchParams({
       csrfToken,
       email: credentials(role, origin).email,
@@ -108,7 +108,7 @@ export async function jsonSignIn(
   const res = await fetch(`${origin}/api/auth/callback/credentials`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie, ...headers },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie, origin, ...headers },
     body: new URLSearchParams({ csrfToken: token, email, password, json: 'true', ...(callbackUrl === undefined ? {} : { callbackUrl }) }),
   });
   const url = ((await res.json().catch(() => ({}))) as { url?: string }).url ?? '';
@@ -126,7 +126,7 @@ export async function signOut(origin: string, cookie: string): Promise<Response>
   return fetch(`${origin}/api/auth/signout`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: withCsrf },
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: withCsrf, origin },
     body: new URLSearchParams({ csrfToken: token, json: 'true' }),
   });
 }

@@ -135,7 +135,7 @@ const configSchema = z.object({
   DELIVERY_MAX_PER_USER: positiveInt(20, 1000),
   DELIVERY_MIN_INTERVAL_MINUTES: positiveInt(15, 1440),
   DELIVERY_SPOOL_DIR: optionalText,
-  DELIVERY_SPOOL_MIN_FREE_MB: z.coerce.number().int().min(0).max(10_000_000).default(1024),
+  DELIVERY_SPOOL_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000_000).default(1024),
   // The largest request body the portal reads (lib/request-policy.ts); larger ones are refused with 413 unread.
   PORTAL_MAX_BODY_KB: positiveInt(1024, 102_400),
   // How long a session whose state the store cannot confirm is still honoured from this instance's own last answer.

@@ -46,6 +46,7 @@ async function startPortal(port: number, env: Record<string, string>, output?: s
       CHANGES_POLL_SECONDS: '0',
       DELIVERY_SECRET_KEY: SECRET_KEY,
       DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
+      DELIVERY_MIN_INTERVAL_MINUTES: '1', // the every-minute schedules below
       ...env,
     },
     output,
@@ -222,8 +223,16 @@ test.describe.serial('deliveries on one portal', () => {
       const uploaded = await readFile(path.join(sshd.home, 'drop', names[0]!));
       expect(createHash('sha256').update(uploaded).digest('hex')).toBe(sftpRun.sha256);
       expect((await editor('GET', `/api/deliveries/${sftp.json!.id}`)).json!.hostKey).toBe(sshd.fingerprint);
-      const repinned = await editor('PATCH', `/api/deliveries/${sftp.json!.id}`, { repinHostKey: true });
+      // Trusting whatever key answers next is an admin's call; an editor may give the fingerprint instead.
+      expect((await editor('PATCH', `/api/deliveries/${sftp.json!.id}`, { repinHostKey: true })).status).toBe(403);
+      const admin = api(portal.origin, await sessionCookie(portal.origin, 'admin'));
+      const repinned = await admin('PATCH', `/api/deliveries/${sftp.json!.id}`, { repinHostKey: true });
       expect(repinned.json).toMatchObject({ hostKey: null, destination: { secret: 'set' } });
+      const given = await editor('PATCH', `/api/deliveries/${sftp.json!.id}`, {
+        destination: { type: 'sftp', host: '127.0.0.1', port: sshd.port, username: sshd.username, path: 'drop', hostKey: sshd.fingerprint },
+      });
+      expect(given.status).toBe(200);
+      expect(given.json).toMatchObject({ hostKey: sshd.fingerprint, destination: { secret: 'set' } });
     } finally {
       server.close();
       sshd?.stop();

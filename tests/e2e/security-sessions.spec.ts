@@ -77,7 +77,7 @@ test('a session older than SESSION_MAX_HOURS is refused even when its token has 
   expect(await hasSession(secondary, legacy)).toBe(false);
 });
 
-test('npm run users while the portal runs: demotion, disabling and removal reach open sessions within 60 s', async () => {
+test('npm run users while the portal runs: a role change, disabling and removal end open sessions within 60 s', async () => {
   test.setTimeout(240_000);
   const stamp = Date.now();
   const [demoted, disabled] = [`demoted-${stamp}@example.com`, `disabled-${stamp}@example.com`];
@@ -91,14 +91,17 @@ test('npm run users while the portal runs: demotion, disabling and removal reach
 
   await users(['role', demoted, '--role', 'viewer']);
   await users(['disable', disabled]);
-  const demotion = await within(60_000, async () => (await exportStatus(portal, one.cookie)) === 403);
+  // A role change ends the session (a new session epoch): the person signs in again, with the new role.
+  const demotion = await within(60_000, async () => !(await hasSession(portal, one.cookie)));
   const disabling = await within(60_000, async () => !(await hasSession(portal, two.cookie)));
-  expect(await hasSession(portal, one.cookie)).toBe(true); // demoted, not signed out: a viewer now
+  expect(await exportStatus(portal, one.cookie)).toBe(401);
   expect((await jsonSignIn(portal, disabled, 'a long password 2')).signedIn).toBe(false);
+  const again = await jsonSignIn(portal, demoted, 'a long password 1');
+  expect(await exportStatus(portal, again.cookie)).toBe(403); // a viewer now
 
   await users(['remove', demoted]);
-  const removal = await within(60_000, async () => !(await hasSession(portal, one.cookie)));
-  expect(await exportStatus(portal, one.cookie)).toBe(401);
+  const removal = await within(60_000, async () => !(await hasSession(portal, again.cookie)));
+  expect(await exportStatus(portal, again.cookie)).toBe(401);
   console.log(`[security] demotion took effect in ${demotion} ms, disabling in ${disabling} ms, removal in ${removal} ms`);
   await users(['remove', disabled]);
 });

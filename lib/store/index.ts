@@ -3,7 +3,7 @@ import { isRole } from '../auth/roles';
 import { importUsersFile } from './import-users';
 import { openStore, StoreError, type OpenOptions, type Store } from './open';
 import { storeSettings } from '../config';
-import { AppError } from '../errors';
+import { AppError, isAppError } from '../errors';
 import { storeTarget } from './settings';
 
 /**
@@ -53,6 +53,7 @@ export async function fromStore<T>(work: (db: Store['db']) => Promise<T>): Promi
   try {
     return await work((await getStore()).db);
   } catch (error) {
+    if (isAppError(error)) throw error; // already the portal's own answer (a 409, a 429…), not the store going away
     throw storeUnavailable(error);
   }
 }

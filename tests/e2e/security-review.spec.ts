@@ -259,7 +259,7 @@ test.describe.serial('the second security review, over HTTP', () => {
       expect((await editor('POST', '/api/deliveries', { name, ...base(name) })).status, name).toBe(201);
     const fourth = await editor('POST', '/api/deliveries', { name: 'Fourth', ...base('fourth') });
     expect(fourth.status).toBe(400);
-    expect(fourth.json.error.details.delivery).toMatch(/already own 3 deliveries .*DELIVERY_MAX_PER_USER is 3/);
+    expect(fourth.json.error.details.delivery).toMatch(/already own 3 deliveries.*DELIVERY_MAX_PER_USER is 3/);
     expect((await admin('POST', '/api/deliveries', { name: 'Admins own', ...base('admins') })).status).toBe(201);
   });
 

@@ -113,7 +113,7 @@ export function createPicksClient(options: PicksClientOptions) {
           return parseJsonBody(res, asByteStrings ? byteStringText(bytes) : utf8.decode(bytes));
         }
 
-        failure = errorFromResponse(res, utf8.decode(bytes));
+        failure = errorFromResponse(res, utf8.decode(bytes), options.apiKey);
         if (res.status === 429) {
           const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
           waitMs = retryAfterMs ?? backoff(attempt);

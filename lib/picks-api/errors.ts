@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { AppError, isAbortError } from '../errors';
+import { redactText } from './redact';
 import { errorBodySchema } from './schemas';
 
 /** How the upstream's answers and failures become the portal's AppError: statuses, bodies, network faults. */
@@ -27,8 +28,11 @@ export function requestIdOf(body: unknown): string | null {
   return null;
 }
 
-/** The upstream's refusal as an AppError. Messages are ours, so nothing the upstream says is shown unchecked. */
-export function errorFromResponse(res: Response, text: string): AppError {
+/**
+ * The upstream's refusal as an AppError. Messages are ours, so nothing the upstream says is shown unchecked;
+ * the one it may give (a 400's) is shown with the partner key and any credential taken out.
+ */
+export function errorFromResponse(res: Response, text: string, partnerKey = ''): AppError {
   let body: z.infer<typeof errorBodySchema>['error'] | undefined;
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(text));
@@ -43,7 +47,7 @@ export function errorFromResponse(res: Response, text: string): AppError {
       // The upstream's own code travels beside ours, so a 400 is always INVALID_FILTERS to the portal.
       return new AppError({
         code: 'INVALID_FILTERS',
-        message: safeText(body?.message) ?? undefined,
+        message: safeText(body?.message ? redactText(body.message, partnerKey) : null) ?? undefined,
         requestId,
         ...(upstreamCode && upstreamCode !== 'INVALID_FILTERS' ? { upstreamCode } : {}),
       });

@@ -55,4 +55,28 @@ describe('/me redaction', () => {
     expect(JSON.stringify(me)).not.toContain(KEY);
     expect(me).toMatchObject({ partner: 'Acme', key: REDACTED, contact: REDACTED });
   });
+
+  it('redacts past the depth it walks, field names that hold the key, and credentials in upstream error messages', async () => {
+    let deep: Record<string, unknown> = { secretValue: KEY, plain: 'fine' };
+    for (let i = 0; i < 40; i += 1) deep = { level: deep };
+    const seen = JSON.stringify(redactSecrets({ deep }, KEY));
+    expect(seen).not.toContain(KEY);
+    expect(seen).toContain(REDACTED);
+    expect(redactSecrets({ [KEY]: 'lic-1', [`x-${KEY}`]: 2, ok: 3 }, KEY)).toEqual({ [REDACTED]: 'lic-1', [`${REDACTED} 2`]: 2, ok: 3 });
+    const fetchStub = (async () =>
+      new Response(
+        JSON.stringify({
+          error: {
+            code: 'INVALID_FILTERS',
+            message: `bad filter for key ${KEY} (Authorization: Bearer other-token-123)`,
+            requestId: 'req_9',
+          },
+        }),
+        { status: 400, headers: { 'Content-Type': 'application/json' } },
+      )) as typeof fetch;
+    const client = createPicksClient({ baseUrl: 'https://api.example.com', apiKey: KEY, fetch: fetchStub });
+    const failure = await client.me().catch((error: Error) => error);
+    expect(failure).toMatchObject({ code: 'INVALID_FILTERS' });
+    expect((failure as Error).message).toBe(`bad filter for key ${REDACTED} (Authorization: Bearer ${REDACTED})`);
+  });
 });

@@ -3,14 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-
-const MESSAGES: Record<string, string> = {
-  CredentialsSignin: 'That email and password do not match an account.',
-  OAuthSignin: 'Single sign-on could not start. Try again.',
-  OAuthCallback: 'Single sign-on failed. Try again.',
-  AccessDenied: 'Your account has no portal role. Ask an administrator.',
-  SessionRequired: 'Sign in to continue.',
-};
+import { SIGN_IN_ERRORS } from '@/lib/auth/sign-in-errors';
 
 export function LoginForm({
   callbackUrl,
@@ -22,7 +15,7 @@ export function LoginForm({
   oidcName: string | null;
 }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(initialError ? (MESSAGES[initialError] ?? 'Sign-in failed. Try again.') : null);
+  const [error, setError] = useState<string | null>(initialError ? (SIGN_IN_ERRORS[initialError] ?? 'Sign-in failed. Try again.') : null);
   const [pending, setPending] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -38,7 +31,7 @@ export function LoginForm({
     });
     setPending(false);
     if (!result || result.error) {
-      setError(result?.error ? (MESSAGES[result.error] ?? result.error) : 'Sign-in failed. Try again.');
+      setError(result?.error ? (SIGN_IN_ERRORS[result.error] ?? result.error) : 'Sign-in failed. Try again.');
       return;
     }
     router.replace(callbackUrl);

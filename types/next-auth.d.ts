@@ -10,6 +10,8 @@ declare module 'next-auth' {
     role: Role;
     /** The account's session epoch at sign-in (lib/auth/session-token.ts). */
     sessionEpoch?: number;
+    /** Why single sign-on turns this person away (lib/auth/sign-in-errors.ts), decided from the profile. */
+    refusal?: import('@/lib/auth/sign-in-errors').SsoRefusal;
   }
 }
 

@@ -2,7 +2,11 @@ import 'server-only';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { oidcRefusal, roleFromClaims, type OidcConfig } from './oidc';
 
-/** The OpenID Connect provider for next-auth, built from the validated OIDC settings (lib/auth/oidc.ts). */
+/**
+ * The OpenID Connect provider for next-auth, built from the validated OIDC settings (lib/auth/oidc.ts).
+ * A refused profile is not thrown (next-auth would send the person back to /login without a word): it
+ * carries its refusal to the signIn callback, which sends them to /login?error=<refusal>.
+ */
 export function oidcProvider(oidc: OidcConfig): OAuthConfig<Record<string, unknown>> {
   return {
     id: 'oidc',
@@ -15,11 +19,16 @@ export function oidcProvider(oidc: OidcConfig): OAuthConfig<Record<string, unkno
     idToken: true,
     checks: ['pkce', 'state'],
     profile(profile) {
-      const refusal = oidcRefusal(profile, oidc);
-      if (refusal) throw new Error(refusal);
       const role = roleFromClaims(profile, oidc);
-      if (!role) throw new Error('Your account has no portal role. Ask an administrator.');
-      return { id: String(profile.sub), email: String(profile.email), name: (profile.name as string | undefined) ?? null, role };
+      const refusal = oidcRefusal(profile, oidc) ?? (role ? null : 'SsoNoRole');
+      return {
+        id: String(profile.sub),
+        email: typeof profile.email === 'string' ? profile.email : null,
+        name: (profile.name as string | undefined) ?? null,
+        // Never used when refused: the signIn callback turns the person away first.
+        role: role ?? 'viewer',
+        ...(refusal ? { refusal } : {}),
+      };
     },
   };
 }

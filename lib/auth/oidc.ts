@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isLoopbackHost } from '../net/addresses';
 import { isRole, type Role } from './roles';
+import type { SsoRefusal } from './sign-in-errors';
 
 /**
  * Optional single sign-on. Set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET to add an OpenID
@@ -66,15 +67,14 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
   };
 }
 
-/** Why a profile may not sign in (no email, unverified email, a domain not allowed), or null. */
-export function oidcRefusal(profile: Record<string, unknown>, config: OidcConfig): string | null {
+/** Why a profile may not sign in (no email, unverified email, a domain not allowed), or null (lib/auth/sign-in-errors.ts says it in words). */
+export function oidcRefusal(profile: Record<string, unknown>, config: OidcConfig): SsoRefusal | null {
   const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : '';
-  if (!email.includes('@')) return 'Your identity provider sent no email address.';
-  // Honoured when sent: "false" or "no" means the IdP has not checked that this person owns the address.
-  if (profile.email_verified === false || profile.email_verified === 'false')
-    return 'Your email address is not verified by your identity provider.';
+  if (!email.includes('@')) return 'SsoNoEmail';
+  // Honoured when sent: "false" means the IdP has not checked that this person owns the address.
+  if (profile.email_verified === false || profile.email_verified === 'false') return 'SsoUnverified';
   const domain = email.slice(email.lastIndexOf('@') + 1);
-  if (config.allowedDomains.length > 0 && !config.allowedDomains.includes(domain)) return 'Your email domain may not use this portal.';
+  if (config.allowedDomains.length > 0 && !config.allowedDomains.includes(domain)) return 'SsoDomain';
   return null;
 }
 

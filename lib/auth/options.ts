@@ -13,6 +13,7 @@ import { isRole } from './roles';
 import { currentAccount, isDemoAccount } from './accounts';
 import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
 import { sessionCookieName } from './session-cookie';
+import type { SsoRefusal } from './sign-in-errors';
 import { checkSignIn, limitHashing, recordSignInFailure, recordSignInSuccess } from './sign-in-limits';
 import { findUser, normaliseEmail, recordSignIn, signInOidcAccount } from './users';
 
@@ -159,18 +160,21 @@ export function authOptions(): AuthOptions {
     callbacks: {
       async signIn({ user, account }) {
         if (!account || account.provider === 'credentials') return true;
-        // Single sign-on: the person gets an account of the store (made now, or refreshed), which an admin can disable.
-        const sso = user.email && user.role ? await withStore(() => signInOidcAccount(normaliseEmail(user.email!), user.role!)) : null;
-        if (!sso || sso.disabled) {
+        const refuse = async (refusal: SsoRefusal) => {
           await recordAudit({
             actor: user.email ?? '(none)',
             action: 'sign-in',
             outcome: 'failed',
-            errorCode: sso ? 'ACCOUNT_DISABLED' : 'NOT_SSO_ACCOUNT',
+            errorCode: refusal,
             target: account.provider,
           });
-          return false;
-        }
+          return `/login?error=${refusal}`;
+        };
+        if (user.refusal || !user.email) return refuse(user.refusal ?? 'SsoNoEmail');
+        // Single sign-on: the person gets an account of the store (made now, or refreshed), which an admin can disable.
+        const sso = await withStore(() => signInOidcAccount(normaliseEmail(user.email!), user.role));
+        if (!sso) return refuse('SsoPasswordAccount');
+        if (sso.disabled) return refuse('SsoDisabled');
         user.sessionEpoch = sso.sessionEpoch;
         return true;
       },

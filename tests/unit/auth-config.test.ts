@@ -109,9 +109,9 @@ describe('OIDC configuration', () => {
     expect(config.allowedDomains).toEqual(['partner.example', 'group.example']);
     expect(oidcRefusal({ email: 'ana@partner.example', email_verified: true }, config)).toBeNull();
     expect(oidcRefusal({ email: 'ana@group.example' }, config)).toBeNull();
-    expect(oidcRefusal({ email: 'ana@partner.example', email_verified: false }, config)).toContain('not verified');
-    expect(oidcRefusal({ email: 'ana@evil.example', email_verified: true }, config)).toContain('domain');
-    expect(oidcRefusal({ sub: '123' }, config)).toContain('no email');
+    expect(oidcRefusal({ email: 'ana@partner.example', email_verified: false }, config)).toBe('SsoUnverified');
+    expect(oidcRefusal({ email: 'ana@evil.example', email_verified: true }, config)).toBe('SsoDomain');
+    expect(oidcRefusal({ sub: '123' }, config)).toBe('SsoNoEmail');
   });
 
   it.each([

@@ -85,7 +85,18 @@ try {
       const users = await listUsers();
       if (users.length === 0) console.log(`no users in ${where}`);
       for (const user of users)
-        console.log([user.email, user.role, user.createdAt, user.disabled ? 'disabled' : '', user.demo ? 'demo' : ''].join('\t').trimEnd());
+        console.log(
+          [
+            user.email,
+            user.role,
+            user.createdAt,
+            user.disabled ? 'disabled' : '',
+            user.demo ? 'demo' : '',
+            user.provider === 'oidc' ? 'sso' : '',
+          ]
+            .join('\t')
+            .trimEnd(),
+        );
       break;
     }
     case 'role': {

@@ -35,9 +35,25 @@ describe('configuration', () => {
     [{ CHANGES_POLL_SECONDS: '1' }, 'CHANGES_POLL_SECONDS must be 0 (off) or at least 2 seconds'],
     [{ CHANGES_DIGEST_IGNORE: 'homeTeamLogoUrl, a.b' }, 'CHANGES_DIGEST_IGNORE has "a.b", which is not a field name'],
     [{ DELIVERY_SECRET_KEY: 'short' }, 'DELIVERY_SECRET_KEY must be at least 32 characters'],
+    [{ DELIVERY_MIN_INTERVAL_MINUTES: '0' }, 'DELIVERY_MIN_INTERVAL_MINUTES'],
+    [{ DELIVERY_MAX_PER_USER: '0' }, 'DELIVERY_MAX_PER_USER'],
+    [{ DELIVERY_SPOOL_MIN_FREE_MB: '-1' }, 'DELIVERY_SPOOL_MIN_FREE_MB'],
+    [{ PORTAL_MAX_BODY_KB: '0' }, 'PORTAL_MAX_BODY_KB'],
+    [{ SESSION_STORE_GRACE_SECONDS: 'soon' }, 'SESSION_STORE_GRACE_SECONDS'],
   ])('names the variable of a wrong value (%o)', (change, message) => {
     expect(() => parseConfig({ ...base, ...change })).toThrow(ConfigError);
     expect(() => parseConfig({ ...base, ...change })).toThrow(message);
+  });
+
+  it('has limits on deliveries, bodies and the store grace by default; a minimum interval of 1 minute is allowed', () => {
+    expect(parseConfig(base)).toMatchObject({
+      DELIVERY_MAX_PER_USER: 20,
+      DELIVERY_MIN_INTERVAL_MINUTES: 15,
+      DELIVERY_SPOOL_MIN_FREE_MB: 1024,
+      PORTAL_MAX_BODY_KB: 1024,
+      SESSION_STORE_GRACE_SECONDS: 60,
+    });
+    expect(parseConfig({ ...base, DELIVERY_MIN_INTERVAL_MINUTES: '1' }).DELIVERY_MIN_INTERVAL_MINUTES).toBe(1);
   });
 
   it('accepts plain http for loopback upstreams, or when the risk is accepted explicitly', () => {

@@ -156,3 +156,20 @@ describe.each(storeEngines())('the delivery store on $name', (engine) => {
     });
   });
 });
+
+describe('delivery limits', () => {
+  it('measure a schedule by its shortest gap, and say which setting refuses it', async () => {
+    const { intervalProblem, shortestGapMinutes, tooManyDeliveries } = await import('@/lib/deliveries/limits');
+    expect(shortestGapMinutes('* * * * *')).toBe(1);
+    expect(shortestGapMinutes('*/15 * * * *')).toBe(15);
+    expect(shortestGapMinutes('0,1 * * * *')).toBe(1); // 59 minutes apart, then 1
+    expect(shortestGapMinutes('0 6 * * 1-5')).toBe(24 * 60);
+    expect(intervalProblem('* * * * *', 1)).toBeNull();
+    expect(intervalProblem('0,1 * * * *', 15)).toBe(
+      'runs every 1 minute at its most frequent; deliveries may run at most every 15 minutes (DELIVERY_MIN_INTERVAL_MINUTES)',
+    );
+    expect(intervalProblem('*/15 * * * *', 15)).toBeNull();
+    expect(tooManyDeliveries(19, 20)).toBeNull();
+    expect(tooManyDeliveries(20, 20)).toMatch(/already own 20 deliveries.*DELIVERY_MAX_PER_USER is 20/);
+  });
+});

@@ -87,7 +87,7 @@ export async function insertUserIfAbsent(db: Db, user: Omit<StoredUser, 'lastSig
       demo: user.demo ? 1 : 0,
       disabled: user.disabled ? 1 : 0,
       last_sign_in_at: null,
-      session_epoch: newEpoch(),
+      // Epoch 0, as every account had before epochs: imported accounts keep the sessions they had.
     })
     .onConflict((oc) => oc.column('email').doNothing())
     .executeTakeFirst();

@@ -161,6 +161,8 @@ test.describe.serial('two portal instances on one PostgreSQL', () => {
   test('health is 503 on both while PostgreSQL is stopped, sign-in is refused clearly, and both recover by themselves', async () => {
     test.setTimeout(120_000);
     const cookie = (await jsonSignIn(B, SECOND.email, SECOND.password)).cookie;
+    // Used once while the store answers: B may honour this session for SESSION_STORE_GRACE_SECONDS without it.
+    expect(await hasSession(B, cookie)).toBe(true);
     expect((await health(A)).status).toBe(200);
     pg!.stop();
     for (const base of [A, B]) {

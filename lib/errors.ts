@@ -38,6 +38,11 @@ export const ERROR_KINDS = {
     title: 'The Picks API sent something unexpected',
     message: 'The Picks API sent something in an unexpected shape.',
   },
+  WALK_UNSETTLED: {
+    status: 503,
+    title: 'The Picks API kept changing',
+    message: 'The Picks API kept changing while the whole set was read; nothing is called complete. Try again later.',
+  },
   PAGINATION_BROKEN: {
     status: 502,
     title: 'The Picks API sent a broken list',

@@ -23,7 +23,40 @@ export function createControls(initial: () => number) {
     },
     retracted: new Set<string>(),
     edits: new Map<string, Edit>(),
+    /**
+     * 'position' (the default): a cursor is a place in the sandbox's fixed order, so nothing published or
+     * withdrawn moves it. 'offset': a cursor counts the records served before it, as some real upstreams'
+     * do (within the spec): a record published before it is served twice, one withdrawn before it skips one.
+     */
+    cursors: 'position' as 'position' | 'offset',
+    /** List pages served (picks and results), and what to do after the n-th: the world moving under a walk. */
+    pagesServed: 0,
+    pageEvents: [] as PageEvent[],
+    /** Retract, or restore, this record after every list page served: a set that never stops moving. */
+    churn: null as string | null,
   };
+}
+
+export interface PageEvent {
+  /** After this many list pages served in all (counted from when the event was set). */
+  afterPages: number;
+  retract?: string[];
+  restore?: string[];
+}
+
+/** Called after each list page is served: due events happen now, between this page and the next. */
+export function afterListPage(controls: Controls): void {
+  controls.pagesServed += 1;
+  const due = controls.pageEvents.filter((event) => event.afterPages <= controls.pagesServed);
+  controls.pageEvents = controls.pageEvents.filter((event) => event.afterPages > controls.pagesServed);
+  for (const event of due) {
+    for (const id of event.retract ?? []) controls.retracted.add(id);
+    for (const id of event.restore ?? []) controls.retracted.delete(id);
+  }
+  if (controls.churn !== null) {
+    if (controls.retracted.has(controls.churn)) controls.retracted.delete(controls.churn);
+    else controls.retracted.add(controls.churn);
+  }
 }
 
 export type Controls = ReturnType<typeof createControls>;
@@ -49,7 +82,10 @@ const ids = (body: Record<string, unknown>): string[] => {
   return body.ids as string[];
 };
 
-/** POST /__sandbox/clock {now|advanceMs}, /retract {ids}, /restore {ids}, /edit {id, fields}. */
+/**
+ * POST /__sandbox/clock {now|advanceMs}, /retract {ids}, /restore {ids}, /edit {id, fields},
+ * /cursors {mode: "position"|"offset"}, /during-walk {events: [{afterPages, retract?, restore?}], churn?: id|null}.
+ */
 export async function handleHook(
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -85,6 +121,22 @@ export async function handleHook(
       const previous = controls.edits.get(id)?.fields ?? {};
       controls.edits.set(id, { fields: { ...previous, ...(body.fields as Record<string, unknown>) }, atMs: controls.now() });
       return sendJson(res, 200, { id }, requestId);
+    }
+    case '/__sandbox/cursors': {
+      if (body.mode !== 'position' && body.mode !== 'offset') throw new ApiError(400, 'BAD_HOOK', 'mode: "position" or "offset".');
+      controls.cursors = body.mode;
+      return sendJson(res, 200, { cursors: controls.cursors }, requestId);
+    }
+    case '/__sandbox/during-walk': {
+      const events = Array.isArray(body.events) ? (body.events as PageEvent[]) : [];
+      for (const event of events) {
+        if (!Number.isInteger(event.afterPages) || event.afterPages < 0) throw new ApiError(400, 'BAD_HOOK', 'afterPages: a whole number.');
+        const unknown = [...(event.retract ?? []), ...(event.restore ?? [])].filter((id) => !known(id));
+        if (unknown.length > 0) throw new ApiError(404, 'PICK_NOT_FOUND', `Unknown ids: ${unknown.join(', ')}`);
+      }
+      controls.pageEvents = events.map((event) => ({ ...event, afterPages: controls.pagesServed + event.afterPages }));
+      if (body.churn !== undefined) controls.churn = typeof body.churn === 'string' && known(body.churn) ? body.churn : null;
+      return sendJson(res, 200, { pending: controls.pageEvents.length, churn: controls.churn }, requestId);
     }
     default:
       throw new ApiError(404, 'NOT_FOUND', 'No such hook.');

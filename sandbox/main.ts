@@ -20,6 +20,8 @@ const env = z
     SANDBOX_NOW: z.iso.datetime().optional(),
     // Test-only controls under /__sandbox/ (clock, retractions, edits): for end-to-end tests, never a real upstream.
     SANDBOX_TEST_HOOKS: z.enum(['', '0', '1']).default(''),
+    // 'offset': cursors count the records before them, as some real upstreams' do (tests of walks that must settle).
+    SANDBOX_CURSORS: z.enum(['position', 'offset']).default('position'),
   })
   .safeParse(process.env);
 
@@ -40,13 +42,16 @@ const sandbox = createSandbox({
   pickShape: config.SANDBOX_PICK_SHAPE,
   now: frozen === undefined ? undefined : () => frozen,
   testHooks: config.SANDBOX_TEST_HOOKS === '1',
+  cursors: config.SANDBOX_CURSORS,
 });
 const url = await sandbox.listen(config.SANDBOX_PORT, config.SANDBOX_HOST);
 console.log(`[sandbox] Picks API v1 sandbox on ${url} (${sandbox.records.length} picks, ${Date.now() - started} ms to seed)`);
 console.log(
   `[sandbox] throttle: ${config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS} ms per key` : 'off'}`,
 );
-if (config.SANDBOX_TEST_HOOKS === '1') console.log('[sandbox] test hooks on: POST /__sandbox/clock, /retract, /restore, /edit');
+if (config.SANDBOX_TEST_HOOKS === '1')
+  console.log('[sandbox] test hooks on: POST /__sandbox/clock, /retract, /restore, /edit, /cursors, /during-walk');
+if (config.SANDBOX_CURSORS === 'offset') console.log('[sandbox] cursors are offsets: records published or withdrawn during a walk move it');
 // A key given through SANDBOX_FULL_KEY is somebody's secret: say where it came from, never print it.
 for (const licence of sandbox.licences) {
   const shown = config.SANDBOX_FULL_KEY && licence.key === config.SANDBOX_FULL_KEY ? '(SANDBOX_FULL_KEY)' : licence.key;

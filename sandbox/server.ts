@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { generatePicks, lifecycleAt, startOfUtcDay, type SeedRecord } from './data';
 import { DEFAULT_FULL_KEY, demoLicences, REDUCED_NULLED, REDUCED_REMOVED, type Licence } from './licences';
 import { logoSvg } from './logos';
-import { createControls, handleHook } from './hooks';
+import { afterListPage, createControls, handleHook } from './hooks';
 import { FILTER_PARAMS, parseQuery, type Filters } from './query';
 import { ApiError, invalidFilters, sendJson, sendSvg } from './respond';
 import { inLicence, lowerBound } from './scope';
@@ -29,8 +29,10 @@ export interface SandboxOptions {
   pickShape?: 'wrapped' | 'bare';
   /** Origin used in absolute logo URLs; defaults to the Host the request came to. */
   publicUrl?: string;
-  /** Serve the test-only controls under /__sandbox/ (./hooks.ts): clock, retractions, edits. */
+  /** Serve the test-only controls under /__sandbox/ (./hooks.ts): clock, retractions, edits, walk events. */
   testHooks?: boolean;
+  /** How cursors behave: a place in a fixed order (default) or an offset (./hooks.ts says what moves them). */
+  cursors?: 'position' | 'offset';
 }
 
 export { MAX_PAGE_SIZE } from './query';
@@ -38,6 +40,7 @@ const DAY = 86_400_000;
 
 export function createSandbox(options: SandboxOptions = {}) {
   const controls = createControls(options.now ?? Date.now);
+  controls.cursors = options.cursors ?? 'position';
   const now = controls.now;
   const anchorMs = options.anchorMs ?? startOfUtcDay(now());
   const seed = options.seed ?? 20261122;
@@ -150,6 +153,13 @@ export function createSandbox(options: SandboxOptions = {}) {
   }
 
   function listPage(licence: Licence, params: URLSearchParams, kind: 'picks' | 'results', origin: string) {
+    const page = controls.cursors === 'offset' ? offsetPage(licence, params, kind, origin) : positionPage(licence, params, kind, origin);
+    afterListPage(controls);
+    return page;
+  }
+
+  /** The default: a cursor is a place in the fixed order, unmoved by what is published or withdrawn. */
+  function positionPage(licence: Licence, params: URLSearchParams, kind: 'picks' | 'results', origin: string) {
     const { filters, limit, cursor } = parseQuery(params, kind, defaultPageSize);
     if (kind === 'results') filters.status = 'settled';
     const list = licensed.get(licence.key) ?? [];
@@ -174,6 +184,35 @@ export function createSandbox(options: SandboxOptions = {}) {
       last = position;
     }
     return { data, page: { nextCursor: hasMore ? sealCursor(last, canonical) : null, hasMore } };
+  }
+
+  /** Test mode: a cursor counts the records served before it (what moves under a walk shifts the rest). */
+  function offsetPage(licence: Licence, params: URLSearchParams, kind: 'picks' | 'results', origin: string) {
+    const { filters, limit, cursor } = parseQuery(params, kind, defaultPageSize);
+    if (kind === 'results') filters.status = 'settled';
+    const list = licensed.get(licence.key) ?? [];
+    const canonical = JSON.stringify(['offset', kind, licence.key, ...FILTER_PARAMS.map((p) => filters[p]?.toLowerCase() ?? null)]);
+    const fromMs = filters.from ? Date.parse(filters.from) : -Infinity;
+    const toMs = filters.to ? Date.parse(filters.to) : Infinity;
+    const skip = cursor === undefined ? 0 : openCursor(cursor, canonical) + 1;
+    const at = now();
+    const data: Record<string, unknown>[] = [];
+    let matched = 0;
+    let hasMore = false;
+    for (let position = lowerBound(list, fromMs); position < list.length; position += 1) {
+      const record = list[position] as SeedRecord;
+      if (record.eventMs >= toMs) break;
+      const life = lifecycleAt(record, at);
+      if (!life.published || controls.retracted.has(record.id) || !matches(record, life, filters)) continue;
+      matched += 1;
+      if (matched <= skip) continue;
+      if (data.length === limit) {
+        hasMore = true;
+        break;
+      }
+      data.push(present(record, licence, origin, life));
+    }
+    return { data, page: { nextCursor: hasMore ? sealCursor(skip + data.length - 1, canonical) : null, hasMore } };
   }
 
   // Cursor: 4 bytes of position + 7 bytes of a MAC over the position, key, endpoint and filters, in

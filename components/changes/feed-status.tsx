@@ -30,6 +30,11 @@ export function FeedStatusLine({ status }: { status: FeedStatus }) {
         ) : null}{' '}
         · <span data-testid="feed-watched">{status.watched.toLocaleString('en-GB')}</span> records watched
       </p>
+      {status.walk ? (
+        <p className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="feed-walk">
+          During the last complete poll {status.walk}.
+        </p>
+      ) : null}
       {status.failure ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="feed-failure">
           The poll started <UtcTime iso={status.failure.at} /> failed and recorded nothing: {status.failure.error}. The next poll starts

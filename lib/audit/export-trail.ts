@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { toAppError } from '../errors';
+import { walkSummary, type WalkReport } from '../picks-api/settle';
 import { recordAudit, type AuditAction } from './record';
 
 /**
@@ -23,6 +24,8 @@ export interface ExportContext {
 export interface ExportProgress {
   records: number;
   requestIds: Set<string>;
+  /** What the walk saw while the upstream moved. */
+  walk?: WalkReport;
 }
 
 export function newProgress(): ExportProgress {
@@ -66,6 +69,7 @@ export function auditedStream(
       sha256: digest.digest('hex'), // of the bytes delivered, however it ended
       durationMs: Date.now() - startedAt,
       requestIds: [...progress.requestIds],
+      walk: progress.walk ? walkSummary(progress.walk) : null,
     }).then(() => undefined);
   };
   return new ReadableStream<Uint8Array>(

@@ -25,6 +25,8 @@ export interface Manifest {
   startedAt: string;
   endedAt: string;
   upstreamRequestIds: string[];
+  /** What the walk saw while the upstream moved (duplicates dropped, later passes and what they added); null when nothing did. */
+  walk: AuditEntry['walk'];
   auditHash: string;
 }
 
@@ -44,6 +46,7 @@ export function toManifest(entry: AuditEntry): Manifest {
     startedAt: new Date(Date.parse(entry.at) - (entry.durationMs ?? 0)).toISOString(),
     endedAt: entry.at,
     upstreamRequestIds: entry.requestIds,
+    walk: entry.walk,
     auditHash: entry.hash,
   };
 }

@@ -42,6 +42,7 @@ export async function recordAudit(record: AuditRecord): Promise<AuditEntry | nul
     requestIds: [],
     address: null,
     licence: null,
+    walk: null,
     ...record,
   };
   try {

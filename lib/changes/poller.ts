@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { toAppError } from '../errors';
 import type { Pick } from '../picks-api/schemas';
+import { describeWalk, newWalkReport, walkSummary, type WalkReport } from '../picks-api/settle';
 import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedLease, requestPoll } from '../store/change-feed';
 import { applyPoll, readWatched } from '../store/changes';
 import type { Database } from '../store/schema';
@@ -24,7 +25,7 @@ export interface FeedSettings {
 /** What the poller needs of the upstream client: a walk of /picks with from/to, counting requests. */
 export type WalkPicks = (
   filters: { from: string; to: string },
-  call: { signal?: AbortSignal; onRequest?: () => void; priority?: 'bulk' },
+  call: { signal?: AbortSignal; onRequest?: () => void; priority?: 'bulk'; report?: WalkReport },
 ) => AsyncIterable<Pick>;
 
 export interface PollContext {
@@ -62,9 +63,12 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
     const previousState = await readFeed(db);
     const delivered = new Map<string, Snapshot>();
     const ignore = new Set(settings.digestIgnore ?? []);
+    // A walk that cannot settle throws (WALK_UNSETTLED): the poll fails and records nothing, so no record is
+    // taken for withdrawn on the strength of a walk the upstream moved under.
+    const report = newWalkReport();
     const walk = context.walk(
       { from: window.from, to: window.to },
-      { signal: context.signal, onRequest: () => (requests += 1), priority: 'bulk' },
+      { signal: context.signal, onRequest: () => (requests += 1), priority: 'bulk', report },
     );
     for await (const record of walk) {
       // A record without an id cannot be followed (spec §2.2: the id is what changes are keyed on).
@@ -82,6 +86,7 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
       window: { from: window.from, to: window.to },
       watched: delivered.size,
       requests,
+      walk: walkSummary(report) ? describeWalk(report) : null,
     });
     return { outcome: 'complete', entries, watched: delivered.size, requests, baseline: previous === null };
   } catch (error) {

@@ -23,6 +23,8 @@ export interface FeedStatus {
   /** The last poll failed or was interrupted: when, and why (nothing was recorded). */
   failure: { at: string; error: string } | null;
   running: boolean;
+  /** The last complete poll's walk, when the upstream moved under it (a second pass, duplicates dropped). */
+  walk: string | null;
 }
 
 export function feedStatus(state: FeedState, now = Date.now()): FeedStatus {
@@ -47,6 +49,7 @@ export function feedStatus(state: FeedState, now = Date.now()): FeedStatus {
     polls: state.polls,
     failure,
     running: state.outcome === 'running' && !interrupted,
+    walk: state.walk,
   };
 }
 

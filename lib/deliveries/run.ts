@@ -13,7 +13,7 @@ import { parseChangeQuery } from '../changes/query';
 import { AppError, toAppError } from '../errors';
 import { planExport, startExport } from '../export/stream';
 import { contentTypeOf, fileLabel, fileStamp } from '../export/file-headers';
-import { picksApi } from '../picks-api';
+import { newWalkReport, picksApi, walkSummary, type WalkReport } from '../picks-api';
 import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
 import { finishRun, pinHostKey, recordOutcome, renewRun, updateDelivery, type Delivery } from '../store/deliveries';
@@ -67,6 +67,8 @@ interface Produced {
   until: string | null;
   contentType: string;
   resolved: Record<string, string>;
+  /** What the walk saw while the upstream moved (null for `changes`, which read the store). */
+  walk: WalkReport | null;
 }
 
 async function produce(
@@ -80,6 +82,7 @@ async function produce(
   let records = 0;
   let stream: ReadableStream<Uint8Array>;
   let until: string | null = null;
+  let walk: WalkReport | null = null;
   if (delivery.kind === 'changes') {
     const feed = await readFeed(db);
     if (feed.completeMs === null)
@@ -99,7 +102,8 @@ async function produce(
     );
   } else {
     const plan = planExport(delivery.kind, new URLSearchParams(resolved), delivery.format, null);
-    const started = await startExport(plan, { client: picksApi(), onPage: (n) => (records = n) });
+    walk = newWalkReport();
+    const started = await startExport(plan, { client: picksApi(), onPage: (n) => (records = n), report: walk });
     stream = started.stream;
   }
   const tap = new Transform({
@@ -114,6 +118,7 @@ async function produce(
     until,
     contentType: contentTypeOf(delivery.format),
     resolved,
+    walk,
   };
 }
 
@@ -128,6 +133,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   let bytes = 0;
   let records = 0;
   let resolved: Record<string, string> = delivery.filters;
+  let walk: ReturnType<typeof walkSummary> = null;
 
   /**
    * How the run ended, recorded three ways: its row in the run history, the count of failures in a row
@@ -163,6 +169,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
       sha256: ok ? result.sha256 : null,
       durationMs: finishedMs - startedMs,
       licence: ok ? result.licence : null,
+      walk,
     });
     return paused;
   };
@@ -177,6 +184,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     });
     records = made.records;
     resolved = made.resolved;
+    walk = made.walk ? walkSummary(made.walk) : null;
     const sha256 = hash.digest('hex');
     const manifest = {
       delivery: { id: delivery.id, name: delivery.name },
@@ -190,6 +198,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
       bytes,
       sha256,
       licence: (await licenceOrNull())?.licenceId ?? null,
+      // What the walk saw while the upstream moved: duplicates dropped, later passes and what they added (null: nothing moved).
+      walk,
       startedAt: new Date(startedMs).toISOString(),
       finishedAt: new Date().toISOString(),
     };

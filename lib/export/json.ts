@@ -52,8 +52,10 @@ export function jsonPage(page: PickList, first: boolean): Uint8Array {
   return out;
 }
 
-export function jsonClosing(count: number): string {
-  return `\n],\n"count":${count},\n"completedAt":${JSON.stringify(new Date().toISOString())}}\n`;
+/** The document's end: the count, and, when the upstream moved during the walk, what the walk did about it. */
+export function jsonClosing(count: number, walk: object | null = null): string {
+  const moved = walk ? `,\n"walk":${JSON.stringify(walk)}` : '';
+  return `\n],\n"count":${count}${moved},\n"completedAt":${JSON.stringify(new Date().toISOString())}}\n`;
 }
 
 const QUOTE = 0x22;

@@ -2,7 +2,7 @@ import 'server-only';
 import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
-import { encodingOf, picksApi, type PicksClient, type PickList } from '../picks-api';
+import { encodingOf, newWalkReport, picksApi, walkSummary, type PicksClient, type PickList, type WalkReport } from '../picks-api';
 import { licenceOrNull } from '../picks-api/portal';
 import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
 import { claimWalkSlot } from '../walk-slots';
@@ -61,6 +61,8 @@ export async function startExport(
     client?: PicksClient;
     onPage?: (records: number, requestId: string | null) => void;
     onDone?: () => void;
+    /** Filled in by the walk: what it saw while the upstream moved (lib/picks-api/settle.ts). */
+    report?: WalkReport;
   } = {},
 ): Promise<StartedExport> {
   const client = options.client ?? picksApi();
@@ -71,7 +73,7 @@ export async function startExport(
   };
 
   // byteStrings: the records are only written back out, so their text need not be decoded (byte-strings.ts).
-  const walk = { signal: controller.signal, pageSize: 200, byteStrings: true };
+  const walk = { signal: controller.signal, pageSize: 200, byteStrings: true, report: options.report };
   const pages: AsyncGenerator<PickList> =
     plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);
   const startedAt = new Date();
@@ -114,7 +116,7 @@ export async function startExport(
             output.enqueue(write(next.value));
             return;
           }
-          if (plan.format === 'json') output.enqueue(encode(jsonClosing(count)));
+          if (plan.format === 'json') output.enqueue(encode(jsonClosing(count, options.report ? walkSummary(options.report) : null)));
           finish();
           output.close();
         } catch (error) {
@@ -179,8 +181,10 @@ export async function exportResponse(
       licence: (await licenceOrNull())?.licenceId ?? null,
     };
     const progress = newProgress();
+    progress.walk = newWalkReport();
     const started = await startExport(plan, {
       signal: request.signal,
+      report: progress.walk,
       onDone: release,
       onPage: (records, requestId) => {
         progress.records = records;

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { errorFromResponse, networkError, parseJsonBody, parseRetryAfter, requestIdOf, throttledError } from './errors';
 import { byteStringText } from './byte-strings';
-import { walkPages } from './walk';
+import { newWalkReport, settledPages, type WalkReport } from './settle';
+import { walkPages, type FetchPageBody } from './walk';
 import { FILTER_KEYS, type PickFilters } from '../filters';
 import { createUpstreamGate, isGatePaused, sleep, type GatePriority, type UpstreamGate } from './gate';
 import { fitsQuickly } from './quick-check';
@@ -52,7 +53,13 @@ export interface WalkOptions extends CallOptions {
    * allow it arrive as byte strings, marked (byte-strings.ts: encode text made from them as Latin-1).
    */
   byteStrings?: boolean;
+  /** Filled in as the walk goes: duplicates dropped, passes, whether it settled (settle.ts). */
+  report?: WalkReport;
+  /** 'report': a walk that cannot settle ends quietly and says so in `report`; by default it fails (WALK_UNSETTLED). */
+  unsettled?: 'throw' | 'report';
 }
+
+const NEVER = new AbortController().signal;
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 4_000, retryAfterCapMs: 30_000 };
 const API_PREFIX = '/api/v1';
@@ -196,20 +203,25 @@ export function createPicksClient(options: PicksClientOptions) {
     return check(pickSchema, wrapped ? body.data : body, 'a pick', false, requestIdOf(body));
   }
 
+  /** Every page of a list, each record once, settled while the upstream moves (settle.ts). */
   const pageWalker =
     (path: string, validate: (body: unknown) => PickList) =>
-    (filters: PickFilters, call: WalkOptions = {}) =>
-      walkPages(
-        (cursor, signal, onBytes) =>
-          getJson(
-            path,
-            filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }),
-            { signal, onRequest: call.onRequest, priority: call.priority ?? 'bulk' },
-            onBytes,
-          ),
-        validate,
-        { signal: call.signal, maxPages, byteStrings: call.byteStrings },
-      );
+    (filters: PickFilters, call: WalkOptions = {}) => {
+      const fetchBody: FetchPageBody = (cursor, signal, onBytes) =>
+        getJson(
+          path,
+          filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }),
+          { signal, onRequest: call.onRequest, priority: call.priority ?? 'bulk' },
+          onBytes,
+        );
+      const pass = () => walkPages(fetchBody, validate, { signal: call.signal, maxPages, byteStrings: call.byteStrings });
+      const probe = async (cursor: string | undefined) => {
+        const body = await fetchBody(cursor, call.signal ?? NEVER, () => false);
+        const data = body && typeof body === 'object' ? (body as { data?: unknown }).data : undefined;
+        return Array.isArray(data) ? data.map((r) => (r && typeof r === 'object' && typeof r.id === 'string' && r.id ? r.id : null)) : null;
+      };
+      return settledPages(pass, probe, { report: call.report ?? newWalkReport(), unsettled: call.unsettled });
+    };
   const walkPickPages = pageWalker('/picks', (body) => check(pickListSchema, body, 'a page of picks', true));
   const walkResultPages = pageWalker('/results', (body) => check(resultListSchema, body, 'a page of results'));
 

@@ -13,6 +13,7 @@ export type { Pick, PickList, OpenObject } from './schemas';
 export { PICK_FIELDS, NESTED_PICK_FIELDS } from './schemas';
 export type { CallOptions, WalkOptions, PicksClient } from './client';
 export { pageBytes } from './walk';
+export { describeWalk, newWalkReport, walkSummary, type WalkReport } from './settle';
 export { encodingOf } from './byte-strings';
 
 // One gate per process, shared through globalThis: Next bundles this module once per layer (pages, route

@@ -76,7 +76,7 @@ export async function* walkPages(
     for (let pageNumber = 1; ; pageNumber += 1) {
       waiting = true;
       const body = await current.body.finally(() => (waiting = false));
-      const { guess: guessed, bytes, asByteStrings } = current;
+      const { guess: guessed, bytes, asByteStrings, cursor: requestedWith } = current;
       if (asByteStrings) envelopeAsText(body); // the walk and the audit read the cursor and request id as text
       // Unlink what is used: settled requests chained to each other kept every page reachable for a while (measured).
       current.guess = null;
@@ -94,7 +94,8 @@ export async function* walkPages(
         current = guessed && guessed.cursor === nextCursor ? guessed : request(nextCursor);
       }
       const list = validate(body);
-      if (bytes) Object.defineProperty(list, PAGE_BYTES, { value: bytes, enumerable: false });
+      if (bytes) Object.defineProperty(list, PAGE_BYTES, { value: bytes, enumerable: false, configurable: true });
+      Object.defineProperty(list, PAGE_CURSOR, { value: requestedWith, enumerable: false });
       if (asByteStrings) markByteStrings(list);
       yield list;
       if (!hasMore) return;
@@ -107,6 +108,17 @@ export async function* walkPages(
 
 const SETTLED: Promise<unknown> = Promise.resolve();
 const PAGE_BYTES = Symbol('page bytes');
+const PAGE_CURSOR = Symbol('page cursor');
+
+/** The cursor a walked page was asked for with (undefined for the first page): settle.ts asks for it again. */
+export function pageCursor(page: PickList): string | undefined {
+  return (page as PickList & { [PAGE_CURSOR]?: string })[PAGE_CURSOR];
+}
+
+/** A page whose records were changed no longer matches its body: writers re-serialise it. */
+export function forgetPageBytes(page: PickList): void {
+  delete (page as PickList & { [PAGE_BYTES]?: Uint8Array })[PAGE_BYTES];
+}
 
 /**
  * The body a walked page was parsed from, as the upstream sent it (undefined for pages not from a walk).

@@ -32,11 +32,22 @@ export interface AuditEntry {
   requestIds: string[];
   address: string | null;
   licence: string | null;
+  /** What the walk saw while the upstream moved; null when nothing did, or no walk was made. */
+  walk: WalkSummary | null;
   prevHash: string;
   hash: string;
 }
 
-export type AuditInput = Omit<AuditEntry, 'seq' | 'at' | 'prevHash' | 'hash'> & { at?: string };
+/** A walk's report as the audit trail keeps it (lib/picks-api/settle.ts). */
+export interface WalkSummary {
+  passes: number;
+  duplicatesDropped: number;
+  addedByLaterPasses: number;
+  settled: boolean;
+  signals: string[];
+}
+
+export type AuditInput = Omit<AuditEntry, 'seq' | 'at' | 'prevHash' | 'hash' | 'walk'> & { at?: string; walk?: WalkSummary | null };
 
 export const GENESIS = '0'.repeat(64);
 const ANCHOR = 'audit-anchor';
@@ -60,6 +71,8 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
     entry.requestIds,
     entry.address,
     entry.licence,
+    // Only entries that have one hash it: entries from before it existed keep their hashes.
+    ...(entry.walk ? [entry.walk] : []),
   ];
   return createHash('sha256')
     .update(`${entry.prevHash}\n${JSON.stringify(fields)}`)
@@ -84,6 +97,7 @@ export function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
     requestIds: JSON.parse(row.request_ids) as string[],
     address: row.address,
     licence: row.licence,
+    walk: row.walk ? (JSON.parse(row.walk) as WalkSummary) : null,
     prevHash: row.prev_hash,
     hash: row.hash,
   };
@@ -108,6 +122,7 @@ export function toRow(entry: AuditEntry): Insertable<AuditLogTable> {
     request_ids: JSON.stringify(entry.requestIds),
     address: entry.address,
     licence: entry.licence,
+    walk: entry.walk ? JSON.stringify(entry.walk) : null,
     prev_hash: entry.prevHash,
     hash: entry.hash,
   };
@@ -123,7 +138,13 @@ export async function appendAudit(db: Db, input: AuditInput): Promise<AuditEntry
     await takeLock(trx, 'audit');
     const last = await trx.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
     const before = last ? { seq: Number(last.seq), hash: last.hash } : await anchor(trx);
-    const partial = { ...input, at: input.at ?? new Date().toISOString(), seq: before.seq + 1, prevHash: before.hash };
+    const partial = {
+      ...input,
+      walk: input.walk ?? null,
+      at: input.at ?? new Date().toISOString(),
+      seq: before.seq + 1,
+      prevHash: before.hash,
+    };
     const entry: AuditEntry = { ...partial, hash: entryHash(partial) };
     await trx.insertInto('audit_log').values(toRow(entry)).execute();
     return entry;

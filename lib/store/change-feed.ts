@@ -24,6 +24,8 @@ export interface FeedState {
   polls: number;
   polledBy: string | null;
   requestedMs: number | null;
+  /** The last complete poll's walk, in words, when the upstream moved under it. */
+  walk: string | null;
 }
 
 export async function readFeed(db: Db): Promise<FeedState> {
@@ -41,6 +43,7 @@ export async function readFeed(db: Db): Promise<FeedState> {
     polls: Number(row.polls),
     polledBy: row.polled_by,
     requestedMs: row.requested_ms === null ? null : Number(row.requested_ms),
+    walk: row.walk ?? null,
   };
 }
 

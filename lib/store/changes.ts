@@ -59,6 +59,8 @@ export interface PollSummary {
   window: { from: string; to: string };
   watched: number;
   requests: number;
+  /** What the walk saw while the upstream moved, in words; absent or null when nothing did. */
+  walk?: string | null;
 }
 
 /** Applies a complete walk's plan, or nothing: the lease is checked (and held) first, inside the transaction. */
@@ -72,6 +74,7 @@ export async function applyPoll(db: Db, plan: Plan, summary: PollSummary): Promi
       window_to: summary.window.to,
       watched: summary.watched,
       requests: summary.requests,
+      walk: summary.walk ?? null,
       polls: sql<number>`polls + 1`,
       polled_by: summary.instance,
     });

@@ -75,6 +75,8 @@ export interface AuditLogTable {
   address: string | null;
   /** The licence reference /me gave when an export started. */
   licence: string | null;
+  /** What the walk saw while the upstream moved (JSON of WalkSummary); null before 0006 and for entries without a walk. */
+  walk?: string | null;
   prev_hash: string;
   hash: string;
 }
@@ -123,6 +125,8 @@ export interface ChangeFeedTable {
   polled_by: string | null;
   /** An admin asked for a poll now ("Poll now"); the holder polls at its next check if this is after started_ms. */
   requested_ms: number | null;
+  /** The last complete poll's walk, in words, when the upstream moved under it. */
+  walk?: string | null;
 }
 
 /** When each person last opened /changes, and the visit before (for "since my last visit"). */

@@ -1,3 +1,4 @@
+import { probeIndexes } from '@/lib/picks-api/settle';
 import { describe, expect, it } from 'vitest';
 import { parseCoverageQuery, runCoverage } from '@/lib/coverage/run';
 import { createPicksClient } from '@/lib/picks-api/client';
@@ -23,7 +24,8 @@ describe('coverage matrix', () => {
     const { report, requests } = await runCoverage(query, { client: client('sandbox-full-key') });
     const direct = await walk('sandbox-full-key', { from: query.from, to: query.to });
     expect(report.records).toBe(direct.length);
-    expect(requests).toBe(1 + Math.ceil(direct.length / 200)); // /me, then one request a page
+    const pages = Math.ceil(direct.length / 200);
+    expect(requests).toBe(1 + pages + probeIndexes(pages).length); // /me, one request a page, and the walk's checks at its end
     for (const row of report.rows) {
       const mine = direct.filter((p) => p.league === row.league);
       expect(row.total).toBe(mine.length);

@@ -51,6 +51,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0003_changes',
       '0004_deliveries',
       '0005_security_review',
+      '0006_walks',
     ]);
   });
 

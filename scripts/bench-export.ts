@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { prepareBaseline, startBaselinePortal } from './bench-baseline';
+import { measureMoving } from './bench-export-moving';
 import { cpuMs, median, rssMb, signIn, startStack, type Running } from './bench-support';
 import { PORTAL_NODE_ARGS } from './portal-node-options';
 
@@ -205,5 +206,8 @@ for (const [label, delayMs, rounds, port] of [
 console.log(
   `\n[bench] ratios to a raw walk: instant CSV ${all[0]!.ratio.csv.toFixed(3)}, JSON ${all[0]!.ratio.json.toFixed(3)} (target 1.25); remote CSV ${all[1]!.ratio.csv.toFixed(3)}, JSON ${all[1]!.ratio.json.toFixed(3)} (target 1.05)`,
 );
+// When records move between an export's pages: what the second pass costs (BENCH_MOVING_ROUNDS=0 skips it).
+const MOVING_ROUNDS = Number(process.env.BENCH_MOVING_ROUNDS ?? 3);
+const moving = MOVING_ROUNDS > 0 ? await measureMoving(process.env.BENCH_MOVING_PICKS ?? '20000', MOVING_ROUNDS) : null;
 await mkdir('bench-results', { recursive: true });
-await writeFile('bench-results/export.json', `${JSON.stringify(all, null, 2)}\n`);
+await writeFile('bench-results/export.json', `${JSON.stringify({ exports: all, moving }, null, 2)}\n`);

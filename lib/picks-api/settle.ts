@@ -19,7 +19,7 @@ import { forgetPageBytes, pageCursor } from './walk';
  * (WALK_UNSETTLED) unless the caller asked only for the report.
  *
  * What it cannot see: a record withdrawn and another published in the same stretch of an offset walk,
- * with no id met twice and none of the pages asked again changed. docs/architecture.md says what that means.
+ * with no id met twice and none of the pages asked again changed: docs/walks.md says what that means.
  */
 
 export const MAX_PASSES = 3;

@@ -181,6 +181,15 @@ describe('a folder delivery while the upstream moves', () => {
     const manifest = JSON.parse(await readFile(path.join(folder, names[1]!), 'utf8'));
     expect(manifest).toMatchObject({ records: ids.length, walk: { settled: true } });
     expect(run!.records).toBe(ids.length);
+    // A set that never stops moving: the run fails after three passes, and nothing more reaches the folder.
+    sandbox.controls.churn = order[0]!;
+    await (
+      await runNow(ctx, (await store.findDelivery(db, 'dlv_00000000000000c1'))!)
+    ).done;
+    const [unsettled] = await store.listRuns(db, 'dlv_00000000000000c1');
+    expect(unsettled).toMatchObject({ outcome: 'failed', file: null });
+    expect(unsettled!.error).toMatch(/^WALK_UNSETTLED/);
+    expect(await readdir(folder)).toHaveLength(2);
   });
 });
 

@@ -8,8 +8,8 @@ const two = (n: number) => (n < 10 ? `0${n}` : String(n));
  */
 /**
  * e.g. "22 Nov 2026, 14:05 UTC" (day, short month, year, 24-hour time). Written out rather than through
- * Intl.DateTimeFormat, which cost 1–2 % of a 200-row page's server CPU (two times a row; README, Performance)
- * and names September differently in different ICU versions.
+ * Intl.DateTimeFormat, which showed in a 200-row page's server CPU profile (two times a row) and names
+ * September differently in different ICU versions.
  */
 export const formatUtc = (date: Date) =>
   `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { parseOidcConfig, type OidcConfig } from './auth/oidc';
+import { OIDC_VARIABLES, parseOidcConfig, type OidcConfig } from './auth/oidc';
 import { parseMeFields } from './licence';
 import { isLoopbackHost, parseAddressList } from './net/addresses';
 import { parseStoreSettings, storeSettingsShape, type StoreSettings } from './store/settings';
@@ -143,6 +143,9 @@ const configSchema = z.object({
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };
+
+/** Every environment variable the configuration reads (docs/configuration.md and .env.example name each: a test checks). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(configSchema.shape), ...OIDC_VARIABLES];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -40,7 +40,9 @@ export function prepareBaseline(rev = BASELINE_REV): string {
 /** The baseline portal in front of a running stack's sandbox, on its own port; stop() stops it alone. */
 export async function startBaselinePortal(dir: string, stack: Running, port: number, nodeArgs: string[]) {
   await assertPortFree(port);
-  const usersFile = path.join(mkdtempSync(path.join(tmpdir(), 'bench-baseline-')), 'users.json');
+  // A store of its own: an older portal must not meet a database a newer one has migrated.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-baseline-'));
+  const usersFile = path.join(dataDir, 'users.json');
   const user = {
     email: BENCH_USER.email,
     role: 'admin',
@@ -54,7 +56,7 @@ export async function startBaselinePortal(dir: string, stack: Running, port: num
     upstreamUrl: stack.upstreamUrl,
     key: stack.key,
     nodeArgs,
-    env: { PORTAL_USERS_FILE: usersFile },
+    env: { PORTAL_USERS_FILE: usersFile, PORTAL_DATA_DIR: dataDir, DATABASE_URL: '' },
     cwd: dir,
   });
   const stop = () => portal.kill('SIGTERM');

@@ -194,8 +194,10 @@ for (const [label, delayMs, rounds, port] of [
     sandboxEnv: { SANDBOX_PICKS: PICKS, SANDBOX_RATE_LIMIT: '0' },
     replay: { port: 4515 + port, delayMs },
   });
-  const baseline = baselineDir ? await startBaselinePortal(baselineDir, stack, 3518 + port, PORTAL_NODE_ARGS) : null;
+  let baseline: Awaited<ReturnType<typeof startBaselinePortal>> | null = null;
   try {
+    // Inside the try: a baseline that does not come up must not leave the stack running.
+    baseline = baselineDir ? await startBaselinePortal(baselineDir, stack, 3518 + port, PORTAL_NODE_ARGS) : null;
     const before = baseline ? { url: baseline.portalUrl, pid: baseline.portal.pid!, cookie: await signIn(baseline.portalUrl) } : null;
     all.push(await measure(stack, rounds, label, before));
   } finally {

@@ -6,7 +6,7 @@ import { waitFor } from './bench-support';
 
 /**
  * Debian's nginx as a round-robin load balancer in front of portal instances, for bench:load: the same
- * upstream block the README shows (keepalive to the instances, the client's address in X-Forwarded-For,
+ * upstream block docs/operations.md shows (keepalive to the instances, the client's address in X-Forwarded-For,
  * streaming responses unbuffered), on loopback, in a prefix directory of its own.
  */
 

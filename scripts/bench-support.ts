@@ -210,7 +210,8 @@ export async function signIn(portalUrl: string): Promise<string> {
   const res = await fetch(`${portalUrl}/api/auth/callback/credentials`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar },
+    // The portal refuses a state-changing request that does not name it as its Origin.
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar, origin: portalUrl },
     body: new URLSearchParams({ csrfToken, email: BENCH_USER.email, password: BENCH_USER.password, json: 'true' }),
   });
   const session = res.headers

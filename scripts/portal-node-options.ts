@@ -5,7 +5,7 @@
  * - semi-spaces capped at 8 MB keep the young generation small;
  * - an old generation allowed to grow 1.5× its live size before a full collection, instead of V8's up
  *   to 4×, stops pages promoted by chance from piling up for tens of seconds.
- * The README's Performance section has the measurements.
+ * Why: docs/adr/0007.
  * Command-line arguments, not NODE_OPTIONS: Node refuses the second there.
  */
 export const PORTAL_NODE_ARGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];

@@ -24,6 +24,15 @@ export interface OidcConfig {
 
 const RANK: Role[] = ['viewer', 'manager', 'editor', 'admin'];
 const REQUIRED = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const;
+/** Every variable parseOidcConfig reads. */
+export const OIDC_VARIABLES = [
+  ...REQUIRED,
+  'OIDC_ROLE_CLAIM',
+  'OIDC_ROLE_MAP',
+  'OIDC_DEFAULT_ROLE',
+  'OIDC_ALLOWED_DOMAINS',
+  'OIDC_NAME',
+] as const;
 
 export function parseOidcConfig(env: Record<string, string | undefined>): OidcConfig | null {
   const set = REQUIRED.filter((key) => env[key]?.trim());

@@ -18,7 +18,7 @@ export type PortalSession = Session & { user: Session['user'] & { role: Role } }
  * Read straight from the cookie and judged by the same rules as next-auth's jwt callback (revocation,
  * absolute end, the account now), without next-auth's re-encoding of the cookie on every read: the token's
  * expiry is pinned to the session's absolute end (options.ts), so a fresh copy would gain nothing, and its
- * encryption was a measurable part of every page (README, Performance). Once per request (React's cache).
+ * encryption was a measurable part of every page (docs/adr/0002). Once per request (React's cache).
  */
 export const getPortalSession = cache(async function getPortalSession(): Promise<PortalSession | null> {
   await connection(); // per request, never prerendered: sessions and licensed data are private

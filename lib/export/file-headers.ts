@@ -8,7 +8,7 @@ export function fileHeaders(contentType: string, filename: string): Record<strin
     'Content-Type': contentType,
     'Content-Disposition': `attachment; filename="${filename}"`,
     // no-transform: Next would otherwise gzip the stream on the fly, costing more CPU than the whole
-    // export on a small machine; compress in the reverse proxy if the network needs it (README).
+    // export on a small machine; compress in the reverse proxy if the network needs it (docs/operations.md).
     'Cache-Control': 'private, no-store, no-transform',
     'X-Content-Type-Options': 'nosniff',
   };

@@ -8,7 +8,7 @@ import { toSafeJson } from '../safe-json';
  *
  * Records are the upstream's own bytes when they can be: the page's body was already parsed and
  * validated, so its `data` elements are located with one pass over the bytes (dataSpans) and copied,
- * instead of re-serialising every record (cheaper: figures in the README's Performance section).
+ * instead of re-serialising every record (cheaper, as bench:export shows).
  * A body this does not read (records spread over several lines, an escaped or unusual top-level key,
  * a count that disagrees with the parse) is re-serialised with JSON.stringify: same values, one per line.
  */

@@ -3,8 +3,8 @@ import { isUtf8 } from 'node:buffer';
 
 /**
  * Byte strings: a page's body read with one character per byte (Latin-1) instead of decoded as UTF-8, for
- * consumers that only write records back out as bytes (exports). Decoding was a fifth of an export's CPU
- * (README, "Where an export's time goes") and JSON.parse reads a one-byte string faster; written back with
+ * consumers that only write records back out as bytes (exports). Decoding was a large share of an export's CPU
+ * (docs/adr/0004) and JSON.parse reads a one-byte string faster; written back with
  * `Buffer.from(text, 'latin1')`, such text gives exactly the bytes the decoded text gives as UTF-8.
  *
  * That holds when every character of a parsed string is one byte of the body's UTF-8, so only for bodies

@@ -93,37 +93,52 @@ export async function* settledPages(
     let index = 0;
     for await (const page of pass()) {
       index += 1;
-      const ids = page.data.map((record) => idOf(record.id, page));
-      if ((index & (index - 1)) === 0) kept.set(index, { cursor: pageCursor(page), ids });
-      const keep = page.data.filter((_, i) => {
-        const id = ids[i] ?? null;
-        if (id === null) return n === 1; // no id to tell it by: the first pass keeps it, later ones cannot
-        if (n > 1 && !inPass.add(id)) return ((moved = true), signal('an id met twice'), false);
-        if (seen.add(id)) {
-          if (n > 1) report.addedByLaterPasses += 1;
-          return true;
-        }
-        if (n === 1) {
-          report.duplicatesDropped += 1;
+      const data = page.data;
+      const latin1 = encodingOf(page) === 'latin1';
+      const ids: (string | null)[] | null = (index & (index - 1)) === 0 ? [] : null; // kept for the checks at the end
+      let keep: typeof data | null = null; // made only when a record is dropped
+      for (let i = 0; i < data.length; i += 1) {
+        const id = idOf(data[i]!.id, latin1);
+        ids?.push(id);
+        let stays: boolean;
+        if (id === null)
+          stays = n === 1; // no id to tell it by: the first pass keeps it, later ones cannot
+        else if (n > 1 && !inPass.add(id)) {
+          stays = false;
           moved = true;
           signal('an id met twice');
+        } else if (seen.add(id)) {
+          stays = true;
+          if (n > 1) report.addedByLaterPasses += 1;
+        } else {
+          stays = false;
+          if (n === 1) {
+            report.duplicatesDropped += 1;
+            moved = true;
+            signal('an id met twice');
+          }
         }
-        return false;
-      });
-      if (keep.length !== page.data.length) {
+        if (!stays && keep === null) keep = data.slice(0, i);
+        else if (stays && keep !== null) keep.push(data[i]!);
+      }
+      if (ids) kept.set(index, { cursor: pageCursor(page), ids });
+      if (keep !== null) {
         forgetPageBytes(page);
         page.data = keep;
       }
-      if (n === 1 || keep.length > 0) yield page;
+      if (n === 1 || page.data.length > 0) yield page;
     }
-    for (const at of probeIndexes(index)) {
+    // Asked again together: one round trip however many.
+    const probes = probeIndexes(index);
+    const answers = await Promise.all(probes.map((at) => probe(kept.get(at)!.cursor)));
+    probes.forEach((at, k) => {
       const before = kept.get(at)!;
-      const now = await probe(before.cursor);
-      if (now === null || now.length !== before.ids.length || now.some((id, i) => id !== before.ids[i])) {
+      const now = answers[k];
+      if (now === null || now === undefined || now.length !== before.ids.length || now.some((id, i) => id !== before.ids[i])) {
         moved = true;
         signal(at === 1 ? 'the first page changed' : `page ${at} changed`);
       }
-    }
+    });
     if (!moved) {
       report.settled = true;
       return;
@@ -146,7 +161,7 @@ export function probeIndexes(pages: number): number[] {
 }
 
 /** A record's id as text (an export's byte-string pages hold it as bytes), or null when it has none. */
-function idOf(id: unknown, page: PickList): string | null {
+function idOf(id: unknown, latin1: boolean): string | null {
   if (typeof id !== 'string' || id === '') return null;
-  return encodingOf(page) === 'latin1' && /[\x80-\xff]/.test(id) ? textOfByteString(id) : id;
+  return latin1 && /[\x80-\xff]/.test(id) ? textOfByteString(id) : id;
 }

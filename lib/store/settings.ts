@@ -28,7 +28,7 @@ export const storeSettingsShape = {
   // Unset: the embedded database in PORTAL_DATA_DIR. Set: every instance shares this PostgreSQL.
   DATABASE_URL: postgresUrl,
   PORTAL_DATA_DIR: orDefault('.data'),
-  // A users file from before the store: imported once on first start, then left untouched (README).
+  // A users file from before the store: imported once on first start, then left untouched (docs/operations.md).
   PORTAL_USERS_FILE: orDefault('.data/users.json'),
 };
 

@@ -4,8 +4,7 @@ import type { SqliteDatabase } from 'kysely';
 /**
  * The embedded database as Kysely's SqliteDialect sees it, with each SQL text prepared once. Kysely asks
  * better-sqlite3 to prepare every query afresh; a page view runs the same few (session revocation, the
- * account, change counts), and preparing them was about 1.5 % of the overview's CPU under load (README,
- * Performance). A statement holds no result, only compiled SQL, so reusing it never returns stale rows;
+ * account, change counts), and preparing them showed in the overview's CPU profile under load. A statement holds no result, only compiled SQL, so reusing it never returns stale rows;
  * SQLite re-prepares it by itself after a schema change. One still being iterated (busy) is never handed
  * out twice: a fresh one is prepared instead. The least recently used statement leaves past `size`.
  */

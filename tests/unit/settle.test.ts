@@ -39,7 +39,12 @@ async function walk(script: ReturnType<typeof scripted>, unsettled: 'throw' | 'r
 
 describe('a settled walk', () => {
   it('when nothing moves: one pass, every record once, the first page asked again', async () => {
-    const script = scripted([[['a', 'b'], ['c', 'd']]]);
+    const script = scripted([
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+      ],
+    ]);
     const { ids, report } = await walk(script);
     expect(ids).toEqual(['a', 'b', 'c', 'd']);
     expect(report).toMatchObject({ passes: 1, duplicatesDropped: 0, moved: false, settled: true });

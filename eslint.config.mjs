@@ -34,7 +34,7 @@ export default defineConfig([
   { files: ['components/portal-link.tsx'], rules: { 'no-restricted-imports': 'off' } },
   globalIgnores([
     '.next/**',
-    'scripts/bare-page/.next/**',
+    'bench/bare-page/.next/**',
     '**/next-env.d.ts',
     'node_modules/**',
     'test-results/**',

@@ -13,8 +13,16 @@ import { originProblem } from './net/origin';
  * or coverage walk in a user's name. A request that changes state must also name the portal as its Origin
  * (lib/net/origin.ts; the request policy applies the same rule to every route before Next).
  */
-export function withRole(capability: Capability, handler: (request: Request, session: PortalSession) => Promise<Response>) {
-  return async (request: Request): Promise<Response> => {
+/** What Next hands a route handler besides the request: the dynamic segments of its path. */
+export interface RouteContext<P extends Record<string, string> = Record<string, string>> {
+  params: Promise<P>;
+}
+
+export function withRole<P extends Record<string, string> = Record<string, never>>(
+  capability: Capability,
+  handler: (request: Request, session: PortalSession, params: P) => Promise<Response>,
+) {
+  return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     try {
       const site = request.headers.get('sec-fetch-site');
       if (site === 'cross-site' || site === 'same-site') {
@@ -28,7 +36,7 @@ export function withRole(capability: Capability, handler: (request: Request, ses
       );
       if (refused) throw new AppError({ code: 'FORBIDDEN', message: refused });
       const session = await requireApi(capability);
-      return await handler(request, session);
+      return await handler(request, session, await context.params);
     } catch (error) {
       const appError = toAppError(error);
       if (appError.status >= 500 && appError.code === 'INTERNAL') console.error('[portal] route failed:', error);

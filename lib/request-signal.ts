@@ -1,4 +1,4 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
+import { requestContextSignal } from './server-handoff';
 
 /**
  * The signal of the HTTP request being served, aborted when its client goes away before the answer is
@@ -8,6 +8,5 @@ import type { AsyncLocalStorage } from 'node:async_hooks';
  * Background work started from a request must not inherit it: give such work its own signal.
  */
 export function requestSignal(): AbortSignal | undefined {
-  const context = (globalThis as { __portalRequestContext?: AsyncLocalStorage<{ signal: AbortSignal }> }).__portalRequestContext;
-  return context?.getStore()?.signal;
+  return requestContextSignal();
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { getConfig } from '../config';
 import { clientAddressFrom } from '../net/addresses';
+import { peerHeaderFromServer } from '../server-handoff';
 
 /**
  * The address a request comes from. `scripts/portal-server.mjs` (what `npm start` runs) writes the
@@ -10,7 +11,7 @@ import { clientAddressFrom } from '../net/addresses';
  */
 export const PEER_HEADER = 'x-portal-peer-address';
 
-const marked = () => (globalThis as { __portalPeerHeader?: string }).__portalPeerHeader === PEER_HEADER;
+const marked = () => peerHeaderFromServer() === PEER_HEADER;
 
 export function clientAddress(headers: Headers | Record<string, unknown> | undefined): string {
   const read = (name: string): string | null => {

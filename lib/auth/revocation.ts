@@ -2,6 +2,7 @@ import 'server-only';
 import { getConfig } from '../config';
 import { getStore } from '../store';
 import * as sessions from '../store/sessions';
+import { once } from '../process-state';
 
 /**
  * Sessions are JWTs, so deleting the cookie at sign-out would leave a copied token valid. Each session
@@ -12,10 +13,9 @@ import * as sessions from '../store/sessions';
  * closed): a sign-out on another instance cannot be confirmed, so after the bound nothing is taken on trust.
  */
 
-const holder = globalThis as typeof globalThis & { __portalRevokedHere?: Map<string, number>; __portalConfirmed?: Map<string, number> };
-const here = (holder.__portalRevokedHere ??= new Map());
+const here = once('revokedHere', () => new Map<string, number>());
 /** When the store last said each identity was not revoked (ms). */
-const confirmed = (holder.__portalConfirmed ??= new Map());
+const confirmed = once('confirmedSessions', () => new Map<string, number>());
 
 export const storeGraceMs = () => getConfig().SESSION_STORE_GRACE_SECONDS * 1000;
 

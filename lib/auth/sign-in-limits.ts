@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { addressBucket } from '../net/addresses';
 import { getStore } from '../store';
 import { storeRateLimiter } from '../store/rate-limits';
+import { once, oncePromise, processState } from '../process-state';
 
 /**
  * Sign-in limits (counting by rate-limiter-flexible, in the store: every instance counts the same failures).
@@ -31,7 +32,7 @@ export const SIGN_IN_POLICY = {
 
 export type SignInVerdict = { ok: true } | { ok: false; reason: 'address' | 'account' | 'busy'; retryAfterSeconds: number };
 
-interface Limiters {
+export interface Limiters {
   address: RateLimiterStoreAbstract;
   account: RateLimiterStoreAbstract;
   accountWait: RateLimiterStoreAbstract;
@@ -53,19 +54,9 @@ async function createLimiters(): Promise<Limiters> {
   return { address, account, accountWait };
 }
 
-// One set per process (globalThis: Next bundles the auth route separately from pages). A failed creation is forgotten.
-const holder = globalThis as typeof globalThis & { __portalSignInLimits?: Promise<Limiters>; __portalHashing?: ReturnType<typeof pLimit> };
-function limiters(): Promise<Limiters> {
-  if (!holder.__portalSignInLimits) {
-    const creating = createLimiters();
-    holder.__portalSignInLimits = creating;
-    creating.catch(() => {
-      if (holder.__portalSignInLimits === creating) holder.__portalSignInLimits = undefined;
-    });
-  }
-  return holder.__portalSignInLimits;
-}
-const hashing = () => (holder.__portalHashing ??= pLimit(SIGN_IN_POLICY.HASH_CONCURRENCY));
+// One set per process (lib/process-state.ts). A failed creation is forgotten.
+const limiters = (): Promise<Limiters> => oncePromise('signInLimits', createLimiters);
+const hashing = () => once('hashing', () => pLimit(SIGN_IN_POLICY.HASH_CONCURRENCY));
 
 const seconds = (res: RateLimiterRes | null) => Math.max(1, Math.ceil((res?.msBeforeNext ?? 1000) / 1000));
 
@@ -104,7 +95,7 @@ export async function recordSignInSuccess(account: string): Promise<void> {
 
 /** For tests: forget every count of the process's (possibly new) store. */
 export async function resetSignInLimits(): Promise<void> {
-  holder.__portalSignInLimits = undefined;
+  processState.signInLimits = undefined;
   const { db } = await getStore();
   await db.deleteFrom('rate_limits').execute();
 }

@@ -4,14 +4,14 @@ import { picksApi } from '../picks-api';
 import type { Store } from '../store';
 import { fromStore } from '../store';
 import { requestPoll } from '../store/change-feed';
-import { startFeedLoop, type FeedLoop, type FeedSettings } from './poller';
+import { startFeedLoop, type FeedSettings } from './poller';
+import { processState } from '../process-state';
 
-// The loop of this process, shared through globalThis: instrumentation starts it, route handlers reach it.
-const holder = globalThis as typeof globalThis & { __changeFeed?: FeedLoop };
+// The loop of this process (lib/process-state.ts): instrumentation starts it, route handlers reach it.
 
 /** "Poll now": this process polls at once if it holds the lease; otherwise the holder is asked to, at its next check. */
 export async function pollNow(): Promise<'started' | 'running' | 'requested'> {
-  if (holder.__changeFeed) return fromStore(() => holder.__changeFeed!.pollNow());
+  if (processState.changeFeed) return fromStore(() => processState.changeFeed!.pollNow());
   await fromStore((db) => requestPoll(db));
   return 'requested';
 }
@@ -34,8 +34,8 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     console.log('[changes] polling is off (CHANGES_POLL_SECONDS=0): /changes shows what earlier polls found');
     return;
   }
-  if (holder.__changeFeed) return;
-  holder.__changeFeed = startFeedLoop({
+  if (processState.changeFeed) return;
+  processState.changeFeed = startFeedLoop({
     db: store.db,
     walk: (filters, call) => picksApi().walkPicks(filters, call),
     instance: store.instance,

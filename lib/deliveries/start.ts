@@ -6,11 +6,9 @@ import type { Store } from '../store';
 import { listDeliveries, updateDelivery, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
 import type { DeliverySettings } from './run';
-import { runNow, startDeliveryLoop, type DeliveryLoop } from './scheduler';
+import { runNow, startDeliveryLoop } from './scheduler';
 import { isLegacySecret, openSecret, sealSecret, secretBinding } from './secrets';
-
-/** This process's delivery scheduler (instrumentation starts it; route handlers reach it through globalThis). */
-const holder = globalThis as typeof globalThis & { __deliveries?: DeliveryLoop };
+import { processState } from '../process-state';
 
 export function deliveryRoot(config: PortalConfig): string {
   // A directory chosen at run time, not a file of the build: not traced.
@@ -46,9 +44,9 @@ export async function bindLegacySecrets(db: Kysely<Database>, secretKey: string 
 }
 
 export function startDeliveries(store: Store, config: PortalConfig): void {
-  if (holder.__deliveries) return;
+  if (processState.deliveries) return;
   const settings = deliverySettings(config);
-  holder.__deliveries = startDeliveryLoop({ db: store.db, instance: store.instance, settings });
+  processState.deliveries = startDeliveryLoop({ db: store.db, instance: store.instance, settings });
   void bindLegacySecrets(store.db, settings.secretKey).catch((error: Error) =>
     console.error(`[deliveries] could not bind older secrets to their destinations: ${error.message}`),
   );
@@ -56,7 +54,7 @@ export function startDeliveries(store: Store, config: PortalConfig): void {
 
 export function deliveryRuntime() {
   const config = getConfig();
-  const loop = holder.__deliveries;
+  const loop = processState.deliveries;
   return {
     allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
     secretKey: config.DELIVERY_SECRET_KEY ?? null,

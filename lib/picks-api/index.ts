@@ -6,8 +6,9 @@ import { requestSignal } from '../request-signal';
 import { createPicksClient, type PicksClient } from './client';
 import { getStore } from '../store';
 import { publishPause, readPause } from '../store/pause';
-import { createUpstreamGate, type UpstreamGate } from './gate';
+import { createUpstreamGate } from './gate';
 import { sharePause } from './shared-pause';
+import { processState } from '../process-state';
 
 export type { Pick, PickList, OpenObject } from './schemas';
 export { PICK_FIELDS, NESTED_PICK_FIELDS } from './schemas';
@@ -16,10 +17,8 @@ export { pageBytes } from './walk';
 export { describeWalk, newWalkReport, walkSummary, type WalkReport } from './settle';
 export { encodingOf } from './byte-strings';
 
-// One gate per process, shared through globalThis: Next bundles this module once per layer (pages, route
-// handlers), and the limiter must see every upstream request of the process. Each layer builds its own
-// client, so the errors it throws are of that layer's own AppError class.
-const shared = globalThis as typeof globalThis & { __picksGate?: UpstreamGate };
+// One gate per process (lib/process-state.ts): the limiter must see every upstream request of the process.
+// Each layer builds its own client, so the errors it throws are of that layer's own AppError class.
 let client: PicksClient | undefined;
 
 /**
@@ -35,7 +34,7 @@ function pageSignal(): AbortSignal | undefined {
 export function picksApi(): PicksClient {
   if (!client) {
     const config = getConfig();
-    shared.__picksGate ??= sharePause(createUpstreamGate(config.PICKS_API_MAX_CONCURRENCY), {
+    processState.picksGate ??= sharePause(createUpstreamGate(config.PICKS_API_MAX_CONCURRENCY), {
       publish: async (resumeAt) => publishPause((await getStore()).db, resumeAt),
       read: async () => readPause((await getStore()).db),
     });
@@ -44,7 +43,7 @@ export function picksApi(): PicksClient {
       apiKey: config.PICKS_API_KEY,
       timeoutMs: config.PICKS_API_TIMEOUT_MS,
       retry: { maxRetries: config.PICKS_API_MAX_RETRIES },
-      gate: shared.__picksGate,
+      gate: processState.picksGate,
       defaultSignal: pageSignal,
     });
   }

@@ -5,6 +5,7 @@ import { openStore, StoreError, type OpenOptions, type Store } from './open';
 import { storeSettings } from '../config';
 import { AppError, isAppError } from '../errors';
 import { storeTarget } from './settings';
+import { oncePromise, processState } from '../process-state';
 
 /**
  * The store of this process: the only way the portal, its command-line tools and its background work
@@ -15,18 +16,9 @@ import { storeTarget } from './settings';
 export type { Store } from './open';
 export { StoreError } from './open';
 
-const holder = globalThis as typeof globalThis & { __portalStore?: Promise<Store> };
-
 /** The store, opened on first use. A failed open is forgotten, so the next call tries again. */
 export function getStore(options: OpenOptions = {}): Promise<Store> {
-  if (!holder.__portalStore) {
-    const opening = open(options);
-    holder.__portalStore = opening;
-    opening.catch(() => {
-      if (holder.__portalStore === opening) holder.__portalStore = undefined;
-    });
-  }
-  return holder.__portalStore;
+  return oncePromise('store', () => open(options));
 }
 
 async function open(options: OpenOptions): Promise<Store> {
@@ -60,8 +52,8 @@ export async function fromStore<T>(work: (db: Store['db']) => Promise<T>): Promi
 
 /** Closes this process's store (tests, command-line tools). */
 export async function closeStore(): Promise<void> {
-  const opening = holder.__portalStore;
-  holder.__portalStore = undefined;
+  const opening = processState.store;
+  processState.store = undefined;
   if (opening) await (await opening.catch(() => null))?.close();
 }
 

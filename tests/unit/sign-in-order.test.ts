@@ -84,7 +84,7 @@ describe('credentials sign-in without a store', () => {
     await closeStore();
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = `postgres://portal@127.0.0.1:${await freePort()}/portal`; // nobody listens there
-    (globalThis as { __portalSignInLimits?: unknown }).__portalSignInLimits = undefined;
+    (await import('@/lib/process-state')).processState.signInLimits = undefined;
     try {
       await expect(authorize({ email: 'ana@example.com', password: 'right password' }, { headers: {} })).rejects.toThrow(
         "Sign-in is unavailable: the portal's database cannot be reached. Try again in a minute.",
@@ -93,7 +93,7 @@ describe('credentials sign-in without a store', () => {
     } finally {
       process.env.DATABASE_URL = saved;
       await closeStore();
-      (globalThis as { __portalSignInLimits?: unknown }).__portalSignInLimits = undefined;
+      (await import('@/lib/process-state')).processState.signInLimits = undefined;
     }
   });
 });

@@ -2,7 +2,7 @@ import { deleteResponse, getResponse, patchResponse } from '@/lib/deliveries/api
 import { withRole } from '@/lib/http';
 
 // One delivery: read, change (PATCH, also pause and resume), remove; editors and admins.
-const idOf = (request: Request) => decodeURIComponent(new URL(request.url).pathname.split('/').at(-1) ?? '');
-export const GET = withRole('deliveries', (request, session) => getResponse(idOf(request), session.user));
-export const PATCH = withRole('deliveries', (request, session) => patchResponse(idOf(request), request, session.user));
-export const DELETE = withRole('deliveries', (request, session) => deleteResponse(idOf(request), session.user));
+type Params = { id: string };
+export const GET = withRole<Params>('deliveries', (_request, session, { id }) => getResponse(id, session.user));
+export const PATCH = withRole<Params>('deliveries', (request, session, { id }) => patchResponse(id, request, session.user));
+export const DELETE = withRole<Params>('deliveries', (_request, session, { id }) => deleteResponse(id, session.user));

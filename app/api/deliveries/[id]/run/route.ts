@@ -2,6 +2,4 @@ import { runResponse } from '@/lib/deliveries/api';
 import { withRole } from '@/lib/http';
 
 // Run now (202 with the run's id; its outcome in …/runs); editors and admins.
-export const POST = withRole('deliveries', (request) =>
-  runResponse(decodeURIComponent(new URL(request.url).pathname.split('/').at(-2) ?? '')),
-);
+export const POST = withRole<{ id: string }>('deliveries', (_request, _session, { id }) => runResponse(id));

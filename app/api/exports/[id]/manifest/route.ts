@@ -2,6 +2,4 @@ import { manifestResponse } from '@/lib/audit/manifest';
 import { withRole } from '@/lib/http';
 
 // One export's manifest (filters, count, sha256, licence, times): its own editor, or an admin.
-export const GET = withRole('export', async (request, session) =>
-  manifestResponse(new URL(request.url).pathname.split('/').at(-2) ?? '', session),
-);
+export const GET = withRole<{ id: string }>('export', (_request, session, { id }) => manifestResponse(id, session));

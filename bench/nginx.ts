@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitFor } from './bench-support';
+import { waitFor } from './support';
 
 /**
  * Debian's nginx as a round-robin load balancer in front of portal instances, for bench:load: the same

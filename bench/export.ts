@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { prepareBaseline, startBaselinePortal } from './bench-baseline';
-import { measureMoving } from './bench-export-moving';
-import { cpuMs, median, rssMb, signIn, startStack, type Running } from './bench-support';
-import { PORTAL_NODE_ARGS } from './portal-node-options';
+import { prepareBaseline, startBaselinePortal } from './baseline';
+import { measureMoving } from './export-moving';
+import { cpuMs, median, rssMb, signIn, startStack, type Running } from './support';
+import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
 
 /**
  * `npm run bench:export`: the portal's export against the physical floor, in one run, twice: against an
- * instant upstream and against a remote one (BENCH_REMOTE_MS, 40 ms a page). Both are scripts/bench-replay.ts
+ * instant upstream and against a remote one (BENCH_REMOTE_MS, 40 ms a page). Both are bench/replay.ts
  * replaying the sandbox's pages from memory (BENCH_PICKS, 55,000 picks: about 40,000 licensed records), so
  * the upstream's own work is out of the measurement and the portal's cost shows.
  * Alternating rounds of (a) a raw walk of the API (fetch + JSON.parse every page at limit 200),
@@ -20,7 +20,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const REMOTE_ROUNDS = Number(process.env.BENCH_REMOTE_ROUNDS ?? 3);
 const REMOTE_MS = Number(process.env.BENCH_REMOTE_MS ?? 40);
 const PICKS = process.env.BENCH_PICKS ?? '55000';
-/** An earlier commit measured in the same rounds (scripts/bench-baseline.ts); none by default. */
+/** An earlier commit measured in the same rounds (bench/baseline.ts); none by default. */
 const BASELINE = process.env.BENCH_BASELINE ?? 'none';
 const baselineDir = BASELINE === 'none' ? null : prepareBaseline(BASELINE);
 

@@ -9,7 +9,7 @@ import { claimFeedLease } from '../lib/store/change-feed';
 import { openStore, type Store } from '../lib/store/open';
 import type { StoreTarget } from '../lib/store/settings';
 import { freePort, startPostgres } from '../tests/support/postgres';
-import { median, waitFor } from './bench-support';
+import { median, waitFor } from './support';
 
 /**
  * `npm run bench:changes`: what one poll of the change feed costs with about 10,000 records in its window,

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
-import { PORTAL_NODE_ARGS } from './portal-node-options';
-import { assertPortFree, signIn, startStack } from './bench-support';
+import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
+import { assertPortFree, signIn, startStack } from './support';
 
 /**
  * `npm run profile:pages`: a profile of the portal while PROFILE_CONNECTIONS (4) signed-in clients ask for

@@ -1,13 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { BARE_DIR, bareBuilt, buildNext, prepareBarePage, startBarePage } from './bench-bare';
-import { lighthouseScores } from './bench-lighthouse';
-import { assertPortFree, median, signIn, startStack } from './bench-support';
+import { BARE_DIR, bareBuilt, buildNext, prepareBarePage, startBarePage } from './bare';
+import { lighthouseScores } from './lighthouse';
+import { assertPortFree, median, signIn, startStack } from './support';
 
 /**
  * `npm run bench:pages`: what the portal adds to a page view, against a bare Next.js page, in one run.
- * Both production builds are made first (the portal's and scripts/bare-page, with the same `next`), then a
- * sandbox with throttling off serves both through scripts/bench-replay.ts (its answers replayed from memory
+ * Both production builds are made first (the portal's and bench/bare-page, with the same `next`), then a
+ * sandbox with throttling off serves both through bench/replay.ts (its answers replayed from memory
  * after the warm-up round). ROUNDS (25) alternating rounds (pages in turn forward and backward) of, for each page: the signed-in portal page, the
  * upstream calls it made (counted by the replay, asked again and timed from here), the bare page.
  * "Over the upstream" is a page's time minus the time of the upstream calls it made, medians of the rounds.
@@ -27,7 +27,7 @@ if (!process.env.BENCH_SKIP_BUILD) {
   prepareBarePage();
 }
 
-// Both pages read the sandbox's answers through the replay (scripts/bench-replay.ts): after the warm-up round
+// Both pages read the sandbox's answers through the replay (bench/replay.ts): after the warm-up round
 // every upstream answer comes from memory, so the upstream time subtracted is small and steady.
 await assertPortFree(BARE_PORT);
 const stack = await startStack({

@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PAGE_SIZE, parseFilters } from '../lib/filters';
-import { assertPortFree, waitFor } from './bench-support';
+import { assertPortFree, waitFor } from './support';
 
 /**
- * The bare Next.js page the benchmarks measure the portal against (scripts/bare-page: the same `next`, no
+ * The bare Next.js page the benchmarks measure the portal against (bench/bare-page: the same `next`, no
  * session, no styles, a plain server-rendered table of the same rows, and a bare dynamic page at `/`). It
  * is built in a copy under bench-results/ so that Turbopack sees nothing of the portal, with node_modules
  * hard-linked (copied if links fail).
@@ -24,10 +24,10 @@ export function buildNext(cwd: string, label: string) {
 
 export const bareBuilt = () => existsSync(`${BARE_DIR}/.next/BUILD_ID`);
 
-/** A digest of scripts/bare-page's files: a build made from other sources is made again. */
+/** A digest of bench/bare-page's files: a build made from other sources is made again. */
 function sourceDigest(): string {
   const hash = createHash('sha256');
-  const files = readdirSync('scripts/bare-page', { recursive: true, withFileTypes: true })
+  const files = readdirSync('bench/bare-page', { recursive: true, withFileTypes: true })
     .filter((file) => file.isFile())
     .map((file) => path.join(file.parentPath, file.name))
     .sort();
@@ -41,7 +41,7 @@ export function prepareBarePage(options: { onlyIfStale?: boolean } = {}) {
   const built = `${BARE_DIR}/.source-digest`;
   if (options.onlyIfStale && bareBuilt() && existsSync(built) && readFileSync(built, 'utf8') === digest) return;
   rmSync(BARE_DIR, { recursive: true, force: true });
-  cpSync('scripts/bare-page', BARE_DIR, { recursive: true });
+  cpSync('bench/bare-page', BARE_DIR, { recursive: true });
   if (spawnSync('cp', ['-al', 'node_modules', `${BARE_DIR}/node_modules`]).status !== 0)
     cpSync('node_modules', `${BARE_DIR}/node_modules`, { recursive: true });
   buildNext(BARE_DIR, 'the bare page'); // with its own copy of next and react

@@ -1,19 +1,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { startPostgres } from '../tests/support/postgres';
-import { BASELINE_REV, prepareBaseline, startBaselinePortal } from './bench-baseline';
-import { barePathFor, prepareBarePage, startBarePage } from './bench-bare';
-import { browse, exportLoop, sandboxStats, SECONDS, SESSIONS, signInMany } from './bench-browse';
-import { cpuMs, median, rssMb, startStack, type Running } from './bench-support';
-import { PORTAL_NODE_ARGS } from './portal-node-options';
-import { nginxAvailable, startNginx } from './bench-nginx';
+import { BASELINE_REV, prepareBaseline, startBaselinePortal } from './baseline';
+import { barePathFor, prepareBarePage, startBarePage } from './bare';
+import { browse, exportLoop, sandboxStats, SECONDS, SESSIONS, signInMany } from './browse';
+import { cpuMs, median, rssMb, startStack, type Running } from './support';
+import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
+import { nginxAvailable, startNginx } from './nginx';
 
 /**
  * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
  *  1. 50 concurrent signed-in sessions browse /picks with varied filters for LOAD_SECONDS (30), while two
  *     exports run back to back; throttling off. Latency p50/p95/p99 and errors (target: 0). Side by side with
- *     an earlier commit (BENCH_BASELINE, 284786b: before issue 13's work), LOAD_ROUNDS alternating rounds each,
+ *     an earlier commit (BENCH_BASELINE=<commit>; the target uses 284786b), LOAD_ROUNDS alternating rounds each,
  *     then the same without the exports (the pages alone), beside a bare Next.js page serving the same rows per
- *     request (scripts/bench-bare.ts; built unless bench:pages built these sources): what the framework alone allows here.
+ *     request (bench/bare.ts; built unless bench:pages built these sources): what the framework alone allows here.
  *  2. The same browsing with the sandbox throttling on (a small per-key budget): portal requests against
  *     upstream requests and upstream 429s, to show one throttle does not become a storm.
  *  3. A soak of SOAK_REQUESTS (10,000) requests: the portal's memory at start and end.

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { addUser } from '../lib/auth/users';
 import { closeStore } from '../lib/store';
-import { PORTAL_NODE_ARGS } from './portal-node-options';
+import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
 
 /** What the benchmarks share: a sandbox and a production portal as child processes, sign-in, process metrics. */
 
@@ -78,7 +78,7 @@ export async function startStack(options: {
   sandboxPort: number;
   portalPort: number;
   sandboxEnv: Record<string, string>;
-  /** Put scripts/bench-replay.ts between the portal and the sandbox: an instant (0 ms) or remote upstream. */
+  /** Put bench/replay.ts between the portal and the sandbox: an instant (0 ms) or remote upstream. */
   replay?: { port: number; delayMs: number };
   /** A PostgreSQL for the portal's state instead of an embedded database of its own. */
   databaseUrl?: string;
@@ -122,7 +122,7 @@ export async function startStack(options: {
     stdio: 'ignore',
   });
   const replay = options.replay
-    ? spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-replay.ts'], {
+    ? spawn(process.execPath, ['--import', 'tsx', 'bench/replay.ts'], {
         env: {
           ...process.env,
           REPLAY_TARGET: sandboxUrl,

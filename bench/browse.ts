@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { percentile, signIn, type Running } from './bench-support';
+import { percentile, signIn, type Running } from './support';
 
 /** What bench:load's phases share: the sessions, the pages they browse, and the exports that run alongside. */
 
@@ -37,7 +37,7 @@ export async function sandboxStats(stack: Running) {
 
 /**
  * Browses /picks and friends with varied filters, one session (cookie) per connection in turn; `pathFor`
- * gives another server's counterpart of each address (the bare page's, scripts/bench-bare.ts).
+ * gives another server's counterpart of each address (the bare page's, bench/bare.ts).
  */
 export async function browse(
   stack: Running,

@@ -9,7 +9,7 @@ import { checkSignIn, recordSignInSuccess, resetSignInLimits } from '../lib/auth
 import { addUser, findUser, recordSignIn } from '../lib/auth/users';
 import { closeStore } from '../lib/store';
 import { startPostgres } from '../tests/support/postgres';
-import { median, percentile } from './bench-support';
+import { median, percentile } from './support';
 
 /**
  * `npm run bench:store`: what the store adds to each page and each sign-in, on the embedded database and

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hashPassword } from '../lib/auth/passwords';
-import { assertPortFree, BENCH_USER, spawnPortalServer, waitFor, type Running } from './bench-support';
+import { assertPortFree, BENCH_USER, spawnPortalServer, waitFor, type Running } from './support';
 
 /**
  * An earlier commit of the portal, built and started beside today's, so that a benchmark can measure both
@@ -15,7 +15,8 @@ import { assertPortFree, BENCH_USER, spawnPortalServer, waitFor, type Running } 
  * the bench's account in the users file those commits read (PORTAL_USERS_FILE; same scrypt format).
  */
 
-export const BASELINE_REV = process.env.BENCH_BASELINE ?? '284786b';
+// No commit by default: which one to measure against is the caller's choice (bench/README.md says which the targets use).
+export const BASELINE_REV = process.env.BENCH_BASELINE ?? 'none';
 
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });

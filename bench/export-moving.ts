@@ -1,4 +1,4 @@
-import { median, signIn, startStack } from './bench-support';
+import { median, signIn, startStack } from './support';
 
 /**
  * The moving-upstream phase of `npm run bench:export`: the sandbox itself (no replay) with offset cursors
@@ -54,7 +54,9 @@ export async function measureMoving(picks: string, rounds: number) {
       // 50 published behind the cursor a third of the way in, 30 withdrawn behind it two thirds of the way in.
       const behind = (share: number, count: number) =>
         Array.from({ length: count }, (_, i) => ids[Math.floor((ids.length * share * i) / count)]!);
-      await hook({ events: [{ afterPages: 0, retract: behind(0.3, 50) }], churn: null });
+      const control = (name: string, body: unknown) =>
+        fetch(`${stack.upstreamUrl}/__sandbox/${name}`, { method: 'POST', body: JSON.stringify(body) });
+      await control('retract', { ids: behind(0.3, 50) }); // not yet published when the export starts
       await hook({
         events: [
           { afterPages: Math.floor(pages / 3), restore: behind(0.3, 50) },
@@ -62,7 +64,7 @@ export async function measureMoving(picks: string, rounds: number) {
         ],
       });
       moving.push(await jsonExport(stack.portalUrl, cookie));
-      await hook({ events: [{ afterPages: 0, restore: ids }] }); // everything back for the next round
+      await control('restore', { ids }); // everything back for the next round
       const w = moving.at(-1)!.walk;
       console.log(
         `[bench] moving round ${round}: still ${still.at(-1)!.ms.toFixed(0)} ms; moving ${moving.at(-1)!.ms.toFixed(0)} ms, ${w ? `${w.passes} passes, ${w.duplicatesDropped} duplicates dropped, ${w.addedByLaterPasses} added, ${w.settled ? 'settled' : 'unsettled'}` : 'nothing seen'}`,

@@ -1,0 +1,45 @@
+/**
+ * What this process keeps once. Next bundles a module once per layer (pages, route handlers,
+ * instrumentation), so a module-level variable would exist once per layer: anything that must be one per
+ * process (the store, the upstream gate, the background loops, sign-in limiters) lives here, on globalThis
+ * under one name, typed by its key.
+ */
+
+export interface ProcessState {
+  store?: Promise<import('./store/open').Store>;
+  picksGate?: import('./picks-api/gate').UpstreamGate;
+  signInLimits?: Promise<import('./auth/sign-in-limits').Limiters>;
+  hashing?: import('p-limit').LimitFunction;
+  revokedHere?: Map<string, number>;
+  confirmedSessions?: Map<string, number>;
+  changeFeed?: import('./changes/poller').FeedLoop;
+  deliveries?: import('./deliveries/scheduler').DeliveryLoop;
+}
+
+const holder = globalThis as typeof globalThis & { __portalProcess?: ProcessState };
+
+/** This process's state, shared by every layer of the bundle. */
+export const processState: ProcessState = (holder.__portalProcess ??= {});
+
+/** The value under `key`, made by `create` on first use. */
+export function once<K extends keyof ProcessState>(key: K, create: () => NonNullable<ProcessState[K]>): NonNullable<ProcessState[K]> {
+  return (processState[key] ??= create()) as NonNullable<ProcessState[K]>;
+}
+
+/**
+ * A promise kept under `key`, made by `create` on first use; one that fails is forgotten, so the next call
+ * tries again (a store that was away, limiters whose store was away).
+ */
+export function oncePromise<K extends 'store' | 'signInLimits'>(
+  key: K,
+  create: () => NonNullable<ProcessState[K]>,
+): NonNullable<ProcessState[K]> {
+  if (!processState[key]) {
+    const creating = create();
+    processState[key] = creating;
+    creating.catch(() => {
+      if (processState[key] === creating) processState[key] = undefined;
+    });
+  }
+  return processState[key] as NonNullable<ProcessState[K]>;
+}

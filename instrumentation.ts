@@ -1,6 +1,7 @@
-/** Validates the configuration once, when the server starts: a wrong value stops it with the variable named. */
+/** Starts the portal with its server (lib/start-portal.ts); never during the build. */
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs' && process.env.NEXT_PHASE !== 'phase-production-build') {
-    await import('./lib/check-config');
+    const { startPortal } = await import('./lib/start-portal');
+    await startPortal();
   }
 }

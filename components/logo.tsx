@@ -1,4 +1,4 @@
-import { initials } from '@/lib/pick-view';
+import { initials } from '@/lib/picks-api/pick-view';
 
 /**
  * A team or competition logo over its initials: a missing or unsafe logo shows the initials, and a logo

@@ -9,7 +9,7 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useEffect, useState, type ReactNode } from 'react';
-import { formatOdds, formatProbability, pickHref, type PickRow, type ProbabilityScale } from '@/lib/pick-view';
+import { formatOdds, formatProbability, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
 import { Logo } from './logo';
 import { StatusBadge } from './status-badge';
 import { UtcTime } from './utc-time';

@@ -1,7 +1,7 @@
 import { settle } from '@/lib/errors';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail } from '@/lib/paging';
-import { detectProbabilityScale } from '@/lib/pick-view';
+import { detectProbabilityScale } from '@/lib/picks-api/pick-view';
 import { getRecordsPage } from '@/lib/picks-api/portal';
 import { ErrorPanel } from './error-panel';
 import { Pager } from './pager';

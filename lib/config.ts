@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { OIDC_VARIABLES, parseOidcConfig, type OidcConfig } from './auth/oidc';
-import { parseMeFields } from './licence';
+import { parseMeFields } from './picks-api/licence';
 import { isLoopbackHost, parseAddressList } from './net/addresses';
 import { parseStoreSettings, storeSettingsShape, type StoreSettings } from './store/settings';
 
@@ -11,6 +11,9 @@ import { parseStoreSettings, storeSettingsShape, type StoreSettings } from './st
  */
 
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().positive().max(max).default(fallback);
+
+/** Read by the portal and by `npm run audit` alike (auditRetentionDays). */
+const auditRetention = z.coerce.number().int().min(1).max(36_500).default(400);
 
 const optionalText = z
   .string()
@@ -93,13 +96,13 @@ const configSchema = z.object({
     .default(8),
   // Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); empty: only the socket's address counts.
   TRUSTED_PROXIES: parsedBy((value) => parseAddressList(value), 'has '),
-  // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/licence.ts).
+  // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/picks-api/licence.ts).
   PICKS_ME_FIELDS: parsedBy(parseMeFields),
   // How long pages may reuse a /me answer (lib/picks-api/portal.ts); 0: every page asks. /licence always asks.
   PICKS_ME_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   MAX_CONCURRENT_EXPORTS: positiveInt(4, 64),
   MAX_EXPORTS_PER_USER: positiveInt(2, 16),
-  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  AUDIT_RETENTION_DAYS: auditRetention,
   // The change feed (lib/changes): the window of event dates it watches, how often it polls (0: never), how long it keeps entries.
   CHANGES_DAYS_BACK: z.coerce.number().int().min(0).max(366).default(7),
   CHANGES_DAYS_AHEAD: z.coerce.number().int().min(0).max(366).default(14),
@@ -203,13 +206,7 @@ export function storeSettings(): StoreSettings {
 
 /** How long the audit trail keeps entries (days); older ones are pruned hourly with the chain kept verifiable. */
 export function auditRetentionDays(): number {
-  const parsed = z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(36_500)
-    .default(400)
-    .safeParse(process.env.AUDIT_RETENTION_DAYS || undefined);
+  const parsed = auditRetention.safeParse(process.env.AUDIT_RETENTION_DAYS || undefined);
   if (!parsed.success) throw new ConfigError(['AUDIT_RETENTION_DAYS must be a whole number of days (1–36500)']);
   return parsed.data;
 }

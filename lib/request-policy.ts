@@ -66,7 +66,7 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
     "default-src 'self'",
     `script-src 'self' 'nonce-${NONCE}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     `style-src 'self' 'unsafe-inline'`,
-    // Logos: only the upstream's own origin and PORTAL_IMAGE_ORIGINS (lib/pick-view.ts vets URLs by the same list).
+    // Logos: only the upstream's own origin and PORTAL_IMAGE_ORIGINS (lib/picks-api/pick-view.ts vets URLs by the same list).
     `img-src 'self' data: ${[options.upstreamOrigin, ...options.imageOrigins].join(' ')}`,
     "font-src 'self'",
     `connect-src 'self'${dev ? ' ws:' : ''}`,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { cacheSignal } from 'react';
 import { getConfig } from '../config';
-import type { LogoPolicy } from '../pick-view';
+import type { LogoPolicy } from './pick-view';
 import { requestSignal } from '../request-signal';
 import { createPicksClient, type PicksClient } from './client';
 import { getStore } from '../store';
@@ -50,7 +50,7 @@ export function picksApi(): PicksClient {
   return client;
 }
 
-/** Where records' logos may come from (lib/pick-view.ts): the upstream's origin and PORTAL_IMAGE_ORIGINS. */
+/** Where records' logos may come from (./pick-view.ts): the upstream's origin and PORTAL_IMAGE_ORIGINS. */
 export function logoPolicy(): LogoPolicy {
   const config = getConfig();
   policy ??= { upstreamBase: config.PICKS_API_BASE_URL, origins: config.PORTAL_IMAGE_ORIGINS };

@@ -2,8 +2,8 @@ import 'server-only';
 import { getConfig } from '../config';
 import { settle, type Settled } from '../errors';
 import type { FilterKind, PickFilters } from '../filters';
-import { summariseLicence, type LicenceSummary } from '../licence';
-import { toPickRow, type PickRow } from '../pick-view';
+import { summariseLicence, type LicenceSummary } from './licence';
+import { toPickRow, type PickRow } from './pick-view';
 import { logoPolicy, picksApi, type CallOptions } from './index';
 import type { OpenObject, Pick } from './schemas';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTrail, encodeTrail, hrefWith } from '@/lib/paging';
-import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, initials, resolveLogoUrl } from '@/lib/pick-view';
+import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, initials, resolveLogoUrl } from '@/lib/picks-api/pick-view';
 
 describe('logo URLs', () => {
   const base = { upstreamBase: 'https://api.example.com', origins: ['https://cdn.example.com', 'http://logos.example.com'] };

@@ -8,7 +8,7 @@ import { StatusBadge } from '@/components/status-badge';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
-import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref } from '@/lib/pick-view';
+import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref } from '@/lib/picks-api/pick-view';
 import { getPickDetail } from '@/lib/picks-api/portal';
 
 export const metadata: Metadata = { title: 'Pick' };

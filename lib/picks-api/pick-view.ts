@@ -1,4 +1,4 @@
-import type { Pick } from './picks-api/schemas';
+import type { Pick } from './schemas';
 
 /**
  * Display-ready rows for the tables: only what a table shows, logos already resolved and vetted.

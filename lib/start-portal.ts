@@ -1,0 +1,31 @@
+import 'server-only';
+import { ConfigError, getConfig } from './config';
+import { getStore, StoreError } from './store';
+import { pruneHourly } from './store/maintenance';
+import { recordSettingsChange } from './audit/settings';
+import { startChangeFeed } from './changes/start';
+import { startDeliveries } from './deliveries/start';
+import { installRequestPolicy } from './request-policy';
+
+/**
+ * Everything the portal starts with its server, once, from instrumentation.ts (Node runtime only): the
+ * configuration checked (a wrong value stops the process naming the variable), the request policy handed
+ * to scripts/portal-server.mjs, the store opened (waiting, with backoff, for a PostgreSQL that is not up
+ * yet; migrations applied), hourly pruning, the settings change recorded in the audit trail, the change
+ * feed's poller and the delivery scheduler.
+ */
+export async function startPortal(): Promise<void> {
+  try {
+    const config = getConfig();
+    installRequestPolicy(config);
+    const store = await getStore({ attempts: Infinity });
+    pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS });
+    await recordSettingsChange(store, config);
+    startChangeFeed(store, config);
+    startDeliveries(store, config);
+  } catch (error) {
+    const known = error instanceof ConfigError || error instanceof StoreError;
+    console.error(`[portal] ${known ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect } from 'react';
-import { formatUtc } from './utc-time';
+import { formatUtc } from '@/components/utc-time';
 
 const PARTS = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' } as const;
 

@@ -1,6 +1,6 @@
 import { PortalLink } from '@/components/portal-link';
 import { can, type Capability, type Role } from '@/lib/auth/roles';
-import { SignOutButton } from './sign-out-button';
+import { SignOutButton } from '@/components/auth/sign-out-button';
 
 const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/', label: 'Overview', needs: 'browse' },

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import type { PageSearchParams } from '@/lib/filters';
 import { redirect } from 'next/navigation';
-import { LoginForm } from '@/components/login-form';
+import { LoginForm } from '@/components/auth/login-form';
 import { safeCallbackPath } from '@/lib/auth/callback';
 import { getPortalSession } from '@/lib/auth/session';
 import { getConfig } from '@/lib/config';

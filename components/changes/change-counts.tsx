@@ -1,8 +1,8 @@
 import { PortalLink } from '@/components/portal-link';
 import type { changeCounts } from '@/lib/changes/view';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
-import { ErrorPanel } from '../error-panel';
-import { UtcTime } from '../utc-time';
+import { ErrorPanel } from '@/components/error-panel';
+import { UtcTime } from '@/components/utc-time';
 
 /** The overview's summary of the change feed: counts by kind since the person's last visit to /changes. */
 export function ChangeCounts({ result }: { result: Awaited<ReturnType<typeof changeCounts>> }) {

@@ -2,8 +2,8 @@ import { PortalLink } from '@/components/portal-link';
 import { DataTable } from '@/components/data-table';
 import type { Lifecycle } from '@/lib/changes/reconcile';
 import type { StoredChange } from '@/lib/store/changes';
-import { StatusBadge } from '../status-badge';
-import { UtcTime } from '../utc-time';
+import { StatusBadge } from '@/components/status-badge';
+import { UtcTime } from '@/components/utc-time';
 
 const KIND_TONE: Record<string, string> = {
   new: 'bg-emerald-50 text-emerald-800 ring-emerald-200',

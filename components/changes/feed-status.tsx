@@ -1,5 +1,5 @@
 import type { FeedStatus } from '@/lib/changes/view';
-import { UtcTime } from '../utc-time';
+import { UtcTime } from '@/components/utc-time';
 
 /** The change feed's status line: last complete poll, next poll, window, records watched; a failed poll said plainly. */
 export function FeedStatusLine({ status }: { status: FeedStatus }) {

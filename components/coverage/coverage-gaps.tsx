@@ -1,6 +1,6 @@
 'use client';
 
-import { Section } from './section';
+import { Section } from '@/components/coverage/section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
 /** Licensed leagues with nothing delivered, delivered leagues the licence does not name, empty days. */

@@ -1,6 +1,6 @@
 'use client';
 
-import { pct, Section, td, th } from './section';
+import { pct, Section, td, th } from '@/components/coverage/section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
 /** For each documented field, the share of delivered picks where it is present and not null. */

@@ -1,7 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { COLOURS, Section, td, th } from './section';
+import { COLOURS, Section, td, th } from '@/components/coverage/section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
 /** Picks per event day, stacked by sport, with its table. */

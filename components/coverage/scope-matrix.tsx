@@ -1,8 +1,8 @@
 'use client';
 
 import { PICK_STATUSES } from '@/lib/picks-api/vocabulary';
-import { UtcTime } from '../utc-time';
-import { capitalise, HeaderRow, pct, Section, td } from './section';
+import { UtcTime } from '@/components/utc-time';
+import { capitalise, HeaderRow, pct, Section, td } from '@/components/coverage/section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
 /** Licensed scope against delivery: one row per sport and league, downloadable as CSV. */

@@ -1,7 +1,7 @@
 'use client';
 
 import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import { capitalise, HeaderRow, pct, Section, td } from './section';
+import { capitalise, HeaderRow, pct, Section, td } from '@/components/coverage/section';
 import { PICK_RESULTS } from '@/lib/picks-api/vocabulary';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 

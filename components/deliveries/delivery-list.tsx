@@ -3,7 +3,7 @@
 import { PortalLink } from '@/components/portal-link';
 import { useState } from 'react';
 import type { deliveryView } from '@/lib/deliveries/api';
-import { callApi, DeliveryForm, Problem, type ApiProblem } from './delivery-form';
+import { callApi, DeliveryForm, Problem, type ApiProblem } from '@/components/deliveries/delivery-form';
 
 /** /deliveries: every delivery with its schedule in words, next runs, last run and state, through the HTTP API. */
 

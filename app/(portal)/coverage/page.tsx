@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import type { PageSearchParams } from '@/lib/filters';
-import { CoverageRunner } from '@/components/coverage-runner';
+import { CoverageRunner } from '@/components/coverage/coverage-runner';
 import { ErrorPanel } from '@/components/error-panel';
-import { FilterForm } from '@/components/filter-form';
+import { FilterForm } from '@/components/records/filter-form';
 import { requirePage } from '@/lib/auth/session';
 import { MAX_COVERAGE_DAYS, parseCoverageQuery, type CoverageQuery } from '@/lib/coverage/run';
 import { toAppError, type AppError } from '@/lib/errors';

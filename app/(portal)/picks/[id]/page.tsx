@@ -3,7 +3,7 @@ import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
-import { Logo } from '@/components/logo';
+import { Logo } from '@/components/records/logo';
 import { StatusBadge } from '@/components/status-badge';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';

@@ -4,11 +4,11 @@ import { can } from '@/lib/auth/roles';
 import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind, type PageSearchParams } from '@/lib/filters';
 import { toSearchParams } from '@/lib/paging';
 import { licenceOrNull } from '@/lib/picks-api/portal';
-import { ErrorPanel } from './error-panel';
-import { ExportControl } from './export-control';
-import { FilterForm } from './filter-form';
-import { RecordsView } from './records-view';
-import { TableSkeleton } from './table-skeleton';
+import { ErrorPanel } from '@/components/error-panel';
+import { ExportControl } from '@/components/records/export-control';
+import { FilterForm } from '@/components/records/filter-form';
+import { RecordsView } from '@/components/records/records-view';
+import { TableSkeleton } from '@/components/records/table-skeleton';
 
 /** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
 export async function RecordsPage({

@@ -4,11 +4,11 @@ import dynamic from 'next/dynamic';
 import { useEffect, useState } from 'react';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 import type { AppErrorJson } from '@/lib/errors';
-import { ErrorPanel } from './error-panel';
+import { ErrorPanel } from '@/components/error-panel';
 
 // The report and its charts (recharts, most of this page's JavaScript) are needed only once the walk is
 // complete: they load while it runs (the import starts on mount), not before the page is interactive.
-const loadView = () => import('./coverage-view').then((module) => module.CoverageView);
+const loadView = () => import('@/components/coverage/coverage-view').then((module) => module.CoverageView);
 const CoverageView = dynamic(loadView, {
   ssr: false,
   loading: () => (

@@ -10,9 +10,9 @@ import {
 } from '@tanstack/react-table';
 import { useEffect, useState, type ReactNode } from 'react';
 import { formatOdds, formatProbability, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
-import { Logo } from './logo';
-import { StatusBadge } from './status-badge';
-import { UtcTime } from './utc-time';
+import { Logo } from '@/components/records/logo';
+import { StatusBadge } from '@/components/status-badge';
+import { UtcTime } from '@/components/utc-time';
 
 /**
  * The picks and results table. The rows arrive once as data (the RSC payload carries the props, not a tree of

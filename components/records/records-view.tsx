@@ -3,9 +3,9 @@ import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail } from '@/lib/paging';
 import { detectProbabilityScale } from '@/lib/picks-api/pick-view';
 import { getRecordsPage } from '@/lib/picks-api/portal';
-import { ErrorPanel } from './error-panel';
-import { Pager } from './pager';
-import { RecordsTable } from './records-table';
+import { ErrorPanel } from '@/components/error-panel';
+import { Pager } from '@/components/records/pager';
+import { RecordsTable } from '@/components/records/records-table';
 
 /** One page of picks or results for the filters: the table, or the error, never an empty table for an error. */
 export async function RecordsView({ kind, filters, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {

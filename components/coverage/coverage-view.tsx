@@ -1,11 +1,11 @@
 'use client';
 
 import type { CoverageReport } from '@/lib/coverage/aggregate';
-import { CoverageGaps } from './coverage/coverage-gaps';
-import { FieldCoverage } from './coverage/field-coverage';
-import { PicksTimeline } from './coverage/picks-timeline';
-import { ScopeMatrix } from './coverage/scope-matrix';
-import { SettledResults } from './coverage/settled-results';
+import { CoverageGaps } from '@/components/coverage/coverage-gaps';
+import { FieldCoverage } from '@/components/coverage/field-coverage';
+import { PicksTimeline } from '@/components/coverage/picks-timeline';
+import { ScopeMatrix } from '@/components/coverage/scope-matrix';
+import { SettledResults } from '@/components/coverage/settled-results';
 
 /** The coverage report: its cost, then one section per question (components/coverage/). */
 export function CoverageView({ report, requests, ms, csvHref }: { report: CoverageReport; requests: number; ms: number; csvHref: string }) {

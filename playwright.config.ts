@@ -24,6 +24,7 @@ const portal = (port: number, env: Record<string, string>, users: 'staff' | 'non
     PORTAL_USERS_FILE: `${E2E.dataDir(port)}/users.json`,
     NEXTAUTH_URL: `http://localhost:${port}`,
     CHANGES_POLL_SECONDS: port === E2E.port ? '300' : '0',
+    DELIVERY_SPOOL_MIN_FREE_MB: '1', // not this machine's free disk space
     ...env,
   },
 });

@@ -23,7 +23,8 @@ export async function startInstance(port: number, env: Record<string, string>, o
     detached: true,
     // With `output`, what the portal prints is also kept there (tests that check its logs), and still shown.
     stdio: ['ignore', output ? 'pipe' : 'inherit', output ? 'pipe' : 'inherit'],
-    env: { ...process.env, PORT: String(port), NEXTAUTH_URL: `http://localhost:${port}`, ...env },
+    // DELIVERY_SPOOL_MIN_FREE_MB: the tests must not depend on how full this machine's disk is (one spec sets its own).
+    env: { ...process.env, PORT: String(port), NEXTAUTH_URL: `http://localhost:${port}`, DELIVERY_SPOOL_MIN_FREE_MB: '1', ...env },
   });
   for (const stream of output ? [child.stdout!, child.stderr!] : [])
     stream.on('data', (chunk: Buffer) => {

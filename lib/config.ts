@@ -199,6 +199,11 @@ export function getConfig(): PortalConfig {
   return cached;
 }
 
+/** The portal's public origin (NEXTAUTH_URL; npm start sets it): state-changing requests must come from it. */
+export function portalOrigin(config: Pick<PortalConfig, 'NEXTAUTH_URL' | 'PORT'>): string {
+  return new URL(config.NEXTAUTH_URL ?? `http://localhost:${config.PORT}`).origin;
+}
+
 /** Where the state lives: only these variables, so the command-line tools need no upstream settings. */
 export function storeSettings(): StoreSettings {
   return parseStoreSettings(process.env);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { requireApi, type PortalSession } from './auth/session';
 import type { Capability } from './auth/roles';
-import { getConfig } from './config';
+import { getConfig, portalOrigin } from './config';
 import { AppError, toAppError } from './errors';
 import { originProblem } from './net/origin';
 
@@ -28,12 +28,7 @@ export function withRole<P extends Record<string, string> = Record<string, never
       if (site === 'cross-site' || site === 'same-site') {
         throw new AppError({ code: 'FORBIDDEN', message: 'This request came from another site. Open the portal and start it there.' });
       }
-      const config = getConfig();
-      const refused = originProblem(
-        request.method,
-        Object.fromEntries(request.headers),
-        new URL(config.NEXTAUTH_URL ?? `http://localhost:${config.PORT}`).origin,
-      );
+      const refused = originProblem(request.method, Object.fromEntries(request.headers), portalOrigin(getConfig()));
       if (refused) throw new AppError({ code: 'FORBIDDEN', message: refused });
       const session = await requireApi(capability);
       return await handler(request, session, await context.params);

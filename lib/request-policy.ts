@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseCookies } from 'cookie';
 import { safeCallbackPath } from './auth/callback';
 import { sessionCookieName } from './auth/session-cookie';
-import type { PortalConfig } from './config';
+import { portalOrigin, type PortalConfig } from './config';
 import { limitBody } from './net/body-limit';
 import { originProblem } from './net/origin';
 import { handRequestPolicyToServer } from './server-handoff';
@@ -53,7 +53,7 @@ export function requestPolicyOptions(config: PortalConfig): RequestPolicyOptions
     imageOrigins: config.PORTAL_IMAGE_ORIGINS,
     secure: (config.NEXTAUTH_URL ?? '').startsWith('https://'),
     dev: config.NODE_ENV !== 'production',
-    origin: new URL(config.NEXTAUTH_URL ?? `http://localhost:${config.PORT}`).origin,
+    origin: portalOrigin(config),
     maxBodyBytes: config.PORTAL_MAX_BODY_KB * 1024,
   };
 }

@@ -2,14 +2,13 @@
 
 import { PortalLink } from '@/components/portal-link';
 import { useState } from 'react';
-import type { deliveryView } from '@/lib/deliveries/api';
+import type { DeliveryView } from '@/lib/deliveries/view';
 import { callApi, DeliveryForm, Problem, type ApiProblem } from '@/components/deliveries/delivery-form';
+import { buttonClass } from '@/components/ui/button';
 
 /** /deliveries: every delivery with its schedule in words, next runs, last run and state, through the HTTP API. */
 
-export type DeliveryView = ReturnType<typeof deliveryView>;
-
-const button = 'rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium hover:bg-slate-50 disabled:opacity-50';
+const button = buttonClass('secondary', 'sm');
 const utc = (iso: string | null | undefined) => (iso ? `${iso.replace('T', ' ').slice(0, 16)} UTC` : '—');
 
 function where(d: DeliveryView): string {

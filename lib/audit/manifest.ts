@@ -1,8 +1,5 @@
 import 'server-only';
-import type { PortalSession } from '../auth/session';
-import { AppError } from '../errors';
-import { fromStore } from '../store';
-import { findAuditEntry, type AuditEntry } from '../store/audit';
+import type { AuditEntry } from '../store/audit';
 
 /**
  * An export's manifest, for whoever receives the file: what was asked (filters), what was sent (records,
@@ -49,14 +46,4 @@ export function toManifest(entry: AuditEntry): Manifest {
     walk: entry.walk,
     auditHash: entry.hash,
   };
-}
-
-export async function manifestResponse(id: string, session: PortalSession): Promise<Response> {
-  if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export.' });
-  const entry = await fromStore((db) => findAuditEntry(db, Number(id)));
-  const mine = entry && entry.action.startsWith('export.') && (entry.actor === session.user.email || session.user.role === 'admin');
-  if (!entry || !mine) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export of yours.' });
-  return Response.json(toManifest(entry), {
-    headers: { 'Cache-Control': 'private, no-store', 'Content-Disposition': `inline; filename="export-${entry.seq}-manifest.json"` },
-  });
 }

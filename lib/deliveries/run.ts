@@ -8,7 +8,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/record';
-import { changesStream } from '../changes/download';
+import { changesStream } from '../changes/stream';
 import { parseChangeQuery } from '../changes/query';
 import { AppError, toAppError } from '../errors';
 import { planExport, startExport } from '../export/stream';

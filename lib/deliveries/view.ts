@@ -2,13 +2,46 @@ import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
 import { fromStore } from '../store';
 import { findDelivery, isDeliveryId, latestRuns, listDeliveries, listRuns, type Delivery, type Run } from '../store/deliveries';
-import { deliveryView } from './api';
+import { describeSchedule, nextRuns } from './schedule';
+import { maskedWebhookUrl } from './targets';
 
-/** The pages' reads: the same views the API answers with (lib/deliveries/api.ts), or the error to show. */
+/** A delivery as the API and the pages show it, and the pages' reads (or the error to show). */
+
+/**
+ * A delivery as answers show it: no secret, the schedule in words, the next runs, the last run. A webhook
+ * URL's path and query are a secret too: only the delivery's creator sees them.
+ */
+export type DeliveryView = ReturnType<typeof deliveryView>;
+
+export function deliveryView(d: Delivery, last: Run | undefined, viewer: string) {
+  const destination =
+    d.destination.type === 'webhook' && viewer !== d.createdBy
+      ? { ...d.destination, url: maskedWebhookUrl(String(d.destination.url)) }
+      : d.destination;
+  return {
+    id: d.id,
+    name: d.name,
+    kind: d.kind,
+    format: d.format,
+    filters: d.filters,
+    schedule: d.schedule,
+    scheduleInWords: describeSchedule(d.schedule),
+    nextRuns: d.paused ? [] : nextRuns(d.schedule, 3),
+    destination: { ...destination, ...(d.destination.type === 'directory' ? {} : { secret: d.secret ? 'set' : 'not set' }) },
+    hostKey: d.hostKey,
+    paused: d.paused,
+    pauseReason: d.pauseReason,
+    failuresInARow: d.failures,
+    lastRun: last ?? null,
+    createdBy: d.createdBy,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}
 
 type Result<T> = ({ ok: true } & T) | { ok: false; error: AppErrorJson };
 
-export async function deliveriesForPage(viewer: string): Promise<Result<{ deliveries: ReturnType<typeof deliveryView>[] }>> {
+export async function deliveriesForPage(viewer: string): Promise<Result<{ deliveries: DeliveryView[] }>> {
   try {
     const [all, last] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db)]));
     return { ok: true, deliveries: all.map((d) => deliveryView(d, last.get(d.id), viewer)) };

@@ -2,13 +2,10 @@ import 'server-only';
 import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
-import { encodingOf, newWalkReport, picksApi, walkSummary, type PicksClient, type PickList, type WalkReport } from '../picks-api';
-import { licenceOrNull } from '../picks-api/portal';
-import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
-import { claimWalkSlot } from '../walk-slots';
+import { encodingOf, picksApi, walkSummary, type PicksClient, type PickList, type WalkReport } from '../picks-api';
 import { csvHeader, csvLines } from './csv';
 import { jsonClosing, jsonOpening, jsonPage } from './json';
-import { contentTypeOf, fileHeaders, fileLabel, fileStamp } from './file-headers';
+import { contentTypeOf, fileLabel, fileStamp } from './file-headers';
 
 /**
  * The whole filtered record set as a streamed file. The only code that writes exports: the route
@@ -152,51 +149,4 @@ export function exportFilename(plan: Pick<ExportPlan, 'kind' | 'format' | 'sent'
   const parts = ['sport', 'league', 'status', 'result'].map((key) => plan.sent[key]).filter(Boolean) as string[];
   const label = fileLabel(parts.join('-'));
   return `${plan.kind}${label ? `-${label}` : ''}-${fileStamp(at)}.${plan.format}`;
-}
-
-/**
- * The route handlers' whole job: plan, take a walk slot, start, and answer with the stream (or the error,
- * before any byte). Every export that starts is recorded in the audit trail with how it ended; the store
- * must answer first (the walk slot is taken there), so none is sent unrecorded.
- */
-export async function exportResponse(
-  kind: FilterKind,
-  request: Request,
-  who: { email: string; role: string },
-  address: string | null = null,
-): Promise<Response> {
-  const url = new URL(request.url);
-  const startedAt = Date.now();
-  let context: ExportContext | undefined;
-  try {
-    const plan = planExport(kind, url.searchParams, url.searchParams.get('format'), url.searchParams.get('bom'));
-    const release = await claimWalkSlot(who.email);
-    context = {
-      actor: who.email,
-      role: who.role,
-      action: kind === 'picks' ? 'export.picks' : 'export.results',
-      target: exportFilename(plan, new Date(startedAt)),
-      filters: plan.sent,
-      address,
-      licence: (await licenceOrNull())?.licenceId ?? null,
-    };
-    const progress = newProgress();
-    progress.walk = newWalkReport();
-    const started = await startExport(plan, {
-      signal: request.signal,
-      report: progress.walk,
-      onDone: release,
-      onPage: (records, requestId) => {
-        progress.records = records;
-        if (requestId) progress.requestIds.add(requestId);
-      },
-    });
-    context.target = started.filename;
-    return new Response(auditedStream(started.stream, context, progress, startedAt), {
-      headers: fileHeaders(started.contentType, started.filename),
-    });
-  } catch (error) {
-    if (context) await recordExportRefused(context, error, startedAt);
-    return toAppError(error).toResponse();
-  }
 }

@@ -160,7 +160,7 @@ describe('the schedule', () => {
 
   it('starts a changed schedule from now: a due time of it before the change is not run as missed', async () => {
     const delivery = await newDelivery({ schedule: '0 0 1 1 *', lastDueMs: Date.now() - 3 * 3_600_000 });
-    const { patchResponse } = await import('@/lib/deliveries/api');
+    const { patchResponse } = await import('@/lib/deliveries/responses');
     const request = new Request('http://portal.test/api/deliveries', {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/json' },

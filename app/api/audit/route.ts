@@ -1,4 +1,4 @@
-import { auditResponse } from '@/lib/audit/download';
+import { auditResponse } from '@/lib/audit/responses';
 import { withRole } from '@/lib/http';
 
 // The audit trail, filtered, as a streamed CSV or JSON file; admins only.

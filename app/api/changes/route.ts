@@ -1,5 +1,5 @@
 import { clientAddress } from '@/lib/auth/client-address';
-import { changesResponse } from '@/lib/changes/download';
+import { changesResponse } from '@/lib/changes/responses';
 import { withRole } from '@/lib/http';
 
 // The change feed's entries (since=, filters) as a streamed, audited JSON or CSV file; editors and admins only.

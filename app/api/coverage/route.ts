@@ -1,4 +1,4 @@
-import { coverageResponse } from '@/lib/coverage/respond';
+import { coverageResponse } from '@/lib/coverage/responses';
 import { withRole } from '@/lib/http';
 
 // Coverage of the licence against delivered picks, streamed as progress then the report; managers and admins.

@@ -1,4 +1,4 @@
-import { createResponse, listResponse } from '@/lib/deliveries/api';
+import { createResponse, listResponse } from '@/lib/deliveries/responses';
 import { withRole } from '@/lib/http';
 
 // Scheduled deliveries: the list, and a new one (201 with its id); editors and admins.

@@ -1,4 +1,4 @@
-import { healthResponse } from '@/lib/health';
+import { healthResponse } from '@/lib/health/responses';
 
-/** GET /api/health: for load balancers; no sign-in, nothing private (lib/health.ts). */
+/** GET /api/health: for load balancers; no sign-in, nothing private. */
 export const GET = () => healthResponse();

@@ -1,4 +1,4 @@
-import { deleteResponse, getResponse, patchResponse } from '@/lib/deliveries/api';
+import { deleteResponse, getResponse, patchResponse } from '@/lib/deliveries/responses';
 import { withRole } from '@/lib/http';
 
 // One delivery: read, change (PATCH, also pause and resume), remove; editors and admins.

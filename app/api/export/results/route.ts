@@ -1,4 +1,4 @@
-import { exportResponse } from '@/lib/export/stream';
+import { exportResponse } from '@/lib/export/responses';
 import { clientAddress } from '@/lib/auth/client-address';
 import { withRole } from '@/lib/http';
 

@@ -1,4 +1,4 @@
-import { runResponse } from '@/lib/deliveries/api';
+import { runResponse } from '@/lib/deliveries/responses';
 import { withRole } from '@/lib/http';
 
 // Run now (202 with the run's id; its outcome in …/runs); editors and admins.

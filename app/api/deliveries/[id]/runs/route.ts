@@ -1,4 +1,4 @@
-import { runsResponse } from '@/lib/deliveries/api';
+import { runsResponse } from '@/lib/deliveries/responses';
 import { withRole } from '@/lib/http';
 
 // A delivery's runs, newest first, each with its outcome; editors and admins.

@@ -1,4 +1,4 @@
-import { manifestResponse } from '@/lib/audit/manifest';
+import { manifestResponse } from '@/lib/audit/responses';
 import { withRole } from '@/lib/http';
 
 // One export's manifest (filters, count, sha256, licence, times): its own editor, or an admin.

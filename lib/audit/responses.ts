@@ -1,9 +1,12 @@
 import 'server-only';
+import type { PortalSession } from '../auth/session';
+import { AppError } from '../errors';
 import { auditCsvHeader, auditCsvRows, auditJsonClosing, auditJsonOpening, auditJsonRows } from '../export/audit-file';
 import { fromStore, storeUnavailable } from '../store';
 import { batchedFileStream } from '../export/batched-file';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
-import { readAudit, type AuditEntry } from '../store/audit';
+import { findAuditEntry, readAudit, type AuditEntry } from '../store/audit';
+import { toManifest } from './manifest';
 import { parseAuditQuery } from './query';
 
 /**
@@ -31,5 +34,16 @@ export async function auditResponse(request: Request): Promise<Response> {
   const stamp = fileStamp(new Date());
   return new Response(stream, {
     headers: fileHeaders(contentTypeOf(format), `audit-${stamp}.${format}`),
+  });
+}
+
+/** GET /api/exports/<id>/manifest: an export's manifest (lib/audit/manifest.ts); editors see their own, admins any. */
+export async function manifestResponse(id: string, session: PortalSession): Promise<Response> {
+  if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export.' });
+  const entry = await fromStore((db) => findAuditEntry(db, Number(id)));
+  const mine = entry && entry.action.startsWith('export.') && (entry.actor === session.user.email || session.user.role === 'admin');
+  if (!entry || !mine) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export of yours.' });
+  return Response.json(toManifest(entry), {
+    headers: { 'Cache-Control': 'private, no-store', 'Content-Disposition': `inline; filename="export-${entry.seq}-manifest.json"` },
   });
 }

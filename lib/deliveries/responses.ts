@@ -15,14 +15,12 @@ import {
   updateDelivery,
   type Delivery,
   type DeliveryChange,
-  type Run,
 } from '../store/deliveries';
 import { checkDelivery } from './check';
 import { invalidDelivery } from './input';
 import { tooManyDeliveries } from './limits';
-import { describeSchedule, nextRuns } from './schedule';
 import { deliveryRuntime } from './start';
-import { maskedWebhookUrl } from './targets';
+import { deliveryView } from './view';
 
 /**
  * The deliveries API (GET/POST /api/deliveries, GET/PATCH/DELETE /api/deliveries/<id>, POST …/run,
@@ -31,36 +29,6 @@ import { maskedWebhookUrl } from './targets';
  */
 
 type User = PortalSession['user'];
-
-/**
- * A delivery as answers show it: no secret, the schedule in words, the next runs, the last run. A webhook
- * URL's path and query are a secret too: only the delivery's creator sees them.
- */
-export function deliveryView(d: Delivery, last: Run | undefined, viewer: string) {
-  const destination =
-    d.destination.type === 'webhook' && viewer !== d.createdBy
-      ? { ...d.destination, url: maskedWebhookUrl(String(d.destination.url)) }
-      : d.destination;
-  return {
-    id: d.id,
-    name: d.name,
-    kind: d.kind,
-    format: d.format,
-    filters: d.filters,
-    schedule: d.schedule,
-    scheduleInWords: describeSchedule(d.schedule),
-    nextRuns: d.paused ? [] : nextRuns(d.schedule, 3),
-    destination: { ...destination, ...(d.destination.type === 'directory' ? {} : { secret: d.secret ? 'set' : 'not set' }) },
-    hostKey: d.hostKey,
-    paused: d.paused,
-    pauseReason: d.pauseReason,
-    failuresInARow: d.failures,
-    lastRun: last ?? null,
-    createdBy: d.createdBy,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-  };
-}
 
 async function readBody(request: Request): Promise<Record<string, unknown>> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))

@@ -1,40 +1,13 @@
 import 'server-only';
-import type { Kysely } from 'kysely';
 import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
 import { toAppError } from '../errors';
-import { changesCsvHeader, changesCsvRows, changesJsonClosing, changesJsonOpening, changesJsonRows } from '../export/changes-file';
-import { licenceOrNull } from '../picks-api/portal';
-import { fromStore, storeUnavailable } from '../store';
-import { batchedFileStream } from '../export/batched-file';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
+import { licenceOrNull } from '../picks-api/portal';
+import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
-import { readChanges, type ChangeQuery, type StoredChange } from '../store/changes';
-import type { Database } from '../store/schema';
 import { parseChangeQuery } from './query';
-
-const BATCH = 500;
-
-/**
- * The feed's entries matching `query`, oldest first, as a CSV or JSON file streamed in batches from the
- * store with backpressure. The first batch is read before this returns, so a store that is away is an
- * error here, not a broken file; a failure later errors the stream (no closing line), so a cut file
- * never looks complete. Used by GET /api/changes and by `changes` deliveries.
- */
-export async function changesStream(
-  db: Kysely<Database>,
-  query: ChangeQuery,
-  format: 'csv' | 'json',
-  meta: Record<string, unknown>,
-  onRecords: (count: number) => void = () => undefined,
-): Promise<ReadableStream<Uint8Array>> {
-  return batchedFileStream<StoredChange>(
-    readChanges(db, query, BATCH)[Symbol.asyncIterator](),
-    format === 'csv'
-      ? { head: changesCsvHeader(), rows: changesCsvRows, tail: () => '' }
-      : { head: changesJsonOpening(meta), rows: changesJsonRows, tail: changesJsonClosing },
-    { batch: BATCH, fault: storeUnavailable, onCount: onRecords },
-  );
-}
+import { pollNow } from './start';
+import { changesStream } from './stream';
 
 /**
  * GET /api/changes?since=&until=&kind=&sport=&league=&format=json|csv: the feed's entries, oldest first,
@@ -69,4 +42,9 @@ export async function changesResponse(request: Request, who: { email: string; ro
     if (context) await recordExportRefused(context, error, startedAt);
     return toAppError(error).toResponse();
   }
+}
+
+/** POST /api/changes/poll: "poll now" for scripts; the feed polls at once (or at the lease holder's next check). */
+export async function pollResponse(): Promise<Response> {
+  return Response.json({ poll: await pollNow() }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
 }

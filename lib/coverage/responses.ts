@@ -1,12 +1,11 @@
 import 'server-only';
 import { linkedController } from '../abort';
-import { PICK_STATUSES } from '../picks-api/vocabulary';
 import { toAppError } from '../errors';
 import { toSafeJson } from '../safe-json';
 import { csvTable } from '../export/csv';
 import { claimWalkSlot } from '../walk-slots';
 import { parseCoverageQuery, runCoverage, type CoverageQuery } from './run';
-import type { CoverageReport } from './aggregate';
+import { MATRIX_COLUMNS, matrixRows } from './matrix';
 
 /**
  * GET /api/coverage: NDJSON, one line per upstream page ({"type":"progress"}), then exactly one
@@ -54,42 +53,6 @@ export async function coverageResponse(request: Request, user: string): Promise<
   return new Response(stream, {
     headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'private, no-store, no-transform' },
   });
-}
-
-export const MATRIX_COLUMNS = [
-  'sport',
-  'league',
-  'licensed',
-  'total',
-  ...PICK_STATUSES,
-  'other',
-  'playerPicks',
-  'playerShare',
-  'lastPublishedAt',
-  'emptyDays',
-  'win',
-  'loss',
-  'push',
-  'resultVoid',
-];
-
-export function matrixRows(report: CoverageReport): unknown[][] {
-  return report.rows.map((r) => [
-    r.sport,
-    r.league,
-    r.licensed === null ? 'not stated' : r.licensed ? 'yes' : 'no',
-    r.total,
-    ...PICK_STATUSES.map((status) => r.byStatus[status]),
-    r.byStatus.other,
-    r.playerPicks,
-    r.total ? Number((r.playerPicks / r.total).toFixed(4)) : 0,
-    r.lastPublishedAt,
-    r.emptyDays.length,
-    r.results.win,
-    r.results.loss,
-    r.results.push,
-    r.results.void,
-  ]);
 }
 
 async function matrixCsv(query: CoverageQuery, signal: AbortSignal): Promise<Response> {

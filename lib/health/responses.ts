@@ -1,6 +1,6 @@
 import 'server-only';
-import { getRecentHealth } from './picks-api/portal';
-import { storeAnswers } from './store';
+import { getRecentHealth } from '../picks-api/portal';
+import { storeAnswers } from '../store';
 
 /**
  * What GET /api/health tells a load balancer: whether this instance's store answers (503 when not: the

@@ -1,5 +1,7 @@
 'use client';
 
+import { Button } from '@/components/ui/button';
+
 /** Last resort for faults no page caught. Server error details never reach here in production, only a digest. */
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   return (
@@ -7,9 +9,9 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
       <h1 className="text-2xl font-semibold">Something went wrong</h1>
       <p className="mt-2 text-slate-600">The portal hit an unexpected error. Nothing was changed.</p>
       {error.digest && <p className="mt-2 font-mono text-xs text-slate-500">Reference {error.digest}</p>}
-      <button type="button" onClick={reset} className="mt-6 rounded-md bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700">
+      <Button tone="primary" onClick={reset} className="mt-6">
         Try again
-      </button>
+      </Button>
     </main>
   );
 }

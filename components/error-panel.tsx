@@ -1,5 +1,6 @@
 import { PortalLink } from '@/components/portal-link';
 import { errorTitle, type AppErrorJson } from '@/lib/errors';
+import { buttonClass } from '@/components/ui/button';
 
 /** An upstream or portal error as a person can act on it. Never looks like an empty result. */
 export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHref: string }) {
@@ -30,7 +31,7 @@ export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHre
         </div>
       )}
       <p className="mt-3 flex flex-wrap items-center gap-4 text-sm">
-        <PortalLink href={retryHref} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white hover:bg-red-800">
+        <PortalLink href={retryHref} className={buttonClass('danger')}>
           {error.retryAfterSeconds ? `Retry (after ${error.retryAfterSeconds} s)` : 'Retry'}
         </PortalLink>
         <span className="text-red-800/80">

@@ -3,13 +3,15 @@
 import { useActionState } from 'react';
 import { ROLES } from '@/lib/auth/roles';
 import type { AdminResult } from '@/lib/auth/user-admin';
+import { Button, buttonClass } from '@/components/ui/button';
+import { controlClass } from '@/components/ui/field';
 
 /** The forms of /admin/users. Each posts to the page's server action and shows its answer, and a generated password once. */
 
 type Action = (previous: AdminResult | null, form: FormData) => Promise<AdminResult>;
 
-const button = 'rounded-md border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium hover:bg-slate-50 disabled:opacity-50';
-const field = 'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm';
+const button = buttonClass('secondary', 'sm');
+const field = controlClass(true);
 
 function Result({ state }: { state: AdminResult | null }) {
   return (
@@ -52,13 +54,9 @@ export function AddUserForm({ action }: { action: Action }) {
           Password (empty: generate one)
           <input name="password" type="password" autoComplete="new-password" className={field} />
         </label>
-        <button
-          type="submit"
-          disabled={pending}
-          className="rounded-md bg-brand-600 px-4 py-1.5 font-semibold text-white hover:bg-brand-700"
-        >
+        <Button type="submit" tone="primary" disabled={pending}>
           Add user
-        </button>
+        </Button>
       </div>
       <Result state={state} />
     </form>
@@ -90,7 +88,7 @@ export function UserRowActions({ action, email, role, disabled }: { action: Acti
           name="op"
           value="remove"
           disabled={pending}
-          className={`${button} text-red-700`}
+          className={buttonClass('remove', 'sm')}
           onClick={(event) => {
             if (!window.confirm(`Remove ${email}? They can no longer sign in.`)) event.preventDefault();
           }}

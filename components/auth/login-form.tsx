@@ -4,6 +4,7 @@ import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { SIGN_IN_ERRORS } from '@/lib/auth/sign-in-errors';
+import { Button } from '@/components/ui/button';
 
 export function LoginForm({
   callbackUrl,
@@ -74,22 +75,14 @@ export function LoginForm({
             {error}
           </p>
         )}
-        <button
-          type="submit"
-          disabled={pending}
-          className="w-full rounded-md bg-brand-600 px-4 py-2 font-semibold text-white shadow hover:bg-brand-700 disabled:opacity-60"
-        >
+        <Button type="submit" tone="primary" size="lg" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}
-        </button>
+        </Button>
       </form>
       {oidcName && (
-        <button
-          type="button"
-          onClick={() => signIn('oidc', { callbackUrl })}
-          className="w-full rounded-md border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50"
-        >
+        <Button size="lg" onClick={() => signIn('oidc', { callbackUrl })}>
           Continue with {oidcName}
-        </button>
+        </Button>
       )}
     </div>
   );

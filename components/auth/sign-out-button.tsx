@@ -1,15 +1,8 @@
 'use client';
 
 import { signOut } from 'next-auth/react';
+import { Button } from '@/components/ui/button';
 
 export function SignOutButton() {
-  return (
-    <button
-      type="button"
-      onClick={() => signOut({ callbackUrl: '/login' })}
-      className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100"
-    >
-      Sign out
-    </button>
-  );
+  return <Button onClick={() => signOut({ callbackUrl: '/login' })}>Sign out</Button>;
 }

@@ -1,6 +1,8 @@
 'use client';
 
 import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { controlClass, Field, SelectField, TextField } from '@/components/ui/field';
 
 /**
  * The form that creates a delivery, posting to POST /api/deliveries (the same API scripts use). The
@@ -8,8 +10,18 @@ import { useState } from 'react';
  * are sent once and never shown again.
  */
 
-const field = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm';
 const FILTERS = ['sport', 'league', 'status', 'result', 'from', 'to'] as const;
+
+const KINDS = [
+  { value: 'picks', label: 'picks' },
+  { value: 'results', label: 'results' },
+  { value: 'changes', label: 'changes since the last successful run' },
+];
+const DESTINATIONS = [
+  { value: 'directory', label: 'folder on the server' },
+  { value: 'sftp', label: 'SFTP' },
+  { value: 'webhook', label: 'webhook' },
+];
 
 export interface ApiProblem {
   message: string;
@@ -88,124 +100,57 @@ export function DeliveryForm({ onCreated }: { onCreated: () => void }) {
     >
       <h2 className="font-semibold">New delivery</h2>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <label className="text-sm">
-          Name
-          <input name="name" required className={field} placeholder="Morning results" />
-        </label>
-        <label className="text-sm">
-          What
-          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)} className={field}>
-            <option value="picks">picks</option>
-            <option value="results">results</option>
-            <option value="changes">changes since the last successful run</option>
-          </select>
-        </label>
-        <label className="text-sm">
-          Format
-          <select name="format" className={field} defaultValue="csv">
-            <option>csv</option>
-            <option>json</option>
-          </select>
-        </label>
-        <label className="text-sm">
-          Schedule (cron, UTC)
-          <input name="schedule" required className={field} placeholder="0 6 * * *" />
-        </label>
-        <label className="text-sm">
-          Sport
-          <input name="sport" className={field} />
-        </label>
-        <label className="text-sm">
-          League
-          <input name="league" className={field} />
-        </label>
+        <TextField label="Name" name="name" required placeholder="Morning results" />
+        <SelectField label="What" name="kind" options={KINDS} value={kind} onChange={(e) => setKind(e.target.value)} />
+        <SelectField label="Format" name="format" options={['csv', 'json']} defaultValue="csv" />
+        <TextField label="Schedule (cron, UTC)" name="schedule" required placeholder="0 6 * * *" />
+        <TextField label="Sport" name="sport" />
+        <TextField label="League" name="league" />
         {kind === 'changes' ? (
-          <label className="text-sm">
-            Kind of change
-            <input name="changeKind" className={field} placeholder="any, or e.g. result" />
-          </label>
+          <TextField label="Kind of change" name="changeKind" placeholder="any, or e.g. result" />
         ) : (
           <>
-            <label className="text-sm">
-              Status
-              <input name="status" className={field} />
-            </label>
-            <label className="text-sm">
-              Result
-              <input name="result" className={field} />
-            </label>
-            <label className="text-sm">
-              From (UTC)
-              <input name="from" className={field} placeholder="today-7d, or 2026-11-01" />
-            </label>
-            <label className="text-sm">
-              To (UTC)
-              <input name="to" className={field} placeholder="today, now, today+1d" />
-            </label>
+            <TextField label="Status" name="status" />
+            <TextField label="Result" name="result" />
+            <TextField label="From (UTC)" name="from" placeholder="today-7d, or 2026-11-01" />
+            <TextField label="To (UTC)" name="to" placeholder="today, now, today+1d" />
           </>
         )}
-        <label className="text-sm">
-          Destination
-          <select name="type" value={type} onChange={(e) => setType(e.target.value as typeof type)} className={field}>
-            <option value="directory">folder on the server</option>
-            <option value="sftp">SFTP</option>
-            <option value="webhook">webhook</option>
-          </select>
-        </label>
-        {type === 'directory' && (
-          <label className="text-sm">
-            Folder (under the delivery root)
-            <input name="folder" className={field} placeholder="partner/daily" />
-          </label>
-        )}
+        <SelectField
+          label="Destination"
+          name="type"
+          options={DESTINATIONS}
+          value={type}
+          onChange={(e) => setType(e.target.value as typeof type)}
+        />
+        {type === 'directory' && <TextField label="Folder (under the delivery root)" name="folder" placeholder="partner/daily" />}
         {type === 'sftp' && (
           <>
-            <label className="text-sm">
-              Host
-              <input name="host" required className={field} />
-            </label>
-            <label className="text-sm">
-              Port
-              <input name="port" className={field} placeholder="22" inputMode="numeric" />
-            </label>
-            <label className="text-sm">
-              Username
-              <input name="username" required className={field} />
-            </label>
-            <label className="text-sm">
-              Remote folder
-              <input name="path" className={field} placeholder="incoming" />
-            </label>
-            <label className="text-sm">
-              Password
-              <input name="password" type="password" autoComplete="new-password" className={field} />
-            </label>
-            <label className="text-sm sm:col-span-2">
-              Or a private key (OpenSSH)
-              <textarea name="privateKey" rows={2} className={field} />
-            </label>
+            <TextField label="Host" name="host" required />
+            <TextField label="Port" name="port" placeholder="22" inputMode="numeric" />
+            <TextField label="Username" name="username" required />
+            <TextField label="Remote folder" name="path" placeholder="incoming" />
+            <TextField label="Password" name="password" type="password" autoComplete="new-password" />
+            <div className="sm:col-span-2">
+              <Field label="Or a private key (OpenSSH)" htmlFor="f-privateKey">
+                <textarea id="f-privateKey" name="privateKey" rows={2} className={controlClass()} />
+              </Field>
+            </div>
           </>
         )}
         {type === 'webhook' && (
           <>
-            <label className="text-sm sm:col-span-2">
-              URL (https)
-              <input name="url" required type="url" className={field} />
-            </label>
-            <label className="text-sm">
-              Signing secret (16+ characters)
-              <input name="secret" required type="password" autoComplete="new-password" className={field} />
-            </label>
+            <div className="sm:col-span-2">
+              <TextField label="URL (https)" name="url" required type="url" />
+            </div>
+            <TextField label="Signing secret (16+ characters)" name="secret" required type="password" autoComplete="new-password" />
           </>
         )}
       </div>
       <Problem problem={problem} />
-      <button
-        disabled={pending}
-        className="rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-50"
-      >
+      <Button type="submit" tone="primary" disabled={pending}>
         {pending ? 'Saving…' : 'Create delivery'}
-      </button>
+      </Button>
     </form>
   );
 }

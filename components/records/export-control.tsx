@@ -1,6 +1,7 @@
 'use client';
 
 import { useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
 
 type State =
   | { phase: 'idle' }
@@ -84,22 +85,12 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
   return (
     <section aria-label="Export" className="flex flex-wrap items-center gap-2 text-sm">
       <span className="font-medium text-slate-700">Export all matching records:</span>
-      <button
-        type="button"
-        disabled={running}
-        onClick={() => run('csv')}
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50"
-      >
+      <Button disabled={running} onClick={() => run('csv')}>
         CSV
-      </button>
-      <button
-        type="button"
-        disabled={running}
-        onClick={() => run('json')}
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 disabled:opacity-50"
-      >
+      </Button>
+      <Button disabled={running} onClick={() => run('json')}>
         JSON
-      </button>
+      </Button>
       <label
         className="ml-1 inline-flex items-center gap-1.5 text-slate-600"
         title="A byte-order mark helps some spreadsheet programs read UTF-8"
@@ -111,9 +102,9 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
           <span className="inline-flex items-center gap-2">
             Exporting {state.format.toUpperCase()}… <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records
             so far
-            <button type="button" onClick={() => controller.current?.abort()} className="rounded-md px-2 py-1 text-red-700 hover:bg-red-50">
+            <Button tone="remove" size="sm" onClick={() => controller.current?.abort()}>
               Cancel
-            </button>
+            </Button>
           </span>
         )}
         {state.phase === 'done' && (

@@ -1,7 +1,8 @@
 import { PortalLink } from '@/components/portal-link';
 import { encodeTrail, hrefWith } from '@/lib/paging';
+import { buttonClass } from '@/components/ui/button';
 
-const linkClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50';
+const linkClass = buttonClass();
 const offClass = 'rounded-md border border-slate-200 px-3 py-1.5 text-slate-500';
 
 /** Previous / next through cursor pages. Cursors of earlier pages ride in `trail` ('' is the first page). */

@@ -13,6 +13,7 @@ import { formatOdds, formatProbability, pickHref, type PickRow, type Probability
 import { Logo } from '@/components/records/logo';
 import { StatusBadge } from '@/components/status-badge';
 import { UtcTime } from '@/components/utc-time';
+import { buttonClass } from '@/components/ui/button';
 
 /**
  * The picks and results table. The rows arrive once as data (the RSC payload carries the props, not a tree of
@@ -145,9 +146,7 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <details className="relative inline-block">
-          <summary className="cursor-pointer rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-700 hover:bg-slate-50">
-            Columns
-          </summary>
+          <summary className={buttonClass('secondary', 'md', 'cursor-pointer list-none')}>Columns</summary>
           <fieldset className="absolute z-10 mt-1 w-56 space-y-1 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
             <legend className="sr-only">Visible columns</legend>
             {table

@@ -3,6 +3,9 @@ import { PortalLink } from '@/components/portal-link';
 import { ChangesTable } from '@/components/changes/changes-table';
 import { FeedStatusLine } from '@/components/changes/feed-status';
 import { ErrorPanel } from '@/components/error-panel';
+import { Button } from '@/components/ui/button';
+import { SelectField, TextField } from '@/components/ui/field';
+import { FilterBar } from '@/components/ui/filter-bar';
 import { can } from '@/lib/auth/roles';
 import { requirePage } from '@/lib/auth/session';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
@@ -20,8 +23,6 @@ const POLLED: Record<string, string> = {
   store: 'The store is not reachable: the poll could not be asked for.',
   failed: 'The poll could not be asked for.',
 };
-
-const field = 'mt-1 block w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm';
 
 export default async function ChangesPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
@@ -51,7 +52,7 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
       {view.status ? <FeedStatusLine status={view.status} /> : null}
       {can(session.user.role, 'poll') && (
         <form action={pollNowAction} className="flex items-center gap-3 text-sm">
-          <button className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50">Poll now</button>
+          <Button type="submit">Poll now</Button>
           {value('polled') ? (
             <span role="status" data-testid="poll-now">
               {POLLED[value('polled')] ?? ''}
@@ -59,49 +60,23 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
           ) : null}
         </form>
       )}
-      <form
-        method="get"
+      <FilterBar
         action="/changes"
-        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
-      >
-        <label className="text-sm">
-          Kind of change
-          <select name="kind" defaultValue={value('kind')} className={field}>
-            <option value="">any</option>
-            {CHANGE_KINDS.map((kind) => (
-              <option key={kind}>{kind}</option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          Sport
-          <input name="sport" defaultValue={value('sport')} className={field} />
-        </label>
-        <label className="text-sm">
-          League
-          <input name="league" defaultValue={value('league')} className={field} />
-        </label>
-        <label className="text-sm">
-          Detected after (UTC)
-          <input name="since" defaultValue={value('since')} placeholder="2026-11-22 or …T06:00Z" className={field} />
-        </label>
-        <label className="text-sm">
-          Detected until (UTC)
-          <input name="until" defaultValue={value('until')} placeholder="2026-11-23" className={field} />
-        </label>
-        <div className="flex flex-col justify-end gap-2 text-sm">
-          <label className="flex items-center gap-2">
+        label="Filter the changes"
+        grid="sm:grid-cols-3 lg:grid-cols-6"
+        extra={
+          <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" name="visit" value="1" defaultChecked={value('visit') === '1'} />
             Since my last visit
           </label>
-          <div className="flex gap-2">
-            <button className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700">Apply</button>
-            <PortalLink href="/changes" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
-              Clear
-            </PortalLink>
-          </div>
-        </div>
-      </form>
+        }
+      >
+        <SelectField label="Kind of change" name="kind" options={CHANGE_KINDS} any="any" defaultValue={value('kind')} />
+        <TextField label="Sport" name="sport" defaultValue={value('sport')} />
+        <TextField label="League" name="league" defaultValue={value('league')} />
+        <TextField label="Detected after (UTC)" name="since" defaultValue={value('since')} placeholder="2026-11-22 or …T06:00Z" />
+        <TextField label="Detected until (UTC)" name="until" defaultValue={value('until')} placeholder="2026-11-23" />
+      </FilterBar>
       {!view.ok ? (
         <ErrorPanel error={view.error} retryHref="/changes" />
       ) : (

@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import { AuditTable } from '@/components/admin/audit-table';
 import { ErrorPanel } from '@/components/error-panel';
+import { SelectField, TextField } from '@/components/ui/field';
+import { FilterBar } from '@/components/ui/filter-bar';
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES } from '@/lib/audit/query';
 import { recentAudit } from '@/lib/audit/view';
 import { requirePage } from '@/lib/auth/session';
 import type { PageSearchParams } from '@/lib/filters';
 
 export const metadata: Metadata = { title: 'Audit trail' };
-
-const field = 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm';
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   await requirePage('audit', '/admin/audit');
@@ -24,51 +24,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           matching entry, with the hashes that chain them (check with <code>npm run audit -- verify</code>).
         </p>
       </div>
-      <form
-        role="search"
-        aria-label="Filter the audit trail"
-        action="/admin/audit"
-        method="get"
-        className="rounded-lg border border-slate-200 bg-white p-4"
-      >
-        <div className="grid grid-cols-2 gap-3 md:grid-cols-6">
-          <label className="text-xs font-medium uppercase tracking-wide text-slate-600">
-            From (UTC day or time)
-            <input name="from" defaultValue={value('from')} className={field} />
-          </label>
-          <label className="text-xs font-medium uppercase tracking-wide text-slate-600">
-            To
-            <input name="to" defaultValue={value('to')} className={field} />
-          </label>
-          <label className="text-xs font-medium uppercase tracking-wide text-slate-600">
-            Actor
-            <input name="actor" defaultValue={value('actor')} className={field} />
-          </label>
-          <label className="text-xs font-medium uppercase tracking-wide text-slate-600">
-            Action
-            <select name="action" defaultValue={value('action')} className={field}>
-              <option value="">Any action</option>
-              {AUDIT_ACTIONS.map((action) => (
-                <option key={action}>{action}</option>
-              ))}
-            </select>
-          </label>
-          <label className="text-xs font-medium uppercase tracking-wide text-slate-600">
-            Outcome
-            <select name="outcome" defaultValue={value('outcome')} className={field}>
-              <option value="">Any outcome</option>
-              {AUDIT_OUTCOMES.map((outcome) => (
-                <option key={outcome}>{outcome}</option>
-              ))}
-            </select>
-          </label>
-          <div className="flex items-end">
-            <button type="submit" className="rounded-md bg-brand-600 px-4 py-1.5 text-sm font-semibold text-white hover:bg-brand-700">
-              Apply
-            </button>
-          </div>
-        </div>
-      </form>
+      <FilterBar action="/admin/audit" label="Filter the audit trail" grid="grid-cols-2 md:grid-cols-6">
+        <TextField label="From (UTC day or time)" name="from" defaultValue={value('from')} />
+        <TextField label="To" name="to" defaultValue={value('to')} />
+        <TextField label="Actor" name="actor" defaultValue={value('actor')} />
+        <SelectField label="Action" name="action" options={AUDIT_ACTIONS} any="Any action" defaultValue={value('action')} />
+        <SelectField label="Outcome" name="outcome" options={AUDIT_OUTCOMES} any="Any outcome" defaultValue={value('outcome')} />
+      </FilterBar>
       {shown.ok ? (
         <>
           <p className="flex gap-3 text-sm">

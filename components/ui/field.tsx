@@ -1,0 +1,86 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+
+/**
+ * Labelled form controls, the same on every page: a small uppercase label above a full-width control,
+ * and an optional hint below it. `compact` is for controls inside a table row (no label above, no width).
+ * Each control's id defaults to `f-<name>`, so a label always points at it.
+ */
+
+const LABEL = 'block text-xs font-medium uppercase tracking-wide text-slate-600';
+
+export function controlClass(compact = false): string {
+  return compact
+    ? 'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm'
+    : 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
+}
+
+export function Field({ label, htmlFor, hint, children }: { label: ReactNode; htmlFor: string; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={htmlFor} className={LABEL}>
+        {label}
+      </label>
+      {children}
+      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+    </div>
+  );
+}
+
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; name: string; hint?: ReactNode };
+
+export function TextField({ label, name, hint, id = `f-${name}`, className = '', ...input }: TextFieldProps) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint}>
+      <input id={id} name={name} className={`${controlClass()} ${className}`.trim()} {...input} />
+    </Field>
+  );
+}
+
+export type Choice = string | { value: string; label: string };
+
+type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'defaultValue'> & {
+  name: string;
+  options: readonly Choice[];
+  /** The label of an empty first choice ("Any sport"); none when absent. */
+  any?: string;
+  defaultValue?: string;
+  /** Said after a current value that is not among the options (it still shows, so nothing is hidden). */
+  unlisted?: string;
+  compact?: boolean;
+};
+
+export function Select({ name, options, any, defaultValue = '', unlisted, compact = false, id = `f-${name}`, ...rest }: SelectProps) {
+  const values = options.map((option) => (typeof option === 'string' ? option : option.value));
+  const initial = rest.value === undefined ? { defaultValue } : {};
+  return (
+    <select id={id} name={name} {...initial} className={controlClass(compact)} {...rest}>
+      {any !== undefined && <option value="">{any}</option>}
+      {unlisted !== undefined && defaultValue !== '' && !values.includes(defaultValue) && (
+        <option value={defaultValue}>
+          {defaultValue}
+          {unlisted}
+        </option>
+      )}
+      {options.map((option) =>
+        typeof option === 'string' ? (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ) : (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ),
+      )}
+    </select>
+  );
+}
+
+export function SelectField({ label, hint, ...select }: SelectProps & { label: ReactNode; hint?: ReactNode }) {
+  const id = select.id ?? `f-${select.name}`;
+  return (
+    <Field label={label} htmlFor={id} hint={hint}>
+      <Select {...select} id={id} />
+    </Field>
+  );
+}

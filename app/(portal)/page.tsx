@@ -7,6 +7,7 @@ import { getRecentHealth, getRecentLicence } from '@/lib/picks-api/portal';
 import { ChangeCounts } from '@/components/changes/change-counts';
 import { changeCounts } from '@/lib/changes/view';
 import { deliveryAlerts } from '@/lib/deliveries/view';
+import { PageHeader } from '@/components/ui/page-header';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
@@ -22,12 +23,9 @@ export default async function OverviewPage() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold">Overview</h1>
-        <p className="text-sm text-slate-600">
-          Signed in as <span className="font-medium">{session.user.email}</span> ({role}).
-        </p>
-      </div>
+      <PageHeader title="Overview">
+        Signed in as <span className="font-medium">{session.user.email}</span> ({role}).
+      </PageHeader>
       <div className="grid gap-4 md:grid-cols-3">
         <section aria-labelledby="licence-summary" className="rounded-lg border border-slate-200 bg-white p-5 md:col-span-2">
           <h2 id="licence-summary" className="font-semibold">

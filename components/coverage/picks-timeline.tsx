@@ -1,7 +1,7 @@
 'use client';
 
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { COLOURS, Section, td, th } from '@/components/coverage/section';
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartFrame, COLOURS, Section, td, th } from '@/components/coverage/section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
 /** Picks per event day, stacked by sport, with its table. */
@@ -9,29 +9,22 @@ export function PicksTimeline({ report }: { report: CoverageReport }) {
   const timeline = report.timeline.map((d) => ({ day: d.day.slice(5), ...d.bySport }));
   return (
     <Section id="timeline" title="Picks per day, by sport" note="Event days in UTC.">
-      <div
-        className="h-72"
-        data-testid="timeline-chart"
-        role="img"
-        aria-label="Stacked bar chart of picks per day by sport; the same figures are in the table below"
-      >
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={timeline} margin={{ top: 8, right: 8, left: 0, bottom: 8 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="day" tick={{ fontSize: 11 }} interval="preserveStartEnd" />
-            <YAxis
-              allowDecimals={false}
-              tick={{ fontSize: 11 }}
-              label={{ value: 'picks', angle: -90, position: 'insideLeft', fontSize: 11 }}
-            />
-            <Tooltip />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
-            {report.sports.map((sport, i) => (
-              <Bar key={sport} dataKey={sport} stackId="sports" fill={COLOURS[i % COLOURS.length]} isAnimationActive={false} />
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
+      <ChartFrame testId="timeline-chart" label="Stacked bar chart of picks per day by sport; the same figures are in the table below">
+        <BarChart data={timeline} margin={{ top: 8, right: 8, left: 0, bottom: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="day" tick={{ fontSize: 11 }} interval="preserveStartEnd" />
+          <YAxis
+            allowDecimals={false}
+            tick={{ fontSize: 11 }}
+            label={{ value: 'picks', angle: -90, position: 'insideLeft', fontSize: 11 }}
+          />
+          <Tooltip />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {report.sports.map((sport, i) => (
+            <Bar key={sport} dataKey={sport} stackId="sports" fill={COLOURS[i % COLOURS.length]} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ChartFrame>
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer font-medium text-brand-700">Show as a table</summary>
         <table className="mt-2 text-sm">

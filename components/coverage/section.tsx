@@ -1,6 +1,8 @@
 'use client';
 
-/** What the coverage sections share: the section frame, table cell styles, chart colours, percentages. */
+import { ResponsiveContainer } from 'recharts';
+
+/** What the coverage sections share: the section frame, the chart frame, table cell styles, chart colours, percentages. */
 
 export const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0f766e', '#be185d', '#4338ca', '#a16207', '#334155'];
 export const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
@@ -31,5 +33,16 @@ export function HeaderRow({ labels }: { labels: readonly string[] }) {
         </th>
       ))}
     </tr>
+  );
+}
+
+/** A chart's box: fixed height, an image to assistive technology (its figures are always in a table beside it). */
+export function ChartFrame({ testId, label, children }: { testId: string; label: string; children: React.ReactElement }) {
+  return (
+    <div className="h-72" data-testid={testId} role="img" aria-label={label}>
+      <ResponsiveContainer width="100%" height="100%">
+        {children}
+      </ResponsiveContainer>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
-import { CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import { capitalise, HeaderRow, pct, Section, td } from '@/components/coverage/section';
+import { CartesianGrid, ComposedChart, Legend, Line, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartFrame, capitalise, HeaderRow, pct, Section, td } from '@/components/coverage/section';
 import { PICK_RESULTS } from '@/lib/picks-api/vocabulary';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
 
@@ -64,43 +64,39 @@ export function SettledResults({ report }: { report: CoverageReport }) {
               ? 'No settled pick carried a probability.'
               : `Probability read on a ${report.calibration.scale === 'unit' ? '0–1' : '0–100'} scale (detected from the data: ${report.calibration.scale === 'unit' ? 'no value above 1' : 'values above 1'}).`}
           </p>
-          <div
-            className="h-72"
-            data-testid="calibration-chart"
-            role="img"
-            aria-label="Calibration chart: realised win rate per stated-probability bucket against the ideal diagonal; figures in the table below"
+          <ChartFrame
+            testId="calibration-chart"
+            label="Calibration chart: realised win rate per stated-probability bucket against the ideal diagonal; figures in the table below"
           >
-            <ResponsiveContainer width="100%" height="100%">
-              <ComposedChart data={calibration} margin={{ top: 8, right: 8, left: 0, bottom: 16 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis
-                  dataKey="stated"
-                  type="number"
-                  domain={[0, 1]}
-                  ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]}
-                  tick={{ fontSize: 11 }}
-                  label={{ value: 'stated probability', position: 'insideBottom', offset: -8, fontSize: 11 }}
-                />
-                <YAxis
-                  domain={[0, 1]}
-                  ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]}
-                  tick={{ fontSize: 11 }}
-                  label={{ value: 'realised win rate', angle: -90, position: 'insideLeft', fontSize: 11 }}
-                />
-                <Tooltip />
-                <Legend wrapperStyle={{ fontSize: 12 }} verticalAlign="top" />
-                <Line
-                  dataKey="ideal"
-                  name="perfectly calibrated"
-                  stroke="#94a3b8"
-                  strokeDasharray="4 4"
-                  dot={false}
-                  isAnimationActive={false}
-                />
-                <Scatter dataKey="realised" name="realised" fill="#1d4ed8" isAnimationActive={false} />
-              </ComposedChart>
-            </ResponsiveContainer>
-          </div>
+            <ComposedChart data={calibration} margin={{ top: 8, right: 8, left: 0, bottom: 16 }}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis
+                dataKey="stated"
+                type="number"
+                domain={[0, 1]}
+                ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]}
+                tick={{ fontSize: 11 }}
+                label={{ value: 'stated probability', position: 'insideBottom', offset: -8, fontSize: 11 }}
+              />
+              <YAxis
+                domain={[0, 1]}
+                ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]}
+                tick={{ fontSize: 11 }}
+                label={{ value: 'realised win rate', angle: -90, position: 'insideLeft', fontSize: 11 }}
+              />
+              <Tooltip />
+              <Legend wrapperStyle={{ fontSize: 12 }} verticalAlign="top" />
+              <Line
+                dataKey="ideal"
+                name="perfectly calibrated"
+                stroke="#94a3b8"
+                strokeDasharray="4 4"
+                dot={false}
+                isAnimationActive={false}
+              />
+              <Scatter dataKey="realised" name="realised" fill="#1d4ed8" isAnimationActive={false} />
+            </ComposedChart>
+          </ChartFrame>
           <details className="mt-3 text-sm">
             <summary className="cursor-pointer font-medium text-brand-700">Show as a table</summary>
             <table className="mt-2 text-sm">

@@ -16,7 +16,7 @@ export function Logo({
   /** Pixels, for the few large logos; tables use the stylesheet's sizes. */
   size?: number;
 }) {
-  const className = shape === 'circle' ? 'logo' : 'logo logo-sq';
+  const className = shape === 'circle' ? 'logo' : 'logo logo-square';
   const style = size ? { width: size, height: size, fontSize: Math.round(size * 0.4) } : undefined;
   if (!src) {
     return (

@@ -9,6 +9,7 @@ import { ExportControl } from '@/components/records/export-control';
 import { FilterForm } from '@/components/records/filter-form';
 import { RecordsView } from '@/components/records/records-view';
 import { TableSkeleton } from '@/components/records/table-skeleton';
+import { PageHeader } from '@/components/ui/page-header';
 
 /** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
 export async function RecordsPage({
@@ -31,10 +32,7 @@ export async function RecordsPage({
 
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold">{title}</h1>
-        <p className="text-sm text-slate-600">{intro}</p>
-      </div>
+      <PageHeader title={title}>{intro}</PageHeader>
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
       {parsed.ok && can(session.user.role, 'export') && (
         <ExportControl endpoint={`/api/export/${kind}`} query={new URLSearchParams(wholeSetFilterValues(kind, params)).toString()} />

@@ -27,7 +27,7 @@ const dash = (value: string | number | null) => (value === null || value === '' 
 
 const EVENT: Cell = (r) => (
   <>
-    <div className="lg">
+    <div className="logos">
       <Logo src={r.competitionLogo} name={r.competition ?? r.league} shape="square" />
       <span className="m">{r.competition ?? r.league ?? '—'}</span>
     </div>

@@ -15,28 +15,20 @@ type Db = Kysely<Database>;
 
 export type AuditOutcome = 'complete' | 'failed' | 'cancelled';
 
-export interface AuditEntry {
-  seq: number;
-  at: string;
-  actor: string;
-  role: string | null;
-  action: string;
-  target: string | null;
+/** An entry as code reads it: the row (AuditLogTable) with its JSON parsed and its names in camelCase. */
+export type AuditEntry = Pick<
+  AuditLogTable,
+  'seq' | 'at' | 'actor' | 'role' | 'action' | 'target' | 'records' | 'bytes' | 'sha256' | 'address' | 'licence' | 'hash'
+> & {
   filters: Record<string, string> | null;
   outcome: AuditOutcome;
   errorCode: string | null;
-  records: number | null;
-  bytes: number | null;
-  sha256: string | null;
   durationMs: number | null;
   requestIds: string[];
-  address: string | null;
-  licence: string | null;
   /** What the walk saw while the upstream moved; null when nothing did, or no walk was made. */
   walk: WalkSummary | null;
   prevHash: string;
-  hash: string;
-}
+};
 
 /** A walk's report as the audit trail keeps it (lib/picks-api/settle.ts). */
 export interface WalkSummary {

@@ -12,6 +12,7 @@ import { CHANGE_KINDS } from '@/lib/changes/reconcile';
 import { changesView } from '@/lib/changes/view';
 import { pollNowAction } from './actions';
 import type { PageSearchParams } from '@/lib/filters';
+import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Changes' };
 
@@ -40,15 +41,12 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
 
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold">Changes</h1>
-        <p className="max-w-3xl text-sm text-slate-600">
-          What moved in the Picks API, newest first. The API pushes nothing, so the portal polls it and compares each record with the
-          previous complete poll: <strong>new</strong> records, a <strong>status</strong> or <strong>result</strong> that moved, a record{' '}
-          <strong>updated</strong> in any other way, and records <strong>withdrawn</strong> (no longer delivered while their event is in the
-          window) or <strong>restored</strong>. A change that happens and reverts between two polls is not seen.
-        </p>
-      </div>
+      <PageHeader title="Changes">
+        What moved in the Picks API, newest first. The API pushes nothing, so the portal polls it and compares each record with the previous
+        complete poll: <strong>new</strong> records, a <strong>status</strong> or <strong>result</strong> that moved, a record{' '}
+        <strong>updated</strong> in any other way, and records <strong>withdrawn</strong> (no longer delivered while their event is in the
+        window) or <strong>restored</strong>. A change that happens and reverts between two polls is not seen.
+      </PageHeader>
       {view.status ? <FeedStatusLine status={view.status} /> : null}
       {can(session.user.role, 'poll') && (
         <form action={pollNowAction} className="flex items-center gap-3 text-sm">

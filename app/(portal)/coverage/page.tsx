@@ -8,6 +8,7 @@ import { MAX_COVERAGE_DAYS, parseCoverageQuery, type CoverageQuery } from '@/lib
 import { toAppError, type AppError } from '@/lib/errors';
 import { toSearchParams } from '@/lib/paging';
 import { licenceOrNull } from '@/lib/picks-api/portal';
+import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Coverage' };
 
@@ -34,13 +35,10 @@ export default async function CoveragePage({ searchParams }: { searchParams: Pro
 
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold">Coverage</h1>
-        <p className="text-sm text-slate-600">
-          What the licence promises next to what it delivers, walked live from the Picks API. Default range: the last 30 days to the next 14
-          (UTC); at most {MAX_COVERAGE_DAYS} days.
-        </p>
-      </div>
+      <PageHeader title="Coverage">
+        What the licence promises next to what it delivers, walked live from the Picks API. Default range: the last 30 days to the next 14
+        (UTC); at most {MAX_COVERAGE_DAYS} days.
+      </PageHeader>
       <FilterForm kind="coverage" values={values} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
       {invalid ? <ErrorPanel error={invalid.toJSON()} retryHref="/coverage" /> : <CoverageRunner key={runnerQuery} query={runnerQuery} />}
     </div>

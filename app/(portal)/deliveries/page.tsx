@@ -3,6 +3,7 @@ import { DeliveryList } from '@/components/deliveries/delivery-list';
 import { ErrorPanel } from '@/components/error-panel';
 import { requirePage } from '@/lib/auth/session';
 import { deliveriesForPage } from '@/lib/deliveries/view';
+import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Deliveries' };
 
@@ -11,15 +12,12 @@ export default async function DeliveriesPage() {
   const view = await deliveriesForPage(session.user.email);
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold">Scheduled deliveries</h1>
-        <p className="max-w-3xl text-sm text-slate-600">
-          Whole filtered sets, or the changes since the last successful run, delivered on a schedule (cron, UTC) to a folder on the server,
-          an SFTP server or a webhook — complete or not at all: the file is made in full first, written under a temporary name and renamed
-          after its last byte, with a manifest beside it (records, sha256, licence, times). Three failures in a row pause a delivery.
-          Relative dates (<code>today-7d</code>, <code>now</code>) are worked out at each run.
-        </p>
-      </div>
+      <PageHeader title="Scheduled deliveries">
+        Whole filtered sets, or the changes since the last successful run, delivered on a schedule (cron, UTC) to a folder on the server, an
+        SFTP server or a webhook — complete or not at all: the file is made in full first, written under a temporary name and renamed after
+        its last byte, with a manifest beside it (records, sha256, licence, times). Three failures in a row pause a delivery. Relative dates
+        (<code>today-7d</code>, <code>now</code>) are worked out at each run.
+      </PageHeader>
       {view.ok ? (
         <DeliveryList initial={view.deliveries} isAdmin={session.user.role === 'admin'} />
       ) : (

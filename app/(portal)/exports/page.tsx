@@ -3,6 +3,7 @@ import { DataTable, Sha256Cell } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import { requirePage } from '@/lib/auth/session';
+import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'My exports' };
 
@@ -11,13 +12,10 @@ export default async function ExportsPage() {
   const history = await exportHistory(session.user.email);
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold">My exports</h1>
-        <p className="text-sm text-slate-600">
-          Your latest 200 exports, newest first (times in UTC). Each has a manifest for whoever receives the file: the filters, the number
-          of records, the sha256 of exactly the bytes sent, the licence and the times. “Run again” downloads the same filters anew.
-        </p>
-      </div>
+      <PageHeader title="My exports">
+        Your latest 200 exports, newest first (times in UTC). Each has a manifest for whoever receives the file: the filters, the number of
+        records, the sha256 of exactly the bytes sent, the licence and the times. “Run again” downloads the same filters anew.
+      </PageHeader>
       {!history.ok ? (
         <ErrorPanel error={history.error} retryHref="/exports" />
       ) : history.entries.length === 0 ? (

@@ -4,6 +4,7 @@ import { UtcTime } from '@/components/utc-time';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { getLicence } from '@/lib/picks-api/portal';
+import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Licence' };
 
@@ -49,12 +50,9 @@ export default async function LicencePage() {
   const { summary, document } = licence.value;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold">Licence</h1>
-        <p className="text-sm text-slate-600">
-          What the partner key is licensed for, as the Picks API reports it (<span className="font-mono">GET /me</span>).
-        </p>
-      </div>
+      <PageHeader title="Licence">
+        What the partner key is licensed for, as the Picks API reports it (<span className="font-mono">GET /me</span>).
+      </PageHeader>
       <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Fact label="Partner">{summary.partner ?? <span className="text-slate-500">not stated</span>}</Fact>
         <Fact label="Status">{summary.status ?? <span className="text-slate-500">not stated</span>}</Fact>

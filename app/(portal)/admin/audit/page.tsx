@@ -7,6 +7,7 @@ import { AUDIT_ACTIONS, AUDIT_OUTCOMES } from '@/lib/audit/query';
 import { recentAudit } from '@/lib/audit/view';
 import { requirePage } from '@/lib/auth/session';
 import type { PageSearchParams } from '@/lib/filters';
+import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Audit trail' };
 
@@ -17,13 +18,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const value = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : '');
   return (
     <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold">Audit trail</h1>
-        <p className="text-sm text-slate-600">
-          Exports, sign-ins, sign-outs and user changes, newest first (the latest 200 that match). Times are UTC. The download holds every
-          matching entry, with the hashes that chain them (check with <code>npm run audit -- verify</code>).
-        </p>
-      </div>
+      <PageHeader title="Audit trail">
+        Exports, sign-ins, sign-outs and user changes, newest first (the latest 200 that match). Times are UTC. The download holds every
+        matching entry, with the hashes that chain them (check with <code>npm run audit -- verify</code>).
+      </PageHeader>
       <FilterBar action="/admin/audit" label="Filter the audit trail" grid="grid-cols-2 md:grid-cols-6">
         <TextField label="From (UTC day or time)" name="from" defaultValue={value('from')} />
         <TextField label="To" name="to" defaultValue={value('to')} />

@@ -5,6 +5,7 @@ import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { listUsers } from '@/lib/auth/users';
 import { userAction } from './actions';
+import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Users' };
 
@@ -13,13 +14,10 @@ export default async function UsersPage() {
   const users = await listUsers();
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold">Users</h1>
-        <p className="text-sm text-slate-600">
-          Everyone who may sign in, with their role. Changes take effect on open sessions within seconds, on every instance, and are
-          recorded in the audit trail. The last enabled admin cannot be removed, disabled or demoted.
-        </p>
-      </div>
+      <PageHeader title="Users">
+        Everyone who may sign in, with their role. Changes take effect on open sessions within seconds, on every instance, and are recorded
+        in the audit trail. The last enabled admin cannot be removed, disabled or demoted.
+      </PageHeader>
       <AddUserForm action={userAction} />
       <DataTable testId="users-table" columns={['Email', 'Role', 'Created', 'Last sign-in', 'Status', 'Change']}>
         {users.map((user) => (

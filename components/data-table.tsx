@@ -1,20 +1,39 @@
 import type { ReactNode } from 'react';
 
 /**
- * The shell of the portal's plain data tables (audit, exports, users, changes, delivery runs): the header row
- * of column names and the body the caller's rows go in. With a `label` the table sits in a labelled,
- * keyboard-focusable scrolling region (axe: scrollable-region-focusable), for the wide ones.
+ * The portal's plain data tables (audit, exports, users, changes, delivery runs). Columns are named
+ * objects: an id (also the cell's `data-cell`), a heading, and how a row shows in it. With a `label` the
+ * table sits in a labelled, keyboard-focusable scrolling region (axe: scrollable-region-focusable), for
+ * the wide ones.
  */
-export function DataTable({
+
+export interface Column<Row> {
+  id: string;
+  header: string;
+  cell: (row: Row) => ReactNode;
+  /** Figures are right-aligned; `nowrap` keeps times and links on one line; `className` adds to the cell. */
+  align?: 'right';
+  nowrap?: boolean;
+  className?: string;
+  /** The whole value, shown on hover (a cut sha256, say). */
+  title?: (row: Row) => string | undefined;
+}
+
+export function DataTable<Row>({
   testId,
-  columns,
   label,
-  children,
+  columns,
+  rows,
+  rowKey,
+  rowData,
 }: {
   testId: string;
-  columns: string[];
   label?: string;
-  children: ReactNode;
+  columns: Column<Row>[];
+  rows: Row[];
+  rowKey: (row: Row) => string | number;
+  /** `data-*` attributes of a row (ids and states that tests and scripts find rows by). */
+  rowData?: (row: Row) => Record<`data-${string}`, string | number>;
 }) {
   const region = label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {};
   return (
@@ -23,23 +42,61 @@ export function DataTable({
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
           <tr>
             {columns.map((column) => (
-              <th key={column} scope="col" className="px-3 py-2">
-                {column}
+              <th key={column.id} scope="col" className={`px-3 py-2 ${column.align === 'right' ? 'text-right' : ''}`}>
+                {column.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} {...rowData?.(row)} className="border-t border-slate-100 align-top">
+              {columns.map((column) => (
+                <td
+                  key={column.id}
+                  data-cell={column.id}
+                  title={column.title?.(row)}
+                  className={[
+                    'px-3 py-2',
+                    column.align === 'right' ? 'text-right tabular-nums' : '',
+                    column.nowrap ? 'whitespace-nowrap' : '',
+                    column.className ?? '',
+                  ].join(' ')}
+                >
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
       </table>
     </div>
   );
 }
 
 /** A file's sha256 cut to its first 12 characters, the whole value in the tooltip; a dash when there is none. */
-export function Sha256Cell({ value }: { value: string | null }) {
+export function sha256Column<Row>(value: (row: Row) => string | null): Column<Row> {
+  return {
+    id: 'sha256',
+    header: 'sha256',
+    className: 'font-mono text-xs',
+    title: (row) => value(row) ?? undefined,
+    cell: (row) => {
+      const sha = value(row);
+      return sha ? `${sha.slice(0, 12)}…` : '—';
+    },
+  };
+}
+
+/** An outcome with its error code beside it. */
+export function outcomeCell(outcome: string, errorCode: string | null): ReactNode {
   return (
-    <td className="px-3 py-2 font-mono text-xs" title={value ?? undefined}>
-      {value ? `${value.slice(0, 12)}…` : '—'}
-    </td>
+    <>
+      {outcome}
+      {errorCode ? <span className="ml-1 text-xs text-red-700">{errorCode}</span> : null}
+    </>
   );
 }
+
+/** A UTC instant as "2026-11-25 12:00:00" (the tables that say "(UTC)" in their heading). */
+export const utcText = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, '');

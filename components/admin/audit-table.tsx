@@ -1,5 +1,27 @@
 import type { AuditEntry } from '@/lib/store/audit';
-import { DataTable, Sha256Cell } from '@/components/data-table';
+import { DataTable, outcomeCell, sha256Column, utcText, type Column } from '@/components/data-table';
+
+const dash = (value: string | number | null) => value ?? '—';
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { id: 'seq', header: '#', className: 'text-slate-500', cell: (e) => e.seq },
+  { id: 'at', header: 'At (UTC)', nowrap: true, cell: (e) => utcText(e.at) },
+  { id: 'actor', header: 'Actor', cell: (e) => e.actor },
+  { id: 'role', header: 'Role', cell: (e) => dash(e.role) },
+  { id: 'action', header: 'Action', cell: (e) => e.action },
+  { id: 'target', header: 'Target', cell: (e) => dash(e.target) },
+  {
+    id: 'filters',
+    header: 'Filters',
+    className: 'font-mono text-xs',
+    cell: (e) => (e.filters ? new URLSearchParams(e.filters).toString() || '—' : '—'),
+  },
+  { id: 'outcome', header: 'Outcome', cell: (e) => outcomeCell(e.outcome, e.errorCode) },
+  { id: 'records', header: 'Records', align: 'right', cell: (e) => dash(e.records) },
+  { id: 'bytes', header: 'Bytes', align: 'right', cell: (e) => dash(e.bytes) },
+  sha256Column((e) => e.sha256),
+  { id: 'address', header: 'Address', cell: (e) => dash(e.address) },
+];
 
 /** Audit entries as a plain table: what happened, to what, how it ended, and the figures of exports. */
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
@@ -9,27 +31,10 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
     <DataTable
       testId="audit-table"
       label="Audit entries"
-      columns={['#', 'At (UTC)', 'Actor', 'Role', 'Action', 'Target', 'Filters', 'Outcome', 'Records', 'Bytes', 'sha256', 'Address']}
-    >
-      {entries.map((entry) => (
-        <tr key={entry.seq} data-seq={entry.seq} className="border-t border-slate-100 align-top">
-          <td className="px-3 py-2 text-slate-500">{entry.seq}</td>
-          <td className="whitespace-nowrap px-3 py-2">{entry.at.replace('T', ' ').replace(/\.\d+Z$/, '')}</td>
-          <td className="px-3 py-2">{entry.actor}</td>
-          <td className="px-3 py-2">{entry.role ?? '—'}</td>
-          <td className="px-3 py-2">{entry.action}</td>
-          <td className="px-3 py-2">{entry.target ?? '—'}</td>
-          <td className="px-3 py-2 font-mono text-xs">{entry.filters ? new URLSearchParams(entry.filters).toString() || '—' : '—'}</td>
-          <td className="px-3 py-2" data-cell="outcome">
-            {entry.outcome}
-            {entry.errorCode ? <span className="ml-1 text-xs text-red-700">{entry.errorCode}</span> : null}
-          </td>
-          <td className="px-3 py-2 text-right">{entry.records ?? '—'}</td>
-          <td className="px-3 py-2 text-right">{entry.bytes ?? '—'}</td>
-          <Sha256Cell value={entry.sha256} />
-          <td className="px-3 py-2">{entry.address ?? '—'}</td>
-        </tr>
-      ))}
-    </DataTable>
+      columns={COLUMNS}
+      rows={entries}
+      rowKey={(e) => e.seq}
+      rowData={(e) => ({ 'data-seq': e.seq })}
+    />
   );
 }

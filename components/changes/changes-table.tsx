@@ -1,5 +1,5 @@
 import { PortalLink } from '@/components/portal-link';
-import { DataTable } from '@/components/data-table';
+import { DataTable, type Column } from '@/components/data-table';
 import type { Lifecycle } from '@/lib/changes/reconcile';
 import type { StoredChange } from '@/lib/store/changes';
 import { StatusBadge } from '@/components/status-badge';
@@ -27,53 +27,69 @@ function Side({ life }: { life: Lifecycle | null }) {
   );
 }
 
+const title = (entry: StoredChange) =>
+  entry.display.homeTeam && entry.display.awayTeam
+    ? `${entry.display.homeTeam} vs ${entry.display.awayTeam}`
+    : (entry.display.eventDescription ?? entry.id);
+
+const COLUMNS: Column<StoredChange>[] = [
+  { id: 'detected', header: 'Detected', nowrap: true, cell: (e) => <UtcTime iso={e.detectedAt} /> },
+  {
+    id: 'kinds',
+    header: 'Change',
+    cell: (e) => (
+      <span className="flex flex-wrap gap-1">
+        {e.kinds.map((kind) => (
+          <span key={kind} className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_TONE[kind] ?? ''}`}>
+            {kind}
+          </span>
+        ))}
+      </span>
+    ),
+  },
+  {
+    id: 'pick',
+    header: 'Pick',
+    cell: (e) => (
+      <>
+        <PortalLink className="font-medium text-brand-700 hover:underline" href={`/picks/${encodeURIComponent(e.id)}`}>
+          {title(e)}
+        </PortalLink>
+        {e.display.selection ? (
+          <div className="text-xs text-slate-600">{[e.display.marketType, e.display.selection].filter(Boolean).join(': ')}</div>
+        ) : null}
+      </>
+    ),
+  },
+  {
+    id: 'scope',
+    header: 'Sport / league',
+    cell: (e) => (
+      <>
+        {e.display.sport ?? '—'}
+        <div className="text-xs text-slate-600">{e.display.league ?? ''}</div>
+      </>
+    ),
+  },
+  { id: 'event', header: 'Event', nowrap: true, cell: (e) => <UtcTime iso={e.display.eventDate} /> },
+  {
+    id: 'before',
+    header: 'Before',
+    cell: (e) => (e.kinds.includes('new') ? <span className="text-slate-500">not seen</span> : <Side life={e.before} />),
+  },
+  { id: 'after', header: 'After', cell: (e) => <Side life={e.after} /> },
+];
+
 /** The feed's entries, newest first: what changed, on which pick (linked), and its state before and after. */
 export function ChangesTable({ entries }: { entries: StoredChange[] }) {
   return (
     <DataTable
       testId="changes-table"
       label="Changes"
-      columns={['Detected', 'Change', 'Pick', 'Sport / league', 'Event', 'Before', 'After']}
-    >
-      {entries.map((entry) => {
-        const d = entry.display;
-        const title = d.homeTeam && d.awayTeam ? `${d.homeTeam} vs ${d.awayTeam}` : (d.eventDescription ?? entry.id);
-        return (
-          <tr key={entry.seq} data-change={entry.id} data-kinds={entry.kinds.join(' ')} className="border-t border-slate-100 align-top">
-            <td className="whitespace-nowrap px-3 py-2">
-              <UtcTime iso={entry.detectedAt} />
-            </td>
-            <td className="px-3 py-2">
-              <span className="flex flex-wrap gap-1">
-                {entry.kinds.map((kind) => (
-                  <span key={kind} className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_TONE[kind] ?? ''}`}>
-                    {kind}
-                  </span>
-                ))}
-              </span>
-            </td>
-            <td className="px-3 py-2">
-              <PortalLink className="font-medium text-brand-700 hover:underline" href={`/picks/${encodeURIComponent(entry.id)}`}>
-                {title}
-              </PortalLink>
-              {d.selection ? <div className="text-xs text-slate-600">{[d.marketType, d.selection].filter(Boolean).join(': ')}</div> : null}
-            </td>
-            <td className="px-3 py-2">
-              {d.sport ?? '—'}
-              <div className="text-xs text-slate-600">{d.league ?? ''}</div>
-            </td>
-            <td className="whitespace-nowrap px-3 py-2">
-              <UtcTime iso={d.eventDate} />
-            </td>
-            <td className="px-3 py-2">
-              {entry.kinds.includes('new') ? <span className="text-slate-500">not seen</span> : <Side life={entry.before} />}
-            </td>
-            <td className="px-3 py-2">
-              <Side life={entry.after} />
-            </td>
-          </tr>
-        );
-      })}
-    </DataTable>
+      columns={COLUMNS}
+      rows={entries}
+      rowKey={(e) => e.seq}
+      rowData={(e) => ({ 'data-change': e.id, 'data-kinds': e.kinds.join(' ') })}
+    />
   );
 }

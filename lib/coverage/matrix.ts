@@ -1,40 +1,29 @@
 import { PICK_STATUSES } from '../picks-api/vocabulary';
 import type { CoverageReport } from './aggregate';
 
-/** The scope-against-delivery matrix as table rows: the coverage CSV's columns, one row per sport and league. */
+/** The scope-against-delivery matrix, the coverage CSV: named columns, one row per sport and league. */
 
-export const MATRIX_COLUMNS = [
-  'sport',
-  'league',
-  'licensed',
-  'total',
-  ...PICK_STATUSES,
-  'other',
-  'playerPicks',
-  'playerShare',
-  'lastPublishedAt',
-  'emptyDays',
-  'win',
-  'loss',
-  'push',
-  'resultVoid',
+type Row = CoverageReport['rows'][number];
+
+const MATRIX: { header: string; value: (r: Row) => unknown }[] = [
+  { header: 'sport', value: (r) => r.sport },
+  { header: 'league', value: (r) => r.league },
+  { header: 'licensed', value: (r) => (r.licensed === null ? 'not stated' : r.licensed ? 'yes' : 'no') },
+  { header: 'total', value: (r) => r.total },
+  ...PICK_STATUSES.map((status) => ({ header: status, value: (r: Row) => r.byStatus[status] })),
+  { header: 'other', value: (r) => r.byStatus.other },
+  { header: 'playerPicks', value: (r) => r.playerPicks },
+  { header: 'playerShare', value: (r) => (r.total ? Number((r.playerPicks / r.total).toFixed(4)) : 0) },
+  { header: 'lastPublishedAt', value: (r) => r.lastPublishedAt },
+  { header: 'emptyDays', value: (r) => r.emptyDays.length },
+  { header: 'win', value: (r) => r.results.win },
+  { header: 'loss', value: (r) => r.results.loss },
+  { header: 'push', value: (r) => r.results.push },
+  { header: 'resultVoid', value: (r) => r.results.void },
 ];
 
+export const MATRIX_COLUMNS = MATRIX.map((column) => column.header);
+
 export function matrixRows(report: CoverageReport): unknown[][] {
-  return report.rows.map((r) => [
-    r.sport,
-    r.league,
-    r.licensed === null ? 'not stated' : r.licensed ? 'yes' : 'no',
-    r.total,
-    ...PICK_STATUSES.map((status) => r.byStatus[status]),
-    r.byStatus.other,
-    r.playerPicks,
-    r.total ? Number((r.playerPicks / r.total).toFixed(4)) : 0,
-    r.lastPublishedAt,
-    r.emptyDays.length,
-    r.results.win,
-    r.results.loss,
-    r.results.push,
-    r.results.void,
-  ]);
+  return report.rows.map((r) => MATRIX.map((column) => column.value(r)));
 }

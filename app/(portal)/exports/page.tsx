@@ -1,11 +1,41 @@
 import type { Metadata } from 'next';
-import { DataTable, Sha256Cell } from '@/components/data-table';
+import { DataTable, outcomeCell, sha256Column, utcText, type Column } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
+import type { AuditEntry } from '@/lib/store/audit';
 import { requirePage } from '@/lib/auth/session';
 import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'My exports' };
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { id: 'ended', header: 'Ended (UTC)', nowrap: true, cell: (e) => utcText(e.at) },
+  { id: 'file', header: 'File', cell: (e) => e.target },
+  {
+    id: 'filters',
+    header: 'Filters',
+    className: 'font-mono text-xs',
+    cell: (e) => new URLSearchParams(e.filters ?? {}).toString() || 'all records',
+  },
+  { id: 'outcome', header: 'Outcome', cell: (e) => outcomeCell(e.outcome, e.errorCode) },
+  { id: 'records', header: 'Records', align: 'right', cell: (e) => e.records ?? '—' },
+  sha256Column((e) => e.sha256),
+  {
+    id: 'actions',
+    header: '',
+    nowrap: true,
+    cell: (e) => (
+      <>
+        <a className="text-brand-700 hover:underline" href={runAgainHref(e)}>
+          Run again
+        </a>
+        <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${e.seq}/manifest`}>
+          Manifest
+        </a>
+      </>
+    ),
+  },
+];
 
 export default async function ExportsPage() {
   const session = await requirePage('export', '/exports');
@@ -21,29 +51,13 @@ export default async function ExportsPage() {
       ) : history.entries.length === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No exports yet.</p>
       ) : (
-        <DataTable testId="exports-table" columns={['Ended (UTC)', 'File', 'Filters', 'Outcome', 'Records', 'sha256', '']}>
-          {history.entries.map((entry) => (
-            <tr key={entry.seq} data-export={entry.seq} className="border-t border-slate-100 align-top">
-              <td className="whitespace-nowrap px-3 py-2">{entry.at.replace('T', ' ').replace(/\.\d+Z$/, '')}</td>
-              <td className="px-3 py-2">{entry.target}</td>
-              <td className="px-3 py-2 font-mono text-xs">{new URLSearchParams(entry.filters ?? {}).toString() || 'all records'}</td>
-              <td className="px-3 py-2" data-cell="outcome">
-                {entry.outcome}
-                {entry.errorCode ? <span className="ml-1 text-xs text-red-700">{entry.errorCode}</span> : null}
-              </td>
-              <td className="px-3 py-2 text-right">{entry.records ?? '—'}</td>
-              <Sha256Cell value={entry.sha256} />
-              <td className="whitespace-nowrap px-3 py-2">
-                <a className="text-brand-700 hover:underline" href={runAgainHref(entry)}>
-                  Run again
-                </a>
-                <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${entry.seq}/manifest`}>
-                  Manifest
-                </a>
-              </td>
-            </tr>
-          ))}
-        </DataTable>
+        <DataTable
+          testId="exports-table"
+          columns={COLUMNS}
+          rows={history.entries}
+          rowKey={(e) => e.seq}
+          rowData={(e) => ({ 'data-export': e.seq })}
+        />
       )}
     </div>
   );

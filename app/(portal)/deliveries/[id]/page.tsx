@@ -1,13 +1,31 @@
 import type { Metadata } from 'next';
-import { DataTable, Sha256Cell } from '@/components/data-table';
+import { DataTable, sha256Column, type Column } from '@/components/data-table';
 import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { runsForPage } from '@/lib/deliveries/view';
+import type { Run } from '@/lib/store/delivery-runs';
 
 export const metadata: Metadata = { title: 'Delivery runs' };
+
+const COLUMNS: Column<Run>[] = [
+  { id: 'started', header: 'Started', nowrap: true, cell: (run) => <UtcTime iso={run.startedAt} /> },
+  { id: 'trigger', header: 'Why', cell: (run) => `${run.trigger}${run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}` },
+  { id: 'outcome', header: 'Outcome', cell: (run) => run.outcome },
+  { id: 'records', header: 'Records', align: 'right', cell: (run) => run.records ?? '—' },
+  { id: 'bytes', header: 'Bytes', align: 'right', cell: (run) => run.bytes ?? '—' },
+  sha256Column((run) => run.sha256),
+  { id: 'file', header: 'File', className: 'font-mono text-xs', cell: (run) => run.file ?? '—' },
+  {
+    id: 'duration',
+    header: 'Duration',
+    align: 'right',
+    cell: (run) => (run.durationMs !== null ? `${(run.durationMs / 1000).toFixed(1)} s` : '—'),
+  },
+  { id: 'error', header: 'Error', className: 'text-red-800', cell: (run) => run.error ?? '' },
+];
 
 export default async function DeliveryRunsPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -31,27 +49,11 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
             <DataTable
               testId="runs-table"
               label="Runs"
-              columns={['Started', 'Why', 'Outcome', 'Records', 'Bytes', 'sha256', 'File', 'Duration', 'Error']}
-            >
-              {view.runs.map((run) => (
-                <tr key={run.id} data-run={run.id} data-outcome={run.outcome} className="border-t border-slate-100 align-top">
-                  <td className="whitespace-nowrap px-3 py-2">
-                    <UtcTime iso={run.startedAt} />
-                  </td>
-                  <td className="px-3 py-2">
-                    {run.trigger}
-                    {run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}
-                  </td>
-                  <td className="px-3 py-2">{run.outcome}</td>
-                  <td className="px-3 py-2 text-right">{run.records ?? '—'}</td>
-                  <td className="px-3 py-2 text-right">{run.bytes ?? '—'}</td>
-                  <Sha256Cell value={run.sha256} />
-                  <td className="px-3 py-2 font-mono text-xs">{run.file ?? '—'}</td>
-                  <td className="px-3 py-2 text-right">{run.durationMs !== null ? `${(run.durationMs / 1000).toFixed(1)} s` : '—'}</td>
-                  <td className="px-3 py-2 text-red-800">{run.error ?? ''}</td>
-                </tr>
-              ))}
-            </DataTable>
+              columns={COLUMNS}
+              rows={view.runs}
+              rowKey={(run) => run.id}
+              rowData={(run) => ({ 'data-run': run.id, 'data-outcome': run.outcome })}
+            />
           )}
         </>
       )}

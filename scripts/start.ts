@@ -81,7 +81,7 @@ try {
 } catch (error) {
   fail(error instanceof ConfigError ? error.message : String(error));
 }
-env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`; // --dev only: production requires it (lib/config.ts)
+env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`; // --dev only: production requires it (lib/config/)
 
 // The store first: schema brought up to date, a users file from before imported once, and a PostgreSQL
 // that is not up yet waited for (with backoff, saying so). The portal process opens it again for itself.

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Where the portal keeps its state. Read by the portal's configuration (lib/config.ts) and by the
+ * Where the portal keeps its state. Read by the portal's configuration (lib/config/) and by the
  * command-line tools, which need no upstream settings. A wrong value names the variable.
  */
 

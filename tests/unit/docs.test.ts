@@ -2,6 +2,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES } from '@/lib/config';
+import { SETTING_GROUPS } from '@/lib/config/groups';
+import { OIDC_VARIABLES } from '@/lib/auth/oidc';
+
+/** Read before the configuration is, by the HTTP server itself (scripts/portal-server.mjs). */
+const READ_OUTSIDE_THE_SCHEMA: Record<string, string[]> = { server: ['PORTAL_LISTEN_HOST'] };
 
 /** The documents stay true to the tree: their links resolve, and every setting the configuration reads is documented. */
 
@@ -37,6 +42,27 @@ describe('documents', () => {
     expect(CONFIG_VARIABLES.length).toBeGreaterThan(40);
     expect(CONFIG_VARIABLES.filter((name) => !configuration.includes(`\`${name}\``))).toEqual([]);
     expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^#? ?${name}=`, 'm').test(example))).toEqual([]);
+  });
+
+  it('give each group of settings its own section in docs/configuration.md, naming exactly its variables', () => {
+    const configuration = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
+    const sections = new Map(
+      configuration
+        .split(/^## /m)
+        .slice(1)
+        .map((section) => [section.slice(0, section.indexOf('\n')).toLowerCase(), section] as const),
+    );
+    const groups: [string, readonly string[]][] = [
+      ...Object.entries(SETTING_GROUPS).map(([name, shape]) => [name, Object.keys(shape)] as [string, string[]]),
+      ['single sign-on', OIDC_VARIABLES],
+    ];
+    expect([...sections.keys()]).toEqual(groups.map(([name]) => name));
+    for (const [name, variables] of groups) {
+      const named = [...sections.get(name)!.matchAll(/^\| `([A-Z_]+)`(?:[^|]*?`([A-Z_]+)`)?(?:[^|]*?`([A-Z_]+)`)?/gm)].flatMap((m) =>
+        m.slice(1).filter(Boolean),
+      );
+      expect(new Set(named), name).toEqual(new Set([...variables, ...(READ_OUTSIDE_THE_SCHEMA[name] ?? [])]));
+    }
   });
 
   it('keep the README short, and at least six decisions on record', () => {

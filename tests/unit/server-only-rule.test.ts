@@ -17,7 +17,7 @@ const files = [...sources('app'), ...sources('lib'), ...sources('components'), '
 describe('the partner key stays on the server', () => {
   it('is read from the environment by exactly one module, and every module touching it imports server-only', () => {
     const envReaders = files.filter((file) => /process\.env(?!\.NEXT_RUNTIME|\.NEXT_PHASE|\.NODE_ENV)/.test(readFileSync(file, 'utf8')));
-    expect(envReaders).toEqual(['lib/config.ts']);
+    expect(envReaders).toEqual(['lib/config/index.ts']);
     const touching = files.filter((file) => readFileSync(file, 'utf8').includes('PICKS_API_KEY'));
     expect(touching.length).toBeGreaterThan(0);
     for (const file of touching) expect(readFileSync(file, 'utf8'), file).toMatch(/^import 'server-only';/m);

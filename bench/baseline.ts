@@ -15,18 +15,15 @@ import { assertPortFree, BENCH_USER, spawnPortalServer, waitFor, type Running } 
  * the bench's account in the users file those commits read (PORTAL_USERS_FILE; same scrypt format).
  */
 
-// No commit by default: which one to measure against is the caller's choice (bench/README.md says which the targets use).
-export const BASELINE_REV = process.env.BENCH_BASELINE ?? 'none';
-
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
 }
 
 /** The baseline's directory, unpacked, installed and built (about 4 minutes the first time). */
-export function prepareBaseline(rev = BASELINE_REV): string {
+export function prepareBaseline(rev: string): string {
   const commit = spawnSync('git', ['rev-parse', '--short', `${rev}^{commit}`], { encoding: 'utf8' }).stdout.trim();
-  if (!commit) throw new Error(`BENCH_BASELINE=${rev}: no such commit in this repository`);
+  if (!commit) throw new Error(`--baseline ${rev}: no such commit in this repository`);
   const dir = path.join(tmpdir(), `picks-portal-baseline-${commit}`);
   if (existsSync(path.join(dir, '.next', 'BUILD_ID'))) return dir;
   console.log(`[bench] preparing the baseline ${commit} in ${dir}: npm ci and next build (once)`);

@@ -3,7 +3,6 @@ import { percentile, signIn, type Running } from './support';
 
 /** What bench:load's phases share: the sessions, the pages they browse, and the exports that run alongside. */
 
-export const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
 export const SESSIONS = 50;
 
 const PATHS = [

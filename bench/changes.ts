@@ -10,6 +10,7 @@ import { openStore, type Store } from '../lib/store/open';
 import type { StoreTarget } from '../lib/store/settings';
 import { freePort, startPostgres } from '../tests/support/postgres';
 import { median, waitFor } from './support';
+import { benchOptions, writeResult } from './options';
 
 /**
  * `npm run bench:changes`: what one poll of the change feed costs with about 10,000 records in its window,
@@ -17,12 +18,16 @@ import { median, waitFor } from './support';
  * portal's alone): upstream requests, wall time and portal CPU per poll, for the baseline, for polls
  * where nothing changed, and for polls after the sandbox's clock moved an hour; then the store's size
  * after the no-change polls against after the baseline (it must grow with changes, not with polls).
- * On the embedded database and on PostgreSQL (Debian's, on loopback). CHANGES_BENCH_PICKS (75,000)
- * sizes the sandbox; CHANGES_BENCH_ROUNDS (5) polls of each kind; medians.
+ * On the embedded database and on PostgreSQL (Debian's, on loopback). --picks (75,000)
+ * sizes the sandbox; --rounds (5) polls of each kind; medians.
  */
 
-const PICKS = Number(process.env.CHANGES_BENCH_PICKS ?? 75_000);
-const ROUNDS = Number(process.env.CHANGES_BENCH_ROUNDS ?? 5);
+const options = benchOptions('bench:changes', 'One change-feed poll with about 10,000 watched records, on both engines.', {
+  picks: { default: 75_000, help: "the sandbox's size" },
+  rounds: { default: 5, help: 'polls of each kind (medians)' },
+});
+const PICKS = options.picks;
+const ROUNDS = options.rounds;
 const KEY = 'bench-changes-key-0123';
 const settings: FeedSettings = { daysBack: 7, daysAhead: 14, pollMs: 300_000 };
 
@@ -82,6 +87,8 @@ function summary(label: string, samples: Sample[]) {
   return `${label.padEnd(26)} requests ${m((s) => s.requests)}  wall ${m((s) => s.wallMs)} ms  portal CPU ${m((s) => s.cpuMs)} ms  changes ${m((s) => s.entries)}  watched ${m((s) => s.watched)}`;
 }
 
+const results: Record<string, unknown> = {};
+
 async function run(label: string, target: StoreTarget, sandboxUrl: string, size: () => number | null) {
   const store = await openStore(target);
   try {
@@ -106,6 +113,9 @@ async function run(label: string, target: StoreTarget, sandboxUrl: string, size:
     console.log(`store after the baseline:          ${show(afterBaseline)}`);
     console.log(`store after ${ROUNDS} no-change polls:     ${show(afterQuiet)}`);
     console.log(`store after ${ROUNDS} polls with changes:  ${show(afterMoved)}`);
+    const medians = (samples: Sample[]) =>
+      Object.fromEntries((Object.keys(samples[0]!) as (keyof Sample)[]).map((key) => [key, median(samples.map((s) => s[key]))]));
+    results[label] = { baseline, quiet: medians(quiet), moved: medians(moved), afterBaseline, afterQuiet, afterMoved };
   } finally {
     await store.close();
   }
@@ -132,6 +142,7 @@ try {
   } else {
     console.log('\nPostgreSQL: not installed here, skipped (apt-get install postgresql)');
   }
+  await writeResult('changes', results);
 } finally {
   sandbox.stop();
 }

@@ -1,27 +1,35 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { prepareBaseline, startBaselinePortal } from './baseline';
 import { measureMoving } from './export-moving';
+import { benchOptions, writeResult } from './options';
 import { cpuMs, median, rssMb, signIn, startStack, type Running } from './support';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
 
 /**
  * `npm run bench:export`: the portal's export against the physical floor, in one run, twice: against an
- * instant upstream and against a remote one (BENCH_REMOTE_MS, 40 ms a page). Both are bench/replay.ts
- * replaying the sandbox's pages from memory (BENCH_PICKS, 55,000 picks: about 40,000 licensed records), so
+ * instant upstream and against a remote one (--remote-ms, 40 ms a page). Both are bench/replay.ts
+ * replaying the sandbox's pages from memory (--picks, 55,000 picks: about 40,000 licensed records), so
  * the upstream's own work is out of the measurement and the portal's cost shows.
  * Alternating rounds of (a) a raw walk of the API (fetch + JSON.parse every page at limit 200),
  * (b) the portal's CSV export read to the end over HTTP, (c) its JSON export. Prints medians, the ratios
  * b/a and c/a (of the medians, and round by round), time to first byte, and the portal's peak memory
- * during exports against idle. Targets: 1.25 instant, 1.05 remote. BENCH_BASELINE=<commit> also measures that
+ * during exports against idle. Targets: 1.25 instant, 1.05 remote. --baseline <commit> also measures that
  * commit's portal (built once outside the repository) in the same rounds, in front of the same upstream.
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
-const REMOTE_ROUNDS = Number(process.env.BENCH_REMOTE_ROUNDS ?? 3);
-const REMOTE_MS = Number(process.env.BENCH_REMOTE_MS ?? 40);
-const PICKS = process.env.BENCH_PICKS ?? '55000';
-/** An earlier commit measured in the same rounds (bench/baseline.ts); none by default. */
-const BASELINE = process.env.BENCH_BASELINE ?? 'none';
+const options = benchOptions('bench:export', 'Exports against a raw walk of the API, at rest and while records move.', {
+  rounds: { default: 9, help: 'alternating rounds against the instant upstream' },
+  'remote-rounds': { default: 3, help: 'rounds against the remote upstream' },
+  'remote-ms': { default: 40, help: "the remote upstream's delay per page, in ms" },
+  picks: { default: 55_000, help: "the sandbox's size (about 40,000 licensed records at 55,000)" },
+  'moving-rounds': { default: 3, help: 'exports while records move (0 skips them)' },
+  'moving-picks': { default: 20_000, help: "the moving sandbox's size" },
+  baseline: { default: 'none', help: 'an earlier commit measured in the same rounds (bench/baseline.ts)' },
+});
+const ROUNDS = options.rounds;
+const REMOTE_ROUNDS = options['remote-rounds'];
+const REMOTE_MS = options['remote-ms'];
+const PICKS = String(options.picks);
+const BASELINE = options.baseline;
 const baselineDir = BASELINE === 'none' ? null : prepareBaseline(BASELINE);
 
 let sandboxUrl = '';
@@ -70,7 +78,7 @@ async function portalExport(
   return { ms: performance.now() - start, bytes, ttfbMs, peakMb };
 }
 
-/** An earlier commit's portal measured in the same rounds (BENCH_BASELINE), in front of the same upstream. */
+/** An earlier commit's portal measured in the same rounds (--baseline), in front of the same upstream. */
 interface Baseline {
   url: string;
   pid: number;
@@ -208,8 +216,7 @@ for (const [label, delayMs, rounds, port] of [
 console.log(
   `\n[bench] ratios to a raw walk: instant CSV ${all[0]!.ratio.csv.toFixed(3)}, JSON ${all[0]!.ratio.json.toFixed(3)} (target 1.25); remote CSV ${all[1]!.ratio.csv.toFixed(3)}, JSON ${all[1]!.ratio.json.toFixed(3)} (target 1.05)`,
 );
-// When records move between an export's pages: what the second pass costs (BENCH_MOVING_ROUNDS=0 skips it).
-const MOVING_ROUNDS = Number(process.env.BENCH_MOVING_ROUNDS ?? 3);
-const moving = MOVING_ROUNDS > 0 ? await measureMoving(process.env.BENCH_MOVING_PICKS ?? '20000', MOVING_ROUNDS) : null;
-await mkdir('bench-results', { recursive: true });
-await writeFile('bench-results/export.json', `${JSON.stringify({ exports: all, moving }, null, 2)}\n`);
+// When records move between an export's pages: what the second pass costs (--moving-rounds 0 skips it).
+const MOVING_ROUNDS = options['moving-rounds'];
+const moving = MOVING_ROUNDS > 0 ? await measureMoving(String(options['moving-picks']), MOVING_ROUNDS) : null;
+await writeResult('export', { exports: all, moving });

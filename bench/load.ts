@@ -1,31 +1,39 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { startPostgres } from '../tests/support/postgres';
-import { BASELINE_REV, prepareBaseline, startBaselinePortal } from './baseline';
+import { prepareBaseline, startBaselinePortal } from './baseline';
 import { barePathFor, prepareBarePage, startBarePage } from './bare';
-import { browse, exportLoop, sandboxStats, SECONDS, SESSIONS, signInMany } from './browse';
+import { browse, exportLoop, sandboxStats, SESSIONS, signInMany } from './browse';
+import { benchOptions, writeResult } from './options';
 import { cpuMs, median, rssMb, startStack, type Running } from './support';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
 import { nginxAvailable, startNginx } from './nginx';
 
 /**
  * `npm run bench:load`: the portal under load, on the sandbox (production build, same Node options as npm start).
- *  1. 50 concurrent signed-in sessions browse /picks with varied filters for LOAD_SECONDS (30), while two
+ *  1. 50 concurrent signed-in sessions browse /picks with varied filters for --seconds (30), while two
  *     exports run back to back; throttling off. Latency p50/p95/p99 and errors (target: 0). Side by side with
- *     an earlier commit (BENCH_BASELINE=<commit>; the target uses 284786b), LOAD_ROUNDS alternating rounds each,
+ *     an earlier commit (--baseline <commit>; the target uses 284786b), --rounds alternating rounds each,
  *     then the same without the exports (the pages alone), beside a bare Next.js page serving the same rows per
  *     request (bench/bare.ts; built unless bench:pages built these sources): what the framework alone allows here.
  *  2. The same browsing with the sandbox throttling on (a small per-key budget): portal requests against
  *     upstream requests and upstream 429s, to show one throttle does not become a storm.
- *  3. A soak of SOAK_REQUESTS (10,000) requests: the portal's memory at start and end.
+ *  3. A soak of --soak (10,000) requests: the portal's memory at start and end.
  *  4. Instances: phase 1's browsing on one instance (embedded store), one on PostgreSQL, and two on one
  *     PostgreSQL behind nginx's round robin (Debian's postgresql and nginx, started here on loopback).
  */
 
-const SOAK = Number(process.env.SOAK_REQUESTS ?? 10_000);
-/** Which phases run after phase 1 (LOAD_PHASES=1 for the side-by-side alone). */
-const PHASES = (process.env.LOAD_PHASES ?? '1,2,3,4').split(',');
+const options = benchOptions('bench:load', 'The portal under load, beside a bare Next.js page and an earlier commit.', {
+  seconds: { default: 30, help: 'how long each browsing measurement lasts' },
+  rounds: { default: 3, help: 'phase 1 rounds per portal and shape when a baseline runs beside today' },
+  phases: { default: '1,2,3,4', help: 'which phases run (1 alone: the side-by-side)' },
+  soak: { default: 10_000, help: 'requests of the soak (phase 3)' },
+  baseline: { default: 'none', help: 'an earlier commit measured beside today (the target uses 284786b)' },
+});
+const SECONDS = options.seconds;
+const SOAK = options.soak;
+const PHASES = options.phases.split(',');
+const BASELINE_REV = options.baseline;
 /** Phase 1 rounds per portal and shape when a baseline runs beside today's (medians are reported). */
-const LOAD_ROUNDS = Number(process.env.LOAD_ROUNDS ?? 3);
+const LOAD_ROUNDS = options.rounds;
 
 /** The browsing target: a portal process (today's, or the baseline's) in front of a stack's sandbox. */
 interface Target {
@@ -38,7 +46,7 @@ interface Target {
 }
 
 /**
- * Phase 1 on one portal: LOAD_SECONDS of browsing by 50 sessions, throttling off, two exports alongside
+ * Phase 1 on one portal: --seconds of browsing by 50 sessions, throttling off, two exports alongside
  * (the shape of the issue's figures). Without them (`exports` false) it is the pages alone: a portal whose
  * exports are faster also runs more of them in the same seconds, taking CPU from its pages.
  */
@@ -75,8 +83,8 @@ async function phaseOne(stack: Running, target: Target, exporting: boolean) {
 }
 
 const report: Record<string, unknown> = {};
-// The baseline (BENCH_BASELINE, a commit; "none" to skip) is unpacked and built before anything is measured.
-const baselineDir = BASELINE_REV === 'none' ? null : prepareBaseline();
+// The baseline (--baseline, a commit; "none" to skip) is unpacked and built before anything is measured.
+const baselineDir = BASELINE_REV === 'none' ? null : prepareBaseline(BASELINE_REV);
 if (baselineDir) prepareBarePage({ onlyIfStale: true });
 let stack = await startStack({ sandboxPort: 4520, portalPort: 3520, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
 try {
@@ -192,8 +200,7 @@ try {
   // 4. Instances: the same browsing (no exports) on one instance with the embedded store, one on PostgreSQL,
   //    and two on one PostgreSQL behind nginx (round robin), throttling off. Skipped, saying so, without both.
   if (PHASES.includes('4')) report.instances = await instancesPhase();
-  await mkdir('bench-results', { recursive: true });
-  await writeFile('bench-results/load.json', `${JSON.stringify(report, null, 2)}\n`);
+  await writeResult('load', report);
 } finally {
   stack.stop();
 }

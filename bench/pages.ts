@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { BARE_DIR, bareBuilt, buildNext, prepareBarePage, startBarePage } from './bare';
 import { lighthouseScores } from './lighthouse';
+import { benchOptions, writeResult } from './options';
 import { assertPortFree, median, signIn, startStack } from './support';
 
 /**
@@ -12,17 +12,23 @@ import { assertPortFree, median, signIn, startStack } from './support';
  * upstream calls it made (counted by the replay, asked again and timed from here), the bare page.
  * "Over the upstream" is a page's time minus the time of the upstream calls it made, medians of the rounds.
  * Then first-load JavaScript (gzip) of /picks, /coverage and the bare table, and Lighthouse (mobile, signed in)
- * on /picks with 50 rows and /licence. BENCH_SKIP_BUILD=1 reuses both builds; BENCH_SKIP_LIGHTHOUSE=1 skips it.
+ * on /picks with 50 rows and /licence. --skip-build reuses both builds; --skip-lighthouse skips it.
  */
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
+const options = benchOptions('bench:pages', 'What the portal adds to a page view, against a bare Next.js page.', {
+  rounds: { default: 25, help: 'alternating rounds of every page' },
+  'skip-build': { default: false, help: "reuse both builds (the portal's and the bare page's)" },
+  'skip-lighthouse': { default: false, help: 'leave out Lighthouse' },
+  'lighthouse-runs': { default: 5, help: 'Lighthouse runs per page (the median is reported)' },
+});
+const ROUNDS = options.rounds;
 const BARE_PORT = 3532;
 
-if (process.env.BENCH_SKIP_BUILD && !bareBuilt()) {
-  console.error(`[bench] BENCH_SKIP_BUILD=1, but there is no bare page build in ${BARE_DIR}: run once without it.`);
+if (options['skip-build'] && !bareBuilt()) {
+  console.error(`[bench] --skip-build, but there is no bare page build in ${BARE_DIR}: run once without it.`);
   process.exit(1);
 }
-if (!process.env.BENCH_SKIP_BUILD) {
+if (!options['skip-build']) {
   buildNext('.', 'the portal');
   prepareBarePage();
 }
@@ -182,9 +188,9 @@ try {
 
   // Lighthouse's simulated slow phone multiplies the CPU time it measures, so a busy shared machine moves
   // the score: each page is run LIGHTHOUSE_RUNS (5) times, alternating, and the median run is reported.
-  const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
+  const runs = options['lighthouse-runs'];
   const lighthouse = [];
-  if (!process.env.BENCH_SKIP_LIGHTHOUSE) {
+  if (!options['skip-lighthouse']) {
     // The bare page too, as this machine's reference: the same framework and rows, nothing of the portal's.
     const scores: Record<string, Awaited<ReturnType<typeof lighthouseScores>>[]> = { picks: [], licence: [], bare: [] };
     for (let run = 0; run < runs; run += 1) {
@@ -207,11 +213,7 @@ try {
     );
     console.table(lighthouse);
   }
-  await mkdir('bench-results', { recursive: true });
-  await writeFile(
-    'bench-results/pages.json',
-    `${JSON.stringify({ rounds: ROUNDS, rows, htmlPerRow, firstLoadJs, lighthouse }, null, 2)}\n`,
-  );
+  await writeResult('pages', { rounds: ROUNDS, rows, htmlPerRow, firstLoadJs, lighthouse });
 } finally {
   bare.stop();
   stack.stop();

@@ -3,21 +3,28 @@ import autocannon from 'autocannon';
 import WebSocket from 'ws';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
 import { assertPortFree, signIn, startStack } from './support';
+import { benchOptions } from './options';
 
 /**
- * `npm run profile:pages`: a profile of the portal while PROFILE_CONNECTIONS (4) signed-in clients ask for
- * PROFILE_PATH (/picks?limit=200) for PROFILE_SECONDS (15). It lands in bench-results/profiles/ (open it in
+ * `npm run profile:pages`: a profile of the portal while --connections (4) signed-in clients ask for
+ * --path (/picks?limit=200) for --seconds (15). It lands in bench-results/profiles/ (open it in
  * Chrome DevTools or speedscope). For readable function names, build first with
  * `PORTAL_PROFILE_BUILD=1 npx next build` (server code not minified).
- * - PROFILE_KIND=cpu (the default): a V8 CPU profile (`.cpuprofile`, Performance panel).
- * - PROFILE_KIND=alloc: what the portal allocates, garbage included (`.heapprofile`, Memory panel), by V8's
+ * - --kind cpu (the default): a V8 CPU profile (`.cpuprofile`, Performance panel).
+ * - --kind alloc: what the portal allocates, garbage included (`.heapprofile`, Memory panel), by V8's
  *   sampling heap profiler over the inspector protocol (Node's own --heap-prof keeps only what is still alive,
  *   so it cannot show what the collector spends its time on); prints MB per request and the top allocators.
  */
 
+const options = benchOptions('profile:pages', 'A CPU or allocation profile of the portal serving one path under load.', {
+  kind: { default: 'cpu', help: 'cpu (a .cpuprofile) or alloc (a .heapprofile)' },
+  path: { default: '/picks?limit=200', help: 'the path asked for' },
+  seconds: { default: 15, help: 'how long the load lasts' },
+  connections: { default: 4, help: 'signed-in clients asking at once' },
+});
 const dir = 'bench-results/profiles';
-const kind = process.env.PROFILE_KIND ?? 'cpu';
-if (kind !== 'cpu' && kind !== 'alloc') throw new Error(`PROFILE_KIND must be cpu or alloc, not ${kind}`);
+const kind = options.kind;
+if (kind !== 'cpu' && kind !== 'alloc') throw new Error(`--kind must be cpu or alloc, not ${kind}`);
 const INSPECT_PORT = 9341;
 mkdirSync(dir, { recursive: true });
 if (kind === 'alloc') await assertPortFree(INSPECT_PORT);
@@ -26,16 +33,16 @@ process.env.BENCH_PORTAL_NODE_ARGS = [...PORTAL_NODE_ARGS, ...profileArgs].join(
 const stack = await startStack({ sandboxPort: 4541, portalPort: 3541, sandboxEnv: { SANDBOX_RATE_LIMIT: '0' } });
 try {
   const cookie = await signIn(stack.portalUrl);
-  const path = process.env.PROFILE_PATH ?? '/picks?limit=200';
+  const path = options.path;
   const load = (duration: number) =>
     autocannon({
       url: `${stack.portalUrl}${path}`,
-      connections: Number(process.env.PROFILE_CONNECTIONS ?? 4),
+      connections: options.connections,
       duration,
       headers: { cookie },
     });
   if (kind === 'cpu') {
-    const result = await load(Number(process.env.PROFILE_SECONDS ?? 15));
+    const result = await load(options.seconds);
     console.log(`[profile] ${path}: ${result.requests.average} requests/s, p50 ${result.latency.p50} ms, non-2xx ${result.non2xx}`);
     stack.portal.kill('SIGTERM'); // the profile is written when the process exits
     await new Promise((resolve) => stack.portal.once('exit', resolve));
@@ -48,7 +55,7 @@ try {
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     });
-    const result = await load(Number(process.env.PROFILE_SECONDS ?? 15));
+    const result = await load(options.seconds);
     const { profile } = (await inspector.send('HeapProfiler.stopSampling')) as { profile: { head: HeapNode } };
     inspector.close();
     const file = `${dir}/alloc-${new Date().toISOString().replace(/[:.]/g, '')}.heapprofile`;

@@ -1,5 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -10,6 +9,7 @@ import { addUser, findUser, recordSignIn } from '../lib/auth/users';
 import { closeStore } from '../lib/store';
 import { startPostgres } from '../tests/support/postgres';
 import { median, percentile } from './support';
+import { benchOptions, writeResult } from './options';
 
 /**
  * `npm run bench:store`: what the store adds to each page and each sign-in, on the embedded database and
@@ -17,10 +17,16 @@ import { median, percentile } from './support';
  * - a page: the revocation check of its session (the account itself is re-read once per 10 s per account);
  * - a sign-in: the limits checked, the account read, the counts cleared and the sign-in time written,
  *   beside the scrypt check every sign-in pays anyway.
- * Medians over STORE_ROUNDS (2,000) rounds, in one run.
+ * Medians over --rounds (2,000) rounds, in one run.
  */
 
-const ROUNDS = Number(process.env.STORE_ROUNDS ?? 2_000);
+const options = benchOptions('bench:store', "The store's cost per page and per sign-in, on both engines.", {
+  rounds: { default: 2_000, help: 'rounds of each measurement (medians)' },
+});
+const ROUNDS = options.rounds;
+// The session checks read the portal's whole configuration (the grace period), which needs an upstream; none is asked.
+process.env.PICKS_API_BASE_URL ??= 'http://127.0.0.1:9';
+process.env.PICKS_API_KEY ??= 'bench-store-key';
 const us = (ms: number) => Math.round(ms * 1000);
 
 async function time(rounds: number, work: (i: number) => Promise<unknown>) {
@@ -74,5 +80,4 @@ if (pg) {
 } else console.log('[bench] store, PostgreSQL: SKIPPED (apt-get install -y postgresql)');
 await closeStore();
 console.log(`[bench] for scale: one scrypt password check (every sign-in) takes ${Math.round(scrypt.p50)} ms`);
-await mkdir('bench-results', { recursive: true });
-await writeFile('bench-results/store.json', `${JSON.stringify({ rounds: ROUNDS, scryptMs: scrypt.p50, rows }, null, 2)}\n`);
+await writeResult('store', { scryptMs: scrypt.p50, rows });

@@ -36,6 +36,17 @@ describe('documents', () => {
     expect(broken).toEqual([]);
   });
 
+  it('name only source files that exist (a newcomer follows them from a page to the upstream)', () => {
+    const missing: string[] = [];
+    for (const doc of documents) {
+      const text = readFileSync(path.join(root, doc), 'utf8');
+      for (const [, named] of text.matchAll(/`((?:lib|app|components|scripts|sandbox|bench|tests|docs)\/[^`\s*<…]+?)\/?`/g)) {
+        if (!existsSync(path.join(root, named!))) missing.push(`${doc} → ${named}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('name every variable the configuration reads, in docs/configuration.md and .env.example', () => {
     const configuration = readFileSync(path.join(root, 'docs/configuration.md'), 'utf8');
     const example = readFileSync(path.join(root, '.env.example'), 'utf8');

@@ -26,7 +26,7 @@ const text = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((value) => !CONTROL_CHARS.test(value), 'must not contain control characters');
 
-function toUtcInstant(value: string, bound: 'from' | 'to'): string | null {
+export function toUtcInstant(value: string, bound: 'from' | 'to'): string | null {
   let instant: Date;
   if (DATE_ONLY.test(value)) {
     instant = new Date(`${value}T00:00:00.000Z`);

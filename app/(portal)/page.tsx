@@ -6,7 +6,7 @@ import { requirePage } from '@/lib/auth/session';
 import { getRecentHealth, getRecentLicence } from '@/lib/picks-api/portal';
 import { ChangeCounts } from '@/components/changes/change-counts';
 import { changeCounts } from '@/lib/changes/view';
-import { deliveryAlerts } from '@/lib/deliveries/view';
+import { deliveryAlerts, EMPTY_RUNS_ALERT } from '@/lib/deliveries/view';
 import { PageHeader } from '@/components/ui/page-header';
 
 export default async function OverviewPage() {
@@ -74,7 +74,7 @@ export default async function OverviewPage() {
           </p>
         </section>
       </div>
-      {deliveries && (deliveries.failing.length > 0 || deliveries.paused.length > 0) ? (
+      {deliveries && (deliveries.failing.length > 0 || deliveries.paused.length > 0 || deliveries.empty.length > 0) ? (
         <section
           aria-labelledby="delivery-alerts"
           role="alert"
@@ -86,6 +86,11 @@ export default async function OverviewPage() {
           </h2>
           {deliveries.failing.length > 0 ? <p className="mt-1">Failing: {deliveries.failing.join(', ')}.</p> : null}
           {deliveries.paused.length > 0 ? <p className="mt-1">Paused: {deliveries.paused.join(', ')}.</p> : null}
+          {deliveries.empty.length > 0 ? (
+            <p className="mt-1">
+              Delivering nothing (the last {EMPTY_RUNS_ALERT} runs had 0 records): {deliveries.empty.join(', ')}.
+            </p>
+          ) : null}
           <PortalLink href="/deliveries" className="mt-2 inline-block font-medium underline">
             Open deliveries →
           </PortalLink>

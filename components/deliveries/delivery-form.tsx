@@ -3,14 +3,16 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { controlClass, Field, SelectField, TextField } from '@/components/ui/field';
+import { FilterFields, type FilterValues } from '@/components/deliveries/filter-fields';
+import { ScheduleField } from '@/components/deliveries/schedule-field';
+import type { Vocabulary } from '@/lib/deliveries/filter-rules';
 
 /**
- * The form that creates a delivery, posting to POST /api/deliveries (the same API scripts use). The
- * API's answer is shown as it came: each field's problem by name, or the new delivery. Secrets typed here
- * are sent once and never shown again.
+ * The form that creates a delivery, posting to POST /api/deliveries (the same API scripts use). Filters
+ * are chosen from the licence and previewed as they change; the API's answer is shown as it came: every
+ * field's problem under that field at once, or the new delivery. Secrets typed here are sent once and
+ * never shown again.
  */
-
-const FILTERS = ['sport', 'league', 'status', 'result', 'from', 'to'] as const;
 
 const KINDS = [
   { value: 'picks', label: 'picks' },
@@ -43,20 +45,38 @@ export async function callApi(
   }
 }
 
+/** The API's refusal: its message, and each field's problem listed (the form also shows each under its field). */
 export function Problem({ problem }: { problem: ApiProblem | null }) {
   if (!problem) return null;
+  const fields = Object.entries(problem.details ?? {});
   return (
     <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="delivery-problem">
-      {problem.message}
+      {fields.length > 0 ? (
+        <>
+          <p className="font-medium">{fields.length === 1 ? 'One field needs a change:' : `${fields.length} fields need a change:`}</p>
+          <ul className="mt-1 list-disc pl-5">
+            {fields.map(([field, text]) => (
+              <li key={field}>
+                <span className="font-mono text-xs">{field}</span> {text}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        problem.message
+      )}
     </div>
   );
 }
 
-export function DeliveryForm({ onCreated }: { onCreated: () => void }) {
+export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void; vocabulary: Vocabulary }) {
   const [type, setType] = useState<'directory' | 'sftp' | 'webhook'>('directory');
   const [kind, setKind] = useState('picks');
+  const [filters, setFilters] = useState<FilterValues>({ from: 'today-1d', to: 'today+1d' });
+  const [schedule, setSchedule] = useState('0 6 * * *');
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [pending, setPending] = useState(false);
+  const errors = problem?.details ?? {};
 
   // onSubmit, not a form action: React resets a form after its action, and a refused form must keep what was typed.
   async function submit(event: React.FormEvent<HTMLFormElement>) {
@@ -64,9 +84,8 @@ export function DeliveryForm({ onCreated }: { onCreated: () => void }) {
     const element = event.currentTarget;
     const form = new FormData(element);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    const filters = Object.fromEntries(FILTERS.map((key) => [key, text(key)]).filter(([, value]) => value !== ''));
-    if (kind === 'changes') for (const key of ['status', 'result', 'from', 'to']) delete filters[key];
-    if (kind === 'changes' && text('changeKind')) filters.kind = text('changeKind');
+    const allowed = kind === 'changes' ? ['kind', 'sport', 'league'] : ['sport', 'league', 'status', 'result', 'from', 'to'];
+    const sent = Object.fromEntries(Object.entries(filters).filter(([key, value]) => allowed.includes(key) && value.trim() !== ''));
     const destination =
       type === 'directory'
         ? { type, folder: text('folder') }
@@ -83,7 +102,7 @@ export function DeliveryForm({ onCreated }: { onCreated: () => void }) {
     setPending(true);
     const answer = await callApi('/api/deliveries', {
       method: 'POST',
-      body: JSON.stringify({ name: text('name'), kind, format: text('format'), schedule: text('schedule'), filters, destination }),
+      body: JSON.stringify({ name: text('name'), kind, format: text('format'), schedule, filters: sent, destination }),
     });
     setPending(false);
     if (!answer.ok) return setProblem(answer.problem);
@@ -97,42 +116,46 @@ export function DeliveryForm({ onCreated }: { onCreated: () => void }) {
       onSubmit={(event) => void submit(event)}
       aria-label="New delivery"
       className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
+      noValidate
     >
       <h2 className="font-semibold">New delivery</h2>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <TextField label="Name" name="name" required placeholder="Morning results" />
-        <SelectField label="What" name="kind" options={KINDS} value={kind} onChange={(e) => setKind(e.target.value)} />
-        <SelectField label="Format" name="format" options={['csv', 'json']} defaultValue="csv" />
-        <TextField label="Schedule (cron, UTC)" name="schedule" required placeholder="0 6 * * *" />
-        <TextField label="Sport" name="sport" />
-        <TextField label="League" name="league" />
-        {kind === 'changes' ? (
-          <TextField label="Kind of change" name="changeKind" placeholder="any, or e.g. result" />
-        ) : (
-          <>
-            <TextField label="Status" name="status" />
-            <TextField label="Result" name="result" />
-            <TextField label="From (UTC)" name="from" placeholder="today-7d, or 2026-11-01" />
-            <TextField label="To (UTC)" name="to" placeholder="today, now, today+1d" />
-          </>
-        )}
+        <TextField label="Name" name="name" required placeholder="Morning results" error={errors.name} />
+        <SelectField label="What" name="kind" options={KINDS} value={kind} onChange={(e) => setKind(e.target.value)} error={errors.kind} />
+        <SelectField label="Format" name="format" options={['csv', 'json']} defaultValue="csv" error={errors.format} />
+        <FilterFields kind={kind} vocabulary={vocabulary} values={filters} onChange={setFilters} errors={errors} />
+        <ScheduleField value={schedule} onChange={setSchedule} error={errors.schedule} />
         <SelectField
           label="Destination"
           name="type"
           options={DESTINATIONS}
           value={type}
           onChange={(e) => setType(e.target.value as typeof type)}
+          error={errors['destination.type']}
         />
-        {type === 'directory' && <TextField label="Folder (under the delivery root)" name="folder" placeholder="partner/daily" />}
+        {type === 'directory' && (
+          <TextField
+            label="Folder (under the delivery root)"
+            name="folder"
+            placeholder="partner/daily"
+            error={errors['destination.folder']}
+          />
+        )}
         {type === 'sftp' && (
           <>
-            <TextField label="Host" name="host" required />
-            <TextField label="Port" name="port" placeholder="22" inputMode="numeric" />
-            <TextField label="Username" name="username" required />
-            <TextField label="Remote folder" name="path" placeholder="incoming" />
-            <TextField label="Password" name="password" type="password" autoComplete="new-password" />
+            <TextField label="Host" name="host" required error={errors['destination.host']} />
+            <TextField label="Port" name="port" placeholder="22" inputMode="numeric" error={errors['destination.port']} />
+            <TextField label="Username" name="username" required error={errors['destination.username']} />
+            <TextField label="Remote folder" name="path" placeholder="incoming" error={errors['destination.path']} />
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              error={errors['destination.password']}
+            />
             <div className="sm:col-span-2">
-              <Field label="Or a private key (OpenSSH)" htmlFor="f-privateKey">
+              <Field label="Or a private key (OpenSSH)" htmlFor="f-privateKey" error={errors['destination.privateKey']}>
                 <textarea id="f-privateKey" name="privateKey" rows={2} className={controlClass()} />
               </Field>
             </div>
@@ -141,9 +164,16 @@ export function DeliveryForm({ onCreated }: { onCreated: () => void }) {
         {type === 'webhook' && (
           <>
             <div className="sm:col-span-2">
-              <TextField label="URL (https)" name="url" required type="url" />
+              <TextField label="URL (https)" name="url" required type="url" error={errors['destination.url']} />
             </div>
-            <TextField label="Signing secret (16+ characters)" name="secret" required type="password" autoComplete="new-password" />
+            <TextField
+              label="Signing secret (16+ characters)"
+              name="secret"
+              required
+              type="password"
+              autoComplete="new-password"
+              error={errors['destination.secret']}
+            />
           </>
         )}
       </div>

@@ -3,6 +3,8 @@
 import { PortalLink } from '@/components/portal-link';
 import { useState } from 'react';
 import type { DeliveryView } from '@/lib/deliveries/view';
+import type { Vocabulary } from '@/lib/deliveries/filter-rules';
+import { plural } from '@/lib/plural';
 import { callApi, DeliveryForm, Problem, type ApiProblem } from '@/components/deliveries/delivery-form';
 import { buttonClass } from '@/components/ui/button';
 
@@ -18,7 +20,7 @@ function where(d: DeliveryView): string {
   return `webhook ${String(dest.url)}`;
 }
 
-export function DeliveryList({ initial, isAdmin }: { initial: DeliveryView[]; isAdmin: boolean }) {
+export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: DeliveryView[]; isAdmin: boolean; vocabulary: Vocabulary }) {
   const [list, setList] = useState(initial);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [note, setNote] = useState('');
@@ -77,6 +79,14 @@ export function DeliveryList({ initial, isAdmin }: { initial: DeliveryView[]; is
                   <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900" data-state="failing">
                     failing ({d.failuresInARow} in a row)
                   </span>
+                ) : d.emptyRunsInARow > 0 ? (
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-medium ${d.deliversNothing ? 'bg-red-100 text-red-900' : 'bg-amber-100 text-amber-900'}`}
+                    data-state="empty"
+                    title="Runs that completed with 0 records: the filters may match nothing"
+                  >
+                    {d.deliversNothing ? `delivering nothing (${d.emptyRunsInARow} empty runs in a row)` : 'last run empty'}
+                  </span>
                 ) : null}
               </div>
               {d.pauseReason ? <p className="mt-1 text-amber-900">{d.pauseReason}</p> : null}
@@ -88,7 +98,11 @@ export function DeliveryList({ initial, isAdmin }: { initial: DeliveryView[]; is
                 <dt className="text-slate-500">Next runs</dt>
                 <dd data-testid="next-runs">{d.paused ? 'none while paused' : d.nextRuns.map(utc).join(' · ')}</dd>
                 <dt className="text-slate-500">Filters</dt>
-                <dd className="font-mono text-xs">{new URLSearchParams(d.filters).toString() || 'all records'}</dd>
+                <dd data-testid="filters">
+                  {Object.entries(d.filters)
+                    .map(([key, value]) => `${key} ${value}`)
+                    .join(' · ') || 'all records'}
+                </dd>
                 {'secret' in d.destination ? (
                   <>
                     <dt className="text-slate-500">Secret</dt>
@@ -104,7 +118,7 @@ export function DeliveryList({ initial, isAdmin }: { initial: DeliveryView[]; is
                 <dt className="text-slate-500">Last run</dt>
                 <dd data-testid="last-run">
                   {d.lastRun
-                    ? `${d.lastRun.outcome} · ${utc(d.lastRun.startedAt)}${d.lastRun.records !== null ? ` · ${d.lastRun.records} records` : ''}${d.lastRun.error ? ` · ${d.lastRun.error}` : ''}`
+                    ? `${d.lastRun.outcome === 'complete' && d.lastRun.records === 0 ? 'empty' : d.lastRun.outcome} · ${utc(d.lastRun.startedAt)}${d.lastRun.records !== null ? ` · ${plural(d.lastRun.records, 'record')}` : ''}${d.lastRun.error ? ` · ${d.lastRun.error}` : ''}`
                     : 'never'}
                 </dd>
               </dl>
@@ -131,7 +145,7 @@ export function DeliveryList({ initial, isAdmin }: { initial: DeliveryView[]; is
           ))}
         </ul>
       )}
-      <DeliveryForm onCreated={() => void refresh()} />
+      <DeliveryForm vocabulary={vocabulary} onCreated={() => void refresh()} />
     </div>
   );
 }

@@ -14,7 +14,16 @@ export function controlClass(compact = false): string {
     : 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
 }
 
-export function Field({ label, htmlFor, hint, children }: { label: ReactNode; htmlFor: string; hint?: ReactNode; children: ReactNode }) {
+interface FieldProps {
+  label: ReactNode;
+  htmlFor: string;
+  hint?: ReactNode;
+  /** What is wrong with the value, said under it (the control is marked invalid and described by it). */
+  error?: string;
+  children: ReactNode;
+}
+
+export function Field({ label, htmlFor, hint, error, children }: FieldProps) {
   return (
     <div>
       <label htmlFor={htmlFor} className={LABEL}>
@@ -22,16 +31,25 @@ export function Field({ label, htmlFor, hint, children }: { label: ReactNode; ht
       </label>
       {children}
       {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {error ? (
+        <p id={`${htmlFor}-error`} className="mt-1 text-xs text-red-700" data-field-error={htmlFor}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
 
-type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; name: string; hint?: ReactNode };
+/** The attributes that tie a control to its error message. */
+export const invalid = (id: string, error: string | undefined) =>
+  error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
 
-export function TextField({ label, name, hint, id = `f-${name}`, className = '', ...input }: TextFieldProps) {
+type TextFieldProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; name: string; hint?: ReactNode; error?: string };
+
+export function TextField({ label, name, hint, error, id = `f-${name}`, className = '', ...input }: TextFieldProps) {
   return (
-    <Field label={label} htmlFor={id} hint={hint}>
-      <input id={id} name={name} className={`${controlClass()} ${className}`.trim()} {...input} />
+    <Field label={label} htmlFor={id} hint={hint} error={error}>
+      <input id={id} name={name} className={`${controlClass()} ${className}`.trim()} {...invalid(id, error)} {...input} />
     </Field>
   );
 }
@@ -76,11 +94,11 @@ export function Select({ name, options, any, defaultValue = '', unlisted, compac
   );
 }
 
-export function SelectField({ label, hint, ...select }: SelectProps & { label: ReactNode; hint?: ReactNode }) {
+export function SelectField({ label, hint, error, ...select }: SelectProps & { label: ReactNode; hint?: ReactNode; error?: string }) {
   const id = select.id ?? `f-${select.name}`;
   return (
-    <Field label={label} htmlFor={id} hint={hint}>
-      <Select {...select} id={id} />
+    <Field label={label} htmlFor={id} hint={hint} error={error}>
+      <Select {...select} {...invalid(id, error)} id={id} />
     </Field>
   );
 }

@@ -7,8 +7,9 @@ import type { Pick } from '../picks-api/schemas';
  * `result`, `publishedAt` and a digest of everything else. Pure: the poller (./poller.ts) walks and stores.
  */
 
-export const CHANGE_KINDS = ['new', 'status', 'result', 'updated', 'withdrawn', 'restored'] as const;
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+import { CHANGE_KINDS, type ChangeKind } from './kinds';
+
+export { CHANGE_KINDS, type ChangeKind };
 
 /** The fields a change entry carries so it can be shown without asking the upstream again. */
 export const DISPLAY_FIELDS = [

@@ -2,7 +2,8 @@ import 'server-only';
 import { toAppError } from '../errors';
 import type { Delivery } from '../store/deliveries';
 import { folderProblem } from './destinations';
-import { deliverySchema, invalidDelivery, issuesOf, runFilters, type DeliveryInput } from './input';
+import { filterProblems, type Vocabulary } from './filter-rules';
+import { invalidDelivery, parseDeliveryFields, runFilters, type DeliveryInput } from './input';
 import { intervalProblem } from './limits';
 import { describeBinding, sealSecret, secretBinding } from './secrets';
 import { targetProblem, webhookUrlProblem } from './targets';
@@ -19,6 +20,8 @@ export interface CheckContext {
   allowPrivate: boolean;
   secretKey: string | null;
   minIntervalMinutes: number;
+  /** What filters may say (the licence, the feed); without it only their form is checked. */
+  vocabulary?: Vocabulary;
 }
 
 export interface Checked {
@@ -31,21 +34,27 @@ export interface Checked {
 }
 
 export async function checkDelivery(input: unknown, existing: Delivery | null, context: CheckContext): Promise<Checked> {
-  const parsed = deliverySchema.safeParse(input);
-  if (!parsed.success) throw invalidDelivery(issuesOf(parsed.error));
-  const value = parsed.data;
-  const problems: Record<string, string> = {};
-  try {
-    runFilters(value.kind, value.filters, Date.now());
-  } catch (error) {
-    const failure = toAppError(error);
-    for (const [key, problem] of Object.entries(failure.details ?? { filters: failure.message }))
-      problems[`filters.${key}`] = String(problem);
+  const { value: fields, problems } = parseDeliveryFields(input);
+  if (fields.kind && fields.filters) {
+    const open: Vocabulary = { sports: null, leagues: null, leaguesBySport: {} };
+    const found = filterProblems(fields.kind, fields.filters, context.vocabulary ?? open, Date.now());
+    Object.assign(problems, found);
+    if (Object.keys(found).length === 0) {
+      try {
+        runFilters(fields.kind, fields.filters, Date.now());
+      } catch (error) {
+        const failure = toAppError(error);
+        for (const [key, problem] of Object.entries(failure.details ?? { filters: failure.message }))
+          problems[`filters.${key}`] = String(problem);
+      }
+    }
   }
-  if (!existing || existing.schedule !== value.schedule) {
-    const problem = intervalProblem(value.schedule, context.minIntervalMinutes);
+  if (fields.schedule !== undefined && (!existing || existing.schedule !== fields.schedule)) {
+    const problem = intervalProblem(fields.schedule, context.minIntervalMinutes);
     if (problem) problems.schedule = problem;
   }
+  if (!fields.destination) throw invalidDelivery(problems);
+  const value = fields as DeliveryInput;
   const d = value.destination;
   let plain: string | null = null;
   let destination: Delivery['destination'];

@@ -40,54 +40,66 @@ export function runFilters(kind: DeliveryKind, filters: Record<string, string>, 
   return resolved;
 }
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Plain words for a missing or mistyped value, whatever the field. */
+const required = (what: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+});
+const text = (max: number) => z.string(required('text')).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 const host = z
-  .string()
+  .string(required('a host name'))
   .trim()
-  .min(1)
-  .max(253)
+  .min(1, 'is required')
+  .max(253, 'must be at most 253 characters')
   .regex(/^[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name or an IP address');
+const port = z.coerce
+  .number({ error: 'must be a port number (1–65535)' })
+  .int('must be a port number (1–65535)')
+  .min(1, 'must be a port number (1–65535)')
+  .max(65535, 'must be a port number (1–65535)');
 
-export const destinationSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('directory'),
-    folder: z.string().trim().max(200).default(''),
-  }),
-  z.strictObject({
-    type: z.literal('sftp'),
-    host,
-    port: z.coerce.number().int().min(1).max(65535).default(22),
-    username: text(100),
-    password: z.string().min(1).max(1000).optional(),
-    privateKey: z.string().min(1).max(20_000).optional(),
-    path: z.string().trim().max(500).default('.'),
-    /** The server's host key fingerprint as `ssh-keygen -lf` prints it: pinned as given instead of on first use. */
-    hostKey: z
-      .string()
-      .trim()
-      .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'must be a fingerprint like SHA256:… (ssh-keygen -lf <host key>)')
-      .optional(),
-  }),
-  z.strictObject({
-    type: z.literal('webhook'),
-    url: z.url({ protocol: /^https?$/, error: 'must be an https URL' }),
-    secret: z.string().min(16, 'must be at least 16 characters').max(500).optional(),
-  }),
-]);
+export const destinationSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      type: z.literal('directory'),
+      folder: z.string(required('text')).trim().max(200, 'must be at most 200 characters').default(''),
+    }),
+    z.strictObject({
+      type: z.literal('sftp'),
+      host,
+      port: port.default(22),
+      username: text(100),
+      password: z.string(required('text')).min(1, 'must not be empty').max(1000, 'is too long').optional(),
+      privateKey: z.string(required('text')).min(1, 'must not be empty').max(20_000, 'is too long').optional(),
+      path: z.string(required('text')).trim().max(500, 'must be at most 500 characters').default('.'),
+      /** The server's host key fingerprint as `ssh-keygen -lf` prints it: pinned as given instead of on first use. */
+      hostKey: z
+        .string(required('text'))
+        .trim()
+        .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'must be a fingerprint like SHA256:… (ssh-keygen -lf <host key>)')
+        .optional(),
+    }),
+    z.strictObject({
+      type: z.literal('webhook'),
+      url: z.url({ protocol: /^https?$/, error: 'must be an https URL' }),
+      secret: z.string(required('text')).min(16, 'must be at least 16 characters').max(500, 'is too long').optional(),
+    }),
+  ],
+  { error: 'must be directory, sftp or webhook' },
+);
 export type DestinationInput = z.infer<typeof destinationSchema>;
 
 export const deliverySchema = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(80)
-    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'must start with a letter or digit and hold only letters, digits, spaces, . _ -'),
-  kind: z.enum(DELIVERY_KINDS),
-  format: z.enum(['csv', 'json']),
-  filters: z.record(z.string(), z.string().max(200)).default({}),
+  name: text(80).regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'must start with a letter or digit and hold only letters, digits, spaces, . _ -'),
+  kind: z.enum(DELIVERY_KINDS, { error: 'must be picks, results or changes' }),
+  format: z.enum(['csv', 'json'], { error: 'must be csv or json' }),
+  filters: z
+    .record(z.string(), z.string({ error: 'must be text' }).max(200, 'must be at most 200 characters'), {
+      error: 'must be an object of filter names and values',
+    })
+    .default({}),
   schedule: z
-    .string()
+    .string(required('a cron schedule (five fields, e.g. 0 6 * * *)'))
     .trim()
     .superRefine((value, ctx) => {
       const problem = checkSchedule(value);
@@ -97,23 +109,48 @@ export const deliverySchema = z.strictObject({
 });
 export type DeliveryInput = z.infer<typeof deliverySchema>;
 
+/**
+ * Each field of a delivery parsed on its own, so that every wrong field is named at once and the fields
+ * that are right can still be checked further (filters against the licence, the target's address).
+ */
+export function parseDeliveryFields(input: unknown): { value: Partial<DeliveryInput>; problems: Record<string, string> } {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return { value: {}, problems: { body: 'is not a JSON object' } };
+  const body = input as Record<string, unknown>;
+  const problems: Record<string, string> = {};
+  const unknown = Object.keys(body).filter((key) => !(key in deliverySchema.shape));
+  if (unknown.length > 0)
+    problems[unknown.join(', ')] = `is not a field of a delivery (its fields: ${Object.keys(deliverySchema.shape).join(', ')})`;
+  const value: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(deliverySchema.shape)) {
+    const parsed = (schema as z.ZodType).safeParse(body[key]);
+    if (parsed.success) value[key] = parsed.data;
+    else Object.assign(problems, prefixed(key, issuesOf(parsed.error)));
+  }
+  return { value: value as Partial<DeliveryInput>, problems };
+}
+
+const prefixed = (key: string, issues: Record<string, string>) =>
+  Object.fromEntries(Object.entries(issues).map(([path, problem]) => [path === 'body' ? key : `${key}.${path}`, problem]));
+
 export function invalidDelivery(details: Record<string, string>): AppError {
   return new AppError({
     code: 'INVALID_DELIVERY',
     message: `Invalid delivery: ${Object.entries(details)
-      .map(([key, problem]) => `${key} ${problem}`)
+      .map(([key, problem]) => `${key} ${problem.replace(/\.$/, '')}`)
       .join('; ')}.`,
     details,
   });
 }
 
-/** Zod's issues as { field: problem }, with nested paths dotted (destination.url). */
+/** Zod's issues as { field: problem }, with nested paths dotted (destination.url); a field's first problem is the one said. */
 export function issuesOf(error: z.ZodError): Record<string, string> {
-  return Object.fromEntries(
-    error.issues.map((issue) =>
+  const problems: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const [field, problem] =
       issue.code === 'unrecognized_keys'
-        ? [issue.keys.join(', '), 'is not a field of a delivery']
-        : [issue.path.join('.') || 'body', issue.message],
-    ),
-  );
+        ? [[...issue.path, issue.keys.join(', ')].join('.'), 'is not a known field']
+        : [issue.path.join('.') || 'body', issue.message];
+    problems[field] ??= problem;
+  }
+  return problems;
 }

@@ -17,10 +17,13 @@ import {
   type DeliveryChange,
 } from '../store/deliveries';
 import { checkDelivery } from './check';
+import { filterVocabulary } from './filter-rules';
+import { previewDelivery } from './preview';
 import { invalidDelivery } from './input';
 import { tooManyDeliveries } from './limits';
 import { deliveryRuntime } from './start';
-import { deliveryView } from './view';
+import { deliveryView, EMPTY_RUNS_ALERT } from './view';
+import { emptyStreaks } from '../store/delivery-runs';
 
 /**
  * The deliveries API (GET/POST /api/deliveries, GET/PATCH/DELETE /api/deliveries/<id>, POST …/run,
@@ -50,8 +53,8 @@ const nameTaken = () => new AppError({ code: 'DELIVERY_CONFLICT', message: 'Anot
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
 
 export async function listResponse(user: User): Promise<Response> {
-  const [all, last] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db)]));
-  return json({ data: all.map((d) => deliveryView(d, last.get(d.id), user.email)) });
+  const [all, last, empty] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]));
+  return json({ data: all.map((d) => deliveryView(d, last.get(d.id), user.email, empty.get(d.id))) });
 }
 
 export async function createResponse(request: Request, user: User): Promise<Response> {
@@ -60,7 +63,7 @@ export async function createResponse(request: Request, user: User): Promise<Resp
   const all = await fromStore(listDeliveries);
   const tooMany = tooManyDeliveries(all.filter((d) => d.createdBy === user.email).length, runtime.limits.maxPerUser);
   if (tooMany) throw invalidDelivery({ delivery: tooMany });
-  const { value, destination, secret, hostKey } = await checkDelivery(body, null, runtime);
+  const { value, destination, secret, hostKey } = await checkDelivery(body, null, { ...runtime, vocabulary: await filterVocabulary() });
   const now = Date.now();
   const id = `dlv_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   if (all.some((d) => d.name.toLowerCase() === value.name.toLowerCase())) throw nameTaken();
@@ -94,8 +97,8 @@ async function existing(id: string): Promise<Delivery> {
 
 export async function getResponse(id: string, user: User): Promise<Response> {
   const d = await existing(id);
-  const [last] = await fromStore((db) => listRuns(db, id, 1));
-  return json(deliveryView(d, last, user.email));
+  const [[last], empty] = await fromStore((db) => Promise.all([listRuns(db, id, 1), emptyStreaks(db, EMPTY_RUNS_ALERT)]));
+  return json(deliveryView(d, last, user.email, empty.get(id)));
 }
 
 export async function patchResponse(id: string, request: Request, user: User): Promise<Response> {
@@ -118,7 +121,12 @@ export async function patchResponse(id: string, request: Request, user: User): P
     destination: body.destination ?? current.destination,
     ...body,
   };
-  const { value, destination, secret, hostKey } = await checkDelivery(merged, current, deliveryRuntime());
+  // Filters are held to the licence when they are sent: a pause must not fail because the licence moved since.
+  const changesFilters = 'filters' in body || 'kind' in body;
+  const { value, destination, secret, hostKey } = await checkDelivery(merged, current, {
+    ...deliveryRuntime(),
+    vocabulary: changesFilters ? await filterVocabulary() : undefined,
+  });
   if (value.name.toLowerCase() !== current.name.toLowerCase()) {
     const others = await fromStore(listDeliveries);
     if (others.some((d) => d.id !== id && d.name.toLowerCase() === value.name.toLowerCase())) throw nameTaken();
@@ -160,5 +168,12 @@ export async function runResponse(id: string): Promise<Response> {
 
 export async function runsResponse(id: string): Promise<Response> {
   await existing(id);
-  return json({ data: await fromStore((db) => listRuns(db, id, 200)) });
+  const runs = await fromStore((db) => listRuns(db, id, 200));
+  // A run that completed with 0 records is said to be empty: its filters matched nothing.
+  return json({ data: runs.map((run) => ({ ...run, empty: run.outcome === 'complete' && run.records === 0 })) });
+}
+
+/** GET /api/deliveries/preview?kind=&<filters>: how many records the filters match now (lib/deliveries/preview.ts). */
+export async function previewResponse(request: Request, user: User): Promise<Response> {
+  return json(await previewDelivery(new URL(request.url).searchParams, user.email, request.signal));
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
 import { fromStore } from '../store';
 import { findDelivery, isDeliveryId, latestRuns, listDeliveries, listRuns, type Delivery, type Run } from '../store/deliveries';
+import { emptyStreaks } from '../store/delivery-runs';
 import { describeSchedule, nextRuns } from './schedule';
 import { maskedWebhookUrl } from './targets';
 
@@ -13,7 +14,10 @@ import { maskedWebhookUrl } from './targets';
  */
 export type DeliveryView = ReturnType<typeof deliveryView>;
 
-export function deliveryView(d: Delivery, last: Run | undefined, viewer: string) {
+/** Empty runs in a row that call for the same attention as failures: the filters may match nothing any more. */
+export const EMPTY_RUNS_ALERT = 3;
+
+export function deliveryView(d: Delivery, last: Run | undefined, viewer: string, emptyInARow = 0) {
   const destination =
     d.destination.type === 'webhook' && viewer !== d.createdBy
       ? { ...d.destination, url: maskedWebhookUrl(String(d.destination.url)) }
@@ -32,6 +36,10 @@ export function deliveryView(d: Delivery, last: Run | undefined, viewer: string)
     paused: d.paused,
     pauseReason: d.pauseReason,
     failuresInARow: d.failures,
+    /** The latest finished runs that delivered 0 records, in a row (counted up to EMPTY_RUNS_ALERT). */
+    emptyRunsInARow: emptyInARow,
+    /** As much attention as failures: EMPTY_RUNS_ALERT empty runs in a row. */
+    deliversNothing: emptyInARow >= EMPTY_RUNS_ALERT,
     lastRun: last ?? null,
     createdBy: d.createdBy,
     createdAt: d.createdAt,
@@ -43,8 +51,10 @@ type Result<T> = ({ ok: true } & T) | { ok: false; error: AppErrorJson };
 
 export async function deliveriesForPage(viewer: string): Promise<Result<{ deliveries: DeliveryView[] }>> {
   try {
-    const [all, last] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db)]));
-    return { ok: true, deliveries: all.map((d) => deliveryView(d, last.get(d.id), viewer)) };
+    const [all, last, empty] = await fromStore((db) =>
+      Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]),
+    );
+    return { ok: true, deliveries: all.map((d) => deliveryView(d, last.get(d.id), viewer, empty.get(d.id))) };
   } catch (error) {
     return { ok: false, error: toAppError(error).toJSON() };
   }
@@ -59,13 +69,14 @@ export async function runsForPage(id: string): Promise<Result<{ delivery: Delive
   }
 }
 
-/** The overview's line: deliveries failing or paused (editors and admins). */
-export async function deliveryAlerts(): Promise<{ failing: string[]; paused: string[] } | null> {
+/** The overview's line: deliveries failing, paused, or delivering nothing (editors and admins). */
+export async function deliveryAlerts(): Promise<{ failing: string[]; paused: string[]; empty: string[] } | null> {
   try {
-    const all = await fromStore(listDeliveries);
+    const [all, empty] = await fromStore((db) => Promise.all([listDeliveries(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]));
     return {
       failing: all.filter((d) => !d.paused && d.failures > 0).map((d) => d.name),
       paused: all.filter((d) => d.paused).map((d) => d.name),
+      empty: all.filter((d) => !d.paused && (empty.get(d.id) ?? 0) >= EMPTY_RUNS_ALERT).map((d) => d.name),
     };
   } catch {
     return null;

@@ -204,3 +204,16 @@ export async function pruneChanges(db: Db, before: string): Promise<number> {
   const result = await db.deleteFrom('changes').where('detected_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The sports, and the leagues under each, of the records the feed watches now (not withdrawn): what the feed has seen. */
+export async function watchedScope(db: Db): Promise<Record<string, string[]>> {
+  const rows = await db.selectFrom('watched').select('display').where('withdrawn', '=', 0).execute();
+  const scope = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const { sport, league } = JSON.parse(row.display) as Display;
+    if (!sport) continue;
+    if (!scope.has(sport)) scope.set(sport, new Set());
+    if (league) scope.get(sport)!.add(league);
+  }
+  return Object.fromEntries([...scope].map(([sport, leagues]) => [sport, [...leagues].sort()]));
+}

@@ -165,3 +165,36 @@ export async function latestRuns(db: Db): Promise<Map<string, Run>> {
     .execute();
   return new Map(rows.map((row) => [row.delivery_id, toRun(row)]));
 }
+
+/** Per delivery, how many of its latest finished runs (up to `most`) delivered 0 records in a row. */
+export async function emptyStreaks(db: Db, most = 3): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('delivery_runs')
+        .select((e) => [
+          'delivery_id',
+          'outcome',
+          'records',
+          e.fn
+            .agg<number>('row_number')
+            .over((o) => o.partitionBy('delivery_id').orderBy('started_ms', 'desc'))
+            .as('n'),
+        ])
+        .where('outcome', '!=', 'running')
+        .as('t'),
+    )
+    .selectAll()
+    .where('n', '<=', most)
+    .orderBy('delivery_id')
+    .orderBy('n')
+    .execute();
+  const streaks = new Map<string, number>();
+  const broken = new Set<string>();
+  for (const row of rows) {
+    if (broken.has(row.delivery_id)) continue;
+    if (row.outcome === 'complete' && Number(row.records) === 0) streaks.set(row.delivery_id, (streaks.get(row.delivery_id) ?? 0) + 1);
+    else broken.add(row.delivery_id);
+  }
+  return streaks;
+}

@@ -256,7 +256,8 @@ test.describe.serial('deliveries on one portal', () => {
       destination: { type: 'directory', folder: '../../etc' },
     });
     expect(bad.status).toBe(400);
-    expect(Object.keys(bad.json!.error.details)).toEqual(['schedule']);
+    // Every wrong field at once: the filter, the schedule and the folder.
+    expect(Object.keys(bad.json!.error.details).sort()).toEqual(['destination.folder', 'filters.from', 'schedule']);
     const badFolder = await editor('POST', '/api/deliveries', {
       name: 'Escape',
       kind: 'picks',
@@ -288,6 +289,55 @@ test.describe.serial('deliveries on one portal', () => {
     expect(await page.content()).not.toContain(WEBHOOK_SECRET);
     expect(logs.join('')).not.toContain(WEBHOOK_SECRET);
     expect(logs.join('')).not.toContain('PRIVATE KEY');
+  });
+  test('the form: filters chosen from the licence, a preview before saving, every problem under its field at once', async ({ page }) => {
+    await page.goto(`${portal.origin}/login?callbackUrl=/deliveries`);
+    await page.getByLabel('Email').fill(STAFF.editor.email);
+    await page.getByLabel('Password').fill(STAFF.editor.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname === '/deliveries');
+    const form = page.getByRole('form', { name: 'New delivery' });
+    // Sport is a choice of the licensed sports, not free text.
+    const sports = await form.getByLabel('Sport', { exact: true }).locator('option').allTextContents();
+    expect(sports[0]).toBe('Any sport');
+    expect(sports).toContain('Tennis');
+    await form.getByLabel('Sport', { exact: true }).selectOption('Tennis');
+    await form.getByLabel('Status').selectOption('upcoming');
+    // The preview counts what the filters (by default yesterday to tomorrow, UTC) match now: a direct walk agrees.
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const expected = await walkSandbox(proxyUrl, E2E.sandboxKey, 'picks', {
+      sport: 'Tennis',
+      status: 'upcoming',
+      from: new Date(day - 86_400_000).toISOString(),
+      to: new Date(day + 86_400_000).toISOString(),
+    });
+    const preview = form.getByTestId('delivery-preview');
+    await expect(preview).toHaveAttribute('data-state', 'done');
+    await expect(preview).toHaveText(
+      expected.length === 0 ? /^No records match now/ : new RegExp(`^${expected.length} records?: picks matching now`),
+    );
+    // Three wrong fields, all shown at once under their fields after one submit.
+    await form.getByLabel('From').fill('yesterday');
+    await form.getByLabel('Schedule preset').selectOption('custom');
+    await form.locator('#f-schedule').fill('61 * * * *');
+    await expect(form.getByTestId('schedule-preview')).toContainText('not a valid cron expression');
+    await form.getByRole('button', { name: 'Create delivery' }).click();
+    await expect(form.getByTestId('delivery-problem')).toContainText('3 fields need a change');
+    await expect(form.locator('[data-field-error="f-name"]')).toHaveText('is required');
+    await expect(form.locator('[data-field-error="f-from"]')).toContainText('Did you mean "today-1d"?');
+    await expect(form.locator('[data-field-error="f-schedule"]')).toContainText('not a valid cron expression');
+    await expect(form.getByLabel('From')).toHaveAttribute('aria-invalid', 'true');
+    // Put right, it is created and listed, with the filters as chosen.
+    await form.getByLabel('Name').fill('Tennis upcoming');
+    await form.getByLabel('From').fill('today-1d');
+    await form.getByLabel('Schedule preset').selectOption('weekdays');
+    await expect(form.locator('#f-schedule')).toHaveValue('0 6 * * 1-5');
+    await form.getByRole('button', { name: 'Create delivery' }).click();
+    const created = page.locator('[data-delivery="Tennis upcoming"]');
+    await expect(created).toBeVisible();
+    for (const filter of ['sport Tennis', 'status upcoming', 'from today-1d', 'to today+1d'])
+      await expect(created.getByTestId('filters')).toContainText(filter);
+    await expect(form.getByTestId('delivery-problem')).toHaveCount(0);
   });
 });
 

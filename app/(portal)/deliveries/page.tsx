@@ -3,13 +3,14 @@ import { DeliveryList } from '@/components/deliveries/delivery-list';
 import { ErrorPanel } from '@/components/error-panel';
 import { requirePage } from '@/lib/auth/session';
 import { deliveriesForPage } from '@/lib/deliveries/view';
+import { filterVocabulary } from '@/lib/deliveries/filter-rules';
 import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Deliveries' };
 
 export default async function DeliveriesPage() {
   const session = await requirePage('deliveries', '/deliveries');
-  const view = await deliveriesForPage(session.user.email);
+  const [view, vocabulary] = await Promise.all([deliveriesForPage(session.user.email), filterVocabulary()]);
   return (
     <div className="space-y-4">
       <PageHeader title="Scheduled deliveries">
@@ -19,7 +20,7 @@ export default async function DeliveriesPage() {
         (<code>today-7d</code>, <code>now</code>) are worked out at each run.
       </PageHeader>
       {view.ok ? (
-        <DeliveryList initial={view.deliveries} isAdmin={session.user.role === 'admin'} />
+        <DeliveryList initial={view.deliveries} isAdmin={session.user.role === 'admin'} vocabulary={vocabulary} />
       ) : (
         <ErrorPanel error={view.error} retryHref="/deliveries" />
       )}

@@ -13,7 +13,18 @@ export const metadata: Metadata = { title: 'Delivery runs' };
 const COLUMNS: Column<Run>[] = [
   { id: 'started', header: 'Started', nowrap: true, cell: (run) => <UtcTime iso={run.startedAt} /> },
   { id: 'trigger', header: 'Why', cell: (run) => `${run.trigger}${run.attempt > 1 ? ` (attempt ${run.attempt})` : ''}` },
-  { id: 'outcome', header: 'Outcome', cell: (run) => run.outcome },
+  {
+    id: 'outcome',
+    header: 'Outcome',
+    cell: (run) =>
+      run.outcome === 'complete' && run.records === 0 ? (
+        <span className="font-medium text-amber-800" title="Completed with 0 records: the filters matched nothing">
+          complete, empty
+        </span>
+      ) : (
+        run.outcome
+      ),
+  },
   { id: 'records', header: 'Records', align: 'right', cell: (run) => run.records ?? '—' },
   { id: 'bytes', header: 'Bytes', align: 'right', cell: (run) => run.bytes ?? '—' },
   sha256Column((run) => run.sha256),
@@ -52,7 +63,11 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
               columns={COLUMNS}
               rows={view.runs}
               rowKey={(run) => run.id}
-              rowData={(run) => ({ 'data-run': run.id, 'data-outcome': run.outcome })}
+              rowData={(run) => ({
+                'data-run': run.id,
+                'data-outcome': run.outcome,
+                'data-empty': String(run.outcome === 'complete' && run.records === 0),
+              })}
             />
           )}
         </>

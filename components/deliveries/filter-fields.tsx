@@ -1,0 +1,167 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { SelectField, TextField } from '@/components/ui/field';
+import type { Vocabulary } from '@/lib/deliveries/filter-rules';
+import { CHANGE_KINDS } from '@/lib/changes/kinds';
+import { PICK_RESULTS, PICK_STATUSES } from '@/lib/picks-api/vocabulary';
+import { plural } from '@/lib/plural';
+
+/**
+ * A delivery's filters, chosen from what the licence grants (leagues narrowed by the chosen sport, as
+ * the change feed has seen them), with a preview of how many records they match now: asked of
+ * GET /api/deliveries/preview a moment after the last change, so an empty delivery shows before it is saved.
+ */
+
+export type FilterValues = Record<string, string>;
+
+interface Preview {
+  state: 'idle' | 'counting' | 'done' | 'failed';
+  text: string;
+}
+
+/** The leagues to offer for a sport: those the feed saw under it, and licensed ones it saw under no sport. */
+export function leaguesFor(vocabulary: Vocabulary, sport: string): string[] | null {
+  if (!vocabulary.leagues) return null;
+  if (!sport) return vocabulary.leagues;
+  const seen = new Set(Object.values(vocabulary.leaguesBySport).flat());
+  const under = vocabulary.leaguesBySport[sport] ?? [];
+  return vocabulary.leagues.filter((league) => under.includes(league) || !seen.has(league));
+}
+
+export function FilterFields({
+  kind,
+  vocabulary,
+  values,
+  onChange,
+  errors,
+}: {
+  kind: string;
+  vocabulary: Vocabulary;
+  values: FilterValues;
+  onChange: (values: FilterValues) => void;
+  errors: Record<string, string>;
+}) {
+  const [preview, setPreview] = useState<Preview>({ state: 'idle', text: '' });
+  const set = (key: string, value: string) => {
+    const next = { ...values, [key]: value };
+    if (key === 'sport' && next.league && !(leaguesFor(vocabulary, value) ?? [next.league]).includes(next.league)) next.league = '';
+    onChange(next);
+  };
+  const query = new URLSearchParams({ kind, ...Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== '')) }).toString();
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      setPreview({ state: 'counting', text: 'Counting the records these filters match now…' });
+      fetch(`/api/deliveries/preview?${query}`, { signal: abort.signal })
+        .then(async (res) => {
+          const body = (await res.json()) as { records?: number; more?: boolean; counted?: string; error?: { message: string } };
+          if (!res.ok) return setPreview({ state: 'failed', text: body.error?.message ?? `The preview failed (HTTP ${res.status}).` });
+          const count = body.more ? `More than ${plural(body.records!, 'record')}` : plural(body.records!, 'record');
+          setPreview({
+            state: 'done',
+            text:
+              body.records === 0
+                ? `No records match now: a run would deliver an empty file (${body.counted}).`
+                : `${count}: ${body.counted}.`,
+          });
+        })
+        .catch(() => {
+          if (!abort.signal.aborted) setPreview({ state: 'failed', text: 'The preview could not be fetched.' });
+        });
+    }, 500);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [query]);
+
+  const choice = (name: 'sport' | 'league', label: string, options: string[] | null) =>
+    options ? (
+      <SelectField
+        label={label}
+        name={name}
+        options={options}
+        any={`Any ${name}`}
+        value={values[name] ?? ''}
+        onChange={(e) => set(name, e.target.value)}
+        error={errors[`filters.${name}`]}
+      />
+    ) : (
+      <TextField
+        label={label}
+        name={name}
+        value={values[name] ?? ''}
+        onChange={(e) => set(name, e.target.value)}
+        error={errors[`filters.${name}`]}
+      />
+    );
+
+  return (
+    <>
+      {choice('sport', 'Sport', vocabulary.sports)}
+      {choice('league', 'League', leaguesFor(vocabulary, values.sport ?? ''))}
+      {kind === 'changes' ? (
+        <SelectField
+          label="Kind of change"
+          name="changeKind"
+          options={CHANGE_KINDS}
+          any="Any change"
+          value={values.kind ?? ''}
+          onChange={(e) => set('kind', e.target.value)}
+          error={errors['filters.kind']}
+        />
+      ) : (
+        <>
+          {kind === 'picks' ? (
+            <SelectField
+              label="Status"
+              name="status"
+              options={PICK_STATUSES}
+              any="Any status"
+              value={values.status ?? ''}
+              onChange={(e) => set('status', e.target.value)}
+              error={errors['filters.status']}
+            />
+          ) : null}
+          <SelectField
+            label="Result"
+            name="result"
+            options={PICK_RESULTS}
+            any="Any result"
+            value={values.result ?? ''}
+            onChange={(e) => set('result', e.target.value)}
+            error={errors['filters.result']}
+          />
+          <TextField
+            label="From"
+            name="from"
+            value={values.from ?? ''}
+            onChange={(e) => set('from', e.target.value)}
+            placeholder="today-7d, or 2026-11-01"
+            hint="A UTC day, a timestamp, or relative to each run"
+            error={errors['filters.from']}
+          />
+          <TextField
+            label="To"
+            name="to"
+            value={values.to ?? ''}
+            onChange={(e) => set('to', e.target.value)}
+            placeholder="today+1d, now"
+            error={errors['filters.to']}
+          />
+        </>
+      )}
+      <p
+        role="status"
+        aria-live="polite"
+        data-testid="delivery-preview"
+        data-state={preview.state}
+        className={`text-sm sm:col-span-2 lg:col-span-4 ${preview.state === 'failed' || preview.text.startsWith('No records') ? 'text-amber-800' : 'text-slate-700'}`}
+      >
+        {preview.text}
+      </p>
+    </>
+  );
+}

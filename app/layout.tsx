@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
+import { themeOf } from '@/lib/theme';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -8,9 +10,11 @@ export const metadata: Metadata = {
   icons: { icon: '/icon.svg' },
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // The person's theme for this browser (components/theme-switch.tsx); none: the system's.
+  const theme = themeOf((await cookies()).get('theme')?.value);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme === 'system' ? undefined : theme}>
       <body className="min-h-screen">{children}</body>
     </html>
   );

@@ -1,6 +1,9 @@
 import { PortalLink } from '@/components/portal-link';
 import { can, type Capability, type Role } from '@/lib/auth/roles';
 import { SignOutButton } from '@/components/auth/sign-out-button';
+import { MainNav } from '@/components/main-nav';
+import { ThemeSwitch } from '@/components/theme-switch';
+import type { Theme } from '@/lib/theme';
 
 const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/', label: 'Overview', needs: 'browse' },
@@ -15,30 +18,24 @@ const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/admin/audit', label: 'Audit', needs: 'audit' },
 ];
 
-export function AppHeader({ email, role }: { email: string; role: Role }) {
+export function AppHeader({ email, role, theme }: { email: string; role: Role; theme: Theme }) {
+  const links = LINKS.filter((link) => can(role, link.needs)).map(({ href, label }) => ({ href, label }));
   return (
-    <header className="border-b border-slate-200 bg-white">
+    <header className="relative border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
         <PortalLink href="/" className="flex items-center gap-2 font-semibold text-slate-900">
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src="/icon.svg" alt="" width={28} height={28} />
-          Picks Partner Portal
+          <span className="hidden sm:inline">Picks Partner Portal</span>
+          <span className="sm:hidden">Picks Portal</span>
         </PortalLink>
-        <nav aria-label="Main" className="flex flex-wrap gap-1 text-sm">
-          {LINKS.filter((link) => can(role, link.needs)).map((link) => (
-            <PortalLink
-              key={link.href}
-              href={link.href}
-              className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
-            >
-              {link.label}
-            </PortalLink>
-          ))}
-        </nav>
-        <div className="ml-auto flex items-center gap-3 text-sm">
-          <span className="text-slate-600">
-            {email} <span className="ml-1 rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{role}</span>
+        <MainNav links={links} />
+        <div className="ml-auto mr-20 flex min-w-0 items-center gap-3 text-sm md:mr-0">
+          <span className="hidden min-w-0 truncate text-slate-600 lg:inline" title={email}>
+            {email}
           </span>
+          <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{role}</span>
+          <ThemeSwitch initial={theme} />
           <SignOutButton />
         </div>
       </div>

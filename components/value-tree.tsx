@@ -25,12 +25,12 @@ export function ValueTree({ value, depth = 0 }: { value: unknown; depth?: number
     if (entries.length === 0) return <span className="text-slate-500">empty</span>;
     return (
       <dl
-        className={`grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-1 ${depth > 0 ? 'border-l-2 border-slate-100 pl-3' : ''}`}
+        className={`grid grid-cols-[minmax(6rem,max-content)_minmax(0,1fr)] gap-x-4 gap-y-1 ${depth > 0 ? 'border-l-2 border-slate-100 pl-3' : ''}`}
       >
         {entries.map(([key, item]) => (
           <div key={key} className="contents">
-            <dt className="font-mono text-xs leading-6 text-slate-500">{key}</dt>
-            <dd className="text-sm leading-6">
+            <dt className="font-mono text-xs leading-6 text-slate-500 [overflow-wrap:anywhere]">{key}</dt>
+            <dd className="min-w-0 text-sm leading-6 [overflow-wrap:anywhere]">
               <ValueTree value={item} depth={depth + 1} />
             </dd>
           </div>

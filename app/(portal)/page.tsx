@@ -36,7 +36,7 @@ export default async function OverviewPage() {
               <ErrorPanel error={me.error.toJSON()} retryHref="/" />
             </div>
           ) : (
-            <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm">
+            <dl className="mt-3 grid grid-cols-[auto_minmax(0,1fr)] gap-x-6 gap-y-2 text-sm sm:grid-cols-2 [&_time]:whitespace-normal">
               <dt className="text-slate-500">Partner</dt>
               <dd>{licence?.partner ?? 'not stated'}</dd>
               <dt className="text-slate-500">Status</dt>

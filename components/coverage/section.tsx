@@ -11,7 +11,7 @@ export const td = 'px-3 py-1.5';
 
 export function Section({ id, title, note, children }: { id: string; title: string; note?: string; children: React.ReactNode }) {
   return (
-    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-5">
+    <section aria-labelledby={id} className="min-w-0 rounded-lg border border-slate-200 bg-white p-5">
       <h2 id={id} className="font-semibold">
         {title}
       </h2>

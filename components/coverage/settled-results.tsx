@@ -17,7 +17,7 @@ export function SettledResults({ report }: { report: CoverageReport }) {
   return (
     <Section id="results" title="Settled results">
       <div className="grid gap-6 lg:grid-cols-2">
-        <div>
+        <div className="min-w-0 overflow-x-auto">
           <h3 className="mb-2 text-sm font-medium">Result mix per league</h3>
           <table className="text-sm">
             <thead>
@@ -57,7 +57,7 @@ export function SettledResults({ report }: { report: CoverageReport }) {
             </tbody>
           </table>
         </div>
-        <div>
+        <div className="min-w-0 overflow-x-auto">
           <h3 className="text-sm font-medium">Calibration: stated probability against realised win rate</h3>
           <p className="mt-1 text-sm text-slate-600" data-testid="probability-scale">
             {report.calibration.scale === 'none'

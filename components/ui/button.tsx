@@ -10,10 +10,10 @@ export type ButtonTone = 'primary' | 'secondary' | 'quiet' | 'danger' | 'remove'
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const TONES: Record<ButtonTone, string> = {
-  primary: 'bg-brand-600 font-semibold text-white shadow-sm hover:bg-brand-700',
+  primary: 'bg-accent font-semibold text-on-accent shadow-sm hover:bg-accent-hover',
   secondary: 'border border-slate-300 bg-white font-medium text-slate-700 hover:bg-slate-50',
   quiet: 'text-slate-700 hover:bg-slate-100',
-  danger: 'bg-red-700 font-medium text-white hover:bg-red-800',
+  danger: 'bg-danger font-medium text-on-accent hover:bg-danger-hover',
   remove: 'border border-slate-300 bg-white font-medium text-red-700 hover:bg-red-50',
 };
 

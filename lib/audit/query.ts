@@ -28,9 +28,9 @@ const schema = z.strictObject({
   from: instant.optional(),
   to: instant.optional(),
   actor: z.string().trim().min(1).max(320).optional(),
-  action: z.enum(AUDIT_ACTIONS).optional(),
-  outcome: z.enum(AUDIT_OUTCOMES).optional(),
-  format: z.enum(['csv', 'json']).optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(', ')}` }).optional(),
+  outcome: z.enum(AUDIT_OUTCOMES, { error: `must be one of ${AUDIT_OUTCOMES.join(', ')}` }).optional(),
+  format: z.enum(['csv', 'json'], { error: 'must be csv or json' }).optional(),
 });
 
 export type AuditFilters = AuditQuery & { format?: 'csv' | 'json' };

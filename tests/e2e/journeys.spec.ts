@@ -186,7 +186,7 @@ for (const role of ROLES) {
 
 test('a page view asks the portal for the page alone: no link prefetches it would render for nothing', async ({ page }) => {
   // Every page is dynamic: a prefetch returns ~270 bytes of route tree for ~7 ms of server work, and the
-  // header's links made 20–26 of them per view (README, Performance). Navigation stays client-side.
+  // header's links made many of them per view (docs/adr/0003). Navigation stays client-side.
   await signIn(page, 'admin');
   const asked: string[] = [];
   page.on('request', (request) => {

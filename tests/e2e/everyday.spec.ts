@@ -1,0 +1,92 @@
+import { expect, ROLES, signIn, test, type RoleName } from './fixtures';
+
+/**
+ * Pages fit for all-day use, every page for every role at a desktop (1440×900) and a phone (390×844): no
+ * page scrolls sideways, the current page is marked in the navigation, a skip link leads to the content,
+ * and the 404 page keeps the portal's frame. Dark mode follows the system.
+ */
+
+const SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+const PAGES: { path: string; nav: string; roles: readonly RoleName[] }[] = [
+  { path: '/', nav: 'Overview', roles: ROLES },
+  { path: '/licence', nav: 'Licence', roles: ROLES },
+  { path: '/picks', nav: 'Picks', roles: ROLES },
+  { path: '/results', nav: 'Results', roles: ROLES },
+  { path: '/changes', nav: 'Changes', roles: ROLES },
+  { path: '/coverage', nav: 'Coverage', roles: ['manager', 'admin'] },
+  { path: '/exports', nav: 'My exports', roles: ['editor', 'admin'] },
+  { path: '/deliveries', nav: 'Deliveries', roles: ['editor', 'admin'] },
+  { path: '/admin/users', nav: 'Users', roles: ['admin'] },
+  { path: '/admin/audit', nav: 'Audit', roles: ['admin'] },
+];
+
+/** How far the page itself scrolls sideways (a table's own scroll region does not count). */
+const sideways = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const size of SIZES) {
+  for (const role of ROLES) {
+    test(`${size.name}, ${role}: no page scrolls sideways, and the current page is marked`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await signIn(page, role);
+      for (const { path, nav, roles } of PAGES.filter((p) => p.roles.includes(role))) {
+        await page.goto(path);
+        if (path === '/coverage') await page.getByTestId('coverage-report').waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await sideways(page), `${path} at ${size.width} px`).toBeLessThanOrEqual(0);
+        if (size.name === 'phone') {
+          // The navigation folds behind a Menu button, and opens on it.
+          const menu = page.getByRole('button', { name: 'Menu' });
+          await expect(menu).toBeVisible();
+          await menu.click();
+        }
+        const current = page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]');
+        await expect(current, path).toHaveText(nav);
+      }
+    });
+  }
+}
+
+test('a skip link leads to the content, and the 404 page keeps the frame and its navigation', async ({ page }) => {
+  await signIn(page, 'viewer', '/licence');
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await skip.press('Enter');
+  await expect(page.locator('main#main')).toBeFocused();
+  const missing = await page.goto('/no-such-page');
+  expect(missing!.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Picks' })).toBeVisible();
+});
+
+test('the audit filters name a wrong value once, with the allowed values', async ({ page }) => {
+  await signIn(page, 'admin', '/admin/audit?action=bogus');
+  const problems = page.getByTestId('error-problems');
+  await expect(problems).toHaveText(/^action must be one of sign-in, sign-out, export\.picks/);
+  expect((await page.locator('[data-error-code]').innerText()).match(/sign-out/g)).toHaveLength(1);
+});
+
+test('dark mode follows the system', async ({ browser }) => {
+  for (const scheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({ colorScheme: scheme });
+    const page = await context.newPage();
+    await signIn(page, 'viewer', '/picks');
+    // The body's colour as pixels (computed styles may be in lab() or oklch()).
+    const [r, g, b] = await page.evaluate(() => {
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.fillStyle = getComputedStyle(document.body).backgroundColor;
+      context.fillRect(0, 0, 1, 1);
+      return [...context.getImageData(0, 0, 1, 1).data];
+    });
+    const background = `rgb(${r}, ${g}, ${b})`;
+    const light = (r! + g! + b!) / 3 > 128;
+    expect(light, `${scheme}: body ${background}`).toBe(scheme === 'light');
+    await context.close();
+  }
+});

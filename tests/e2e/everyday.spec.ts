@@ -34,7 +34,7 @@ for (const size of SIZES) {
       test.setTimeout(120_000);
       await page.setViewportSize({ width: size.width, height: size.height });
       await signIn(page, role);
-      for (const { path, nav, roles } of PAGES.filter((p) => p.roles.includes(role))) {
+      for (const { path, nav } of PAGES.filter((p) => p.roles.includes(role))) {
         await page.goto(path);
         if (path === '/coverage') await page.getByTestId('coverage-report').waitFor();
         await page.waitForLoadState('networkidle');

@@ -31,7 +31,7 @@ export function AppHeader({ email, role, theme }: { email: string; role: Role; t
         </PortalLink>
         <MainNav links={links} />
         <div className="ml-auto mr-20 flex min-w-0 items-center gap-3 text-sm md:mr-0">
-          <span className="hidden min-w-0 truncate text-slate-600 lg:inline" title={email}>
+          <span className="hidden min-w-0 truncate text-slate-600 2xl:inline" title={email}>
             {email}
           </span>
           <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{role}</span>

@@ -25,29 +25,30 @@ import { buttonClass } from '@/components/ui/button';
 type Cell = (row: PickRow, scale: ProbabilityScale) => ReactNode;
 const dash = (value: string | number | null) => (value === null || value === '' ? '—' : value);
 
-const EVENT: Cell = (r) => (
-  <>
-    <div className="logos">
+/** One line: the competition's logo, then home vs away with theirs; the whole is the link to the pick's page. */
+const EVENT: Cell = (r) => {
+  const teams = (
+    <>
       <Logo src={r.competitionLogo} name={r.competition ?? r.league} shape="square" />
-      <span className="m">{r.competition ?? r.league ?? '—'}</span>
-    </div>
-    <div className="lg b">
       <Logo src={r.homeLogo} name={r.homeTeam} />
-      {r.homeTeam ?? '—'}
+      <b>{r.homeTeam ?? '—'}</b>
       <span className="m">vs</span>
       <Logo src={r.awayLogo} name={r.awayTeam} />
-      {r.awayTeam ?? '—'}
-    </div>
-    {r.id && (
-      <a href={pickHref(r.id)}>
-        Details<span className="sr-only"> of {r.eventDescription ?? 'this pick'}</span>
-      </a>
-    )}
-    <p className="m" data-attribution="">
-      {r.attribution ?? 'No attribution supplied'}
-    </p>
-  </>
-);
+      <b>{r.awayTeam ?? '—'}</b>
+    </>
+  );
+  const title = [r.eventDescription, r.competition, r.attribution].filter(Boolean).join(' · ');
+  return r.id ? (
+    <a href={pickHref(r.id)} className="logos" title={title} data-attribution={r.attribution ?? ''}>
+      <span className="sr-only">Details: </span>
+      {teams}
+    </a>
+  ) : (
+    <span className="logos" title={title} data-attribution={r.attribution ?? ''}>
+      {teams}
+    </span>
+  );
+};
 
 /** id, heading, sort value (numbers sort as numbers; empty values last), and the cell. */
 const COLUMNS: [string, string, (r: PickRow) => string | number | null, Cell][] = [
@@ -58,10 +59,9 @@ const COLUMNS: [string, string, (r: PickRow) => string | number | null, Cell][] 
     'Sport / league / round',
     (r) => [r.sport, r.league, r.roundOrWeek].filter(Boolean).join(' · '),
     (r) => (
-      <>
-        {dash(r.sport)}
-        <div className="m">{[r.league, r.roundOrWeek].filter(Boolean).join(' · ') || '—'}</div>
-      </>
+      <span title={[r.sport, r.league, r.competition, r.roundOrWeek].filter(Boolean).join(' · ')}>
+        {dash(r.sport)} <span className="m">{[r.league, r.roundOrWeek].filter(Boolean).join(' · ')}</span>
+      </span>
     ),
   ],
   [
@@ -107,20 +107,41 @@ const columns: ColumnDef<PickRow>[] = COLUMNS.map(([id, header, value]) => ({
 const cells = new Map(COLUMNS.map(([id, , , cell]) => [id, cell]));
 
 const VISIBILITY_KEY = 'picks-portal.columns';
+const DENSITY_KEY = 'picks-portal.density';
+/** What shows until a person chooses: Published is one click away, so the default columns fit 1440 px. */
+const DEFAULT_VISIBILITY: VisibilityState = { publishedAt: false };
 
 /** Sorting orders the rows on screen (this page), a column picker is remembered per browser, headers are buttons. */
-export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale: ProbabilityScale; caption: string }) {
+export function RecordsTable({
+  rows,
+  scale,
+  caption,
+  toolbar,
+}: {
+  rows: PickRow[];
+  scale: ProbabilityScale;
+  caption: string;
+  /** The count and the pager, on the same line as the table's own controls. */
+  toolbar?: ReactNode;
+}) {
   const [sorting, setSorting] = useState<SortingState>([]);
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>({});
+  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(DEFAULT_VISIBILITY);
+  const [comfortable, setComfortable] = useState(false);
 
   useEffect(() => {
     try {
       const saved = JSON.parse(localStorage.getItem(VISIBILITY_KEY) ?? '{}');
-      if (saved && typeof saved === 'object') setColumnVisibility(saved as VisibilityState);
+      if (saved && typeof saved === 'object') setColumnVisibility({ ...DEFAULT_VISIBILITY, ...(saved as VisibilityState) });
+      setComfortable(localStorage.getItem(DENSITY_KEY) === 'comfortable');
     } catch {
       // a damaged preference is simply forgotten
     }
   }, []);
+  const changeDensity = (next: boolean) => {
+    setComfortable(next);
+    localStorage.setItem(DENSITY_KEY, next ? 'comfortable' : 'compact');
+  };
+  const attributions = [...new Set(rows.map((r) => r.attribution).filter((a): a is string => !!a))];
   const changeVisibility: typeof setColumnVisibility = (update) =>
     setColumnVisibility((now) => {
       const next = typeof update === 'function' ? update(now) : update;
@@ -145,6 +166,7 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3 text-sm">
+        {toolbar}
         <details className="relative inline-block">
           <summary className={buttonClass('secondary', 'md', 'cursor-pointer list-none')}>Columns</summary>
           <fieldset className="absolute z-10 mt-1 w-56 space-y-1 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
@@ -160,12 +182,20 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
               ))}
           </fieldset>
         </details>
-        <p className="text-slate-600" data-testid="sort-note">
-          Sorting by a column orders the rows on this page only, not the whole filtered set; exports keep the API&apos;s order.
+        <label className="flex items-center gap-1.5 text-slate-600">
+          <input type="checkbox" checked={comfortable} onChange={(e) => changeDensity(e.target.checked)} /> Comfortable rows
+        </label>
+        <p className="text-xs text-slate-500" data-testid="sort-note">
+          Sorting orders the rows on this page only; exports keep the API&apos;s order.
         </p>
       </div>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-        <table data-records="" data-testid="records-table">
+      <div
+        className="max-h-[80vh] overflow-auto rounded-lg border border-slate-200 bg-white"
+        role="region"
+        aria-label={caption}
+        tabIndex={0}
+      >
+        <table data-records="" data-density={comfortable ? 'comfortable' : 'compact'} data-testid="records-table">
           <caption className="sr-only">{caption}</caption>
           <thead>
             <tr>
@@ -192,6 +222,10 @@ export function RecordsTable({ rows, scale, caption }: { rows: PickRow[]; scale:
           </tbody>
         </table>
       </div>
+      <p className="text-xs text-slate-600" data-testid="attributions">
+        <span className="font-medium">Attribution</span> (as the licence requires; each row&apos;s own on hover and on its page):{' '}
+        {attributions.length ? attributions.join(' · ') : 'none supplied'}
+      </p>
     </div>
   );
 }

@@ -1,6 +1,9 @@
 import { settle } from '@/lib/errors';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail } from '@/lib/paging';
+import { DEFAULT_PAGE_SIZE } from '@/lib/filters';
+import { plural } from '@/lib/plural';
+import { CountAll } from '@/components/records/count-all';
 import { detectProbabilityScale } from '@/lib/picks-api/pick-view';
 import { getRecordsPage } from '@/lib/picks-api/portal';
 import { ErrorPanel } from '@/components/error-panel';
@@ -21,18 +24,27 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
   const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
   const pager = <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />;
+  // Where this page sits: known when it was reached by the pager (its trail), not from a shared cursor alone.
+  const size = filters.limit ?? DEFAULT_PAGE_SIZE;
+  const first = filters.cursor && trail.length === 0 ? null : trail.length * size + 1;
+  const position =
+    rows.length === 0
+      ? 'No records'
+      : first === null
+        ? `${plural(rows.length, 'record')} on this page`
+        : `Records ${first.toLocaleString('en-GB')}–${(first + rows.length - 1).toLocaleString('en-GB')}`;
+  const count = (
+    <p className="text-slate-700" data-testid="record-count">
+      <span className="font-medium">{position}</span>
+      {hasMore ? ', more on the next page' : rows.length > 0 ? ', the last of them' : ''}.
+      {rows.some((r) => r.probability !== null) && (
+        <span className="ml-1 text-xs text-slate-500">Probability on a {scale === 'unit' ? '0–1' : '0–100'} scale.</span>
+      )}
+    </p>
+  );
 
   return (
     <section aria-label={kind === 'picks' ? 'Picks' : 'Results'} className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-slate-600" data-testid="record-count">
-          {rows.length} {rows.length === 1 ? 'record' : 'records'} on this page{hasMore ? ', more on the next' : ''}.
-          {rows.some((r) => r.probability !== null) && (
-            <span className="ml-1 text-slate-500">Probability read on a {scale === 'unit' ? '0–1' : '0–100'} scale.</span>
-          )}
-        </p>
-        {pager}
-      </div>
       {circular && (
         <p role="alert" data-testid="circular-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
           The Picks API offered a next page it has already given; paging stops here (request {requestId ?? 'unknown'}).
@@ -44,12 +56,26 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
         </p>
       )}
       {rows.length === 0 ? (
-        <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">
-          <p className="font-medium">No records match these filters.</p>
-          <p className="mt-1 text-sm text-slate-600">The licence delivered nothing for them. Widen the dates or clear a filter.</p>
-        </div>
+        <>
+          {count}
+          <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">
+            <p className="font-medium">No records match these filters.</p>
+            <p className="mt-1 text-sm text-slate-600">The licence delivered nothing for them. Widen the dates or clear a filter.</p>
+          </div>
+        </>
       ) : (
-        <RecordsTable rows={rows} scale={scale} caption={`${kind === 'picks' ? 'Picks' : 'Results'} matching the filters, this page`} />
+        <RecordsTable
+          rows={rows}
+          scale={scale}
+          caption={`${kind === 'picks' ? 'Picks' : 'Results'} matching the filters, this page`}
+          toolbar={
+            <>
+              {count}
+              <CountAll kind={kind} query={params.toString()} />
+              <div className="ml-auto">{pager}</div>
+            </>
+          }
+        />
       )}
       <div className="flex justify-end">{pager}</div>
     </section>

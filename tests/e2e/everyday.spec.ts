@@ -1,4 +1,6 @@
 import { expect, ROLES, signIn, test, type RoleName } from './fixtures';
+import { E2E } from './ports';
+import { walkSandbox } from './support/session';
 
 /**
  * Pages fit for all-day use, every page for every role at a desktop (1440×900) and a phone (390×844): no
@@ -51,6 +53,29 @@ for (const size of SIZES) {
     });
   }
 }
+
+test('at 1440×900, at least 12 rows of /picks show above the fold at the default density; the position and a total on request', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'viewer', '/picks?limit=50');
+  const rows = page.getByTestId('records-table').locator('tbody tr');
+  await expect(rows).toHaveCount(50);
+  const visible = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length);
+  expect(visible).toBeGreaterThanOrEqual(12);
+  const height = await rows.first().evaluate((tr) => tr.getBoundingClientRect().height);
+  expect(height).toBeLessThanOrEqual(44);
+  await expect(page.getByTestId('record-count')).toContainText('Records 1–50, more on the next page');
+  await page.getByRole('link', { name: 'Next →' }).first().click();
+  await expect(page.getByTestId('record-count')).toContainText('Records 51–100');
+  await page.getByRole('button', { name: 'Count all' }).click();
+  const all = await walkSandbox(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey, 'picks', {});
+  await expect(page.getByTestId('count-all')).toHaveText(`${all.length.toLocaleString('en-GB')} records in all`, { timeout: 60_000 });
+  // Comfortable rows, remembered by this browser.
+  await page.getByLabel('Comfortable rows').check();
+  await page.reload();
+  await expect(page.getByTestId('records-table')).toHaveAttribute('data-density', 'comfortable');
+});
 
 test('a skip link leads to the content, and the 404 page keeps the frame and its navigation', async ({ page }) => {
   await signIn(page, 'viewer', '/licence');

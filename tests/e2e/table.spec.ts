@@ -51,7 +51,7 @@ test('columns chosen are remembered by this browser; the event, its logos and at
   await picks.open('sport=Football&limit=10');
   await expect(picks.table.locator('th', { hasText: 'Bookmaker' })).toHaveCount(0);
   await expect(picks.table.locator('th', { hasText: 'Odds' })).toHaveCount(1);
-  await expect(picks.rows.first().locator('[data-attribution]')).not.toBeEmpty();
+  await expect(picks.rows.first().locator('[data-attribution]')).toHaveAttribute('data-attribution', /\S/);
   await expect(picks.rows.first().getByRole('link', { name: /Details/ })).toBeVisible();
   await page.getByText('Columns', { exact: true }).click();
   await page.getByRole('checkbox', { name: 'Bookmaker' }).check();

@@ -3,19 +3,40 @@
 import { useEffect } from 'react';
 import { formatUtc } from '@/components/utc-time';
 
-const PARTS = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' } as const;
+const PARTS = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'short',
+} as const;
+
+/** The zone the person chose (the `tz` cookie, components/time-zone-switch.tsx), or this browser's. */
+export function chosenTimeZone(): string | undefined {
+  const chosen = /(?:^|; )tz=([^;]+)/.exec(document.cookie)?.[1];
+  if (!chosen) return undefined;
+  try {
+    const zone = decodeURIComponent(chosen);
+    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    return zone;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * What the browser does to the server's markup once scripts run, for the whole page and for whatever
- * navigation brings in later: <time datetime> in the viewer's zone, and logos that failed to load hidden
+ * navigation brings in later: <time datetime> in the person's chosen zone (else the browser's), named, and logos that failed to load hidden
  * so their initials show. One component per page instead of a client component per cell.
  */
 export function AfterLoad() {
   useEffect(() => {
-    const local = new Intl.DateTimeFormat(undefined, PARTS);
+    const local = new Intl.DateTimeFormat(undefined, { ...PARTS, timeZone: chosenTimeZone() });
     const done = new WeakSet<Element>();
     const localise = (time: HTMLTimeElement) => {
-      if (done.has(time)) return;
+      if (done.has(time) || time.hasAttribute('data-day')) return;
       done.add(time);
       const date = new Date(time.dateTime);
       if (Number.isNaN(date.getTime())) return;
@@ -42,9 +63,21 @@ export function AfterLoad() {
     });
     observer.observe(document.body, { childList: true, subtree: true });
     document.addEventListener('error', hideBroken, true); // error events do not bubble: listen while capturing
+    // A filter form sends only the filters that are set: no `result=&from=&to=` in the address to share.
+    const dropEmpty = (event: SubmitEvent) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || form.method !== 'get' || form.getAttribute('role') !== 'search') return;
+      for (const field of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name], select[name]'))
+        if (field.value === '' && !field.disabled) {
+          field.disabled = true;
+          setTimeout(() => (field.disabled = false));
+        }
+    };
+    document.addEventListener('submit', dropEmpty);
     return () => {
       observer.disconnect();
       document.removeEventListener('error', hideBroken, true);
+      document.removeEventListener('submit', dropEmpty);
     };
   }, []);
   return null;

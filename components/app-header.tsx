@@ -3,6 +3,7 @@ import { can, type Capability, type Role } from '@/lib/auth/roles';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { MainNav } from '@/components/main-nav';
 import { ThemeSwitch } from '@/components/theme-switch';
+import { TimeZoneSwitch } from '@/components/time-zone-switch';
 import type { Theme } from '@/lib/theme';
 
 const LINKS: { href: string; label: string; needs: Capability }[] = [
@@ -30,11 +31,12 @@ export function AppHeader({ email, role, theme }: { email: string; role: Role; t
           <span className="sm:hidden">Picks Portal</span>
         </PortalLink>
         <MainNav links={links} />
-        <div className="ml-auto mr-20 flex min-w-0 items-center gap-3 text-sm md:mr-0">
+        <div className="ml-auto mr-20 flex min-w-0 flex-wrap items-center justify-end gap-2 text-sm md:mr-0">
           <span className="hidden min-w-0 truncate text-slate-600 2xl:inline" title={email}>
             {email}
           </span>
           <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{role}</span>
+          <TimeZoneSwitch />
           <ThemeSwitch initial={theme} />
           <SignOutButton />
         </div>

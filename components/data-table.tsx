@@ -97,6 +97,3 @@ export function outcomeCell(outcome: string, errorCode: string | null): ReactNod
     </>
   );
 }
-
-/** A UTC instant as "2026-11-25 12:00:00" (the tables that say "(UTC)" in their heading). */
-export const utcText = (iso: string) => iso.replace('T', ' ').replace(/\.\d+Z$/, '');

@@ -14,10 +14,20 @@ const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 export const formatUtc = (date: Date) =>
   `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${two(date.getUTCHours())}:${two(date.getUTCMinutes())} UTC`;
 
-export function UtcTime({ iso }: { iso: string | null | undefined }) {
+/** True for an instant at exactly midnight UTC: a day (a licence's expiry, a window's bound), not a moment. */
+export const isUtcDay = (iso: string) => /T00:00(:00(\.0+)?)?(Z|\+00:00)$/.test(iso) || /^\d{4}-\d{2}-\d{2}$/.test(iso);
+
+/** `day`: shown as the UTC day ("24 May 2027") and never moved into another zone (a day is the same day everywhere). */
+export function UtcTime({ iso, day = false }: { iso: string | null | undefined; day?: boolean }) {
   if (!iso) return <span className="text-slate-500">—</span>;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return <span>{iso}</span>;
+  if (day)
+    return (
+      <time dateTime={date.toISOString().slice(0, 10)} data-day="">
+        {date.getUTCDate()} {MONTHS[date.getUTCMonth()]} {date.getUTCFullYear()}
+      </time>
+    );
   return (
     // <AfterLoad> may rewrite the text before React hydrates a streamed table: that difference is expected.
     <time dateTime={date.toISOString()} suppressHydrationWarning>

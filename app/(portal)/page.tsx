@@ -1,7 +1,7 @@
 import { PortalLink } from '@/components/portal-link';
 import { ErrorPanel } from '@/components/error-panel';
 import { can } from '@/lib/auth/roles';
-import { UtcTime } from '@/components/utc-time';
+import { isUtcDay, UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { getRecentHealth, getRecentLicence } from '@/lib/picks-api/portal';
 import { ChangeCounts } from '@/components/changes/change-counts';
@@ -48,7 +48,7 @@ export default async function OverviewPage() {
               <dt className="text-slate-500">Content mode</dt>
               <dd>{licence?.contentMode ?? 'not stated'}</dd>
               <dt className="text-slate-500">Expires</dt>
-              <dd>{licence?.expiresAt ? <UtcTime iso={licence.expiresAt} /> : 'not stated'}</dd>
+              <dd>{licence?.expiresAt ? <UtcTime iso={licence.expiresAt} day={isUtcDay(licence.expiresAt)} /> : 'not stated'}</dd>
             </dl>
           )}
           <PortalLink href="/licence" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">

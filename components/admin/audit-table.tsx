@@ -1,11 +1,12 @@
 import type { AuditEntry } from '@/lib/store/audit';
-import { DataTable, outcomeCell, sha256Column, utcText, type Column } from '@/components/data-table';
+import { UtcTime } from '@/components/utc-time';
+import { DataTable, outcomeCell, sha256Column, type Column } from '@/components/data-table';
 
 const dash = (value: string | number | null) => value ?? '—';
 
 const COLUMNS: Column<AuditEntry>[] = [
   { id: 'seq', header: '#', className: 'text-slate-500', cell: (e) => e.seq },
-  { id: 'at', header: 'At (UTC)', nowrap: true, cell: (e) => utcText(e.at) },
+  { id: 'at', header: 'At', nowrap: true, cell: (e) => <UtcTime iso={e.at} /> },
   { id: 'actor', header: 'Actor', cell: (e) => e.actor },
   { id: 'role', header: 'Role', cell: (e) => dash(e.role) },
   { id: 'action', header: 'Action', cell: (e) => e.action },

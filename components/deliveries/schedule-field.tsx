@@ -1,13 +1,16 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
+
+const noChange = () => () => undefined;
 import { Field, controlClass, invalid } from '@/components/ui/field';
+import { chosenTimeZone } from '@/components/after-load';
 import { checkSchedule, describeSchedule, nextRuns } from '@/lib/deliveries/schedule';
 
 /**
  * The schedule: presets for what people usually want (hourly, daily, weekdays, weekly, at a time) that
  * write the cron expression, or the expression typed by hand; the schedule in words and its next runs
- * shown as it is typed, in UTC (how it runs) and in this browser's time.
+ * shown as it is typed, in UTC (how it runs) and in the person's time zone.
  */
 
 const PRESETS = [
@@ -18,10 +21,25 @@ const PRESETS = [
   { id: 'custom', label: 'Custom (cron)', cron: null },
 ] as const;
 
-const local = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const local = (iso: string, timeZone: string) =>
+  new Date(iso).toLocaleString(undefined, {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+    timeZone,
+  });
 
 export function ScheduleField({ value, onChange, error }: { value: string; onChange: (cron: string) => void; error?: string }) {
+  // The person's zone is known in the browser only: the server's render says UTC, the browser's its zone.
+  const zone = useSyncExternalStore(
+    noChange,
+    () => chosenTimeZone() ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    () => 'UTC',
+  );
   const [preset, setPreset] = useState<(typeof PRESETS)[number]['id']>('daily');
   const [time, setTime] = useState('06:00');
   const apply = (id: (typeof PRESETS)[number]['id'], at = time) => {
@@ -80,7 +98,7 @@ export function ScheduleField({ value, onChange, error }: { value: string; onCha
         {problem
           ? `The schedule ${problem}.`
           : upcoming.length
-            ? `${describeSchedule(value)}. Next: ${upcoming.map((iso) => `${iso.slice(5, 16).replace('T', ' ')} UTC (${local(iso)} here)`).join(' · ')}`
+            ? `${describeSchedule(value)}. Next: ${upcoming.map((iso) => `${iso.slice(5, 16).replace('T', ' ')} UTC (${local(iso, zone)})`).join(' · ')}`
             : null}
       </p>
     </div>

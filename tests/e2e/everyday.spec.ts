@@ -77,6 +77,38 @@ test('at 1440×900, at least 12 rows of /picks show above the fold at the defaul
   await expect(page.getByTestId('records-table')).toHaveAttribute('data-density', 'comfortable');
 });
 
+test('a time zone chosen on one page is used for the times of every other page, and days stay days', async ({ page }) => {
+  await signIn(page, 'admin', '/licence');
+  await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
+  await page.waitForLoadState('networkidle');
+  for (const path of ['/', '/picks?limit=25', '/results?limit=25', '/changes', '/admin/users', '/admin/audit', '/exports', '/licence']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    const times = page.locator('main time[datetime]:not([data-day])');
+    const texts = await times.allInnerTexts();
+    if (!['/exports', '/changes', '/licence'].includes(path)) expect(texts.length, path).toBeGreaterThan(0);
+    expect(
+      texts.filter((text) => !/GMT\+9|JST/.test(text)),
+      path,
+    ).toEqual([]);
+  }
+  // The licence's expiry is a day: shown as that day, in no zone.
+  await page.goto('/licence');
+  await expect(page.locator('main time[data-day]').first()).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
+  await page.getByLabel('Time zone').selectOption('UTC');
+  await page.waitForLoadState('networkidle');
+  await page.goto('/picks?limit=5');
+  expect((await page.locator('main time[datetime]').allInnerTexts()).every((text) => /UTC/.test(text))).toBe(true);
+});
+
+test('a filter form puts only the filters that are set in the address', async ({ page }) => {
+  await signIn(page, 'viewer', '/picks');
+  await page.getByRole('search').getByLabel('Sport', { exact: true }).selectOption('Tennis');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForURL(/sport=Tennis/);
+  expect(new URL(page.url()).search).toBe('?sport=Tennis&limit=50');
+});
+
 test('a skip link leads to the content, and the 404 page keeps the frame and its navigation', async ({ page }) => {
   await signIn(page, 'viewer', '/licence');
   await page.keyboard.press('Tab');

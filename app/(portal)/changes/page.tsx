@@ -6,6 +6,7 @@ import { ErrorPanel } from '@/components/error-panel';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { FilterBar } from '@/components/ui/filter-bar';
+import { plural } from '@/lib/plural';
 import { can } from '@/lib/auth/roles';
 import { requirePage } from '@/lib/auth/session';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
@@ -81,7 +82,7 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
         <>
           <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
             <span data-testid="changes-count">
-              {view.entries.length === 0 ? 'No changes match.' : `${view.entries.length}${view.older ? '+' : ''} changes`}
+              {view.entries.length === 0 ? 'No changes match.' : view.older ? `${view.entries.length}+ changes` : plural(view.entries.length, 'change')}
               {view.filters.visit
                 ? view.visitSince
                   ? ` since your last visit (it ended ${view.visitSince.replace('T', ' ').slice(0, 16)} UTC).`

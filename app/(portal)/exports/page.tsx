@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { DataTable, outcomeCell, sha256Column, utcText, type Column } from '@/components/data-table';
+import { UtcTime } from '@/components/utc-time';
+import { DataTable, outcomeCell, sha256Column, type Column } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import type { AuditEntry } from '@/lib/store/audit';
@@ -9,7 +10,7 @@ import { PageHeader } from '@/components/ui/page-header';
 export const metadata: Metadata = { title: 'My exports' };
 
 const COLUMNS: Column<AuditEntry>[] = [
-  { id: 'ended', header: 'Ended (UTC)', nowrap: true, cell: (e) => utcText(e.at) },
+  { id: 'ended', header: 'Ended', nowrap: true, cell: (e) => <UtcTime iso={e.at} /> },
   { id: 'file', header: 'File', cell: (e) => e.target },
   {
     id: 'filters',

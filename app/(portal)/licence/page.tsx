@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { ErrorPanel } from '@/components/error-panel';
-import { UtcTime } from '@/components/utc-time';
+import { isUtcDay, UtcTime } from '@/components/utc-time';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { getLicence } from '@/lib/picks-api/portal';
@@ -34,7 +34,13 @@ function Chips({ items }: { items: string[] | null }) {
 }
 
 const When = ({ value }: { value: string | null }) =>
-  value === null ? <span className="text-slate-500">not stated</span> : isInstant(value) ? <UtcTime iso={value} /> : <>{value}</>;
+  value === null ? (
+    <span className="text-slate-500">not stated</span>
+  ) : isInstant(value) ? (
+    <UtcTime iso={value} day={isUtcDay(value)} />
+  ) : (
+    <>{value}</>
+  );
 
 export default async function LicencePage() {
   await requirePage('browse', '/licence');
@@ -61,9 +67,18 @@ export default async function LicencePage() {
           <When value={summary.expiresAt} />
         </Fact>
         <Fact label="Date window">
-          {summary.from || summary.to ? (
+          {summary.from && summary.to ? (
             <>
               <When value={summary.from} /> – <When value={summary.to} />
+            </>
+          ) : summary.from ? (
+            <>
+              from <When value={summary.from} />{' '}
+              <span className="text-slate-500">(no end stated; the licence itself expires as above)</span>
+            </>
+          ) : summary.to ? (
+            <>
+              until <When value={summary.to} />
             </>
           ) : (
             <span className="text-slate-500">not stated (unrestricted or not reported)</span>

@@ -1,0 +1,64 @@
+'use client';
+
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The time zone every page shows times in: this browser's (the default), UTC one choice away, or any other.
+ * Kept in the `tz` cookie for a year; <AfterLoad> reads it. The page reloads so every time on it follows.
+ */
+
+const COMMON = [
+  'UTC',
+  'Europe/London',
+  'Europe/Berlin',
+  'America/New_York',
+  'America/Chicago',
+  'America/Los_Angeles',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+];
+
+const chosen = () => decodeURIComponent(/(?:^|; )tz=([^;]+)/.exec(document.cookie)?.[1] ?? '');
+const subscribe = () => () => undefined;
+
+export function TimeZoneSwitch() {
+  const value = useSyncExternalStore(subscribe, chosen, () => '');
+  const browser = useSyncExternalStore(
+    subscribe,
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+    () => '',
+  );
+  const others = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return (
+    <select
+      aria-label="Time zone"
+      value={value}
+      onChange={(event) => {
+        const zone = event.target.value;
+        document.cookie = zone
+          ? `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`
+          : 'tz=; path=/; max-age=0; samesite=lax';
+        window.location.reload();
+      }}
+      className="max-w-40 rounded-md border border-slate-300 bg-white px-1.5 py-1 text-xs text-slate-700"
+    >
+      <option value="">Browser time{browser ? ` (${browser})` : ''}</option>
+      <optgroup label="Common">
+        {COMMON.map((zone) => (
+          <option key={zone} value={zone}>
+            {zone}
+          </option>
+        ))}
+      </optgroup>
+      <optgroup label="All zones">
+        {others
+          .filter((zone) => !COMMON.includes(zone))
+          .map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+      </optgroup>
+    </select>
+  );
+}

@@ -82,7 +82,11 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
         <>
           <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
             <span data-testid="changes-count">
-              {view.entries.length === 0 ? 'No changes match.' : view.older ? `${view.entries.length}+ changes` : plural(view.entries.length, 'change')}
+              {view.entries.length === 0
+                ? 'No changes match.'
+                : view.older
+                  ? `${view.entries.length}+ changes`
+                  : plural(view.entries.length, 'change')}
               {view.filters.visit
                 ? view.visitSince
                   ? ` since your last visit (it ended ${view.visitSince.replace('T', ' ').slice(0, 16)} UTC).`

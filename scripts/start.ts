@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError, parseConfig } from '../lib/config';
 import { demoAccounts, ensureDemoUsers } from '../lib/auth/demo-users';
 import { closeStore, getStore, StoreError } from '../lib/store';
@@ -59,7 +60,16 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProc
 let shuttingDown = false;
 process.on('exit', () => (shuttingDown = true));
 
-const env: NodeJS.ProcessEnv = { ...process.env };
+const env: NodeJS.ProcessEnv = { NEXT_TELEMETRY_DISABLED: '1', ...process.env };
+
+function sandboxSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'sandbox-auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
 const sandboxMode = !env.PICKS_API_BASE_URL;
 const demoUsers: { email: string; role: string; password: string }[] = [];
 
@@ -68,8 +78,9 @@ if (sandboxMode) {
   const key = env.SANDBOX_FULL_KEY ?? 'sandbox-full-key';
   env.PICKS_API_BASE_URL = `http://127.0.0.1:${sandboxPort}`;
   env.PICKS_API_KEY = key;
-  // A throwaway session secret: sandbox sessions need not survive a restart.
-  env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
+  // A session secret made once per data directory and kept there (owner-only), so a restart neither signs
+  // everyone out nor records a settings change.
+  env.AUTH_SECRET ||= sandboxSecret(env.PORTAL_DATA_DIR || '.data');
   env.NEXTAUTH_URL ??= `http://localhost:${env.PORT ?? 3000}`;
 }
 // Only this script may say the upstream is the sandbox it started: demo accounts work only then.

@@ -2,6 +2,7 @@
 # `npm test`: the whole suite — lint and format, types, unit, contract (sandbox over HTTP) and browser tests (Chromium).
 # Works on a fresh machine: installs node_modules, and Debian's Chromium and PostgreSQL when they are missing.
 set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1 # no telemetry notice in the build this runs
 cd "$(dirname "$0")/.."
 
 [ -d node_modules ] || npm ci --no-audit --no-fund

@@ -50,3 +50,33 @@ test.describe.serial('the embedded store', () => {
     expect(page.status).toBe(307);
   });
 });
+
+test.describe.serial('sandbox mode (npm start with no upstream)', () => {
+  const SANDBOX_PORTAL = 3228;
+  const sandboxEnv = {
+    PICKS_API_BASE_URL: '',
+    PICKS_API_KEY: '',
+    AUTH_SECRET: '',
+    SANDBOX_PORT: '4228',
+    DATABASE_URL: '',
+    PORTAL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sandbox-mode-')),
+  };
+  let sandboxPortal: Instance | undefined;
+  test.afterAll(async () => sandboxPortal?.stop());
+
+  test('a restart keeps people signed in and records no settings change: the generated session secret is kept', async () => {
+    test.setTimeout(240_000);
+    sandboxPortal = await startInstance(SANDBOX_PORTAL, sandboxEnv);
+    const viewer = (await jsonSignIn(sandboxPortal.origin, 'viewer@demo.picks.test', 'demo-viewer-pass')).cookie;
+    const admin = (await jsonSignIn(sandboxPortal.origin, 'admin@demo.picks.test', 'demo-admin-pass')).cookie;
+    expect(await hasSession(sandboxPortal.origin, viewer)).toBe(true);
+    await sandboxPortal.stop();
+    sandboxPortal = await startInstance(SANDBOX_PORTAL, sandboxEnv);
+    expect(await hasSession(sandboxPortal.origin, viewer)).toBe(true);
+    const trail = await fetch(`${sandboxPortal.origin}/api/audit?format=json&action=settings.change`, { headers: { cookie: admin } });
+    expect(trail.status).toBe(200);
+    const { entries } = (await trail.json()) as { entries: { filters: Record<string, string> | null }[] };
+    // The first start records the settings; the restart, with the same secret, records none.
+    expect(entries.filter((entry) => JSON.stringify(entry.filters ?? {}).includes('AUTH_SECRET'))).toHaveLength(1);
+  });
+});

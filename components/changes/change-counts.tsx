@@ -22,6 +22,8 @@ export function ChangeCounts({ result }: { result: Awaited<ReturnType<typeof cha
               <>
                 Your last visit to Changes ended <UtcTime iso={result.since} />.
               </>
+            ) : result.opened ? (
+              'This is your first visit to Changes: these are all the changes the portal has recorded.'
             ) : (
               'You have not opened Changes yet: these are all the changes the portal has recorded.'
             )}

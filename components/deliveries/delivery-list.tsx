@@ -1,7 +1,7 @@
 'use client';
 
 import { PortalLink } from '@/components/portal-link';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { DeliveryView } from '@/lib/deliveries/view';
 import type { Vocabulary } from '@/lib/deliveries/filter-rules';
 import { plural } from '@/lib/plural';
@@ -32,6 +32,22 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
     else setProblem(answer.problem);
   }
 
+  // While a run is in flight the list refreshes itself every 2 s, and the note says how the run ended.
+  const running = list
+    .filter((d) => d.lastRun?.outcome === 'running')
+    .map((d) => d.id)
+    .join(' ');
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => void refresh(), 2_000);
+    return () => clearInterval(timer);
+  }, [running]);
+  const watched = note.startsWith('“') ? list.find((d) => note.startsWith(`“${d.name}”`)) : undefined;
+  const shown =
+    watched && watched.lastRun && watched.lastRun.outcome !== 'running'
+      ? `“${watched.name}” ran: ${watched.lastRun.outcome === 'complete' && watched.lastRun.records === 0 ? 'complete, but empty' : watched.lastRun.outcome}.`
+      : note;
+
   async function act(d: DeliveryView, what: 'run' | 'pause' | 'resume' | 'delete' | 'repin') {
     if (what === 'delete' && !window.confirm(`Delete the delivery “${d.name}” and its run history?`)) return;
     setBusy(d.id);
@@ -47,17 +63,16 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
     setBusy(null);
     if (!answer.ok) return setProblem(answer.problem);
     setProblem(null);
-    setNote(what === 'run' ? `“${d.name}” is running; its outcome shows below in a moment.` : '');
+    setNote(what === 'run' ? `“${d.name}” is running…` : '');
     await refresh();
-    if (what === 'run') setTimeout(() => void refresh(), 3_000);
   }
 
   return (
     <div className="space-y-4">
       <Problem problem={problem} />
-      {note ? (
-        <p role="status" className="text-sm text-slate-700">
-          {note}
+      {shown ? (
+        <p role="status" className="text-sm text-slate-700" data-testid="run-note">
+          {shown}
         </p>
       ) : null}
       {list.length === 0 ? (

@@ -90,12 +90,14 @@ export async function changesView(params: PageSearchParams, email: string): Prom
 /** The overview's counts: changes by kind since the person's last visit to /changes (not recorded as a visit). */
 export async function changeCounts(
   email: string,
-): Promise<{ ok: true; since: string | null; counts: Awaited<ReturnType<typeof countChanges>> } | { ok: false; error: AppErrorJson }> {
+): Promise<
+  { ok: true; since: string | null; opened: boolean; counts: Awaited<ReturnType<typeof countChanges>> } | { ok: false; error: AppErrorJson }
+> {
   try {
     return await fromStore(async (db) => {
       const visit = await currentVisit(db, email);
       const since = visit.sinceMs === null ? null : new Date(visit.sinceMs).toISOString();
-      return { ok: true as const, since, counts: await countChanges(db, since ?? undefined) };
+      return { ok: true as const, since, opened: visit.opened, counts: await countChanges(db, since ?? undefined) };
     });
   } catch (error) {
     return { ok: false, error: toAppError(error).toJSON() };

@@ -101,15 +101,17 @@ export const VISIT_GAP_MS = 30 * 60_000;
 export interface Visit {
   /** The start of the changes this person has not seen: the end of their previous visit; null on a first visit. */
   sinceMs: number | null;
+  /** Whether this person has ever opened /changes (a first visit in progress has no start yet, but is a visit). */
+  opened: boolean;
 }
 
 /** The visit as it stands, without recording one (the overview counts). */
 export async function currentVisit(db: Db, email: string, now = Date.now()): Promise<Visit> {
   const row = await db.selectFrom('change_visits').selectAll().where('email', '=', email).executeTakeFirst();
-  if (!row) return { sinceMs: null };
+  if (!row) return { sinceMs: null, opened: false };
   const last = Number(row.last_ms);
   // Within a visit, what was new when it began stays "since my last visit"; after a gap, the last view ends the previous visit.
-  return { sinceMs: now - last < VISIT_GAP_MS ? (row.previous_ms === null ? null : Number(row.previous_ms)) : last };
+  return { sinceMs: now - last < VISIT_GAP_MS ? (row.previous_ms === null ? null : Number(row.previous_ms)) : last, opened: true };
 }
 
 /** Records a view of /changes and answers where "since my last visit" starts for it. */

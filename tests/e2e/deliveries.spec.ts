@@ -338,6 +338,10 @@ test.describe.serial('deliveries on one portal', () => {
     for (const filter of ['sport Tennis', 'status upcoming', 'from today-1d', 'to today+1d'])
       await expect(created.getByTestId('filters')).toContainText(filter);
     await expect(form.getByTestId('delivery-problem')).toHaveCount(0);
+    // Run now: the note follows the run to its end without a reload.
+    await created.getByRole('button', { name: 'Run now' }).click();
+    await expect(page.getByTestId('run-note')).toHaveText(/^“Tennis upcoming” ran: (complete|complete, but empty)\.$/, { timeout: 30_000 });
+    await expect(created.getByTestId('last-run')).not.toContainText('running');
   });
 });
 

@@ -74,13 +74,13 @@ describe.each(storeEngines())('the change store on $name', (engine) => {
 
   it('remembers visits per person: "since my last visit" holds through a visit and moves on after a gap', async () => {
     const store = await fresh();
-    expect(await recordVisit(store.db, 'ana@example.com', T)).toEqual({ sinceMs: null });
-    expect(await recordVisit(store.db, 'ana@example.com', T + 60_000)).toEqual({ sinceMs: null }); // same visit, first ever
+    expect(await recordVisit(store.db, 'ana@example.com', T)).toEqual({ sinceMs: null, opened: false });
+    expect(await recordVisit(store.db, 'ana@example.com', T + 60_000)).toEqual({ sinceMs: null, opened: true }); // same visit, first ever
     const later = T + 60_000 + VISIT_GAP_MS + 1;
-    expect(await currentVisit(store.db, 'ana@example.com', later)).toEqual({ sinceMs: T + 60_000 });
-    expect(await recordVisit(store.db, 'ana@example.com', later)).toEqual({ sinceMs: T + 60_000 });
-    expect(await recordVisit(store.db, 'ana@example.com', later + 5 * 60_000)).toEqual({ sinceMs: T + 60_000 }); // still that visit
-    expect(await currentVisit(store.db, 'bo@example.com', later)).toEqual({ sinceMs: null }); // per person
+    expect(await currentVisit(store.db, 'ana@example.com', later)).toEqual({ sinceMs: T + 60_000, opened: true });
+    expect(await recordVisit(store.db, 'ana@example.com', later)).toEqual({ sinceMs: T + 60_000, opened: true });
+    expect(await recordVisit(store.db, 'ana@example.com', later + 5 * 60_000)).toEqual({ sinceMs: T + 60_000, opened: true }); // still that visit
+    expect(await currentVisit(store.db, 'bo@example.com', later)).toEqual({ sinceMs: null, opened: false }); // per person
   });
 });
 

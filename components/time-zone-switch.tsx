@@ -20,6 +20,10 @@ const COMMON = [
 
 const chosen = () => decodeURIComponent(/(?:^|; )tz=([^;]+)/.exec(document.cookie)?.[1] ?? '');
 const subscribe = () => () => undefined;
+const NONE: string[] = [];
+let zones: string[] | undefined;
+/** Every zone the browser knows (about 400): listed in the browser only, so no page's HTML carries them. */
+const allZones = () => (zones ??= typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : NONE);
 
 export function TimeZoneSwitch() {
   const value = useSyncExternalStore(subscribe, chosen, () => '');
@@ -28,7 +32,7 @@ export function TimeZoneSwitch() {
     () => Intl.DateTimeFormat().resolvedOptions().timeZone,
     () => '',
   );
-  const others = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  const others = useSyncExternalStore(subscribe, allZones, () => NONE);
   return (
     <select
       aria-label="Time zone"

@@ -10,6 +10,8 @@ import { FilterForm } from '@/components/records/filter-form';
 import { RecordsView } from '@/components/records/records-view';
 import { TableSkeleton } from '@/components/records/table-skeleton';
 import { PageHeader } from '@/components/ui/page-header';
+import { PortalLink } from '@/components/portal-link';
+import { datePresets, presetHref } from '@/lib/date-presets';
 
 /** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
 export async function RecordsPage({
@@ -33,6 +35,23 @@ export async function RecordsPage({
   return (
     <div className="space-y-4">
       <PageHeader title={title}>{intro}</PageHeader>
+      <nav aria-label="Date presets" className="flex flex-wrap gap-1 text-sm" data-testid="date-presets">
+        {datePresets().map((preset) => {
+          const current = preset.range
+            ? params.get('from') === preset.range.from && params.get('to') === preset.range.to
+            : !params.get('from') && !params.get('to');
+          return (
+            <PortalLink
+              key={preset.id}
+              href={presetHref(kind, params, preset)}
+              aria-current={current ? 'true' : undefined}
+              className="rounded-full border border-slate-300 px-3 py-1 text-slate-700 hover:bg-slate-100 aria-[current=true]:border-brand-600 aria-[current=true]:bg-brand-50 aria-[current=true]:font-medium aria-[current=true]:text-brand-700"
+            >
+              {preset.label}
+            </PortalLink>
+          );
+        })}
+      </nav>
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
       {parsed.ok && can(session.user.role, 'export') && (
         <ExportControl endpoint={`/api/export/${kind}`} query={new URLSearchParams(wholeSetFilterValues(kind, params)).toString()} />

@@ -109,6 +109,25 @@ test('a filter form puts only the filters that are set in the address', async ({
   expect(new URL(page.url()).search).toBe('?sport=Tennis&limit=50');
 });
 
+test('the records pages open on a useful window, stated in the address, with one-click presets', async ({ page }) => {
+  const day = (offset: number) =>
+    new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + offset * 86_400_000).toISOString().slice(0, 10);
+  await signIn(page, 'viewer', '/picks');
+  await page.waitForURL(/\/picks\?/);
+  expect(new URL(page.url()).search).toBe(`?from=${day(0)}&to=${day(6)}`);
+  const presets = page.getByRole('navigation', { name: 'Date presets' });
+  await expect(presets.locator('[aria-current=true]')).toHaveText('Next 7 days');
+  await expect(page.getByRole('search').getByLabel('From (UTC day)')).toHaveValue(day(0));
+  await presets.getByRole('link', { name: 'Last 7 days' }).click();
+  await page.waitForURL(new RegExp(`from=${day(-6)}&to=${day(0)}`));
+  await presets.getByRole('link', { name: 'All dates' }).click();
+  await page.waitForURL((url) => !url.search.includes('from='));
+  await expect(presets.locator('[aria-current=true]')).toHaveText('All dates');
+  await page.goto('/results');
+  await page.waitForURL(/\/results\?/);
+  expect(new URL(page.url()).search).toBe(`?from=${day(-6)}&to=${day(0)}`);
+});
+
 test('a skip link leads to the content, and the 404 page keeps the frame and its navigation', async ({ page }) => {
   await signIn(page, 'viewer', '/licence');
   await page.keyboard.press('Tab');

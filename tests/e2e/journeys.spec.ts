@@ -34,7 +34,7 @@ for (const role of ROLES)
 
     test('filters by each filter and by combinations, matching the API', async ({ page }) => {
       const picks = new RecordsPage(page, '/picks');
-      await picks.open();
+      await picks.open('limit=50');
       await expect(picks.rows).toHaveCount(50);
 
       await picks.filter({ Sport: 'Football' });

@@ -3,12 +3,16 @@ import type { PageSearchParams } from '@/lib/filters';
 import { RecordsPage } from '@/components/records/records-page';
 import { requirePage } from '@/lib/auth/session';
 import { toSearchParams } from '@/lib/paging';
+import { redirect } from 'next/navigation';
+import { defaultHref } from '@/lib/date-presets';
 
 export const metadata: Metadata = { title: 'Results' };
 
 export default async function ResultsPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const params = await searchParams;
   const session = await requirePage('browse', `/results?${toSearchParams(params).toString()}`);
+  // No filters at all: the page's default window, stated in the address (lib/date-presets.ts).
+  if (Object.keys(params).length === 0) redirect(defaultHref('results'));
   return (
     <RecordsPage
       kind="results"

@@ -2,6 +2,7 @@ import { PortalLink } from '@/components/portal-link';
 import { can, type Capability, type Role } from '@/lib/auth/roles';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { MainNav } from '@/components/main-nav';
+import { defaultHref } from '@/lib/date-presets';
 import { ThemeSwitch } from '@/components/theme-switch';
 import { TimeZoneSwitch } from '@/components/time-zone-switch';
 import type { Theme } from '@/lib/theme';
@@ -20,7 +21,11 @@ const LINKS: { href: string; label: string; needs: Capability }[] = [
 ];
 
 export function AppHeader({ email, role, theme }: { email: string; role: Role; theme: Theme }) {
-  const links = LINKS.filter((link) => can(role, link.needs)).map(({ href, label }) => ({ href, label }));
+  // Picks and results link straight to their default window (a bare /picks would be redirected there).
+  const links = LINKS.filter((link) => can(role, link.needs)).map(({ href, label }) => ({
+    href: href === '/picks' ? defaultHref('picks') : href === '/results' ? defaultHref('results') : href,
+    label,
+  }));
   return (
     <header className="relative border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">

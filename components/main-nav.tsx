@@ -13,7 +13,10 @@ export function MainNav({ links }: { links: { href: string; label: string }[] })
   // Open on the page it was opened on: a navigation closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
-  const current = (href: string) => (href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`));
+  const current = (href: string) => {
+    const path = href.split('?')[0]!;
+    return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
+  };
   return (
     <nav aria-label="Main" className="order-last w-full text-sm md:order-none md:w-auto">
       <button

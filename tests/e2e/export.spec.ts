@@ -212,7 +212,7 @@ test.describe('through a faulty upstream', () => {
   test('a cancelled export in the page saves nothing and says so', async ({ page }) => {
     await faults([{ path: '^/api/v1/picks', delayMs: 300 }]);
     await signIn(page, 'editor', '/', `http://localhost:${E2E.faultyPort}`);
-    await page.goto(`http://localhost:${E2E.faultyPort}/picks`);
+    await page.goto(`http://localhost:${E2E.faultyPort}/picks?limit=50`);
     let downloads = 0;
     page.on('download', () => (downloads += 1));
     await page.getByRole('button', { name: 'CSV', exact: true }).click();
@@ -223,7 +223,7 @@ test.describe('through a faulty upstream', () => {
 
   test('a failed export in the page says it failed and saves nothing', async ({ page }) => {
     await signIn(page, 'editor', '/', `http://localhost:${E2E.faultyPort}`);
-    await page.goto(`http://localhost:${E2E.faultyPort}/picks`);
+    await page.goto(`http://localhost:${E2E.faultyPort}/picks?limit=50`);
     await faults([{ path: '^/api/v1/picks', from: 3, status: 503 }]);
     let downloads = 0;
     page.on('download', () => (downloads += 1));

@@ -135,7 +135,7 @@ for (const kind of KINDS) {
   test(`upstream fault: ${kind.name}`, async ({ page }) => {
     await signIn(page, 'editor', '/', origin);
     await faults(kind.rules());
-    await page.goto(`${origin}/picks`);
+    await page.goto(`${origin}/picks?limit=50`);
     if (kind.code) {
       const panel = page.locator(`[data-error-code="${kind.code}"]`).first();
       await expect(panel).toBeVisible();
@@ -162,7 +162,7 @@ for (const kind of KINDS) {
 test('upstream fault: a very large page is handled', async ({ page }) => {
   await signIn(page, 'editor', '/', origin);
   await faults([{ path: '^/api/v1/picks', status: 200, body: bigPage() }]);
-  await page.goto(`${origin}/picks`);
+  await page.goto(`${origin}/picks?limit=50`);
   await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(200);
   const res = await fetch(`${api}/api/export/picks?format=json`, { headers: { cookie } });
   const doc = await res.json();
@@ -196,7 +196,7 @@ test('upstream fault: 429 with a long Retry-After pauses the whole portal, witho
   const cookie = await sessionCookie(api, 'editor');
   await signIn(page, 'editor', '/', origin);
   await faults([{ path: '^/api/v1/picks', status: 429, headers: { 'Retry-After': '120' }, body: err('THROTTLED', 'req_429') }]);
-  await page.goto(`${origin}/picks`);
+  await page.goto(`${origin}/picks?limit=50`);
   const panel = page.locator('[data-error-code="THROTTLED"]').first();
   await expect(panel).toContainText('req_429');
   await expect(panel).toContainText(/Try again in 1[12]\d s/);

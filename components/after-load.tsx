@@ -33,7 +33,18 @@ export function chosenTimeZone(): string | undefined {
  */
 export function AfterLoad() {
   useEffect(() => {
-    const local = new Intl.DateTimeFormat(undefined, { ...PARTS, timeZone: chosenTimeZone() });
+    // The year is said only when it is not this one: times stay short in the tables.
+    const zone = chosenTimeZone();
+    const withYear = new Intl.DateTimeFormat(undefined, { ...PARTS, timeZone: zone });
+    const { year: _year, ...thisYearParts } = PARTS;
+    const thisYear = new Intl.DateTimeFormat(undefined, { ...thisYearParts, timeZone: zone });
+    const currentYear = withYear.formatToParts(new Date()).find((part) => part.type === 'year')?.value;
+    const local = {
+      format: (date: Date) =>
+        withYear.formatToParts(date).find((part) => part.type === 'year')?.value === currentYear
+          ? thisYear.format(date)
+          : withYear.format(date),
+    };
     const done = new WeakSet<Element>();
     const localise = (time: HTMLTimeElement) => {
       if (done.has(time) || time.hasAttribute('data-day')) return;

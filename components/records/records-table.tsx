@@ -108,8 +108,8 @@ const cells = new Map(COLUMNS.map(([id, , , cell]) => [id, cell]));
 
 const VISIBILITY_KEY = 'picks-portal.columns';
 const DENSITY_KEY = 'picks-portal.density';
-/** What shows until a person chooses: Published is one click away, so the default columns fit 1440 px. */
-const DEFAULT_VISIBILITY: VisibilityState = { publishedAt: false };
+/** What shows until a person chooses: Published and Bookmaker are one click away, so the default columns fit 1440 px. */
+const DEFAULT_VISIBILITY: VisibilityState = { publishedAt: false, bookmaker: false };
 
 /** Sorting orders the rows on screen (this page), a column picker is remembered per browser, headers are buttons. */
 export function RecordsTable({

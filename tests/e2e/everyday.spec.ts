@@ -63,6 +63,9 @@ test('at 1440×900, at least 12 rows of /picks show above the fold at the defaul
   await expect(rows).toHaveCount(50);
   const visible = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length);
   expect(visible).toBeGreaterThanOrEqual(12);
+  // The default columns fit: the table's own region does not scroll sideways either.
+  const region = page.getByRole('region', { name: /matching the filters/ });
+  expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   const height = await rows.first().evaluate((tr) => tr.getBoundingClientRect().height);
   expect(height).toBeLessThanOrEqual(44);
   await expect(page.getByTestId('record-count')).toContainText('Records 1–50, more on the next page');

@@ -46,16 +46,16 @@ test('columns chosen are remembered by this browser; the event, its logos and at
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sport=Football&limit=10');
   await page.getByText('Columns', { exact: true }).click();
-  await page.getByRole('checkbox', { name: 'Bookmaker' }).uncheck();
-  await expect(picks.table.locator('th', { hasText: 'Bookmaker' })).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Tier' }).uncheck();
+  await expect(picks.table.locator('th', { hasText: 'Tier' })).toHaveCount(0);
   await picks.open('sport=Football&limit=10');
-  await expect(picks.table.locator('th', { hasText: 'Bookmaker' })).toHaveCount(0);
+  await expect(picks.table.locator('th', { hasText: 'Tier' })).toHaveCount(0);
   await expect(picks.table.locator('th', { hasText: 'Odds' })).toHaveCount(1);
   await expect(picks.rows.first().locator('[data-attribution]')).toHaveAttribute('data-attribution', /\S/);
   await expect(picks.rows.first().getByRole('link', { name: /Details/ })).toBeVisible();
   await page.getByText('Columns', { exact: true }).click();
-  await page.getByRole('checkbox', { name: 'Bookmaker' }).check();
-  await expect(picks.table.locator('th', { hasText: 'Bookmaker' })).toHaveCount(1);
+  await page.getByRole('checkbox', { name: 'Tier' }).check();
+  await expect(picks.table.locator('th', { hasText: 'Tier' })).toHaveCount(1);
 });
 
 test('a logo that fails to load gives way to the initials under it', async ({ page }) => {

@@ -3,7 +3,8 @@
 import { useEffect } from 'react';
 import { formatUtc } from '@/components/utc-time';
 
-const PARTS = {
+/** How the portal writes a moment: short month, day, year, 24-hour time, the zone named. */
+export const TIME_PARTS = {
   year: 'numeric',
   month: 'short',
   day: 'numeric',
@@ -35,8 +36,8 @@ export function AfterLoad() {
   useEffect(() => {
     // The year is said only when it is not this one: times stay short in the tables.
     const zone = chosenTimeZone();
-    const withYear = new Intl.DateTimeFormat(undefined, { ...PARTS, timeZone: zone });
-    const { year: _year, ...thisYearParts } = PARTS;
+    const withYear = new Intl.DateTimeFormat(undefined, { ...TIME_PARTS, timeZone: zone });
+    const { year: _year, ...thisYearParts } = TIME_PARTS;
     const thisYear = new Intl.DateTimeFormat(undefined, { ...thisYearParts, timeZone: zone });
     const currentYear = withYear.formatToParts(new Date()).find((part) => part.type === 'year')?.value;
     const local = {

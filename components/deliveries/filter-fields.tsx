@@ -98,42 +98,29 @@ export function FilterFields({
       />
     );
 
+  /** A filter whose values the API defines (statuses, results, kinds of change): always a choice. */
+  const listed = (name: string, label: string, options: readonly string[], any: string) => (
+    <SelectField
+      label={label}
+      name={name}
+      options={options}
+      any={any}
+      value={values[name] ?? ''}
+      onChange={(e) => set(name, e.target.value)}
+      error={errors[`filters.${name}`]}
+    />
+  );
+
   return (
     <>
       {choice('sport', 'Sport', vocabulary.sports)}
       {choice('league', 'League', leaguesFor(vocabulary, values.sport ?? ''))}
       {kind === 'changes' ? (
-        <SelectField
-          label="Kind of change"
-          name="changeKind"
-          options={CHANGE_KINDS}
-          any="Any change"
-          value={values.kind ?? ''}
-          onChange={(e) => set('kind', e.target.value)}
-          error={errors['filters.kind']}
-        />
+        listed('kind', 'Kind of change', CHANGE_KINDS, 'Any change')
       ) : (
         <>
-          {kind === 'picks' ? (
-            <SelectField
-              label="Status"
-              name="status"
-              options={PICK_STATUSES}
-              any="Any status"
-              value={values.status ?? ''}
-              onChange={(e) => set('status', e.target.value)}
-              error={errors['filters.status']}
-            />
-          ) : null}
-          <SelectField
-            label="Result"
-            name="result"
-            options={PICK_RESULTS}
-            any="Any result"
-            value={values.result ?? ''}
-            onChange={(e) => set('result', e.target.value)}
-            error={errors['filters.result']}
-          />
+          {kind === 'picks' ? listed('status', 'Status', PICK_STATUSES, 'Any status') : null}
+          {listed('result', 'Result', PICK_RESULTS, 'Any result')}
           <TextField
             label="From"
             name="from"

@@ -4,7 +4,7 @@ import { useState, useSyncExternalStore } from 'react';
 
 const noChange = () => () => undefined;
 import { Field, controlClass, invalid } from '@/components/ui/field';
-import { chosenTimeZone } from '@/components/after-load';
+import { chosenTimeZone, TIME_PARTS } from '@/components/after-load';
 import { checkSchedule, describeSchedule, nextRuns } from '@/lib/deliveries/schedule';
 
 /**
@@ -22,16 +22,7 @@ const PRESETS = [
 ] as const;
 
 const local = (iso: string, timeZone: string) =>
-  new Date(iso).toLocaleString(undefined, {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-    timeZone,
-  });
+  new Date(iso).toLocaleString(undefined, { ...TIME_PARTS, year: undefined, weekday: 'short', timeZone });
 
 export function ScheduleField({ value, onChange, error }: { value: string; onChange: (cron: string) => void; error?: string }) {
   // The person's zone is known in the browser only: the server's render says UTC, the browser's its zone.

@@ -1,6 +1,7 @@
 'use client';
 
 import { useSyncExternalStore } from 'react';
+import { chosenTimeZone } from '@/components/after-load';
 
 /**
  * The time zone every page shows times in: this browser's (the default), UTC one choice away, or any other.
@@ -18,7 +19,8 @@ const COMMON = [
   'Australia/Sydney',
 ];
 
-const chosen = () => decodeURIComponent(/(?:^|; )tz=([^;]+)/.exec(document.cookie)?.[1] ?? '');
+/** The chosen zone as the select's value: '' for the browser's own. */
+const chosen = () => chosenTimeZone() ?? '';
 const subscribe = () => () => undefined;
 const NONE: string[] = [];
 let zones: string[] | undefined;

@@ -40,3 +40,7 @@ export function toSearchParams(input: PageSearchParams): URLSearchParams {
   }
   return params;
 }
+
+/** The page's number in a walk through the pager (its trail), or null when it was opened from a cursor alone. */
+export const pageNumberOf = (cursor: string | undefined, trail: string[]): number | null =>
+  cursor && trail.length === 0 ? null : trail.length + 1;

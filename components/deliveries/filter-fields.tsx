@@ -77,26 +77,18 @@ export function FilterFields({
     };
   }, [query]);
 
-  const choice = (name: 'sport' | 'league', label: string, options: string[] | null) =>
-    options ? (
-      <SelectField
-        label={label}
-        name={name}
-        options={options}
-        any={`Any ${name}`}
-        value={values[name] ?? ''}
-        onChange={(e) => set(name, e.target.value)}
-        error={errors[`filters.${name}`]}
-      />
-    ) : (
-      <TextField
-        label={label}
-        name={name}
-        value={values[name] ?? ''}
-        onChange={(e) => set(name, e.target.value)}
-        error={errors[`filters.${name}`]}
-      />
-    );
+  /** A filter typed as text (dates; sports and leagues where nothing lists them). */
+  const typed = (name: string, label: string, placeholder?: string, hint?: string) => (
+    <TextField
+      label={label}
+      name={name}
+      value={values[name] ?? ''}
+      onChange={(e) => set(name, e.target.value)}
+      placeholder={placeholder}
+      hint={hint}
+      error={errors[`filters.${name}`]}
+    />
+  );
 
   /** A filter whose values the API defines (statuses, results, kinds of change): always a choice. */
   const listed = (name: string, label: string, options: readonly string[], any: string) => (
@@ -111,6 +103,10 @@ export function FilterFields({
     />
   );
 
+  /** Sport and league: a choice where the licence (or the feed) lists them, text otherwise. */
+  const choice = (name: 'sport' | 'league', label: string, options: string[] | null) =>
+    options ? listed(name, label, options, `Any ${name}`) : typed(name, label);
+
   return (
     <>
       {choice('sport', 'Sport', vocabulary.sports)}
@@ -121,23 +117,8 @@ export function FilterFields({
         <>
           {kind === 'picks' ? listed('status', 'Status', PICK_STATUSES, 'Any status') : null}
           {listed('result', 'Result', PICK_RESULTS, 'Any result')}
-          <TextField
-            label="From"
-            name="from"
-            value={values.from ?? ''}
-            onChange={(e) => set('from', e.target.value)}
-            placeholder="today-7d, or 2026-11-01"
-            hint="A UTC day, a timestamp, or relative to each run"
-            error={errors['filters.from']}
-          />
-          <TextField
-            label="To"
-            name="to"
-            value={values.to ?? ''}
-            onChange={(e) => set('to', e.target.value)}
-            placeholder="today+1d, now"
-            error={errors['filters.to']}
-          />
+          {typed('from', 'From', 'today-7d, or 2026-11-01', 'A UTC day, a timestamp, or relative to each run')}
+          {typed('to', 'To', 'today+1d, now')}
         </>
       )}
       <p

@@ -1,5 +1,5 @@
 import { PortalLink } from '@/components/portal-link';
-import { encodeTrail, hrefWith } from '@/lib/paging';
+import { encodeTrail, hrefWith, pageNumberOf } from '@/lib/paging';
 import { buttonClass } from '@/components/ui/button';
 
 const linkClass = buttonClass();
@@ -26,7 +26,7 @@ export function Pager({
       : hrefWith(pathname, params, { cursor: previous || null, trail: trail.length > 1 ? encodeTrail(trail.slice(0, -1)) : null });
   const nextHref = nextCursor ? hrefWith(pathname, params, { cursor: nextCursor, trail: encodeTrail([...trail, cursor ?? '']) }) : null;
   const firstHref = cursor ? hrefWith(pathname, params, { cursor: null, trail: null }) : null;
-  const pageNumber = cursor && trail.length === 0 ? null : trail.length + 1;
+  const pageNumber = pageNumberOf(cursor, trail);
 
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center gap-2 text-sm">

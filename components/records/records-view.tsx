@@ -1,6 +1,6 @@
 import { settle } from '@/lib/errors';
 import type { FilterKind, PickFilters } from '@/lib/filters';
-import { decodeTrail } from '@/lib/paging';
+import { decodeTrail, pageNumberOf } from '@/lib/paging';
 import { DEFAULT_PAGE_SIZE } from '@/lib/filters';
 import { plural } from '@/lib/plural';
 import { CountAll } from '@/components/records/count-all';
@@ -26,7 +26,8 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
   const pager = <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />;
   // Where this page sits: known when it was reached by the pager (its trail), not from a shared cursor alone.
   const size = filters.limit ?? DEFAULT_PAGE_SIZE;
-  const first = filters.cursor && trail.length === 0 ? null : trail.length * size + 1;
+  const pageNumber = pageNumberOf(filters.cursor, trail);
+  const first = pageNumber === null ? null : (pageNumber - 1) * size + 1;
   const position =
     rows.length === 0
       ? 'No records'

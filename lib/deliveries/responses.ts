@@ -9,7 +9,6 @@ import {
   findDelivery,
   insertDelivery,
   isDeliveryId,
-  latestRuns,
   listDeliveries,
   listRuns,
   updateDelivery,
@@ -22,7 +21,7 @@ import { previewDelivery } from './preview';
 import { invalidDelivery } from './input';
 import { tooManyDeliveries } from './limits';
 import { deliveryRuntime } from './start';
-import { deliveryView, EMPTY_RUNS_ALERT } from './view';
+import { deliveryView, deliveryViews, EMPTY_RUNS_ALERT } from './view';
 import { emptyStreaks } from '../store/delivery-runs';
 
 /**
@@ -53,8 +52,7 @@ const nameTaken = () => new AppError({ code: 'DELIVERY_CONFLICT', message: 'Anot
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
 
 export async function listResponse(user: User): Promise<Response> {
-  const [all, last, empty] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]));
-  return json({ data: all.map((d) => deliveryView(d, last.get(d.id), user.email, empty.get(d.id))) });
+  return json({ data: await deliveryViews(user.email) });
 }
 
 export async function createResponse(request: Request, user: User): Promise<Response> {
@@ -97,7 +95,7 @@ async function existing(id: string): Promise<Delivery> {
 
 export async function getResponse(id: string, user: User): Promise<Response> {
   const d = await existing(id);
-  const [[last], empty] = await fromStore((db) => Promise.all([listRuns(db, id, 1), emptyStreaks(db, EMPTY_RUNS_ALERT)]));
+  const [[last], empty] = await fromStore((db) => Promise.all([listRuns(db, id, 1), emptyStreaks(db, EMPTY_RUNS_ALERT, id)]));
   return json(deliveryView(d, last, user.email, empty.get(id)));
 }
 

@@ -49,12 +49,15 @@ export function deliveryView(d: Delivery, last: Run | undefined, viewer: string,
 
 type Result<T> = ({ ok: true } & T) | { ok: false; error: AppErrorJson };
 
+/** Every delivery as `viewer` sees it, with its last run and its empty runs in a row: the API's list and the page's. */
+export async function deliveryViews(viewer: string): Promise<DeliveryView[]> {
+  const [all, last, empty] = await fromStore((db) => Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]));
+  return all.map((d) => deliveryView(d, last.get(d.id), viewer, empty.get(d.id)));
+}
+
 export async function deliveriesForPage(viewer: string): Promise<Result<{ deliveries: DeliveryView[] }>> {
   try {
-    const [all, last, empty] = await fromStore((db) =>
-      Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]),
-    );
-    return { ok: true, deliveries: all.map((d) => deliveryView(d, last.get(d.id), viewer, empty.get(d.id))) };
+    return { ok: true, deliveries: await deliveryViews(viewer) };
   } catch (error) {
     return { ok: false, error: toAppError(error).toJSON() };
   }

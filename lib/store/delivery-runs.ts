@@ -166,8 +166,8 @@ export async function latestRuns(db: Db): Promise<Map<string, Run>> {
   return new Map(rows.map((row) => [row.delivery_id, toRun(row)]));
 }
 
-/** Per delivery, how many of its latest finished runs (up to `most`) delivered 0 records in a row. */
-export async function emptyStreaks(db: Db, most = 3): Promise<Map<string, number>> {
+/** Per delivery (or for one), how many of its latest finished runs (up to `most`) delivered 0 records in a row. */
+export async function emptyStreaks(db: Db, most = 3, deliveryId?: string): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom((eb) =>
       eb
@@ -182,6 +182,7 @@ export async function emptyStreaks(db: Db, most = 3): Promise<Map<string, number
             .as('n'),
         ])
         .where('outcome', '!=', 'running')
+        .$if(deliveryId !== undefined, (q) => q.where('delivery_id', '=', deliveryId!))
         .as('t'),
     )
     .selectAll()

@@ -1,5 +1,4 @@
 import { PortalLink } from '@/components/portal-link';
-import { PortalFrame } from '@/components/portal-frame';
 import { getPortalSession } from '@/lib/auth/session';
 
 export default async function Forbidden() {
@@ -13,5 +12,6 @@ export default async function Forbidden() {
       </PortalLink>
     </div>
   );
-  return session ? <PortalFrame user={session.user}>{body}</PortalFrame> : <main className="px-4">{body}</main>;
+  // Signed in: the root layout's frame is around it already; signed out: on its own.
+  return session ? body : <main className="px-4">{body}</main>;
 }

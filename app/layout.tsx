@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
+import { PortalFrame } from '@/components/portal-frame';
+import { getPortalSession } from '@/lib/auth/session';
 import { themeOf } from '@/lib/theme';
 import './globals.css';
 
@@ -10,12 +12,26 @@ export const metadata: Metadata = {
   icons: { icon: '/icon.svg' },
 };
 
+/**
+ * The frame (header, navigation, <main>) is drawn here for anyone signed in, so that the 404, 403 and error
+ * pages, which Next.js renders inside this layout, sit in it without drawing it again: Next.js puts those
+ * pages in every answer, ready for use, and a frame in each of them would be rendered and sent every time.
+ */
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // The person's theme for this browser (components/theme-switch.tsx); none: the system's.
   const theme = themeOf((await cookies()).get('theme')?.value);
+  const session = await getPortalSession();
   return (
     <html lang="en" data-theme={theme === 'system' ? undefined : theme}>
-      <body className="min-h-screen">{children}</body>
+      <body className="min-h-screen">
+        {session ? (
+          <PortalFrame user={session.user} theme={theme}>
+            {children}
+          </PortalFrame>
+        ) : (
+          children
+        )}
+      </body>
     </html>
   );
 }

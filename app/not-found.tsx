@@ -1,5 +1,4 @@
 import { PortalLink } from '@/components/portal-link';
-import { PortalFrame } from '@/components/portal-frame';
 import { getPortalSession } from '@/lib/auth/session';
 import { connection } from 'next/server';
 
@@ -16,6 +15,6 @@ export default async function NotFound() {
       </PortalLink>
     </div>
   );
-  // Signed in: inside the portal's frame, with its navigation; signed out: on its own.
-  return session ? <PortalFrame user={session.user}>{body}</PortalFrame> : <main className="px-4">{body}</main>;
+  // Signed in: the root layout's frame is around it already; signed out: on its own.
+  return session ? body : <main className="px-4">{body}</main>;
 }

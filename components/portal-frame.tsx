@@ -2,12 +2,10 @@ import type { ReactNode } from 'react';
 import { AfterLoad } from '@/components/after-load';
 import { AppHeader } from '@/components/app-header';
 import type { Role } from '@/lib/auth/roles';
-import { cookies } from 'next/headers';
-import { themeOf } from '@/lib/theme';
+import type { Theme } from '@/lib/theme';
 
 /** The signed-in frame: a skip link, the header with the navigation, the page, and the after-load script. */
-export async function PortalFrame({ user, children }: { user: { email: string; role: Role }; children: ReactNode }) {
-  const theme = themeOf((await cookies()).get('theme')?.value);
+export function PortalFrame({ user, theme, children }: { user: { email: string; role: Role }; theme: Theme; children: ReactNode }) {
   return (
     <>
       <a

@@ -5,7 +5,7 @@ import { walkSandbox } from './support/session';
 /**
  * Pages fit for all-day use, every page for every role at a desktop (1440×900) and a phone (390×844): no
  * page scrolls sideways, the current page is marked in the navigation, a skip link leads to the content,
- * and the 404 page keeps the portal's frame. Dark mode follows the system.
+ * and the 404 and 403 pages keep the portal's frame. Dark mode follows the system.
  */
 
 const SIZES = [
@@ -131,7 +131,7 @@ test('the records pages open on a useful window, stated in the address, with one
   expect(new URL(page.url()).search).toBe(`?from=${day(-6)}&to=${day(0)}`);
 });
 
-test('a skip link leads to the content, and the 404 page keeps the frame and its navigation', async ({ page }) => {
+test('a skip link leads to the content, and the 404 and 403 pages keep the frame and its navigation', async ({ page }) => {
   await signIn(page, 'viewer', '/licence');
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
@@ -142,6 +142,13 @@ test('a skip link leads to the content, and the 404 page keeps the frame and its
   expect(missing!.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Picks' })).toBeVisible();
+  const refused = await page.goto('/admin/users');
+  expect(refused!.status()).toBe(403);
+  await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Picks' })).toBeVisible();
+  // One frame, one <main>: the page's own body sits inside the layout's frame, not in a second one.
+  await expect(page.locator('main')).toHaveCount(1);
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toHaveCount(1);
 });
 
 test('the audit filters name a wrong value once, with the allowed values', async ({ page }) => {

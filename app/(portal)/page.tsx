@@ -8,6 +8,7 @@ import { ChangeCounts } from '@/components/changes/change-counts';
 import { changeCounts } from '@/lib/changes/view';
 import { deliveryAlerts, EMPTY_RUNS_ALERT } from '@/lib/deliveries/view';
 import { PageHeader } from '@/components/ui/page-header';
+import { OverviewTiles } from '@/components/overview/tiles';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
@@ -26,6 +27,7 @@ export default async function OverviewPage() {
       <PageHeader title="Overview">
         Signed in as <span className="font-medium">{session.user.email}</span> ({role}).
       </PageHeader>
+      <OverviewTiles licence={licence} changes={changes} deliveries={can(role, 'deliveries') ? deliveries : undefined} />
       <div className="grid gap-4 md:grid-cols-3">
         <section aria-labelledby="licence-summary" className="rounded-lg border border-slate-200 bg-white p-5 md:col-span-2">
           <h2 id="licence-summary" className="font-semibold">
@@ -97,35 +99,6 @@ export default async function OverviewPage() {
         </section>
       ) : null}
       <ChangeCounts result={changes} />
-      <section aria-labelledby="shortcuts" className="rounded-lg border border-slate-200 bg-white p-5">
-        <h2 id="shortcuts" className="font-semibold">
-          Go to
-        </h2>
-        <ul className="mt-3 flex flex-wrap gap-3 text-sm">
-          <li>
-            <PortalLink className="text-brand-700 hover:underline" href="/picks">
-              Picks
-            </PortalLink>
-          </li>
-          <li>
-            <PortalLink className="text-brand-700 hover:underline" href="/picks?status=upcoming">
-              Upcoming picks
-            </PortalLink>
-          </li>
-          <li>
-            <PortalLink className="text-brand-700 hover:underline" href="/results">
-              Results
-            </PortalLink>
-          </li>
-          {can(role, 'coverage') && (
-            <li>
-              <PortalLink className="text-brand-700 hover:underline" href="/coverage">
-                Coverage
-              </PortalLink>
-            </li>
-          )}
-        </ul>
-      </section>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { ErrorPanel } from '@/components/error-panel';
 import { ExportControl } from '@/components/records/export-control';
 import { FilterForm } from '@/components/records/filter-form';
 import { RecordsView } from '@/components/records/records-view';
+import { ResultsSummary } from '@/components/records/results-summary';
 import { TableSkeleton } from '@/components/records/table-skeleton';
 import { PageHeader } from '@/components/ui/page-header';
 import { PortalLink } from '@/components/portal-link';
@@ -31,6 +32,7 @@ export async function RecordsPage({
   const parsed = parseFilters(kind, params);
   // Sport and league choices come from the licence when /me names them; free text otherwise.
   const licence = await licenceOrNull();
+  const wholeSet = new URLSearchParams(wholeSetFilterValues(kind, params)).toString();
 
   return (
     <div className="space-y-4">
@@ -53,9 +55,8 @@ export async function RecordsPage({
         })}
       </nav>
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
-      {parsed.ok && can(session.user.role, 'export') && (
-        <ExportControl endpoint={`/api/export/${kind}`} query={new URLSearchParams(wholeSetFilterValues(kind, params)).toString()} />
-      )}
+      {parsed.ok && can(session.user.role, 'export') && <ExportControl endpoint={`/api/export/${kind}`} query={wholeSet} />}
+      {parsed.ok && kind === 'results' && <ResultsSummary key={wholeSet} query={wholeSet} />}
       {parsed.ok ? (
         <Suspense key={params.toString()} fallback={<TableSkeleton />}>
           <RecordsView kind={kind} filters={parsed.filters} params={params} />

@@ -72,11 +72,25 @@ export async function runsForPage(id: string): Promise<Result<{ delivery: Delive
   }
 }
 
-/** The overview's line: deliveries failing, paused, or delivering nothing (editors and admins). */
-export async function deliveryAlerts(): Promise<{ failing: string[]; paused: string[]; empty: string[] } | null> {
+/** The overview's tile and line: how many deliveries, the latest run of any, and those failing, paused, or delivering nothing (editors and admins). */
+export async function deliveryAlerts(): Promise<{
+  count: number;
+  lastRun: (Run & { delivery: string }) | null;
+  failing: string[];
+  paused: string[];
+  empty: string[];
+} | null> {
   try {
-    const [all, empty] = await fromStore((db) => Promise.all([listDeliveries(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]));
+    const [all, last, empty] = await fromStore((db) =>
+      Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]),
+    );
+    const latest = all
+      .map((d) => ({ d, run: last.get(d.id) }))
+      .filter((x): x is { d: Delivery; run: Run } => !!x.run)
+      .sort((a, b) => b.run.startedAt.localeCompare(a.run.startedAt))[0];
     return {
+      count: all.length,
+      lastRun: latest ? { ...latest.run, delivery: latest.d.name } : null,
       failing: all.filter((d) => !d.paused && d.failures > 0).map((d) => d.name),
       paused: all.filter((d) => d.paused).map((d) => d.name),
       empty: all.filter((d) => !d.paused && (empty.get(d.id) ?? 0) >= EMPTY_RUNS_ALERT).map((d) => d.name),

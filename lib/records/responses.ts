@@ -1,8 +1,9 @@
 import 'server-only';
-import { toAppError } from '../errors';
+import { AppError, toAppError } from '../errors';
 import { parseFilters, withoutPaging, type FilterKind } from '../filters';
 import { picksApi } from '../picks-api';
 import { claimWalkSlot } from '../walk-slots';
+import { summariseRecords } from './summarise';
 
 /**
  * GET /api/records/count?kind=picks|results&<filters>: how many records the filters match, for the pages'
@@ -12,8 +13,7 @@ import { claimWalkSlot } from '../walk-slots';
 export async function countResponse(request: Request, user: string): Promise<Response> {
   try {
     const params = new URL(request.url).searchParams;
-    const kind: FilterKind = params.get('kind') === 'results' ? 'results' : 'picks';
-    params.delete('kind');
+    const kind = kindOf(params);
     const parsed = parseFilters(kind, params);
     if (!parsed.ok) throw parsed.error;
     const release = await claimWalkSlot(user);
@@ -31,4 +31,31 @@ export async function countResponse(request: Request, user: string): Promise<Res
   } catch (error) {
     return toAppError(error).toResponse();
   }
+}
+
+/**
+ * GET /api/records/summary?kind=picks|results&<filters>: what the filtered set adds up to (lib/records/summary.ts),
+ * for the /results summary and the overview's tiles, which ask for it after the page has loaded.
+ */
+export async function summaryResponse(request: Request): Promise<Response> {
+  try {
+    const params = new URL(request.url).searchParams;
+    const kind = kindOf(params);
+    const parsed = parseFilters(kind, params);
+    if (!parsed.ok) throw parsed.error;
+    const summary = await summariseRecords(kind, parsed.filters);
+    return Response.json({ kind, ...summary }, { headers: { 'Cache-Control': 'private, no-store' } });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}
+
+/** ?kind=picks|results (picks when absent), taken out of the filters. */
+function kindOf(params: URLSearchParams): FilterKind {
+  const kind = params.get('kind') ?? 'picks';
+  params.delete('kind');
+  if (kind !== 'picks' && kind !== 'results') {
+    throw new AppError({ code: 'INVALID_FILTERS', message: `kind must be picks or results, not "${kind.slice(0, 40)}".` });
+  }
+  return kind;
 }

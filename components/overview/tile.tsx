@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { PortalLink } from '@/components/portal-link';
+
+/** One overview tile: what it counts, the figure, a line of detail; the whole tile leads to its page. */
+export function Tile({
+  id,
+  href,
+  label,
+  value,
+  detail,
+  tone = 'plain',
+}: {
+  id: string;
+  href: string;
+  label: string;
+  value: ReactNode;
+  detail?: ReactNode;
+  tone?: 'plain' | 'attention';
+}) {
+  return (
+    <PortalLink
+      href={href}
+      data-testid={`tile-${id}`}
+      data-tone={tone}
+      className="block min-w-0 rounded-lg border border-slate-200 bg-white p-4 hover:border-brand-500 data-[tone=attention]:border-red-300 data-[tone=attention]:bg-red-50"
+    >
+      <span className="block text-xs font-medium uppercase tracking-wide text-slate-600">{label}</span>
+      <span className="mt-1 block text-2xl font-semibold tabular-nums" data-value="">
+        {value}
+      </span>
+      {detail && <span className="mt-1 block text-xs text-slate-600">{detail}</span>}
+    </PortalLink>
+  );
+}

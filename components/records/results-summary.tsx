@@ -1,0 +1,133 @@
+'use client';
+
+import dynamic from 'next/dynamic';
+import { plural } from '@/lib/plural';
+import { percent, type Outcomes } from '@/lib/records/summary';
+import { useSummary } from '@/components/records/use-summary';
+
+const ResultsChart = dynamic(() => import('@/components/records/results-chart'), { ssr: false });
+const LEAGUES_SHOWN = 6;
+const cell = 'px-2 py-0.5 text-right tabular-nums';
+
+/** Above /results: what the filtered results add up to, with the hit rate by tier (a chart) and by league. */
+export function ResultsSummary({ query }: { query: string }) {
+  const state = useSummary('results', query);
+  return (
+    <section
+      aria-labelledby="results-summary"
+      className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      data-testid="results-summary"
+    >
+      <h2 id="results-summary" className="font-semibold">
+        Summary of these results
+      </h2>
+      {state.phase === 'loading' ? (
+        <p role="status" className="mt-2 text-slate-600" data-phase="loading">
+          Adding up every result the filters match…
+        </p>
+      ) : state.phase === 'failed' ? (
+        <p role="alert" className="mt-2 text-red-800" data-phase="failed">
+          {state.message}
+        </p>
+      ) : (
+        <Figures summary={state.summary} />
+      )}
+    </section>
+  );
+}
+
+function Figures({ summary }: { summary: Extract<ReturnType<typeof useSummary>, { phase: 'done' }>['summary'] }) {
+  if (summary.records === 0) return <p className="mt-2 text-slate-600">No results match these filters.</p>;
+  return (
+    <div className="mt-2 grid gap-4 lg:grid-cols-3" data-phase="done">
+      <div>
+        <p data-testid="summary-records">
+          <span className="text-2xl font-semibold tabular-nums">{summary.records.toLocaleString('en-GB')}</span>{' '}
+          {summary.complete
+            ? 'results'
+            : `results counted; the filters match more than ${summary.cap.toLocaleString('en-GB')} (narrow the dates)`}
+        </p>
+        <dl className="mt-2 grid grid-cols-4 gap-2 text-center" data-testid="summary-outcomes">
+          {(['win', 'loss', 'push', 'void'] as const).map((result) => (
+            <div key={result} className="rounded-md bg-slate-50 py-1">
+              <dt className="text-xs capitalize text-slate-600">{result}</dt>
+              <dd className="font-semibold tabular-nums" data-result={result}>
+                {summary[result]}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-2">
+          Hit rate{' '}
+          <span className="font-semibold tabular-nums" data-testid="summary-hit-rate">
+            {percent(summary.hitRate)}
+          </span>{' '}
+          <span className="text-xs text-slate-600">
+            (wins ÷ wins and losses{summary.unsettled ? `; ${plural(summary.unsettled, 'record')} without a result` : ''})
+          </span>
+        </p>
+      </div>
+      <div>
+        <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Hit rate by tier</h3>
+        <div
+          className="h-32"
+          role="img"
+          aria-label="Bar chart of the hit rate per confidence tier; the same figures are in the table beside it"
+        >
+          <ResultsChart tiers={summary.tiers} />
+        </div>
+        <RateTable label="Tier" rows={summary.tiers.map((t) => ({ name: t.tier, ...t }))} testId="summary-tiers" />
+      </div>
+      <div>
+        <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Hit rate by league</h3>
+        <RateTable
+          label="League"
+          rows={summary.leagues.slice(0, LEAGUES_SHOWN).map((l) => ({ name: l.league, ...l }))}
+          testId="summary-leagues"
+        />
+        {summary.leagues.length > LEAGUES_SHOWN && (
+          <p className="mt-1 text-xs text-slate-600">and {plural(summary.leagues.length - LEAGUES_SHOWN, 'more league')}</p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function RateTable({ label, rows, testId }: { label: string; rows: ({ name: string } & Outcomes)[]; testId: string }) {
+  return (
+    <table className="mt-1 w-full" data-testid={testId}>
+      <thead className="text-xs text-slate-600">
+        <tr>
+          <th scope="col" className="px-2 py-0.5 text-left font-medium">
+            {label}
+          </th>
+          <th scope="col" className="px-2 py-0.5 text-right font-medium">
+            Results
+          </th>
+          <th scope="col" className="px-2 py-0.5 text-right font-medium">
+            W–L
+          </th>
+          <th scope="col" className="px-2 py-0.5 text-right font-medium">
+            Hit rate
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.name} data-name={row.name}>
+            <th scope="row" className="max-w-40 truncate px-2 py-0.5 text-left font-normal" title={row.name}>
+              {row.name}
+            </th>
+            <td className={cell}>{row.records}</td>
+            <td className={cell}>
+              {row.win}–{row.loss}
+            </td>
+            <td className={cell} data-hit-rate="">
+              {percent(row.hitRate)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

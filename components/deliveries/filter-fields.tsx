@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { SelectField, TextField } from '@/components/ui/field';
-import type { Vocabulary } from '@/lib/deliveries/filter-rules';
+import { leaguesFor, type Vocabulary } from '@/lib/sport-leagues';
 import { CHANGE_KINDS } from '@/lib/changes/kinds';
 import { PICK_RESULTS, PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { plural } from '@/lib/plural';
@@ -18,15 +18,6 @@ export type FilterValues = Record<string, string>;
 interface Preview {
   state: 'idle' | 'counting' | 'done' | 'failed';
   text: string;
-}
-
-/** The leagues to offer for a sport: those the feed saw under it, and licensed ones it saw under no sport. */
-export function leaguesFor(vocabulary: Vocabulary, sport: string): string[] | null {
-  if (!vocabulary.leagues) return null;
-  if (!sport) return vocabulary.leagues;
-  const seen = new Set(Object.values(vocabulary.leaguesBySport).flat());
-  const under = vocabulary.leaguesBySport[sport] ?? [];
-  return vocabulary.leagues.filter((league) => under.includes(league) || !seen.has(league));
 }
 
 export function FilterFields({

@@ -1,5 +1,7 @@
 import { FilterBar } from '@/components/ui/filter-bar';
 import { SelectField, TextField } from '@/components/ui/field';
+import { SportLeagueFields } from '@/components/records/sport-league-fields';
+import type { Vocabulary } from '@/lib/sport-leagues';
 import { DEFAULT_PAGE_SIZE, PICK_RESULTS, PICK_STATUSES, type FilterKind } from '@/lib/filters';
 
 const PAGE_SIZES = ['25', String(DEFAULT_PAGE_SIZE), '100', '200'];
@@ -10,23 +12,13 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 export function FilterForm({
   kind,
   values,
-  sports,
-  leagues,
+  vocabulary,
 }: {
   kind: FilterKind | 'coverage';
   values: Record<string, string>;
-  sports: string[] | null;
-  leagues: string[] | null;
+  /** The licence's sports and leagues, and which leagues the feed has seen under which sport. */
+  vocabulary: Vocabulary;
 }) {
-  /** The licence's values as a select; a free-text field when the licence does not list them. */
-  const choice = (name: 'sport' | 'league', title: string, options: string[] | null) => {
-    const any = `Any ${title.toLowerCase()}`;
-    return options && options.length > 0 ? (
-      <SelectField label={title} name={name} options={options} any={any} defaultValue={values[name]} unlisted=" (not in licence)" />
-    ) : (
-      <TextField label={title} name={name} defaultValue={values[name] ?? ''} maxLength={100} placeholder={any} />
-    );
-  };
   /** A date picker for a UTC day; a text field when the URL holds a whole timestamp, so it is not lost. */
   const dateField = (name: 'from' | 'to', title: string, hint: string) => {
     const value = values[name] ?? '';
@@ -46,8 +38,7 @@ export function FilterForm({
         </p>
       }
     >
-      {choice('sport', 'Sport', sports)}
-      {choice('league', 'League', leagues)}
+      <SportLeagueFields vocabulary={vocabulary} sport={values.sport ?? ''} league={values.league ?? ''} />
       {kind === 'picks' && (
         <SelectField label="Status" name="status" options={PICK_STATUSES} any="Any status" defaultValue={values.status} unlisted="" />
       )}

@@ -3,7 +3,7 @@ import type { Session } from 'next-auth';
 import { can } from '@/lib/auth/roles';
 import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind, type PageSearchParams } from '@/lib/filters';
 import { toSearchParams } from '@/lib/paging';
-import { licenceOrNull } from '@/lib/picks-api/portal';
+import { licenceVocabulary } from '@/lib/deliveries/filter-rules';
 import { ErrorPanel } from '@/components/error-panel';
 import { ExportControl } from '@/components/records/export-control';
 import { FilterForm } from '@/components/records/filter-form';
@@ -31,7 +31,7 @@ export async function RecordsPage({
   const params = toSearchParams(searchParams);
   const parsed = parseFilters(kind, params);
   // Sport and league choices come from the licence when /me names them; free text otherwise.
-  const licence = await licenceOrNull();
+  const vocabulary = await licenceVocabulary();
   const wholeSet = new URLSearchParams(wholeSetFilterValues(kind, params)).toString();
 
   return (
@@ -54,7 +54,7 @@ export async function RecordsPage({
           );
         })}
       </nav>
-      <FilterForm kind={kind} values={sentFilterValues(kind, params)} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
+      <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} />
       {parsed.ok && can(session.user.role, 'export') && <ExportControl endpoint={`/api/export/${kind}`} query={wholeSet} />}
       {parsed.ok && kind === 'results' && <ResultsSummary key={wholeSet} query={wholeSet} />}
       {parsed.ok ? (

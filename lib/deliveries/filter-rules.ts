@@ -6,6 +6,7 @@ import { licenceOrNull } from '../picks-api/portal';
 import { PICK_RESULTS, PICK_STATUSES } from '../picks-api/vocabulary';
 import { fromStore } from '../store';
 import { watchedScope } from '../store/changes';
+import type { Vocabulary } from '../sport-leagues';
 import { resolveRelative, type DeliveryKind } from './input';
 
 /**
@@ -15,13 +16,7 @@ import { resolveRelative, type DeliveryKind } from './input';
  * allowed, with the nearest name suggested, so a typo can never become a delivery of empty files.
  */
 
-export interface Vocabulary {
-  /** null: neither the licence nor the feed names any, so any value is taken. */
-  sports: string[] | null;
-  leagues: string[] | null;
-  /** The leagues the feed has seen under each sport (its window); empty when it has seen nothing. */
-  leaguesBySport: Record<string, string[]>;
-}
+export type { Vocabulary } from '../sport-leagues';
 
 const FILTERS: Record<DeliveryKind, readonly string[]> = {
   picks: ['sport', 'league', 'status', 'result', 'from', 'to'],
@@ -31,7 +26,8 @@ const FILTERS: Record<DeliveryKind, readonly string[]> = {
 
 let cached: { at: number; scope: Record<string, string[]> } | undefined;
 
-async function seenScope(): Promise<Record<string, string[]>> {
+/** The leagues the change feed has seen under each sport (kept a minute per process). */
+export async function seenScope(): Promise<Record<string, string[]>> {
   if (cached && Date.now() - cached.at < 60_000) return cached.scope;
   try {
     cached = { at: Date.now(), scope: await fromStore(watchedScope) };
@@ -50,6 +46,15 @@ export async function filterVocabulary(): Promise<Vocabulary> {
     leagues: licence?.leagues ?? (seenLeagues.length ? seenLeagues : null),
     leaguesBySport: seen,
   };
+}
+
+/**
+ * For the records and coverage filter forms: the sports and leagues the licence lists (none: free text, as
+ * any value may be asked), with the feed's leagues per sport to narrow the league list.
+ */
+export async function licenceVocabulary(): Promise<Vocabulary> {
+  const [licence, seen] = await Promise.all([licenceOrNull(), seenScope()]);
+  return { sports: licence?.sports ?? null, leagues: licence?.leagues ?? null, leaguesBySport: seen };
 }
 
 const quoted = (values: readonly string[], most = 25) =>

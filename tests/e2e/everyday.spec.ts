@@ -176,3 +176,18 @@ test('dark mode follows the system', async ({ browser }) => {
     await context.close();
   }
 });
+
+test('the league list follows the chosen sport, and a league of another sport is let go', async ({ page }) => {
+  await signIn(page, 'viewer', '/picks?league=Premier+League');
+  const form = page.getByRole('search');
+  const leagues = () => form.getByLabel('League', { exact: true }).locator('option').allTextContents();
+  expect(await leagues()).toContain('ATP Tour');
+  await expect(form.getByLabel('League', { exact: true })).toHaveValue('Premier League');
+  await form.getByLabel('Sport', { exact: true }).selectOption('Tennis');
+  // The feed has seen Tennis's leagues: Premier League is not among them, and no longer chosen.
+  await expect.poll(leagues).not.toContain('Premier League');
+  expect(await leagues()).toContain('ATP Tour');
+  await expect(form.getByLabel('League', { exact: true })).toHaveValue('');
+  await form.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForURL((url) => url.searchParams.get('sport') === 'Tennis' && !url.searchParams.has('league'));
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaguesFor } from '@/components/deliveries/filter-fields';
+import { leaguesFor } from '@/lib/sport-leagues';
 import { filterProblems, nearest, type Vocabulary } from '@/lib/deliveries/filter-rules';
 
 /** A delivery's filters against what the licence and the feed know: every problem at once, with the nearest name. */

@@ -5,7 +5,16 @@ import type { Pick } from '@/lib/picks-api';
 /** What a set of records adds up to: counts by status and result, hit rate by tier and league, records per event day. */
 
 const pick = (over: Partial<Record<string, unknown>>) =>
-  ({ id: 'x', sport: 'Football', league: 'Premier League', status: 'settled', result: 'win', confidenceTier: 'A', eventDate: '2026-11-20T15:00:00Z', ...over }) as unknown as Pick;
+  ({
+    id: 'x',
+    sport: 'Football',
+    league: 'Premier League',
+    status: 'settled',
+    result: 'win',
+    confidenceTier: 'A',
+    eventDate: '2026-11-20T15:00:00Z',
+    ...over,
+  }) as unknown as Pick;
 
 describe('records summary', () => {
   it('counts results, and the hit rate is wins over wins and losses (a push or a void is neither)', () => {

@@ -7,7 +7,7 @@ import { requirePage } from '@/lib/auth/session';
 import { MAX_COVERAGE_DAYS, parseCoverageQuery, type CoverageQuery } from '@/lib/coverage/run';
 import { toAppError, type AppError } from '@/lib/errors';
 import { toSearchParams } from '@/lib/paging';
-import { licenceOrNull } from '@/lib/picks-api/portal';
+import { licenceVocabulary } from '@/lib/deliveries/filter-rules';
 import { PageHeader } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Coverage' };
@@ -22,7 +22,7 @@ export default async function CoveragePage({ searchParams }: { searchParams: Pro
   } catch (error) {
     invalid = toAppError(error);
   }
-  const licence = await licenceOrNull();
+  const vocabulary = await licenceVocabulary();
   const values = query
     ? {
         from: query.fromDay,
@@ -39,7 +39,7 @@ export default async function CoveragePage({ searchParams }: { searchParams: Pro
         What the licence promises next to what it delivers, walked live from the Picks API. Default range: the last 30 days to the next 14
         (UTC); at most {MAX_COVERAGE_DAYS} days.
       </PageHeader>
-      <FilterForm kind="coverage" values={values} sports={licence?.sports ?? null} leagues={licence?.leagues ?? null} />
+      <FilterForm kind="coverage" values={values} vocabulary={vocabulary} />
       {invalid ? <ErrorPanel error={invalid.toJSON()} retryHref="/coverage" /> : <CoverageRunner key={runnerQuery} query={runnerQuery} />}
     </div>
   );

@@ -1,0 +1,22 @@
+/**
+ * Leagues narrowed by sport, for every filter form (records, coverage, deliveries): the licence lists its
+ * leagues without saying whose sport they are, so the change feed's records say which leagues it has seen
+ * under which sport.
+ */
+
+export interface Vocabulary {
+  /** null: neither the licence nor the feed names any, so any value is taken. */
+  sports: string[] | null;
+  leagues: string[] | null;
+  /** The leagues the feed has seen under each sport (its window); empty when it has seen nothing. */
+  leaguesBySport: Record<string, string[]>;
+}
+
+/** The leagues to offer for a sport: those the feed saw under it, and listed ones it saw under no sport. */
+export function leaguesFor(vocabulary: Vocabulary, sport: string): string[] | null {
+  if (!vocabulary.leagues) return null;
+  if (!sport) return vocabulary.leagues;
+  const seen = new Set(Object.values(vocabulary.leaguesBySport).flat());
+  const under = vocabulary.leaguesBySport[sport] ?? [];
+  return vocabulary.leagues.filter((league) => under.includes(league) || !seen.has(league));
+}

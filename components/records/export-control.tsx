@@ -119,7 +119,10 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
           </span>
         )}
         {state.phase === 'cancelled' && (
-          <span className="text-slate-700">Export cancelled after {state.records.toLocaleString()} records. No file was saved.</span>
+          <span className="text-slate-700">
+            Export cancelled when {state.records.toLocaleString()} records had arrived. No file was saved (“My exports” counts what the
+            portal had sent by then).
+          </span>
         )}
       </span>
     </section>

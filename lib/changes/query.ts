@@ -25,6 +25,8 @@ const pageSchema = z.strictObject({
   before: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
   /** Set by the "Poll now" button's redirect: how the request went (shown, not a filter). */
   polled: z.enum(['started', 'running', 'requested', 'refused', 'store', 'failed']).optional(),
+  /** With `polled`: when the poll was asked for (ms), so that the page knows when it has ended. */
+  at: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 const downloadSchema = z.strictObject({ ...shape, format: z.enum(['csv', 'json']).optional() });
 
@@ -37,7 +39,7 @@ export function parseChangeQuery(params: URLSearchParams, use: 'page' | 'downloa
     { title: 'Invalid change filters', of: 'the change feed' },
     true,
   );
-  const { since, until, visit, polled: _polled, ...rest } = parsed;
+  const { since, until, visit, polled: _polled, at: _at, ...rest } = parsed;
   const untilIso = until && (day.test(until) ? new Date(Date.parse(until) + 86_400_000 - 1).toISOString() : new Date(until).toISOString());
   const sinceIso = since && new Date(since).toISOString();
   if (sinceIso && untilIso && sinceIso >= untilIso) throw invalidQuery('Invalid change filters', { until: 'must be after since' });

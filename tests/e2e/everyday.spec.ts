@@ -191,3 +191,16 @@ test('the league list follows the chosen sport, and a league of another sport is
   await form.getByRole('button', { name: 'Apply' }).click();
   await page.waitForURL((url) => url.searchParams.get('sport') === 'Tennis' && !url.searchParams.has('league'));
 });
+
+test('after "Poll now" the changes page updates itself when the poll has ended, with no reload', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'admin', '/changes');
+  await page.getByRole('button', { name: 'Poll now' }).click();
+  const note = page.getByTestId('poll-now');
+  await expect(note).toHaveAttribute('data-polled', /started|running/);
+  await expect(note).toContainText('updates itself');
+  // No reload from here: the page refreshes from the server until the poll it asked for is complete.
+  await expect(note).toHaveAttribute('data-polled', 'ended', { timeout: 90_000 });
+  await expect(note).toHaveText('The poll you asked for has ended: what it found is below.');
+  await expect(page.getByTestId('feed-status')).not.toContainText('polling now');
+});

@@ -16,5 +16,6 @@ export async function pollNowAction(): Promise<void> {
   } catch (error) {
     outcome = toAppError(error).code === 'STORE_UNAVAILABLE' ? 'store' : 'failed';
   }
-  redirect(`/changes?polled=${outcome}`);
+  // The time of asking lets the page tell when the poll asked for has ended (it refreshes itself until then).
+  redirect(`/changes?polled=${outcome}&at=${Date.now()}`);
 }

@@ -3,6 +3,7 @@ import { PortalLink } from '@/components/portal-link';
 import { ChangesTable } from '@/components/changes/changes-table';
 import { FeedStatusLine } from '@/components/changes/feed-status';
 import { ErrorPanel } from '@/components/error-panel';
+import { RefreshWhile } from '@/components/refresh-while';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { FilterBar } from '@/components/ui/filter-bar';
@@ -18,9 +19,10 @@ import { PageHeader } from '@/components/ui/page-header';
 export const metadata: Metadata = { title: 'Changes' };
 
 const POLLED: Record<string, string> = {
-  started: 'A poll has started; reload in a moment to see what it found.',
-  running: 'A poll is already running.',
-  requested: 'The instance that polls was asked to poll at its next check (within 30 s).',
+  started: 'A poll has started; this page updates itself when it ends.',
+  running: 'A poll is already running; this page updates itself when it ends.',
+  requested: 'The instance that polls was asked to poll at its next check (within 30 s); this page updates itself when it has.',
+  ended: 'The poll you asked for has ended: what it found is below.',
   refused: 'Only admins may ask for a poll.',
   store: 'The store is not reachable: the poll could not be asked for.',
   failed: 'The poll could not be asked for.',
@@ -31,6 +33,11 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
   const session = await requirePage('browse', '/changes');
   const view = await changesView(params, session.user.email);
   const value = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : '');
+  // After "Poll now": the page refreshes itself until a poll has completed since the asking (at most two minutes).
+  const askedAt = Number(value('at'));
+  const asked = ['started', 'running', 'requested'].includes(value('polled')) && Number.isFinite(askedAt) && askedAt > 0;
+  const lastComplete = view.status?.lastCompleteAt ? Date.parse(view.status.lastCompleteAt) : 0;
+  const polled = asked && lastComplete >= askedAt && !view.status?.running ? 'ended' : value('polled');
   const download = (format: 'csv' | 'json') => {
     if (!view.ok) return '';
     const query = new URLSearchParams(view.query);
@@ -52,11 +59,12 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
       {can(session.user.role, 'poll') && (
         <form action={pollNowAction} className="flex items-center gap-3 text-sm">
           <Button type="submit">Poll now</Button>
-          {value('polled') ? (
-            <span role="status" data-testid="poll-now">
-              {POLLED[value('polled')] ?? ''}
+          {polled ? (
+            <span role="status" data-testid="poll-now" data-polled={polled}>
+              {POLLED[polled] ?? ''}
             </span>
           ) : null}
+          <RefreshWhile active={(asked && polled !== 'ended') || !!view.status?.running} />
         </form>
       )}
       <FilterBar

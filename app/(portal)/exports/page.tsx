@@ -19,7 +19,13 @@ const COLUMNS: Column<AuditEntry>[] = [
     cell: (e) => new URLSearchParams(e.filters ?? {}).toString() || 'all records',
   },
   { id: 'outcome', header: 'Outcome', cell: (e) => outcomeCell(e.outcome, e.errorCode) },
-  { id: 'records', header: 'Records', align: 'right', cell: (e) => e.records ?? '—' },
+  {
+    id: 'records',
+    header: 'Records',
+    align: 'right',
+    // An export that stopped saved no file: its count is what the portal had sent, which the browser may not all have received.
+    cell: (e) => (e.records === null ? '—' : e.outcome === 'complete' ? e.records : `${e.records} sent, no file`),
+  },
   sha256Column((e) => e.sha256),
   {
     id: 'actions',

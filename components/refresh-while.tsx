@@ -1,0 +1,22 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect } from 'react';
+
+/**
+ * Re-renders the page from the server every `everyMs` while `active` (the server says something is still
+ * running), for at most `forMs`: a status line that says "running" changes by itself when the work ends.
+ */
+export function RefreshWhile({ active, everyMs = 2_000, forMs = 120_000 }: { active: boolean; everyMs?: number; forMs?: number }) {
+  const router = useRouter();
+  useEffect(() => {
+    if (!active) return;
+    const started = performance.now();
+    const timer = setInterval(() => {
+      if (performance.now() - started > forMs) clearInterval(timer);
+      else router.refresh();
+    }, everyMs);
+    return () => clearInterval(timer);
+  }, [active, everyMs, forMs, router]);
+  return null;
+}

@@ -3,6 +3,8 @@ import { cookies } from 'next/headers';
 import { PortalFrame } from '@/components/portal-frame';
 import { getPortalSession } from '@/lib/auth/session';
 import { themeOf } from '@/lib/theme';
+import { PREFERENCE_COOKIES, PREFERENCES_OF_COOKIE } from '@/lib/preferences';
+import { preferencesTag } from '@/lib/preferences/server';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -18,14 +20,19 @@ export const metadata: Metadata = {
  * pages in every answer, ready for use, and a frame in each of them would be rendered and sent every time.
  */
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
-  // The person's theme for this browser (components/theme-switch.tsx); none: the system's.
-  const theme = themeOf((await cookies()).get('theme')?.value);
+  // The person's theme (lib/preferences; none: the system's), and whether this browser holds their preferences yet.
+  const jar = await cookies();
+  const theme = themeOf(jar.get(PREFERENCE_COOKIES.theme)?.value);
   const session = await getPortalSession();
   return (
     <html lang="en" data-theme={theme === 'system' ? undefined : theme}>
       <body className="min-h-screen">
         {session ? (
-          <PortalFrame user={session.user} theme={theme}>
+          <PortalFrame
+            user={session.user}
+            theme={theme}
+            syncPreferences={jar.get(PREFERENCES_OF_COOKIE)?.value !== preferencesTag(session.user.email)}
+          >
             {children}
           </PortalFrame>
         ) : (

@@ -2,6 +2,7 @@
 
 import { useEffect } from 'react';
 import { formatUtc } from '@/components/utc-time';
+import { syncPreferences } from '@/components/preferences';
 
 /** How the portal writes a moment: short month, day, year, 24-hour time, the zone named. */
 export const TIME_PARTS = {
@@ -32,7 +33,10 @@ export function chosenTimeZone(): string | undefined {
  * navigation brings in later: <time datetime> in the person's chosen zone (else the browser's), named, and logos that failed to load hidden
  * so their initials show. One component per page instead of a client component per cell.
  */
-export function AfterLoad() {
+export function AfterLoad({ syncPreferences: sync = false }: { syncPreferences?: boolean }) {
+  useEffect(() => {
+    if (sync) void syncPreferences();
+  }, [sync]);
   useEffect(() => {
     // The year is said only when it is not this one: times stay short in the tables.
     const zone = chosenTimeZone();

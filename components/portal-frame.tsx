@@ -5,7 +5,18 @@ import type { Role } from '@/lib/auth/roles';
 import type { Theme } from '@/lib/theme';
 
 /** The signed-in frame: a skip link, the header with the navigation, the page, and the after-load script. */
-export function PortalFrame({ user, theme, children }: { user: { email: string; role: Role }; theme: Theme; children: ReactNode }) {
+export function PortalFrame({
+  user,
+  theme,
+  syncPreferences,
+  children,
+}: {
+  user: { email: string; role: Role };
+  theme: Theme;
+  /** This browser's preference cookies are not this person's (a sign-in): fetch theirs. */
+  syncPreferences: boolean;
+  children: ReactNode;
+}) {
   return (
     <>
       <a
@@ -18,7 +29,7 @@ export function PortalFrame({ user, theme, children }: { user: { email: string; 
       <main id="main" tabIndex={-1} className="mx-auto max-w-screen-2xl px-4 py-6 focus:outline-none">
         {children}
       </main>
-      <AfterLoad />
+      <AfterLoad syncPreferences={syncPreferences} />
     </>
   );
 }

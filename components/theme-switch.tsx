@@ -2,10 +2,12 @@
 
 import { useState } from 'react';
 import type { Theme } from '@/lib/theme';
+import { savePreferences } from '@/components/preferences';
 
 /**
- * Light, dark, or the system's choice (the default), kept in a cookie for this browser a year long and
- * applied at once: the root layout sets it on <html> for the next pages (app/dark.css reads it).
+ * Light, dark, or the system's choice (the default), kept with the person and in this browser's cookie
+ * (components/preferences.ts), applied at once: the root layout sets it on <html> for the next pages
+ * (app/dark.css reads it).
  */
 export function ThemeSwitch({ initial }: { initial: Theme }) {
   const [theme, setTheme] = useState<Theme>(initial);
@@ -16,7 +18,7 @@ export function ThemeSwitch({ initial }: { initial: Theme }) {
       onChange={(event) => {
         const next = event.target.value as Theme;
         setTheme(next);
-        document.cookie = `theme=${next}; path=/; max-age=31536000; samesite=lax`;
+        void savePreferences({ theme: next });
         if (next === 'system') delete document.documentElement.dataset.theme;
         else document.documentElement.dataset.theme = next;
       }}

@@ -2,10 +2,12 @@
 
 import { useSyncExternalStore } from 'react';
 import { chosenTimeZone } from '@/components/after-load';
+import { savePreferences } from '@/components/preferences';
 
 /**
  * The time zone every page shows times in: this browser's (the default), UTC one choice away, or any other.
- * Kept in the `tz` cookie for a year; <AfterLoad> reads it. The page reloads so every time on it follows.
+ * Kept with the person and in this browser's `tz` cookie (components/preferences.ts); <AfterLoad> reads it.
+ * The page reloads so every time on it follows.
  */
 
 const COMMON = [
@@ -40,11 +42,7 @@ export function TimeZoneSwitch() {
       aria-label="Time zone"
       value={value}
       onChange={(event) => {
-        const zone = event.target.value;
-        document.cookie = zone
-          ? `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`
-          : 'tz=; path=/; max-age=0; samesite=lax';
-        window.location.reload();
+        void savePreferences({ timeZone: event.target.value || null }).then(() => window.location.reload());
       }}
       className="max-w-40 rounded-md border border-slate-300 bg-white px-1.5 py-1 text-xs text-slate-700"
     >

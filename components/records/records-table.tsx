@@ -14,6 +14,7 @@ import { Logo } from '@/components/records/logo';
 import { StatusBadge } from '@/components/status-badge';
 import { UtcTime } from '@/components/utc-time';
 import { buttonClass } from '@/components/ui/button';
+import { savePreferences } from '@/components/preferences';
 
 /**
  * The picks and results table. The rows arrive once as data (the RSC payload carries the props, not a tree of
@@ -107,39 +108,42 @@ const columns: ColumnDef<PickRow>[] = COLUMNS.map(([id, header, value]) => ({
 const cells = new Map(COLUMNS.map(([id, , , cell]) => [id, cell]));
 
 const VISIBILITY_KEY = 'picks-portal.columns';
-const DENSITY_KEY = 'picks-portal.density';
 /** What shows until a person chooses: Published and Bookmaker are one click away, so the default columns fit 1440 px. */
 const DEFAULT_VISIBILITY: VisibilityState = { publishedAt: false, bookmaker: false };
 
-/** Sorting orders the rows on screen (this page), a column picker is remembered per browser, headers are buttons. */
+/**
+ * Sorting orders the rows on screen (this page), a column picker is remembered per browser, the density per
+ * person (lib/preferences: the server renders the rows at it, so nothing jumps), headers are buttons.
+ */
 export function RecordsTable({
   rows,
   scale,
   caption,
   toolbar,
+  density = 'compact',
 }: {
   rows: PickRow[];
   scale: ProbabilityScale;
   caption: string;
+  density?: 'compact' | 'comfortable';
   /** The count and the pager, on the same line as the table's own controls. */
   toolbar?: ReactNode;
 }) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(DEFAULT_VISIBILITY);
-  const [comfortable, setComfortable] = useState(false);
+  const [comfortable, setComfortable] = useState(density === 'comfortable');
 
   useEffect(() => {
     try {
       const saved = JSON.parse(localStorage.getItem(VISIBILITY_KEY) ?? '{}');
       if (saved && typeof saved === 'object') setColumnVisibility({ ...DEFAULT_VISIBILITY, ...(saved as VisibilityState) });
-      setComfortable(localStorage.getItem(DENSITY_KEY) === 'comfortable');
     } catch {
       // a damaged preference is simply forgotten
     }
   }, []);
   const changeDensity = (next: boolean) => {
     setComfortable(next);
-    localStorage.setItem(DENSITY_KEY, next ? 'comfortable' : 'compact');
+    void savePreferences({ density: next ? 'comfortable' : 'compact' });
   };
   const attributions = [...new Set(rows.map((r) => r.attribution).filter((a): a is string => !!a))];
   const changeVisibility: typeof setColumnVisibility = (update) =>

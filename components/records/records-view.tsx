@@ -1,4 +1,6 @@
+import { cookies } from 'next/headers';
 import { settle } from '@/lib/errors';
+import { PREFERENCE_COOKIES } from '@/lib/preferences';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail, pageNumberOf } from '@/lib/paging';
 import { DEFAULT_PAGE_SIZE } from '@/lib/filters';
@@ -13,7 +15,7 @@ import { RecordsTable } from '@/components/records/records-table';
 /** One page of picks or results for the filters: the table, or the error, never an empty table for an error. */
 export async function RecordsView({ kind, filters, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {
   const pathname = kind === 'picks' ? '/picks' : '/results';
-  const page = await settle(getRecordsPage(kind, filters));
+  const [page, jar] = await Promise.all([settle(getRecordsPage(kind, filters)), cookies()]);
   const here = `${pathname}?${params.toString()}`;
   if (!page.ok) return <ErrorPanel error={page.error.toJSON()} retryHref={here} />;
 
@@ -69,6 +71,7 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
           rows={rows}
           scale={scale}
           caption={`${kind === 'picks' ? 'Picks' : 'Results'} matching the filters, this page`}
+          density={jar.get(PREFERENCE_COOKIES.density)?.value === 'comfortable' ? 'comfortable' : 'compact'}
           toolbar={
             <>
               {count}

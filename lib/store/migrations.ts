@@ -225,6 +225,12 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('change_feed').addColumn('walk', 'text').execute();
     },
   },
+  '0007_preferences': {
+    async up(db: AnyDb) {
+      // Each person's time zone, theme and table density (lib/preferences), as JSON: followed in every browser they sign in to.
+      await db.schema.alterTable('users').addColumn('preferences', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -15,6 +15,8 @@ export interface UsersTable {
   last_sign_in_at: string | null;
   session_epoch: Generated<number>;
   provider: Generated<string>;
+  /** JSON (lib/preferences): time zone, theme, density; null until the person chooses one. */
+  preferences: string | null;
 }
 
 export interface RevokedSessionsTable {

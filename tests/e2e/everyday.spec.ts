@@ -74,10 +74,16 @@ test('at 1440×900, at least 12 rows of /picks show above the fold at the defaul
   await page.getByRole('button', { name: 'Count all' }).click();
   const all = await walkSandbox(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey, 'picks', {});
   await expect(page.getByTestId('count-all')).toHaveText(`${all.length.toLocaleString('en-GB')} records in all`, { timeout: 60_000 });
-  // Comfortable rows, remembered by this browser.
+  // Comfortable rows, remembered for this person (the server draws the rows at their density).
   await page.getByLabel('Comfortable rows').check();
   await page.reload();
   await expect(page.getByTestId('records-table')).toHaveAttribute('data-density', 'comfortable');
+  await page.getByLabel('Comfortable rows').uncheck(); // the person's choice: back to the default for later tests
+  await expect
+    .poll(async () => ((await (await page.request.get('/api/preferences')).json()) as { preferences: object }).preferences)
+    .toEqual({
+      density: 'compact',
+    });
 });
 
 test('a time zone chosen on one page is used for the times of every other page, and days stay days', async ({ page }) => {
@@ -101,7 +107,9 @@ test('a time zone chosen on one page is used for the times of every other page, 
   await page.getByLabel('Time zone').selectOption('UTC');
   await page.waitForLoadState('networkidle');
   await page.goto('/picks?limit=5');
-  expect((await page.locator('main time[datetime]').allInnerTexts()).every((text) => /UTC/.test(text))).toBe(true);
+  expect((await page.locator('main time[datetime]').allInnerTexts()).every((text) => /UTC/.test(text))).toBe(true); // The choice is the person's (kept in the store): back to the browser's own, for the tests after this one.
+  await page.getByLabel('Time zone').selectOption('');
+  await page.waitForLoadState('networkidle');
 });
 
 test('a filter form puts only the filters that are set in the address', async ({ page }) => {

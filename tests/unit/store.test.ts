@@ -7,6 +7,7 @@ import { publishPause, readPause } from '@/lib/store/pause';
 import { storeRateLimiter } from '@/lib/store/rate-limits';
 import { isSessionRevoked, revokeSession } from '@/lib/store/sessions';
 import * as users from '@/lib/store/users';
+import { changePreferences, getPreferences } from '@/lib/store/preferences';
 import { claimSlot, releaseSlot, renewSlot } from '@/lib/store/walk-slots';
 import { storeEngines } from '../support/store-engines';
 
@@ -29,6 +30,26 @@ describe.each(storeEngines())('the store on $name', (engine) => {
   }
 
   const ana = { email: 'ana@example.com', role: 'editor', passwordHash: 'scrypt$a' };
+
+  it("keeps each person's preferences, merged change by change, seen by every instance", async () => {
+    const [a, b] = await twoInstances();
+    await users.putUser(a.db, ana);
+    expect(await getPreferences(a.db, ana.email)).toEqual({});
+    expect(await changePreferences(a.db, ana.email, { timeZone: 'Asia/Tokyo' })).toEqual({ timeZone: 'Asia/Tokyo' });
+    expect(await changePreferences(b.db, ana.email, { density: 'comfortable' })).toEqual({
+      timeZone: 'Asia/Tokyo',
+      density: 'comfortable',
+    });
+    expect(await changePreferences(a.db, ana.email, { timeZone: null })).toEqual({ timeZone: null, density: 'comfortable' });
+    expect(await getPreferences(b.db, ana.email)).toEqual({ timeZone: null, density: 'comfortable' });
+    // Replacing the account (a new password or role) keeps them; a stored value the schema no longer takes is dropped.
+    await users.putUser(b.db, { ...ana, role: 'admin' });
+    expect(await getPreferences(a.db, ana.email)).toEqual({ timeZone: null, density: 'comfortable' });
+    await a.db.updateTable('users').set({ preferences: '{"theme":"neon"}' }).where('email', '=', ana.email).execute();
+    expect(await getPreferences(a.db, ana.email)).toEqual({});
+    expect(await changePreferences(a.db, 'nobody@example.com', { theme: 'dark' })).toBeNull();
+    expect(await getPreferences(a.db, 'nobody@example.com')).toEqual({});
+  });
 
   it('keeps users: add, find, list in order, replace, change, sign-in time, remove', async () => {
     const [{ db }] = await twoInstances();

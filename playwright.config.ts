@@ -12,7 +12,9 @@ const secret = 'e2e-only-secret-not-for-production-0123456789';
 /** The portal's state is fresh each run: its data dir is emptied, and `staff` portals get a users file to import. */
 const portal = (port: number, env: Record<string, string>, users: 'staff' | 'none' = 'staff') => ({
   // Only the main portal polls for changes: the others count upstream requests or have a tiny budget (changes.spec.ts polls its own).
-  command: `node --conditions=react-server --import tsx tests/e2e/support/prepare-portal.ts ${E2E.dataDir(port)} ${users} && npm start`,
+  // Each portal's output goes to its own file (E2E.logFile), not between the test results: npm test scans them
+  // for the canary key, and a failing test's portal log is there to read.
+  command: `node --conditions=react-server --import tsx tests/e2e/support/prepare-portal.ts ${E2E.dataDir(port)} ${users} && npm start > ${E2E.logFile(port)} 2>&1`,
   url: `http://127.0.0.1:${port}/login`,
   reuseExistingServer: false,
   timeout: 180_000,

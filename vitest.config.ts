@@ -1,6 +1,29 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Fault tests provoke the portal's own log lines on purpose ("[deliveries] … failed"): they are counted and
+ * summed up once at the end instead of printed between the results, where they read like failures.
+ * VITEST_LOGS=1 prints them all.
+ */
+const held = new Map<string, number>();
+const quietLogs = {
+  onConsoleLog(log: string): false | void {
+    if (process.env.VITEST_LOGS) return;
+    const source = /^\[([\w-]+)\]/.exec(log)?.[1];
+    if (!source) return;
+    held.set(source, (held.get(source) ?? 0) + 1);
+    return false;
+  },
+  summary: {
+    onTestRunEnd() {
+      if (held.size === 0) return;
+      const counts = [...held].map(([source, n]) => `${n} [${source}]`).join(', ');
+      console.log(`\n[test] the portal's own log lines, provoked by fault tests, were held back: ${counts}. VITEST_LOGS=1 prints them.`);
+    },
+  },
+};
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -15,6 +38,8 @@ export default defineConfig({
     globalSetup: ['tests/support/pg-global-setup.ts'],
     // global.gc, so memory tests measure what is alive rather than garbage not yet collected.
     execArgv: ['--expose-gc'],
+    onConsoleLog: quietLogs.onConsoleLog,
+    reporters: ['default', quietLogs.summary],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -46,14 +46,16 @@ canary_b64="$(printf '%s' "$canary" | base64 -w0 | tr -d '=')"
 echo "[test] 4/5 production build (with the canary key in the environment)"
 PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
 
-echo "[test] 5/5 browser tests (Chromium at $chromium_path)"
+echo "[test] 5/5 browser tests (Chromium at $chromium_path; the portals' output goes to .data/e2e-logs/)"
 e2e_log="$(mktemp)"
+rm -rf .data/e2e-logs
 set +e
 npx playwright test 2>&1 | tee "$e2e_log"
 status=${PIPESTATUS[0]}
 set -e
-[ "$status" -eq 0 ] || exit "$status"
+[ "$status" -eq 0 ] || { echo "[test] the portals' output of this run: .data/e2e-logs/<port>.log" >&2; exit "$status"; }
 
-hits=$(grep -c -F -e "$canary" -e "$canary_b64" "$e2e_log" || true)
-echo "[test] canary key in the portal and sandbox logs of the browser run: $hits occurrences"
-[ "$hits" -eq 0 ] || { grep -n -F -e "$canary" -e "$canary_b64" "$e2e_log" | head; exit 1; }
+logs=("$e2e_log" .data/e2e-logs/*.log)
+hits=$(cat "${logs[@]}" | grep -c -F -e "$canary" -e "$canary_b64" || true)
+echo "[test] canary key in the portal and sandbox logs of the browser run (${#logs[@]} files): $hits occurrences"
+[ "$hits" -eq 0 ] || { grep -n -F -e "$canary" -e "$canary_b64" "${logs[@]}" | head; exit 1; }

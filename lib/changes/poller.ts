@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { toAppError } from '../errors';
+import { plural } from '../plural';
 import type { Pick } from '../picks-api/schemas';
 import { describeWalk, newWalkReport, walkSummary, type WalkReport } from '../picks-api/settle';
 import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedLease, requestPoll } from '../store/change-feed';
@@ -126,7 +127,9 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
       .then((result) => {
         if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`);
         else if (result.outcome === 'complete' && (result.baseline || result.entries > 0))
-          log(`[changes] poll complete: ${result.entries} change(s), ${result.watched} records watched, ${result.requests} request(s)`);
+          log(
+            `[changes] poll complete: ${plural(result.entries, 'change')}, ${plural(result.watched, 'record')} watched, ${plural(result.requests, 'request')}`,
+          );
       })
       .finally(() => (running = null));
   };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { AppError } from '../errors';
+import { plural } from '../plural';
 import { encodingOf, textOfByteString } from './byte-strings';
 import { IdSet } from './id-set';
 import type { PickList } from './schemas';
@@ -59,8 +60,8 @@ export function walkSummary(report: WalkReport) {
 export function describeWalk(report: WalkReport): string {
   if (!report.moved && report.duplicatesDropped === 0) return 'nothing moved during the walk';
   const parts = [
-    report.duplicatesDropped ? `${report.duplicatesDropped} duplicate record(s) dropped` : null,
-    report.passes > 1 ? `${report.passes} passes, ${report.addedByLaterPasses} record(s) added by the later ones` : null,
+    report.duplicatesDropped ? `${plural(report.duplicatesDropped, 'duplicate record')} dropped` : null,
+    report.passes > 1 ? `${report.passes} passes, ${plural(report.addedByLaterPasses, 'record')} added by the later ones` : null,
     report.settled ? 'settled' : `did not settle after ${report.passes} passes`,
   ];
   return `the upstream moved during the walk (${report.signals.join('; ')}): ${parts.filter(Boolean).join(', ')}`;

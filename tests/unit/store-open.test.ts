@@ -52,6 +52,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0004_deliveries',
       '0005_security_review',
       '0006_walks',
+      '0007_preferences',
     ]);
   });
 

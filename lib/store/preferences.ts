@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { readPreferences, type Preferences } from '../preferences';
+import type { Preferences } from '../preferences';
+import { readPreferences } from '../preferences/schema';
 import type { Database } from './schema';
 
 type Db = Kysely<Database>;

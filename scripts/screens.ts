@@ -18,6 +18,7 @@ const PAGES = [
   ['picks', '/picks'],
   ['results', '/results'],
   ['changes', '/changes'],
+  ['health', '/health'],
   ['coverage', '/coverage'],
   ['exports', '/exports'],
   ['deliveries', '/deliveries'],

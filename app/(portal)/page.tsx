@@ -9,16 +9,19 @@ import { changeCounts } from '@/lib/changes/view';
 import { deliveryAlerts, EMPTY_RUNS_ALERT } from '@/lib/deliveries/view';
 import { PageHeader } from '@/components/ui/page-header';
 import { OverviewTiles } from '@/components/overview/tiles';
+import { StatusBadge } from '@/components/status-badge';
+import { unhealthySports } from '@/lib/feed-health';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
   const role = session.user.role;
   const checked = getRecentHealth();
-  const [me, health, changes, deliveries] = await Promise.all([
+  const [me, health, changes, deliveries, unhealthy] = await Promise.all([
     getRecentLicence(),
     checked.health,
     changeCounts(session.user.email),
     can(role, 'deliveries') ? deliveryAlerts() : null,
+    unhealthySports(),
   ]);
   const licence = me.ok ? me.value.summary : null;
 
@@ -27,6 +30,29 @@ export default async function OverviewPage() {
       <PageHeader title="Overview">
         Signed in as <span className="font-medium">{session.user.email}</span> ({role}).
       </PageHeader>
+      {unhealthy && unhealthy.length > 0 ? (
+        <section
+          aria-labelledby="feed-alerts"
+          role="alert"
+          className="rounded-lg border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900"
+          data-testid="feed-alerts"
+        >
+          <h2 id="feed-alerts" className="font-semibold">
+            The feed is not healthy for {unhealthy.length === 1 ? 'a sport' : `${unhealthy.length} sports`}
+          </h2>
+          <ul className="mt-1 space-y-0.5">
+            {unhealthy.map((e) => (
+              <li key={e.sport} data-sport={e.sport}>
+                <StatusBadge value={e.state} /> <span className="font-medium">{e.sport}</span>: {e.reason}
+                {e.side ? ` (${e.side}’s side)` : ''}, since <UtcTime iso={new Date(e.at).toISOString()} />.
+              </li>
+            ))}
+          </ul>
+          <PortalLink href="/health" className="mt-2 inline-block font-medium underline">
+            Open feed health →
+          </PortalLink>
+        </section>
+      ) : null}
       <OverviewTiles licence={licence} changes={changes} deliveries={can(role, 'deliveries') ? deliveries : undefined} />
       <div className="grid gap-4 md:grid-cols-3">
         <section aria-labelledby="licence-summary" className="rounded-lg border border-slate-200 bg-white p-5 md:col-span-2">

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'delivery.change',
   'delivery.remove',
   'delivery.run',
+  'feed.cadence',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

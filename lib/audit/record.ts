@@ -24,7 +24,8 @@ export type AuditAction =
   | 'delivery.add'
   | 'delivery.change'
   | 'delivery.remove'
-  | 'delivery.run';
+  | 'delivery.run'
+  | 'feed.cadence';
 
 export type AuditRecord = Partial<Omit<AuditInput, 'actor' | 'action' | 'outcome'>> &
   Pick<AuditInput, 'actor' | 'outcome'> & { action: AuditAction };

@@ -5,6 +5,7 @@ import type { Pick } from '../picks-api/schemas';
 import { describeWalk, newWalkReport, walkSummary, type WalkReport } from '../picks-api/settle';
 import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedLease, requestPoll } from '../store/change-feed';
 import { applyPoll, readWatched } from '../store/changes';
+import { recordPoll } from '../store/feed-health';
 import type { Database } from '../store/schema';
 import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
 
@@ -36,6 +37,8 @@ export interface PollContext {
   settings: FeedSettings;
   now?: () => number;
   signal?: AbortSignal;
+  /** After each poll this instance made, complete or failed (feed health: lib/feed-health). */
+  afterPoll?: () => Promise<unknown>;
 }
 
 export type PollOutcome =
@@ -89,11 +92,13 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
       requests,
       walk: walkSummary(report) ? describeWalk(report) : null,
     });
+    await recordPoll(db, { at: startedMs, instance, outcome: 'complete', code: null }).catch(() => undefined);
     return { outcome: 'complete', entries, watched: delivered.size, requests, baseline: previous === null };
   } catch (error) {
     const failure = toAppError(error);
     const message = failure.code === 'INTERNAL' ? (error as Error).message : `${failure.code}: ${failure.message}`;
     await markPollFailed(db, instance, now(), message.slice(0, 500), requests).catch(() => undefined);
+    await recordPoll(db, { at: startedMs, instance, outcome: 'failed', code: failure.code }).catch(() => undefined);
     return { outcome: 'failed', error: message, requests };
   }
 }
@@ -131,6 +136,10 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
             `[changes] poll complete: ${plural(result.entries, 'change')}, ${plural(result.watched, 'record')} watched, ${plural(result.requests, 'request')}`,
           );
       })
+      .then(async () => {
+        await context.afterPoll?.();
+      })
+      .catch((error: unknown) => log(`[changes] feed health could not be updated: ${(error as Error).message}`))
       .finally(() => (running = null));
   };
 

@@ -1,4 +1,6 @@
 import 'server-only';
+import { sportsHealth } from '../feed-health';
+import { pruneFeedHealth } from '../store/feed-health';
 import type { PortalConfig } from '../config';
 import { picksApi } from '../picks-api';
 import type { Store } from '../store';
@@ -40,5 +42,10 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     walk: (filters, call) => picksApi().walkPicks(filters, call),
     instance: store.instance,
     settings,
+    // After each poll: each sport's health, its changes of state logged (lib/feed-health); a week of it kept.
+    afterPoll: async () => {
+      await sportsHealth(store.db, settings.pollMs, { record: true });
+      await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
+    },
   });
 }

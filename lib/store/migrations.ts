@@ -231,6 +231,38 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('users').addColumn('preferences', 'text').execute();
     },
   },
+  '0008_feed_health': {
+    async up(db: AnyDb) {
+      // Every poll's outcome (lib/feed-health): failures in a row, the share throttled. Kept a week.
+      await db.schema
+        .createTable('feed_polls')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('at_ms', 'bigint', (c) => c.notNull())
+        .addColumn('outcome', 'text', (c) => c.notNull())
+        .addColumn('code', 'text')
+        .execute();
+      await db.schema.createIndex('feed_polls_at').on('feed_polls').column('at_ms').execute();
+      // Each sport's state whenever it changed: the current one is the latest; the timeline is the last week's.
+      await db.schema
+        .createTable('feed_health_log')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('sport', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('side', 'text')
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('at_ms', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('feed_health_log_sport_at').on('feed_health_log').columns(['sport', 'at_ms']).execute();
+      // The refresh cadence agreed with the provider, per sport (the spec promises none).
+      await db.schema
+        .createTable('feed_cadences')
+        .addColumn('sport', 'text', (c) => c.primaryKey())
+        .addColumn('seconds', 'bigint', (c) => c.notNull())
+        .addColumn('updated_by', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -131,6 +131,30 @@ export interface ChangeFeedTable {
   walk?: string | null;
 }
 
+/** lib/feed-health: each poll's outcome, each sport's state changes, the agreed cadences. */
+export interface FeedPollsTable {
+  id: string;
+  at_ms: number;
+  outcome: string;
+  code: string | null;
+}
+
+export interface FeedHealthLogTable {
+  id: string;
+  sport: string;
+  state: string;
+  side: string | null;
+  reason: string;
+  at_ms: number;
+}
+
+export interface FeedCadencesTable {
+  sport: string;
+  seconds: number;
+  updated_by: string;
+  updated_at: string;
+}
+
 /** When each person last opened /changes, and the visit before (for "since my last visit"). */
 export interface ChangeVisitsTable {
   email: string;
@@ -182,6 +206,9 @@ export interface DeliveryRunsTable {
 
 export interface Database {
   users: UsersTable;
+  feed_polls: FeedPollsTable;
+  feed_health_log: FeedHealthLogTable;
+  feed_cadences: FeedCadencesTable;
   revoked_sessions: RevokedSessionsTable;
   walk_slots: WalkSlotsTable;
   locks: LocksTable;

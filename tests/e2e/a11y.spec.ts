@@ -33,6 +33,7 @@ for (const scheme of ['light', 'dark'] as const)
       '/exports',
       '/changes',
       '/changes?kind=nope',
+      '/health',
       '/deliveries',
     ]) {
       await page.goto(url);

@@ -53,6 +53,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0005_security_review',
       '0006_walks',
       '0007_preferences',
+      '0008_feed_health',
     ]);
   });
 

@@ -1,0 +1,96 @@
+import type { Metadata } from 'next';
+import { can } from '@/lib/auth/roles';
+import { requirePage } from '@/lib/auth/session';
+import { getConfig } from '@/lib/config';
+import { healthForPage, type SportHealthView } from '@/lib/feed-health';
+import { rulesFor } from '@/lib/feed-health/compute';
+import { DataTable, type Column } from '@/components/data-table';
+import { ErrorPanel } from '@/components/error-panel';
+import { CadenceField } from '@/components/feed-health/cadence-field';
+import { HealthTimeline } from '@/components/feed-health/timeline';
+import { StatusBadge } from '@/components/status-badge';
+import { PageHeader } from '@/components/ui/page-header';
+import { UtcTime } from '@/components/utc-time';
+
+export const metadata: Metadata = { title: 'Feed health' };
+
+const seconds = (s: number | null) =>
+  s === null ? '—' : s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+
+export default async function HealthPage() {
+  const session = await requirePage('browse', '/health');
+  const admin = can(session.user.role, 'poll');
+  const config = getConfig();
+  const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
+  const read = await healthForPage(pollMs);
+  type Row = SportHealthView;
+  const history = read.ok ? read.history : [];
+  const columns: Column<Row>[] = [
+    { id: 'sport', header: 'Sport', cell: (r) => <span className="font-medium">{r.sport}</span> },
+    { id: 'state', header: 'State', cell: (r) => <StatusBadge value={r.state} /> },
+    { id: 'side', header: 'Whose side', cell: (r) => r.side ?? '—' },
+    { id: 'reason', header: 'Reason', cell: (r) => r.reason },
+    { id: 'since', header: 'Since', nowrap: true, cell: (r) => <UtcTime iso={r.since} /> },
+    {
+      id: 'timeline',
+      header: 'Last 7 days',
+      cell: (r) => read.ok && <HealthTimeline entries={history.filter((e) => e.sport === r.sport)} from={read.from} to={read.now} />,
+    },
+    { id: 'watched', header: 'Watched', align: 'right', cell: (r) => r.watched.toLocaleString('en-GB') },
+    { id: 'lastChange', header: 'Last new or changed', nowrap: true, cell: (r) => <UtcTime iso={r.lastChangeAt} /> },
+    {
+      id: 'lag',
+      header: 'Publication lag',
+      align: 'right',
+      title: () => 'Median, publishedAt to first seen, new records of the last day',
+      cell: (r) => seconds(r.publicationLagSeconds),
+    },
+    {
+      id: 'overdue',
+      header: 'Overdue',
+      align: 'right',
+      title: () => 'Still upcoming / still live / not settled past their sport’s thresholds',
+      cell: (r) => `${r.overdue.upcoming} / ${r.overdue.live} / ${r.overdue.unsettled}`,
+    },
+    { id: 'resettled', header: 'Re-settled (24 h)', align: 'right', cell: (r) => r.resettled24h },
+    { id: 'withdrawn', header: 'Withdrawn (24 h)', align: 'right', cell: (r) => r.withdrawn24h },
+    {
+      id: 'cadence',
+      header: 'Agreed cadence',
+      nowrap: true,
+      cell: (r) => (admin ? <CadenceField sport={r.sport} seconds={r.cadenceSeconds} /> : seconds(r.cadenceSeconds)),
+    },
+  ];
+
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Feed health">
+        Each sport as the change feed sees it at every poll (no request of its own to the Picks API): <strong>healthy</strong>,{' '}
+        <strong>degraded</strong> or <strong>down</strong>, and whose side the trouble is on — the upstream’s (errors, throttling, silence
+        beyond the cadence agreed with the provider, picks overdue in their lifecycle), the licence’s (the key refused, access lost, a sport
+        no longer licensed) or the portal’s (nobody polling).
+      </PageHeader>
+      {!read.ok ? (
+        <ErrorPanel error={read.error} retryHref="/health" />
+      ) : read.sports.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600" data-testid="health-empty">
+          No sport yet: the feed has not completed a poll with records in its window.
+        </p>
+      ) : (
+        <DataTable
+          testId="health-table"
+          columns={columns}
+          rows={read.sports}
+          rowKey={(r) => r.sport}
+          rowData={(r) => ({ 'data-sport': r.sport, 'data-state': r.state })}
+        />
+      )}
+      <p className="text-xs text-slate-600">
+        Overdue thresholds by default: still upcoming {rulesFor('').upcomingAfterMinutes} min after the start, still live{' '}
+        {rulesFor('').liveAfterHours} h after it, not settled {rulesFor('').unsettledAfterHours} h after it; longer for sports whose events
+        last longer (listed in the docs: feed-health.md).{' '}
+        {admin ? 'Silence is judged only for sports with an agreed cadence: set it here.' : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { withRole } from '@/lib/http';
+import { feedHealthResponse } from '@/lib/feed-health/responses';
+
+// Each sport's feed health (healthy, degraded, down; whose side; why; since when); every signed-in role.
+export const GET = withRole('browse', () => feedHealthResponse());

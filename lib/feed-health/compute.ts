@@ -1,0 +1,174 @@
+/**
+ * Feed health, sport by sport, from what the change feed's poller sees (no upstream request of its own):
+ * healthy, degraded or down, the reason in words, and whose side the trouble is on: the upstream's (errors,
+ * throttling, silence beyond the agreed cadence, records overdue in their lifecycle), the licence's (the key
+ * refused, access lost, a sport no longer licensed: the spec's 401 and 403) or the portal's (nobody polling).
+ * Pure: facts in, states out; lib/feed-health/facts.ts gathers the facts, and keeps the states' history.
+ */
+
+export type HealthState = 'healthy' | 'degraded' | 'down';
+export type HealthSide = 'upstream' | 'licence' | 'portal';
+
+/** When a pick counts as overdue in its lifecycle, after its event's start. */
+export interface LifecycleRules {
+  /** Still `upcoming` this many minutes after the event started. */
+  upcomingAfterMinutes: number;
+  /** Still `live` this many hours after it started. */
+  liveAfterHours: number;
+  /** Not settled (or void) this many hours after it started. */
+  unsettledAfterHours: number;
+}
+
+export const DEFAULT_RULES: LifecycleRules = { upcomingAfterMinutes: 30, liveAfterHours: 6, unsettledAfterHours: 12 };
+/** Sports whose events last longer than the default allows for (a Test match's day, extra innings). */
+export const SPORT_RULES: Record<string, Partial<LifecycleRules>> = {
+  Cricket: { liveAfterHours: 10, unsettledAfterHours: 16 },
+  Baseball: { liveAfterHours: 5 },
+  'American Football': { liveAfterHours: 5 },
+  Tennis: { liveAfterHours: 7 },
+  Golf: { liveAfterHours: 12, unsettledAfterHours: 24 },
+};
+
+export const rulesFor = (sport: string): LifecycleRules => ({ ...DEFAULT_RULES, ...SPORT_RULES[sport] });
+
+/** What the poller has seen of one sport. */
+export interface SportFacts {
+  sport: string;
+  /** Records of the sport in the feed's window now. */
+  watched: number;
+  /** The latest new or changed record of the sport, as the feed saw it. */
+  lastChangeMs: number | null;
+  /** Median seconds from a record's publishedAt to the poll that first saw it, over the last day's new records. */
+  publicationLagSeconds: number | null;
+  overdue: { upcoming: number; live: number; unsettled: number };
+  /** Results that changed after a first settlement, and records withdrawn, over the last day. */
+  resettled24h: number;
+  withdrawn24h: number;
+}
+
+export interface PollFacts {
+  at: number;
+  outcome: 'complete' | 'failed';
+  /** The portal's error code of a failed poll (UPSTREAM_UNAUTHORIZED, THROTTLED, …). */
+  code: string | null;
+}
+
+export interface FeedFacts {
+  now: number;
+  /** This portal polls at all (CHANGES_POLL_SECONDS > 0), and every how often. */
+  pollMs: number | null;
+  /** Some instance holds the polling lease now. */
+  leaseHeld: boolean;
+  lastCompleteMs: number | null;
+  /** The newest first. */
+  polls: PollFacts[];
+  /** The sports /me lists now; null when it lists none (no sport can then be "no longer licensed"). */
+  licensedSports: string[] | null;
+  /** Seconds of silence agreed with the provider per sport; absent: silence is not judged. */
+  cadences: Record<string, number>;
+}
+
+export interface SportHealth {
+  sport: string;
+  state: HealthState;
+  side: HealthSide | null;
+  reason: string;
+}
+
+const LICENCE_CODES: Record<string, string> = {
+  UPSTREAM_UNAUTHORIZED: 'The Picks API refused the partner key (401)',
+  LICENCE_UNAVAILABLE: 'The licence no longer grants access (403)',
+};
+const FAILURES_DOWN = 3;
+const THROTTLED_SHARE = 0.25;
+
+const duration = (ms: number) => {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h` : `${Math.round(hours / 24)} days`;
+};
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What holds for every sport at once: the portal not polling, the key refused, the upstream failing. */
+function feedWide(feed: FeedFacts): Omit<SportHealth, 'sport'> | null {
+  if (feed.pollMs === null) return { state: 'down', side: 'portal', reason: 'No instance polls the feed (CHANGES_POLL_SECONDS=0)' };
+  const stale = feed.lastCompleteMs === null ? Infinity : feed.now - feed.lastCompleteMs;
+  if (!feed.leaseHeld && stale > 2 * feed.pollMs) {
+    return {
+      state: 'down',
+      side: 'portal',
+      reason: feed.lastCompleteMs === null ? 'No instance is polling the feed' : `No instance has polled the feed for ${duration(stale)}`,
+    };
+  }
+  const latest = feed.polls[0];
+  if (latest?.outcome === 'failed' && latest.code && LICENCE_CODES[latest.code]) {
+    return { state: 'down', side: 'licence', reason: LICENCE_CODES[latest.code]! };
+  }
+  const failing = feed.polls.findIndex((poll) => poll.outcome === 'complete');
+  const inARow = failing === -1 ? feed.polls.length : failing;
+  if (inARow > 0) {
+    const what = `${count(inARow, 'poll', 'polls')} in a row failed (${latest!.code ?? 'unknown error'})`;
+    return { state: inARow >= FAILURES_DOWN || stale > 3 * feed.pollMs ? 'down' : 'degraded', side: 'upstream', reason: what };
+  }
+  const throttled = feed.polls.filter((poll) => poll.code === 'THROTTLED').length;
+  if (feed.polls.length >= 4 && throttled / feed.polls.length > THROTTLED_SHARE) {
+    return { state: 'degraded', side: 'upstream', reason: `${throttled} of the last ${feed.polls.length} polls were throttled (429)` };
+  }
+  return null;
+}
+
+export function feedHealth(feed: FeedFacts, sports: SportFacts[]): SportHealth[] {
+  const wide = feedWide(feed);
+  const licensed = feed.licensedSports?.map((sport) => sport.toLowerCase());
+  return sports
+    .map((facts): SportHealth => {
+      const { sport } = facts;
+      if (wide) return { sport, ...wide };
+      if (licensed && !licensed.includes(sport.toLowerCase())) {
+        return { sport, state: 'down', side: 'licence', reason: 'The licence no longer lists this sport' };
+      }
+      const cadence = feed.cadences[sport];
+      if (cadence) {
+        const silent = facts.lastChangeMs === null ? null : feed.now - facts.lastChangeMs;
+        if (silent === null || silent > cadence * 1000) {
+          const said = silent === null ? 'No new or changed record seen yet' : `No new or changed record for ${duration(silent)}`;
+          return {
+            sport,
+            state: silent === null || silent > 3 * cadence * 1000 ? 'down' : 'degraded',
+            side: 'upstream',
+            reason: `${said}; the agreed cadence is ${duration(cadence * 1000)}`,
+          };
+        }
+      }
+      const { upcoming, live, unsettled } = facts.overdue;
+      if (upcoming + live + unsettled > 0) {
+        const rules = rulesFor(sport);
+        const parts = [
+          upcoming ? `${count(upcoming, 'pick', 'picks')} still upcoming ${rules.upcomingAfterMinutes} min after the start` : '',
+          live ? `${count(live, 'pick', 'picks')} still live ${rules.liveAfterHours} h after it` : '',
+          unsettled ? `${count(unsettled, 'pick', 'picks')} not settled ${rules.unsettledAfterHours} h after it` : '',
+        ].filter(Boolean);
+        return { sport, state: 'degraded', side: 'upstream', reason: `Lifecycle overdue: ${parts.join('; ')}` };
+      }
+      return { sport, state: 'healthy', side: null, reason: 'Polled and up to date' };
+    })
+    .sort((a, b) => a.sport.localeCompare(b.sport));
+}
+
+/** Which lifecycle bucket a watched pick is overdue in, if any. */
+export function overdueKind(
+  pick: { status: string | null; eventMs: number | null },
+  rules: LifecycleRules,
+  now: number,
+): 'upcoming' | 'live' | 'unsettled' | null {
+  if (pick.eventMs === null) return null;
+  const since = now - pick.eventMs;
+  if (pick.status === 'upcoming' && since > rules.upcomingAfterMinutes * 60_000) {
+    return since > rules.unsettledAfterHours * 3_600_000 ? 'unsettled' : 'upcoming';
+  }
+  if (pick.status === 'live' && since > rules.liveAfterHours * 3_600_000) {
+    return since > rules.unsettledAfterHours * 3_600_000 ? 'unsettled' : 'live';
+  }
+  return null;
+}

@@ -1,0 +1,104 @@
+import 'server-only';
+import type { Kysely } from 'kysely';
+import { licenceOrNull } from '../picks-api/portal';
+import { readFeed } from '../store/change-feed';
+import { toAppError } from '../errors';
+import { fromStore } from '../store';
+import { latestStates, readCadences, recentPolls, recordStates, sportFacts, stateHistory, type StateEntry } from '../store/feed-health';
+import type { Database } from '../store/schema';
+import { feedHealth, type SportFacts, type SportHealth } from './compute';
+
+type Db = Kysely<Database>;
+const DAY_MS = 86_400_000;
+
+/** One sport's health as the API and /health show it: state, side, reason, since when, and the figures behind it. */
+export type SportHealthView = SportHealth & { since: string } & Omit<SportFacts, 'sport' | 'lastChangeMs'> & {
+    lastChangeAt: string | null;
+    cadenceSeconds: number | null;
+  };
+
+/**
+ * Each sport's health now. With `record` (the polling instance, after each poll) a change of state or side
+ * is written to the log, which gives `since` and the timeline; without it (pages, the API) nothing is written,
+ * and a state not yet logged is said to hold since now.
+ */
+export async function sportsHealth(
+  db: Db,
+  pollMs: number | null,
+  options: { record?: boolean; now?: number } = {},
+): Promise<SportHealthView[]> {
+  const now = options.now ?? Date.now();
+  const [feed, polls, cadenceRows, facts, latest, licence] = await Promise.all([
+    readFeed(db),
+    recentPolls(db, now - DAY_MS),
+    readCadences(db),
+    sportFacts(db, now),
+    latestStates(db),
+    licenceOrNull().catch(() => null),
+  ]);
+  const cadences = Object.fromEntries(cadenceRows.map((c) => [c.sport, c.seconds]));
+  // A sport with an agreed cadence or a logged state is judged even when the feed holds none of its records now.
+  for (const sport of new Set([...Object.keys(cadences), ...latest.keys()]))
+    if (!facts.some((f) => f.sport === sport))
+      facts.push({
+        sport,
+        watched: 0,
+        lastChangeMs: null,
+        publicationLagSeconds: null,
+        overdue: { upcoming: 0, live: 0, unsettled: 0 },
+        resettled24h: 0,
+        withdrawn24h: 0,
+      });
+  const states = feedHealth(
+    {
+      now,
+      pollMs,
+      leaseHeld: feed.holder !== null && feed.leaseExpires > now,
+      lastCompleteMs: feed.completeMs,
+      polls,
+      licensedSports: licence?.sports ?? null,
+      cadences,
+    },
+    facts,
+  );
+  const changed: StateEntry[] = [];
+  const views = states.map((health): SportHealthView => {
+    const before = latest.get(health.sport);
+    const same = before && before.state === health.state && before.side === health.side;
+    if (!same) changed.push({ ...health, at: now });
+    const f = facts.find((x) => x.sport === health.sport)!;
+    const { sport: _sport, lastChangeMs, ...figures } = f;
+    return {
+      ...health,
+      since: new Date(same ? before.at : now).toISOString(),
+      ...figures,
+      lastChangeAt: lastChangeMs === null ? null : new Date(lastChangeMs).toISOString(),
+      cadenceSeconds: cadences[health.sport] ?? null,
+    };
+  });
+  if (options.record) await recordStates(db, changed);
+  return views;
+}
+
+const WEEK_MS = 7 * DAY_MS;
+
+/** What /health shows: each sport's health and the last week's changes of state, or the error to show. */
+export async function healthForPage(pollMs: number | null) {
+  const now = Date.now();
+  try {
+    const [sports, history] = await fromStore((db) => Promise.all([sportsHealth(db, pollMs, { now }), stateHistory(db, now - WEEK_MS)]));
+    return { ok: true as const, now, from: now - WEEK_MS, sports, history };
+  } catch (error) {
+    return { ok: false as const, error: toAppError(error).toJSON() };
+  }
+}
+
+/** The overview's line: sports whose last logged state is not healthy (cheap: no facts gathered); null if the store is away. */
+export async function unhealthySports(): Promise<StateEntry[] | null> {
+  try {
+    const latest = await fromStore(latestStates);
+    return [...latest.values()].filter((e) => e.state !== 'healthy').sort((a, b) => a.sport.localeCompare(b.sport));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,84 @@
+import 'server-only';
+import { z } from 'zod';
+import { recordAudit } from '../audit/record';
+import type { PortalSession } from '../auth/session';
+import { getConfig } from '../config';
+import { AppError, toAppError } from '../errors';
+import { fromStore } from '../store';
+import { readCadences, setCadences } from '../store/feed-health';
+import { sportsHealth } from '.';
+
+/**
+ * GET /api/feed-health: each sport's health (lib/feed-health). GET and PUT /api/feed-health/cadences: the
+ * refresh cadence agreed with the provider per sport, which silence is judged against (admins set it).
+ */
+
+const json = (body: unknown) => Response.json(body, { headers: { 'Cache-Control': 'private, no-store' } });
+const MAX_BODY = 8_192;
+const MIN_SECONDS = 60;
+const MAX_SECONDS = 30 * 86_400;
+
+export async function feedHealthResponse(): Promise<Response> {
+  try {
+    const config = getConfig();
+    const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
+    const sports = await fromStore((db) => sportsHealth(db, pollMs));
+    return json({ sports, checkedAt: new Date().toISOString() });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}
+
+const cadenceBody = z.strictObject({
+  cadences: z.record(
+    z.string().trim().min(1, 'must name a sport').max(100, 'must be at most 100 characters'),
+    z
+      .number({ error: 'must be a number of seconds, or null to remove it' })
+      .int('must be a whole number of seconds')
+      .min(MIN_SECONDS, `must be at least ${MIN_SECONDS} seconds`)
+      .max(MAX_SECONDS, `must be at most ${MAX_SECONDS} seconds (30 days)`)
+      .nullable(),
+  ),
+});
+
+const invalid = (details: Record<string, string>) =>
+  new AppError({
+    code: 'INVALID_FILTERS',
+    message: `Invalid cadences: ${Object.entries(details)
+      .map(([field, problem]) => `${field} ${problem}`)
+      .join('; ')}.`,
+    details,
+  });
+
+export async function cadencesResponse(request: Request, session: PortalSession): Promise<Response> {
+  try {
+    if (request.method === 'GET') return json({ cadences: await fromStore(readCadences) });
+    const text = await request.text();
+    if (text.length > MAX_BODY)
+      throw new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A cadence change is at most ${MAX_BODY} bytes.` });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw invalid({ body: 'is not JSON' });
+    }
+    const parsed = cadenceBody.safeParse(body);
+    if (!parsed.success) {
+      throw invalid(Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.') || 'body', issue.message])));
+    }
+    await fromStore((db) => setCadences(db, parsed.data.cadences, session.user.email));
+    await recordAudit({
+      actor: session.user.email,
+      role: session.user.role,
+      action: 'feed.cadence',
+      target: Object.keys(parsed.data.cadences).join(', ').slice(0, 200),
+      filters: Object.fromEntries(
+        Object.entries(parsed.data.cadences).map(([sport, seconds]) => [sport, seconds === null ? 'none' : String(seconds)]),
+      ),
+      outcome: 'complete',
+    });
+    return json({ cadences: await fromStore(readCadences) });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}

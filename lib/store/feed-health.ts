@@ -1,0 +1,171 @@
+import type { Kysely } from 'kysely';
+import { overdueKind, rulesFor, type HealthSide, type HealthState, type PollFacts, type SportFacts } from '../feed-health/compute';
+import type { Database } from './schema';
+
+type Db = Kysely<Database>;
+const DAY_MS = 86_400_000;
+
+/** The store's side of feed health (lib/feed-health): poll outcomes, cadences, state changes, and the facts per sport. */
+
+export async function recordPoll(db: Db, poll: PollFacts & { instance: string }): Promise<void> {
+  await db
+    .insertInto('feed_polls')
+    .values({ id: `${poll.at}:${poll.instance}`, at_ms: poll.at, outcome: poll.outcome, code: poll.code })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** The newest polls first (at most `most`, none older than `sinceMs`). */
+export async function recentPolls(db: Db, sinceMs: number, most = 24): Promise<PollFacts[]> {
+  const rows = await db.selectFrom('feed_polls').selectAll().where('at_ms', '>=', sinceMs).orderBy('at_ms', 'desc').limit(most).execute();
+  return rows.map((row) => ({ at: Number(row.at_ms), outcome: row.outcome === 'complete' ? 'complete' : 'failed', code: row.code }));
+}
+
+export async function readCadences(db: Db): Promise<{ sport: string; seconds: number; updatedBy: string; updatedAt: string }[]> {
+  const rows = await db.selectFrom('feed_cadences').selectAll().orderBy('sport').execute();
+  return rows.map((row) => ({ sport: row.sport, seconds: Number(row.seconds), updatedBy: row.updated_by, updatedAt: row.updated_at }));
+}
+
+/** Sets (or, with null, removes) the agreed cadence of each sport named. */
+export async function setCadences(db: Db, cadences: Record<string, number | null>, by: string, at = new Date()): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    for (const [sport, seconds] of Object.entries(cadences)) {
+      if (seconds === null) await tx.deleteFrom('feed_cadences').where('sport', '=', sport).execute();
+      else
+        await tx
+          .insertInto('feed_cadences')
+          .values({ sport, seconds, updated_by: by, updated_at: at.toISOString() })
+          .onConflict((oc) => oc.column('sport').doUpdateSet({ seconds, updated_by: by, updated_at: at.toISOString() }))
+          .execute();
+    }
+  });
+}
+
+export interface StateEntry {
+  sport: string;
+  state: HealthState;
+  side: HealthSide | null;
+  reason: string;
+  at: number;
+}
+
+const toEntry = (row: { sport: string; state: string; side: string | null; reason: string; at_ms: number }): StateEntry => ({
+  sport: row.sport,
+  state: row.state as HealthState,
+  side: row.side as HealthSide | null,
+  reason: row.reason,
+  at: Number(row.at_ms),
+});
+
+/** Each sport's current state: its latest entry. */
+export async function latestStates(db: Db): Promise<Map<string, StateEntry>> {
+  const rows = await db
+    .selectFrom('feed_health_log as l')
+    .selectAll('l')
+    .where('l.at_ms', '=', (eb) =>
+      eb
+        .selectFrom('feed_health_log as m')
+        .select((e) => e.fn.max('m.at_ms').as('at'))
+        .whereRef('m.sport', '=', 'l.sport'),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.sport, toEntry(row)]));
+}
+
+export async function recordStates(db: Db, entries: StateEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db
+    .insertInto('feed_health_log')
+    .values(entries.map((e) => ({ id: `${e.sport}:${e.at}`, sport: e.sport, state: e.state, side: e.side, reason: e.reason, at_ms: e.at })))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** State changes since `sinceMs`, with the one in force then (so a timeline starts with a state), oldest first. */
+export async function stateHistory(db: Db, sinceMs: number): Promise<StateEntry[]> {
+  const rows = await db.selectFrom('feed_health_log').selectAll().where('at_ms', '>=', sinceMs).orderBy('at_ms').execute();
+  const before = await db
+    .selectFrom('feed_health_log as l')
+    .selectAll('l')
+    .where('l.at_ms', '=', (eb) =>
+      eb
+        .selectFrom('feed_health_log as m')
+        .select((e) => e.fn.max('m.at_ms').as('at'))
+        .whereRef('m.sport', '=', 'l.sport')
+        .where('m.at_ms', '<', sinceMs),
+    )
+    .execute();
+  return [...before, ...rows].map(toEntry);
+}
+
+/** Drops poll outcomes and state changes older than `beforeMs`, keeping each sport's latest state. */
+export async function pruneFeedHealth(db: Db, beforeMs: number): Promise<void> {
+  await db.deleteFrom('feed_polls').where('at_ms', '<', beforeMs).execute();
+  const keep = [...(await latestStates(db)).values()].map((e) => `${e.sport}:${e.at}`);
+  let old = db.deleteFrom('feed_health_log').where('at_ms', '<', beforeMs);
+  if (keep.length) old = old.where('id', 'not in', keep);
+  await old.execute();
+}
+
+/** What the poller has seen of each sport: records watched, lifecycle overdue, the last day's changes. */
+export async function sportFacts(db: Db, now: number): Promise<SportFacts[]> {
+  const facts = new Map<string, SportFacts>();
+  const of = (sport: string) => {
+    let f = facts.get(sport);
+    if (!f) {
+      f = {
+        sport,
+        watched: 0,
+        lastChangeMs: null,
+        publicationLagSeconds: null,
+        overdue: { upcoming: 0, live: 0, unsettled: 0 },
+        resettled24h: 0,
+        withdrawn24h: 0,
+      };
+      facts.set(sport, f);
+    }
+    return f;
+  };
+  const watched = await db.selectFrom('watched').select(['status', 'event_ms', 'display']).where('withdrawn', '=', 0).execute();
+  for (const row of watched) {
+    const sport = (JSON.parse(row.display) as { sport?: string }).sport;
+    if (!sport) continue;
+    const f = of(sport);
+    f.watched += 1;
+    const late = overdueKind({ status: row.status, eventMs: row.event_ms === null ? null : Number(row.event_ms) }, rulesFor(sport), now);
+    if (late) f.overdue[late] += 1;
+  }
+  const last = await db
+    .selectFrom('changes')
+    .select(['sport', (eb) => eb.fn.max('detected_at').as('at')])
+    .where('sport', 'is not', null)
+    .groupBy('sport')
+    .execute();
+  for (const row of last) if (row.sport && row.at) of(row.sport).lastChangeMs = Date.parse(String(row.at));
+  const day = await db
+    .selectFrom('changes')
+    .select(['sport', 'kinds', 'detected_at', 'before', 'after'])
+    .where('detected_at', '>=', new Date(now - DAY_MS).toISOString())
+    .where('sport', 'is not', null)
+    .execute();
+  const lags = new Map<string, number[]>();
+  for (const row of day) {
+    const f = of(row.sport!);
+    const kinds = row.kinds.split(' ');
+    if (kinds.includes('withdrawn')) f.withdrawn24h += 1;
+    const before = row.before ? (JSON.parse(row.before) as { result?: string | null }) : null;
+    if (kinds.includes('result') && before?.result) f.resettled24h += 1;
+    const after = row.after ? (JSON.parse(row.after) as { publishedAt?: string | null }) : null;
+    const published = after?.publishedAt ? Date.parse(after.publishedAt) : NaN;
+    if (kinds.includes('new') && Number.isFinite(published)) {
+      const list = lags.get(row.sport!) ?? [];
+      list.push(Math.max(0, (Date.parse(row.detected_at) - published) / 1000));
+      lags.set(row.sport!, list);
+    }
+  }
+  for (const [sport, list] of lags) {
+    list.sort((a, b) => a - b);
+    of(sport).publicationLagSeconds = Math.round(list[Math.floor((list.length - 1) / 2)]!);
+  }
+  return [...facts.values()];
+}

@@ -1,0 +1,77 @@
+import { expect, signIn, test } from './fixtures';
+import { E2E } from './ports';
+import { sessionCookie } from './support/session';
+
+/**
+ * Feed health on the main portal (the sandbox, polled at start): each sport the feed watches, with its state,
+ * side, reason and figures, the same in the API and on /health; the cadence agreed per sport, set by admins only.
+ */
+
+const portal = `http://localhost:${E2E.port}`;
+interface Sport {
+  sport: string;
+  state: string;
+  side: string | null;
+  reason: string;
+  since: string;
+  watched: number;
+  cadenceSeconds: number | null;
+}
+
+test('GET /api/feed-health names each watched sport with its state, side, reason and figures; /health shows the same', async ({ page }) => {
+  const cookie = await sessionCookie(portal, 'viewer');
+  const read = async () =>
+    ((await (await fetch(`${portal}/api/feed-health`, { headers: { cookie } })).json()) as { sports: Sport[] }).sports;
+  await expect.poll(async () => (await read()).length, { timeout: 60_000 }).toBeGreaterThan(0);
+  const sports = await read();
+  for (const s of sports) {
+    expect(['healthy', 'degraded', 'down']).toContain(s.state);
+    if (s.state === 'healthy') expect(s.side).toBeNull();
+    else expect(['upstream', 'licence', 'portal']).toContain(s.side);
+    expect(Date.parse(s.since)).toBeLessThanOrEqual(Date.now());
+    expect(s.reason.length).toBeGreaterThan(0);
+  }
+  expect(sports.map((s) => s.sport)).toEqual([...sports.map((s) => s.sport)].sort((a, b) => a.localeCompare(b)));
+  expect(sports.reduce((n, s) => n + s.watched, 0)).toBeGreaterThan(0);
+
+  await signIn(page, 'viewer', '/health');
+  const rows = page.getByTestId('health-table').locator('tbody tr');
+  await expect(rows).toHaveCount(sports.length);
+  for (const s of sports) await expect(page.locator(`tr[data-sport="${s.sport}"] [data-cell="state"]`)).toHaveText(s.state);
+  await expect(page.getByLabel(/Agreed cadence for/)).toHaveCount(0); // viewers read it, admins set it
+});
+
+test('an admin sets the cadence agreed for a sport; silence is judged against it; others may not set it; bad values are named', async ({
+  page,
+}) => {
+  const admin = await sessionCookie(portal, 'admin');
+  const put = (cookie: string, body: unknown) =>
+    fetch(`${portal}/api/feed-health/cadences`, {
+      method: 'PUT',
+      headers: { cookie, origin: portal, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const bad = await put(admin, { cadences: { Football: 5, Tennis: 'hourly', '': 3600 } });
+  expect(bad.status).toBe(400);
+  const details = ((await bad.json()) as { error: { details: Record<string, string> } }).error.details;
+  expect(details).toMatchObject({
+    'cadences.Football': 'must be at least 60 seconds',
+    'cadences.Tennis': expect.stringContaining('seconds'),
+  });
+  expect((await put(await sessionCookie(portal, 'editor'), { cadences: { Football: 3600 } })).status).toBe(403);
+
+  await signIn(page, 'admin', '/health');
+  const sport = (await page.locator('tbody tr[data-sport]').first().getAttribute('data-sport'))!;
+  await page.getByLabel(`Agreed cadence for ${sport}`).selectOption('3600');
+  await expect(page.locator(`tr[data-sport="${sport}"] [role=status]`)).toHaveText('Saved; judged from the next poll.');
+  const cadences = (await (await fetch(`${portal}/api/feed-health/cadences`, { headers: { cookie: admin } })).json()) as {
+    cadences: { sport: string; seconds: number; updatedBy: string }[];
+  };
+  expect(cadences.cadences).toContainEqual(expect.objectContaining({ sport, seconds: 3600, updatedBy: 'admin@demo.picks.test' }));
+  const health = (await (await fetch(`${portal}/api/feed-health`, { headers: { cookie: admin } })).json()) as { sports: Sport[] };
+  expect(health.sports.find((s) => s.sport === sport)!.cadenceSeconds).toBe(3600);
+  // Recorded in the audit trail, then removed again for the tests after this one.
+  const audit = await (await fetch(`${portal}/api/audit?action=feed.cadence`, { headers: { cookie: admin } })).json();
+  expect(JSON.stringify(audit)).toContain(sport);
+  expect((await put(admin, { cadences: { [sport]: null } })).status).toBe(200);
+});

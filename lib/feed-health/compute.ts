@@ -172,3 +172,44 @@ export function overdueKind(
   }
   return null;
 }
+
+/** What a licence grants, as /me says it: a change of any of it is an event (its status and expiry are not scope). */
+export interface LicenceScope {
+  sports: string[] | null;
+  leagues: string[] | null;
+  from: string | null;
+  to: string | null;
+  contentMode: string | null;
+  channels: string[] | null;
+}
+
+const sorted = (list: string[] | null) => (list ? [...list].sort() : null);
+
+export function licenceScope(summary: LicenceScope): LicenceScope {
+  return {
+    sports: sorted(summary.sports),
+    leagues: sorted(summary.leagues),
+    from: summary.from,
+    to: summary.to,
+    contentMode: summary.contentMode,
+    channels: sorted(summary.channels),
+  };
+}
+
+export type ScopeDifference =
+  | { field: 'sports' | 'leagues' | 'channels'; added: string[]; removed: string[] }
+  | { field: 'from' | 'to' | 'contentMode'; before: string | null; after: string | null };
+
+/** What changed between two scopes, field by field (lists as what was added and removed). */
+export function scopeDifferences(before: LicenceScope, after: LicenceScope): ScopeDifference[] {
+  const out: ScopeDifference[] = [];
+  for (const field of ['sports', 'leagues', 'channels'] as const) {
+    const [was, now] = [before[field] ?? [], after[field] ?? []];
+    const added = now.filter((x) => !was.includes(x));
+    const removed = was.filter((x) => !now.includes(x));
+    if (added.length || removed.length || (before[field] === null) !== (after[field] === null)) out.push({ field, added, removed });
+  }
+  for (const field of ['from', 'to', 'contentMode'] as const)
+    if (before[field] !== after[field]) out.push({ field, before: before[field], after: after[field] });
+  return out;
+}

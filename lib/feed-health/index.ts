@@ -1,12 +1,23 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
+import type { LicenceSummary } from '../picks-api/licence';
 import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
 import { toAppError } from '../errors';
 import { fromStore } from '../store';
-import { latestStates, readCadences, recentPolls, recordStates, sportFacts, stateHistory, type StateEntry } from '../store/feed-health';
+import {
+  latestStates,
+  licenceChanges,
+  noteLicenceScope,
+  readCadences,
+  recentPolls,
+  recordStates,
+  sportFacts,
+  stateHistory,
+  type StateEntry,
+} from '../store/feed-health';
 import type { Database } from '../store/schema';
-import { feedHealth, type SportFacts, type SportHealth } from './compute';
+import { feedHealth, licenceScope, scopeDifferences, type SportFacts, type SportHealth } from './compute';
 
 type Db = Kysely<Database>;
 const DAY_MS = 86_400_000;
@@ -25,7 +36,7 @@ export type SportHealthView = SportHealth & { since: string } & Omit<SportFacts,
 export async function sportsHealth(
   db: Db,
   pollMs: number | null,
-  options: { record?: boolean; now?: number } = {},
+  options: { record?: boolean; now?: number; licence?: LicenceSummary | null } = {},
 ): Promise<SportHealthView[]> {
   const now = options.now ?? Date.now();
   const [feed, polls, cadenceRows, facts, latest, licence] = await Promise.all([
@@ -34,7 +45,7 @@ export async function sportsHealth(
     readCadences(db),
     sportFacts(db, now),
     latestStates(db),
-    licenceOrNull().catch(() => null),
+    options.licence !== undefined ? options.licence : licenceOrNull().catch(() => null),
   ]);
   const cadences = Object.fromEntries(cadenceRows.map((c) => [c.sport, c.seconds]));
   // A sport with an agreed cadence or a logged state is judged even when the feed holds none of its records now.
@@ -76,7 +87,10 @@ export async function sportsHealth(
       cadenceSeconds: cadences[health.sport] ?? null,
     };
   });
-  if (options.record) await recordStates(db, changed);
+  if (options.record) {
+    await recordStates(db, changed);
+    if (licence) await noteLicenceScope(db, licenceScope(licence), now);
+  }
   return views;
 }
 
@@ -86,8 +100,10 @@ const WEEK_MS = 7 * DAY_MS;
 export async function healthForPage(pollMs: number | null) {
   const now = Date.now();
   try {
-    const [sports, history] = await fromStore((db) => Promise.all([sportsHealth(db, pollMs, { now }), stateHistory(db, now - WEEK_MS)]));
-    return { ok: true as const, now, from: now - WEEK_MS, sports, history };
+    const [sports, history, licence] = await fromStore((db) =>
+      Promise.all([sportsHealth(db, pollMs, { now }), stateHistory(db, now - WEEK_MS), recentLicenceChanges(db, now)]),
+    );
+    return { ok: true as const, now, from: now - WEEK_MS, sports, history, licenceChanges: licence };
   } catch (error) {
     return { ok: false as const, error: toAppError(error).toJSON() };
   }
@@ -101,4 +117,14 @@ export async function unhealthySports(): Promise<StateEntry[] | null> {
   } catch {
     return null;
   }
+}
+
+/** The licence's changes of scope over the last 30 days, newest first, each with what changed. */
+export async function recentLicenceChanges(db: Db, now = Date.now()) {
+  return (await licenceChanges(db, now - 30 * DAY_MS)).map((change) => ({
+    at: new Date(change.at).toISOString(),
+    before: change.before,
+    after: change.after,
+    changed: scopeDifferences(change.before, change.after),
+  }));
 }

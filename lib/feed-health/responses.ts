@@ -6,7 +6,7 @@ import { getConfig } from '../config';
 import { AppError, toAppError } from '../errors';
 import { fromStore } from '../store';
 import { readCadences, setCadences } from '../store/feed-health';
-import { sportsHealth } from '.';
+import { recentLicenceChanges, sportsHealth } from '.';
 
 /**
  * GET /api/feed-health: each sport's health (lib/feed-health). GET and PUT /api/feed-health/cadences: the
@@ -22,8 +22,8 @@ export async function feedHealthResponse(): Promise<Response> {
   try {
     const config = getConfig();
     const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
-    const sports = await fromStore((db) => sportsHealth(db, pollMs));
-    return json({ sports, checkedAt: new Date().toISOString() });
+    const [sports, licenceChanges] = await fromStore((db) => Promise.all([sportsHealth(db, pollMs), recentLicenceChanges(db)]));
+    return json({ sports, licenceChanges, checkedAt: new Date().toISOString() });
   } catch (error) {
     return toAppError(error).toResponse();
   }

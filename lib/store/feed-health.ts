@@ -1,5 +1,15 @@
 import type { Kysely } from 'kysely';
-import { overdueKind, rulesFor, type HealthSide, type HealthState, type PollFacts, type SportFacts } from '../feed-health/compute';
+import {
+  overdueKind,
+  rulesFor,
+  scopeDifferences,
+  type HealthSide,
+  type HealthState,
+  type LicenceScope,
+  type PollFacts,
+  type SportFacts,
+} from '../feed-health/compute';
+import { readMeta, writeMeta } from './meta';
 import type { Database } from './schema';
 
 type Db = Kysely<Database>;
@@ -168,4 +178,39 @@ export async function sportFacts(db: Db, now: number): Promise<SportFacts[]> {
     of(sport).publicationLagSeconds = Math.round(list[Math.floor((list.length - 1) / 2)]!);
   }
   return [...facts.values()];
+}
+
+export interface LicenceChange {
+  at: number;
+  before: LicenceScope;
+  after: LicenceScope;
+}
+
+/**
+ * Compares the scope /me states now with the one last seen: the first is only kept (nothing to compare), a
+ * different one is logged as a change and kept. Called by the polling instance after each poll.
+ */
+export async function noteLicenceScope(db: Db, scope: LicenceScope, at: number): Promise<LicenceChange | null> {
+  const known = await readMeta(db, 'licence-scope');
+  const now = JSON.stringify(scope);
+  if (known === now) return null;
+  await writeMeta(db, 'licence-scope', now);
+  if (known === undefined || known === null) return null;
+  const before = JSON.parse(known) as LicenceScope;
+  if (scopeDifferences(before, scope).length === 0) return null;
+  await db
+    .insertInto('licence_changes')
+    .values({ id: String(at), at_ms: at, before: known, after: now })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  return { at, before, after: scope };
+}
+
+export async function licenceChanges(db: Db, sinceMs: number): Promise<LicenceChange[]> {
+  const rows = await db.selectFrom('licence_changes').selectAll().where('at_ms', '>=', sinceMs).orderBy('at_ms', 'desc').execute();
+  return rows.map((row) => ({
+    at: Number(row.at_ms),
+    before: JSON.parse(row.before) as LicenceScope,
+    after: JSON.parse(row.after) as LicenceScope,
+  }));
 }

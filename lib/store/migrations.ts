@@ -261,6 +261,14 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('updated_by', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
+      // The licensed scope read from /me whenever it changed: sports, leagues, window, mode, channels, before and after.
+      await db.schema
+        .createTable('licence_changes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('at_ms', 'bigint', (c) => c.notNull())
+        .addColumn('before', 'text', (c) => c.notNull())
+        .addColumn('after', 'text', (c) => c.notNull())
+        .execute();
     },
   },
 };

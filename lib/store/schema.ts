@@ -148,6 +148,14 @@ export interface FeedHealthLogTable {
   at_ms: number;
 }
 
+export interface LicenceChangesTable {
+  id: string;
+  at_ms: number;
+  /** JSON of the scope (lib/feed-health/compute.ts LicenceScope). */
+  before: string;
+  after: string;
+}
+
 export interface FeedCadencesTable {
   sport: string;
   seconds: number;
@@ -209,6 +217,7 @@ export interface Database {
   feed_polls: FeedPollsTable;
   feed_health_log: FeedHealthLogTable;
   feed_cadences: FeedCadencesTable;
+  licence_changes: LicenceChangesTable;
   revoked_sessions: RevokedSessionsTable;
   walk_slots: WalkSlotsTable;
   locks: LocksTable;

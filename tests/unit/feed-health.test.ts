@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES, feedHealth, overdueKind, rulesFor, type FeedFacts, type SportFacts } from '@/lib/feed-health/compute';
+import {
+  DEFAULT_RULES,
+  feedHealth,
+  licenceScope,
+  overdueKind,
+  rulesFor,
+  scopeDifferences,
+  type FeedFacts,
+  type SportFacts,
+} from '@/lib/feed-health/compute';
 
 /** Each sport's health from what the poller saw: the state, the side the trouble is on, and the reason in words. */
 
@@ -126,5 +135,27 @@ describe('feed health', () => {
     expect(overdueKind({ status: 'live', eventMs: at(9) }, rulesFor('Cricket'), NOW)).toBeNull();
     expect(overdueKind({ status: 'settled', eventMs: at(30) }, DEFAULT_RULES, NOW)).toBeNull();
     expect(overdueKind({ status: 'upcoming', eventMs: null }, DEFAULT_RULES, NOW)).toBeNull();
+  });
+});
+
+describe('licence scope changes', () => {
+  const scope = licenceScope({
+    sports: ['Tennis', 'Football'],
+    leagues: null,
+    from: '2026-01-01',
+    to: null,
+    contentMode: 'full',
+    channels: ['web'],
+  });
+  it('compares scopes field by field: lists as gained and lost, the rest as before and after', () => {
+    expect(scope.sports).toEqual(['Football', 'Tennis']);
+    const after = licenceScope({ ...scope, sports: ['Football', 'Golf'], to: '2027-05-24', channels: ['web'] });
+    expect(scopeDifferences(scope, after)).toEqual([
+      { field: 'sports', added: ['Golf'], removed: ['Tennis'] },
+      { field: 'to', before: null, after: '2027-05-24' },
+    ]);
+    expect(scopeDifferences(scope, licenceScope({ ...scope, sports: ['Tennis', 'Football'] }))).toEqual([]);
+    // A list that /me stops stating at all is a change too.
+    expect(scopeDifferences(scope, { ...scope, channels: null })).toEqual([{ field: 'channels', added: [], removed: ['web'] }]);
   });
 });

@@ -8,6 +8,7 @@ import { DataTable, type Column } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { CadenceField } from '@/components/feed-health/cadence-field';
 import { HealthTimeline } from '@/components/feed-health/timeline';
+import { LicenceChanges } from '@/components/feed-health/licence-changes';
 import { StatusBadge } from '@/components/status-badge';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
@@ -85,6 +86,7 @@ export default async function HealthPage() {
           rowData={(r) => ({ 'data-sport': r.sport, 'data-state': r.state })}
         />
       )}
+      {read.ok && <LicenceChanges changes={read.licenceChanges} />}
       <p className="text-xs text-slate-600">
         Overdue thresholds by default: still upcoming {rulesFor('').upcomingAfterMinutes} min after the start, still live{' '}
         {rulesFor('').liveAfterHours} h after it, not settled {rulesFor('').unsettledAfterHours} h after it; longer for sports whose events

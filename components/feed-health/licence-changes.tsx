@@ -1,0 +1,50 @@
+import type { ScopeDifference } from '@/lib/feed-health/compute';
+import { UtcTime } from '@/components/utc-time';
+
+const NAMES = {
+  sports: 'Sports',
+  leagues: 'Leagues',
+  channels: 'Channels',
+  from: 'Window from',
+  to: 'Window to',
+  contentMode: 'Content mode',
+};
+
+function said(d: ScopeDifference): string {
+  if ('added' in d)
+    return (
+      [d.added.length ? `gained ${d.added.join(', ')}` : '', d.removed.length ? `lost ${d.removed.join(', ')}` : '']
+        .filter(Boolean)
+        .join('; ') || 'now stated differently'
+    );
+  return `${d.before ?? 'not stated'} → ${d.after ?? 'not stated'}`;
+}
+
+/** The licence's changes of scope (from /me, seen by the poller), newest first: what was gained and lost. */
+export function LicenceChanges({ changes }: { changes: { at: string; changed: ScopeDifference[] }[] }) {
+  return (
+    <section aria-labelledby="licence-changes" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+      <h2 id="licence-changes" className="font-semibold">
+        Licence changes (30 days)
+      </h2>
+      {changes.length === 0 ? (
+        <p className="mt-1 text-slate-600">The licensed scope has not changed.</p>
+      ) : (
+        <ul className="mt-2 space-y-2" data-testid="licence-changes">
+          {changes.map((change) => (
+            <li key={change.at}>
+              <UtcTime iso={change.at} />
+              <ul className="ml-4 list-disc">
+                {change.changed.map((d) => (
+                  <li key={d.field} data-field={d.field}>
+                    <span className="font-medium">{NAMES[d.field]}</span>: {said(d)}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pollOnce, type FeedSettings } from '../lib/changes/poller';
+import { sportsHealth } from '../lib/feed-health';
 import { createPicksClient } from '../lib/picks-api/client';
 import { claimFeedLease } from '../lib/store/change-feed';
 import { openStore, type Store } from '../lib/store/open';
@@ -17,7 +18,8 @@ import { benchOptions, writeResult } from './options';
  * through the portal's own poller against the sandbox (its own process, so the CPU measured is the
  * portal's alone): upstream requests, wall time and portal CPU per poll, for the baseline, for polls
  * where nothing changed, and for polls after the sandbox's clock moved an hour; then the store's size
- * after the no-change polls against after the baseline (it must grow with changes, not with polls).
+ * after the no-change polls against after the baseline (it must grow with changes, not with polls), and
+ * what judging each sport's feed health after a poll costs (lib/feed-health, as the polling instance does).
  * On the embedded database and on PostgreSQL (Debian's, on loopback). --picks (75,000)
  * sizes the sandbox; --rounds (5) polls of each kind; medians.
  */
@@ -102,11 +104,21 @@ async function run(label: string, target: StoreTarget, sandboxUrl: string, size:
     console.log(summary('nothing changed', quiet));
     const afterQuiet = { ...(await rows(store)), bytes: size() };
     const moved: Sample[] = [];
+    const health: { wallMs: number; cpuMs: number; sports: number }[] = [];
     for (let i = 0; i < ROUNDS; i += 1) {
       await fetch(`${sandboxUrl}/__sandbox/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 3_600_000 }) });
       moved.push(await measure(store, sandboxUrl));
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      const sports = await sportsHealth(store.db, settings.pollMs, { record: true, licence: null });
+      const used = process.cpuUsage(cpu);
+      health.push({ wallMs: performance.now() - start, cpuMs: (used.user + used.system) / 1000, sports: sports.length });
     }
     console.log(summary('clock moved 1 h each', moved));
+    const healthWall = median(health.map((h) => h.wallMs));
+    console.log(
+      `${'feed health after a poll'.padEnd(26)} wall ${Math.round(healthWall)} ms  portal CPU ${Math.round(median(health.map((h) => h.cpuMs)))} ms  sports ${health[0]!.sports}  (${((100 * healthWall) / median(moved.map((m) => m.wallMs))).toFixed(1)} % of the poll's wall time)`,
+    );
     const afterMoved = { ...(await rows(store)), bytes: size() };
     const show = (r: typeof afterBaseline) =>
       `${r.watched} watched rows, ${r.changes} change rows${r.bytes === null ? '' : `, file ${(r.bytes / 1024).toFixed(0)} KiB`}`;
@@ -115,7 +127,15 @@ async function run(label: string, target: StoreTarget, sandboxUrl: string, size:
     console.log(`store after ${ROUNDS} polls with changes:  ${show(afterMoved)}`);
     const medians = (samples: Sample[]) =>
       Object.fromEntries((Object.keys(samples[0]!) as (keyof Sample)[]).map((key) => [key, median(samples.map((s) => s[key]))]));
-    results[label] = { baseline, quiet: medians(quiet), moved: medians(moved), afterBaseline, afterQuiet, afterMoved };
+    results[label] = {
+      baseline,
+      quiet: medians(quiet),
+      moved: medians(moved),
+      health: { wallMs: healthWall, cpuMs: median(health.map((h) => h.cpuMs)) },
+      afterBaseline,
+      afterQuiet,
+      afterMoved,
+    };
   } finally {
     await store.close();
   }

@@ -2,6 +2,8 @@ import { gzipSync } from 'node:zlib';
 import { BARE_DIR, bareBuilt, buildNext, prepareBarePage, startBarePage } from './bare';
 import { lighthouseScores } from './lighthouse';
 import { benchOptions, writeResult } from './options';
+import { prepareBaseline, startBaselinePortal } from './baseline';
+import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
 import { assertPortFree, median, signIn, startStack } from './support';
 
 /**
@@ -13,6 +15,8 @@ import { assertPortFree, median, signIn, startStack } from './support';
  * "Over the upstream" is a page's time minus the time of the upstream calls it made, medians of the rounds.
  * Then first-load JavaScript (gzip) of /picks, /coverage and the bare table, and Lighthouse (mobile, signed in)
  * on /picks with 50 rows and /licence. --skip-build reuses both builds; --skip-lighthouse skips it.
+ * --baseline <commit> measures that commit's portal in the same rounds (built once outside the repository):
+ * its ratio to the bare page beside today's, and today's time against it.
  */
 
 const options = benchOptions('bench:pages', 'What the portal adds to a page view, against a bare Next.js page.', {
@@ -20,9 +24,16 @@ const options = benchOptions('bench:pages', 'What the portal adds to a page view
   'skip-build': { default: false, help: "reuse both builds (the portal's and the bare page's)" },
   'skip-lighthouse': { default: false, help: 'leave out Lighthouse' },
   'lighthouse-runs': { default: 5, help: 'Lighthouse runs per page (the median is reported)' },
+  baseline: {
+    default: 'none',
+    help: 'an earlier commit whose pages are measured in the same rounds (its time over the upstream, and today against it)',
+  },
 });
 const ROUNDS = options.rounds;
 const BARE_PORT = 3532;
+const BASELINE_PORT = 3533;
+// The baseline (a commit; "none" to skip) is unpacked and built before anything is measured (bench/baseline.ts).
+const baselineDir = options.baseline === 'none' ? null : prepareBaseline(options.baseline);
 
 if (options['skip-build'] && !bareBuilt()) {
   console.error(`[bench] --skip-build, but there is no bare page build in ${BARE_DIR}: run once without it.`);
@@ -48,6 +59,13 @@ const bare = await startBarePage(BARE_PORT, upstreamUrl, key).catch((error: unkn
   throw error;
 });
 const bareUrl = bare.url;
+const baseline = baselineDir
+  ? await startBaselinePortal(baselineDir, stack, BASELINE_PORT, PORTAL_NODE_ARGS).catch((error: unknown) => {
+      bare.stop();
+      stack.stop();
+      throw error;
+    })
+  : null;
 
 interface Timed {
   ms: number;
@@ -113,8 +131,12 @@ CASES.push(
 
 try {
   const cookie = await signIn(portalUrl);
+  const baselineCookie = baseline ? await signIn(baseline.portalUrl) : '';
   const samples = new Map(
-    CASES.map((c) => [c.name, { portal: [] as number[], bare: [] as number[], portalBytes: 0, bareBytes: 0, calls: '' }]),
+    CASES.map((c) => [
+      c.name,
+      { portal: [] as number[], bare: [] as number[], baseline: [] as number[], portalBytes: 0, bareBytes: 0, calls: '' },
+    ]),
   );
   for (let round = 0; round <= ROUNDS; round += 1) {
     // The order of the pages reverses every round too: a page that leaves garbage behind (200 rows) would
@@ -134,7 +156,14 @@ try {
       const portal = await timed(`${portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie });
       const replayed = await replayUpstream(before, await upstreamRequests(), c.upstream);
       const { page: bareRun, upstream: bareUp } = bareBefore ?? (await bareRound());
+      let earlier: number | null = null;
+      if (baseline) {
+        const before = await upstreamRequests();
+        const page = await timed(`${baseline.portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie: baselineCookie });
+        earlier = page.ms - (await replayUpstream(before, await upstreamRequests(), c.upstream)).ms;
+      }
       if (round === 0) continue; // warm-up
+      if (earlier !== null) s.baseline.push(earlier);
       s.portal.push(portal.ms - replayed.ms);
       if (bareRun) s.bare.push(bareRun.ms - bareUp);
       s.portalBytes = portal.bytes;
@@ -154,11 +183,14 @@ try {
       portalMs: +p.toFixed(1),
       bareMs: +b.toFixed(1),
       ratio: +(p / b).toFixed(2),
+      ...(baseline ? { baselineRatio: +(median(s.baseline) / b).toFixed(2), vsBaseline: +(p / median(s.baseline)).toFixed(2) } : {}),
       portalKiB: +(s.portalBytes / 1024).toFixed(1),
       bareKiB: +(s.bareBytes / 1024).toFixed(1),
     };
   });
-  console.log(`\n[bench] time over the upstream calls, medians of ${ROUNDS} rounds (bare: ${bareUrl}/rows and /)`);
+  console.log(
+    `\n[bench] time over the upstream calls, medians of ${ROUNDS} rounds (bare: ${bareUrl}/rows and /${baseline ? `; baseline ${options.baseline}` : ''})`,
+  );
   console.table(rows);
 
   // HTML per row: the growth from 50 to 200 rows, so the page's fixed part does not count.
@@ -216,6 +248,7 @@ try {
   await writeResult('pages', { rounds: ROUNDS, rows, htmlPerRow, firstLoadJs, lighthouse });
 } finally {
   bare.stop();
+  baseline?.stop();
   stack.stop();
 }
 

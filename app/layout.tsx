@@ -25,7 +25,11 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   const theme = themeOf(jar.get(PREFERENCE_COOKIES.theme)?.value);
   const session = await getPortalSession();
   return (
-    <html lang="en" data-theme={theme === 'system' ? undefined : theme}>
+    <html
+      lang="en"
+      data-theme={theme === 'system' ? undefined : theme}
+      data-density={jar.get(PREFERENCE_COOKIES.density)?.value === 'comfortable' ? 'comfortable' : undefined}
+    >
       <body className="min-h-screen">
         {session ? (
           <PortalFrame

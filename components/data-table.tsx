@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 
 /**
- * The portal's plain data tables (audit, exports, users, changes, delivery runs). Columns are named
+ * The portal's plain data tables (audit, exports, users, changes, delivery runs), one line a row at the
+ * person's density (app/globals.css `[data-table]`, lib/preferences). Columns are named
  * objects: an id (also the cell's `data-cell`), a heading, and how a row shows in it. With a `label` the
  * table sits in a labelled, keyboard-focusable scrolling region (axe: scrollable-region-focusable), for
  * the wide ones.
@@ -17,6 +18,14 @@ export interface Column<Row> {
   className?: string;
   /** The whole value, shown on hover (a cut sha256, say). */
   title?: (row: Row) => string | undefined;
+  /** Long text cut to one line at 16rem, the whole of it on hover: no cell widens the table past the screen. */
+  truncate?: (row: Row) => string;
+}
+
+/** Filters or settings as people read them: `name: value`, decoded, one after another. */
+export function filtersText(filters: Record<string, string> | null): string {
+  const entries = Object.entries(filters ?? {});
+  return entries.length ? entries.map(([name, value]) => `${name}: ${value}`).join(' · ') : '—';
 }
 
 export function DataTable<Row>({
@@ -38,7 +47,7 @@ export function DataTable<Row>({
   const region = label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {};
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" {...region}>
-      <table className="min-w-full text-sm" data-testid={testId}>
+      <table className="min-w-full text-sm" data-table="" data-testid={testId}>
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
           <tr>
             {columns.map((column) => (
@@ -55,15 +64,15 @@ export function DataTable<Row>({
                 <td
                   key={column.id}
                   data-cell={column.id}
-                  title={column.title?.(row)}
+                  title={column.title?.(row) ?? column.truncate?.(row)}
                   className={[
-                    'px-3 py-2',
+                    'px-3',
                     column.align === 'right' ? 'text-right tabular-nums' : '',
                     column.nowrap ? 'whitespace-nowrap' : '',
                     column.className ?? '',
                   ].join(' ')}
                 >
-                  {column.cell(row)}
+                  {column.truncate ? <span className="block max-w-64 truncate">{column.truncate(row)}</span> : column.cell(row)}
                 </td>
               ))}
             </tr>

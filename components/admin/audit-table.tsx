@@ -1,22 +1,17 @@
 import type { AuditEntry } from '@/lib/store/audit';
 import { UtcTime } from '@/components/utc-time';
-import { DataTable, outcomeCell, sha256Column, type Column } from '@/components/data-table';
+import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '@/components/data-table';
 
 const dash = (value: string | number | null) => value ?? '—';
 
 const COLUMNS: Column<AuditEntry>[] = [
   { id: 'seq', header: '#', className: 'text-slate-500', cell: (e) => e.seq },
   { id: 'at', header: 'At', nowrap: true, cell: (e) => <UtcTime iso={e.at} /> },
-  { id: 'actor', header: 'Actor', cell: (e) => e.actor },
+  { id: 'actor', header: 'Actor', cell: (e) => e.actor, truncate: (e) => e.actor },
   { id: 'role', header: 'Role', cell: (e) => dash(e.role) },
   { id: 'action', header: 'Action', cell: (e) => e.action },
-  { id: 'target', header: 'Target', cell: (e) => dash(e.target) },
-  {
-    id: 'filters',
-    header: 'Filters',
-    className: 'font-mono text-xs',
-    cell: (e) => (e.filters ? new URLSearchParams(e.filters).toString() || '—' : '—'),
-  },
+  { id: 'target', header: 'Target', cell: (e) => dash(e.target), truncate: (e) => e.target ?? '—' },
+  { id: 'filters', header: 'Filters', className: 'text-xs', cell: (e) => filtersText(e.filters), truncate: (e) => filtersText(e.filters) },
   { id: 'outcome', header: 'Outcome', cell: (e) => outcomeCell(e.outcome, e.errorCode) },
   { id: 'records', header: 'Records', align: 'right', cell: (e) => dash(e.records) },
   { id: 'bytes', header: 'Bytes', align: 'right', cell: (e) => dash(e.bytes) },

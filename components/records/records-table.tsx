@@ -144,6 +144,9 @@ export function RecordsTable({
   const changeDensity = (next: boolean) => {
     setComfortable(next);
     void savePreferences({ density: next ? 'comfortable' : 'compact' });
+    // The other tables of the page follow at once (app/globals.css reads it on <html>, as the layout sets it).
+    if (next) document.documentElement.dataset.density = 'comfortable';
+    else delete document.documentElement.dataset.density;
   };
   const attributions = [...new Set(rows.map((r) => r.attribution).filter((a): a is string => !!a))];
   const changeVisibility: typeof setColumnVisibility = (update) =>

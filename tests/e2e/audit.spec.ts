@@ -86,7 +86,7 @@ test('an editor finds the export in "My exports", with its manifest and a run-ag
   await signIn(page, 'editor', '/exports');
   await page.goto('/exports');
   const row = page.locator('[data-testid="exports-table"] tbody tr').first();
-  await expect(row).toContainText('league=NBA');
+  await expect(row).toContainText('league: NBA');
   await expect(row.locator('[data-cell="outcome"]')).toHaveText('complete');
   const seq = await row.getAttribute('data-export');
   const manifest = await (await fetch(`${main}/api/exports/${seq}/manifest`, { headers: { cookie: editor } })).json();

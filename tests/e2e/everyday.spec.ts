@@ -213,3 +213,27 @@ test('after "Poll now" the changes page updates itself when the poll has ended, 
   await expect(note).toHaveText('The poll you asked for has ended: what it found is below.');
   await expect(page.getByTestId('feed-status')).not.toContainText('polling now');
 });
+
+test('the audit table fits 1440 px: long filters read decoded, cut to one line with the whole on hover', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'admin', '/admin/audit?action=settings.change');
+  const region = page.getByRole('region', { name: 'Audit entries' });
+  expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  // The first start recorded the settings: URLs as written, not %-encoded, and every column in view.
+  const filters = page.locator('[data-cell="filters"]').last();
+  await expect(filters).toHaveAttribute('title', /PICKS_API_BASE_URL: http:\/\/127\.0\.0\.1:\d+/);
+  await expect(filters).not.toContainText('%3A');
+  for (const cell of ['outcome', 'records', 'sha256', 'address'])
+    expect(
+      await page
+        .locator(`[data-cell="${cell}"]`)
+        .last()
+        .evaluate((el) => el.getBoundingClientRect().right),
+      cell,
+    ).toBeLessThanOrEqual(1440);
+  const row = await page
+    .locator('[data-table] tbody tr')
+    .first()
+    .evaluate((tr) => tr.getBoundingClientRect().height);
+  expect(row).toBeLessThanOrEqual(44);
+});

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { UtcTime } from '@/components/utc-time';
-import { DataTable, outcomeCell, sha256Column, type Column } from '@/components/data-table';
+import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import type { AuditEntry } from '@/lib/store/audit';
@@ -15,8 +15,9 @@ const COLUMNS: Column<AuditEntry>[] = [
   {
     id: 'filters',
     header: 'Filters',
-    className: 'font-mono text-xs',
-    cell: (e) => new URLSearchParams(e.filters ?? {}).toString() || 'all records',
+    className: 'text-xs',
+    cell: (e) => filtersText(e.filters),
+    truncate: (e) => (e.filters && Object.keys(e.filters).length ? filtersText(e.filters) : 'all records'),
   },
   { id: 'outcome', header: 'Outcome', cell: (e) => outcomeCell(e.outcome, e.errorCode) },
   {

@@ -1,4 +1,8 @@
 import 'server-only';
+import { alertRecipients } from '../alerts/recipients';
+import { dispatchAlerts, queueHealthAlerts } from '../alerts';
+import { alertMailer } from '../alerts/mail';
+import { portalOrigin } from '../config';
 import { sportsHealth } from '../feed-health';
 import { pruneFeedHealth } from '../store/feed-health';
 import type { PortalConfig } from '../config';
@@ -44,8 +48,20 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     settings,
     // After each poll: each sport's health, its changes of state logged (lib/feed-health); a week of it kept.
     afterPoll: async () => {
-      await sportsHealth(store.db, settings.pollMs, { record: true });
+      const holdMs = config.ALERT_HOLD_SECONDS * 1000;
+      await sportsHealth(store.db, settings.pollMs, {
+        record: true,
+        onChanged: (changed, previous) => queueHealthAlerts(store.db, changed, previous, holdMs),
+      });
       await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
     },
+    // The holder of the polling lease sends the alerts that are due: one sender across instances.
+    whileHolding: () =>
+      dispatchAlerts(store.db, {
+        now: Date.now(),
+        recipients: () => alertRecipients(store.db),
+        send: alertMailer(config),
+        portalUrl: portalOrigin(config),
+      }),
   });
 }

@@ -105,6 +105,19 @@ export const deliverySettings = {
   DELIVERY_SPOOL_MIN_FREE_MB: wholeNumber(1024, 0, 1_000_000_000),
 };
 
+/**
+ * Alerts (lib/alerts/): the SMTP server they are mailed through (unset: they are kept in the notification
+ * log, unsent), the sender, and how long a state must hold before it alerts.
+ */
+export const alertSettings = {
+  SMTP_URL: optionalText.refine(
+    (value) => value === undefined || /^smtps?:\/\/[^/\s]+/.test(value),
+    'must be smtp://host:port or smtps://user:password@host:465',
+  ),
+  ALERT_EMAIL_FROM: z.string().trim().email('must be an email address').default('picks-portal@localhost'),
+  ALERT_HOLD_SECONDS: wholeNumber(300, 0, 86_400),
+};
+
 /** Every group, by the name docs/configuration.md gives its section. OIDC has its own parser (lib/auth/oidc.ts). */
 export const SETTING_GROUPS = {
   upstream: upstreamSettings,
@@ -115,4 +128,5 @@ export const SETTING_GROUPS = {
   audit: auditSettings,
   'change feed': changeFeedSettings,
   deliveries: deliverySettings,
+  alerts: alertSettings,
 } as const;

@@ -4,6 +4,7 @@ import { OIDC_VARIABLES, parseOidcConfig, type OidcConfig } from '../auth/oidc';
 import { isLoopbackHost } from '../net/addresses';
 import { parseStoreSettings, storeSettingsShape, type StoreSettings } from '../store/settings';
 import {
+  alertSettings,
   auditSettings,
   changeFeedSettings,
   deliverySettings,
@@ -28,6 +29,7 @@ const configSchema = z.object({
   ...auditSettings,
   ...changeFeedSettings,
   ...deliverySettings,
+  ...alertSettings,
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };

@@ -36,7 +36,13 @@ export type SportHealthView = SportHealth & { since: string } & Omit<SportFacts,
 export async function sportsHealth(
   db: Db,
   pollMs: number | null,
-  options: { record?: boolean; now?: number; licence?: LicenceSummary | null } = {},
+  options: {
+    record?: boolean;
+    now?: number;
+    licence?: LicenceSummary | null;
+    /** With `record`: told of the changes of state just logged, and each sport's state before them (alerts). */
+    onChanged?: (changed: StateEntry[], previous: Map<string, StateEntry>) => Promise<void>;
+  } = {},
 ): Promise<SportHealthView[]> {
   const now = options.now ?? Date.now();
   const [feed, polls, cadenceRows, facts, latest, licence] = await Promise.all([
@@ -89,6 +95,7 @@ export async function sportsHealth(
   });
   if (options.record) {
     await recordStates(db, changed);
+    if (changed.length && options.onChanged) await options.onChanged(changed, latest);
     if (licence) await noteLicenceScope(db, licenceScope(licence), now);
   }
   return views;

@@ -271,6 +271,30 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  '0009_alerts': {
+    async up(db: AnyDb) {
+      // The notification log (lib/alerts): each alert, held until its state has lasted, then sent, dropped or failed.
+      await db.schema
+        .createTable('alerts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('sport', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('side', 'text')
+        .addColumn('reason', 'text', (c) => c.notNull())
+        .addColumn('detail', 'text')
+        .addColumn('created_ms', 'bigint', (c) => c.notNull())
+        .addColumn('due_ms', 'bigint', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_ms', 'bigint')
+        .addColumn('error', 'text')
+        .addColumn('sent_ms', 'bigint')
+        .addColumn('recipients', 'text')
+        .execute();
+      await db.schema.createIndex('alerts_status_due').on('alerts').columns(['status', 'due_ms']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

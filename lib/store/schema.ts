@@ -156,6 +156,25 @@ export interface LicenceChangesTable {
   after: string;
 }
 
+/** lib/alerts: the notification log. status: held (waiting out ALERT_HOLD_SECONDS), pending, sending, sent, dropped, failed. */
+export interface AlertsTable {
+  id: string;
+  kind: string;
+  sport: string;
+  state: string;
+  side: string | null;
+  reason: string;
+  detail: string | null;
+  created_ms: number;
+  due_ms: number;
+  status: string;
+  attempts: Generated<number>;
+  next_ms: number | null;
+  error: string | null;
+  sent_ms: number | null;
+  recipients: string | null;
+}
+
 export interface FeedCadencesTable {
   sport: string;
   seconds: number;
@@ -218,6 +237,7 @@ export interface Database {
   feed_health_log: FeedHealthLogTable;
   feed_cadences: FeedCadencesTable;
   licence_changes: LicenceChangesTable;
+  alerts: AlertsTable;
   revoked_sessions: RevokedSessionsTable;
   walk_slots: WalkSlotsTable;
   locks: LocksTable;

@@ -34,6 +34,7 @@ for (const scheme of ['light', 'dark'] as const)
       '/changes',
       '/changes?kind=nope',
       '/health',
+      '/alerts',
       '/deliveries',
     ]) {
       await page.goto(url);

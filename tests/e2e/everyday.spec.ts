@@ -25,6 +25,7 @@ const PAGES: { path: string; nav: string; roles: readonly RoleName[] }[] = [
   { path: '/deliveries', nav: 'Deliveries', roles: ['editor', 'admin'] },
   { path: '/admin/users', nav: 'Users', roles: ['admin'] },
   { path: '/admin/audit', nav: 'Audit', roles: ['admin'] },
+  { path: '/alerts', nav: 'Alerts', roles: ['admin'] },
 ];
 
 /** How far the page itself scrolls sideways (a table's own scroll region does not count). */

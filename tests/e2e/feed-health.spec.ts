@@ -75,3 +75,26 @@ test('an admin sets the cadence agreed for a sport; silence is judged against it
   expect(JSON.stringify(audit)).toContain(sport);
   expect((await put(admin, { cadences: { [sport]: null } })).status).toBe(200);
 });
+
+test('the notification log is for admins: /alerts and GET /api/alerts; send again refuses an unknown alert and another site', async ({
+  page,
+}) => {
+  const admin = await sessionCookie(portal, 'admin');
+  const editor = await sessionCookie(portal, 'editor');
+  expect((await fetch(`${portal}/api/alerts`, { headers: { cookie: editor } })).status).toBe(403);
+  const log = await fetch(`${portal}/api/alerts`, { headers: { cookie: admin } });
+  expect(log.status).toBe(200);
+  expect(Array.isArray(((await log.json()) as { data: unknown[] }).data)).toBe(true);
+  const resend = (cookie: string, origin: string) =>
+    fetch(`${portal}/api/alerts/${encodeURIComponent('1:sport.down:Nowhere')}/resend`, { method: 'POST', headers: { cookie, origin } });
+  expect((await resend(admin, portal)).status).toBe(404);
+  expect((await resend(admin, 'https://evil.example')).status).toBe(403);
+  expect((await resend(editor, portal)).status).toBe(403);
+
+  await signIn(page, 'admin', '/alerts');
+  await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+  await expect(page.getByText(/no SMTP_URL is set/)).toBeVisible(); // this portal mails nothing, and says so
+  await page.context().clearCookies();
+  await signIn(page, 'manager', '/alerts');
+  await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
+});

@@ -54,6 +54,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0006_walks',
       '0007_preferences',
       '0008_feed_health',
+      '0009_alerts',
     ]);
   });
 

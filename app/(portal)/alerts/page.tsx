@@ -1,0 +1,82 @@
+import type { Metadata } from 'next';
+import { requirePage } from '@/lib/auth/session';
+import { getConfig } from '@/lib/config';
+import { alertsForPage } from '@/lib/alerts/view';
+import type { alertView } from '@/lib/alerts/responses';
+import { DataTable, type Column } from '@/components/data-table';
+import { ErrorPanel } from '@/components/error-panel';
+import { ResendButton } from '@/components/alerts/resend-button';
+import { RefreshWhile } from '@/components/refresh-while';
+import { StatusBadge } from '@/components/status-badge';
+import { PageHeader } from '@/components/ui/page-header';
+import { UtcTime } from '@/components/utc-time';
+
+export const metadata: Metadata = { title: 'Alerts' };
+
+type Row = ReturnType<typeof alertView>;
+
+const COLUMNS: Column<Row>[] = [
+  { id: 'created', header: 'Raised', nowrap: true, cell: (a) => <UtcTime iso={a.createdAt} /> },
+  { id: 'kind', header: 'Event', nowrap: true, cell: (a) => a.kind },
+  { id: 'sport', header: 'Sport', cell: (a) => a.sport },
+  { id: 'state', header: 'State', cell: (a) => <StatusBadge value={a.state} /> },
+  {
+    id: 'reason',
+    header: 'Reason',
+    cell: (a) => a.reason,
+    truncate: (a) => [a.reason, a.detail && `Before: ${a.detail}`].filter(Boolean).join('. '),
+  },
+  { id: 'status', header: 'Outcome', cell: (a) => a.status },
+  { id: 'attempts', header: 'Attempts', align: 'right', cell: (a) => a.attempts },
+  {
+    id: 'recipients',
+    header: 'Sent to (email)',
+    cell: (a) => a.recipients.join(', ') || '—',
+    truncate: (a) => a.recipients.join(', ') || '—',
+  },
+  { id: 'error', header: 'Why not sent', cell: (a) => a.error ?? '—', truncate: (a) => a.error ?? '—' },
+  {
+    id: 'actions',
+    header: '',
+    nowrap: true,
+    cell: (a) => (['sent', 'failed', 'unsent', 'dropped'].includes(a.status) ? <ResendButton id={a.id} /> : null),
+  },
+];
+
+export default async function AlertsPage() {
+  await requirePage('alerts', '/alerts');
+  const config = getConfig();
+  const read = await alertsForPage();
+  return (
+    <div className="space-y-4">
+      <PageHeader title="Alerts">
+        Every alert of the feed’s health, newest first (the latest 200): held until its state has lasted {config.ALERT_HOLD_SECONDS} s, then
+        mailed to every admin {config.SMTP_URL ? '' : '(no SMTP_URL is set: alerts are kept here, unsent)'}, one message for the sports of
+        one kind; a failed send is tried again after 1, 5, 15 and 60 minutes.
+      </PageHeader>
+      {!read.ok ? (
+        <ErrorPanel error={read.error} retryHref="/alerts" />
+      ) : read.alerts.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">
+          No alert yet: every sport’s state has held.
+        </p>
+      ) : (
+        <>
+          <RefreshWhile
+            active={read.alerts.some((a) => ['held', 'pending', 'sending'].includes(a.status))}
+            everyMs={5_000}
+            forMs={600_000}
+          />
+          <DataTable
+            testId="alerts-table"
+            label="Alerts"
+            columns={COLUMNS}
+            rows={read.alerts}
+            rowKey={(a) => a.id}
+            rowData={(a) => ({ 'data-alert': a.id, 'data-status': a.status })}
+          />
+        </>
+      )}
+    </div>
+  );
+}

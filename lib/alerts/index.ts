@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely';
+import type { StateEntry } from '../store/feed-health';
+import { latestStates } from '../store/feed-health';
+import {
+  alertsIn,
+  claimAlerts,
+  lastSentFor,
+  markAttemptFailed,
+  markSent,
+  moveAlerts,
+  queueAlerts,
+  reclaimStuck,
+  type Alert,
+  type AlertInput,
+} from '../store/alerts';
+import type { Database } from '../store/schema';
+
+type Db = Kysely<Database>;
+
+/**
+ * Alerts of the feed's health. A change of a sport's state queues an alert, held for ALERT_HOLD_SECONDS:
+ * if the state has not lasted by then (a flap) the alert is dropped, unsent. Due alerts of one kind go out
+ * together, one message for all their sports (not one per sport or per poll); a recovery says how long the
+ * trouble lasted, and is sent only if the trouble was. Only the instance holding the polling lease
+ * dispatches (lib/changes/start.ts), and each alert is claimed before it is sent, so it goes out once.
+ * Failed sends are tried again after 1, 5, 15 and 60 minutes, then marked failed; all of it is kept in the
+ * notification log (/alerts).
+ */
+
+export const RETRY_AFTER_MS = [60_000, 300_000, 900_000, 3_600_000];
+/** How long a dispatcher's claim on alerts it is sending lasts (one that stopped mid-send gives them back). */
+const SEND_CLAIM_MS = 5 * 60_000;
+
+export function kindOf(entry: Pick<StateEntry, 'state' | 'side'>): string {
+  if (entry.state === 'healthy') return 'sport.recovered';
+  if (entry.side === 'licence') return 'licence.refused';
+  if (entry.side === 'portal') return 'portal.not-polling';
+  return `sport.${entry.state}`;
+}
+
+const lasted = (ms: number) => {
+  const minutes = Math.round(ms / 60_000);
+  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
+};
+
+/** The alerts a set of state changes calls for; `previous` is each sport's state before them. A first healthy state is not news. */
+export function alertsFor(changed: StateEntry[], previous: Map<string, StateEntry>, holdMs: number): AlertInput[] {
+  return changed
+    .filter((entry) => entry.state !== 'healthy' || previous.has(entry.sport))
+    .map((entry) => {
+      const before = previous.get(entry.sport);
+      return {
+        kind: kindOf(entry),
+        sport: entry.sport,
+        state: entry.state,
+        side: entry.side,
+        reason: entry.reason,
+        detail: entry.state === 'healthy' && before ? `${before.state} for ${lasted(entry.at - before.at)}: ${before.reason}` : null,
+        createdMs: entry.at,
+        dueMs: entry.at + holdMs,
+      };
+    });
+}
+
+export async function queueHealthAlerts(db: Db, changed: StateEntry[], previous: Map<string, StateEntry>, holdMs: number): Promise<void> {
+  await queueAlerts(db, alertsFor(changed, previous, holdMs));
+}
+
+export interface Message {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+const TITLES: Record<string, string> = {
+  'sport.degraded': 'degraded',
+  'sport.down': 'down',
+  'sport.recovered': 'recovered',
+  'licence.refused': 'down: the licence',
+  'portal.not-polling': 'down: no instance polling',
+};
+
+/** One message for the due alerts of one kind. */
+export function messageFor(alerts: Alert[], to: string[], portalUrl: string): Message {
+  const kind = alerts[0]!.kind;
+  const sports = alerts.map((a) => a.sport);
+  const subject = `[Picks portal] ${sports.length === 1 ? sports[0] : `${sports.length} sports`} ${TITLES[kind] ?? kind}`;
+  const lines = alerts.map(
+    (a) => `- ${a.sport}: ${a.state}${a.side ? ` (${a.side}'s side)` : ''}. ${a.reason}.${a.detail ? ` Before: ${a.detail}.` : ''}`,
+  );
+  const since = new Date(Math.min(...alerts.map((a) => a.createdMs))).toISOString();
+  return { to, subject, text: `Feed health changed at ${since}:\n\n${lines.join('\n')}\n\nSee ${portalUrl}/health\n` };
+}
+
+/**
+ * One dispatch: held alerts whose state lasted become pending (the rest are dropped), pending ones due
+ * are claimed and sent by kind. `send` is the mail channel; null when no SMTP server is set (alerts are
+ * then marked unsent, kept in the log).
+ */
+export async function dispatchAlerts(
+  db: Db,
+  options: { now: number; recipients: () => Promise<string[]>; send: ((message: Message) => Promise<void>) | null; portalUrl: string },
+): Promise<{ sent: number; dropped: number; failed: number }> {
+  const { now } = options;
+  await reclaimStuck(db, now);
+  let dropped = 0;
+  const held = await alertsIn(db, 'held', now);
+  if (held.length) {
+    const current = await latestStates(db);
+    for (const alert of held) {
+      const state = current.get(alert.sport);
+      const lastedOut = state && state.state === alert.state && state.side === alert.side && state.at <= alert.createdMs;
+      // A recovery is news only when the trouble before it was sent.
+      const news = alert.kind !== 'sport.recovered' || (await lastSentFor(db, alert.sport, alert.createdMs)) !== null;
+      const to = lastedOut && news ? 'pending' : 'dropped';
+      if (to === 'dropped') dropped += 1;
+      await moveAlerts(
+        db,
+        [alert.id],
+        'held',
+        to,
+        to === 'dropped' ? { error: lastedOut ? 'nothing was sent about the trouble before it' : 'the state did not hold' } : {},
+      );
+    }
+  }
+  let sent = 0;
+  let failed = 0;
+  const pending = await alertsIn(db, 'pending', now);
+  const byKind = new Map<string, Alert[]>();
+  for (const alert of pending) byKind.set(alert.kind, [...(byKind.get(alert.kind) ?? []), alert]);
+  for (const group of byKind.values()) {
+    const ids = group.map((a) => a.id);
+    if (!(await claimAlerts(db, ids, now + SEND_CLAIM_MS))) continue; // another dispatcher has them
+    const to = await options.recipients();
+    if (!options.send || to.length === 0) {
+      await moveAlerts(db, ids, 'sending', 'unsent', {
+        error: options.send ? 'no admin to send it to' : 'no SMTP_URL is set: kept here, not mailed',
+      });
+      continue;
+    }
+    try {
+      await options.send(messageFor(group, to, options.portalUrl));
+      await markSent(db, ids, to, now);
+      sent += group.length;
+    } catch (error) {
+      const attempt = Math.max(...group.map((a) => a.attempts));
+      const next = attempt < RETRY_AFTER_MS.length ? now + RETRY_AFTER_MS[attempt]! : null;
+      await markAttemptFailed(db, ids, (error as Error).message, next, to);
+      failed += group.length;
+    }
+  }
+  return { sent, dropped, failed };
+}

@@ -1,0 +1,174 @@
+import { createServer } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import { dispatchAlerts, queueHealthAlerts, RETRY_AFTER_MS } from '@/lib/alerts';
+import { alertMailer } from '@/lib/alerts/mail';
+import { alertRecipients } from '@/lib/alerts/recipients';
+import { latestAlerts } from '@/lib/store/alerts';
+import { latestStates, recordStates, type StateEntry } from '@/lib/store/feed-health';
+import { openStore, type Store } from '@/lib/store/open';
+import { putUser, updateUser } from '@/lib/store/users';
+import { storeEngines } from '../support/store-engines';
+
+/**
+ * Alerts of the feed's health through a real SMTP server on loopback (smtp-server): held until the state
+ * lasted, one message for the sports of one kind, to enabled admins only; a flap sends nothing; a recovery
+ * says how long the trouble lasted; a mail server that is down is tried again later, nothing lost; two
+ * dispatchers at once send once. On both store engines.
+ */
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+const inbox: Received[] = [];
+let smtp: SMTPServer;
+let smtpUrl: string;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        inbox.push({
+          from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+          to: session.envelope.rcptTo.map((r) => r.address),
+          // The message as written: nodemailer sends long text lines quoted-printable.
+          raw: raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+        });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+
+const T = Date.parse('2026-11-25T12:00:00Z');
+const HOLD = 300_000;
+const MIN = 60_000;
+const entry = (sport: string, state: StateEntry['state'], side: StateEntry['side'], reason: string, at: number): StateEntry => ({
+  sport,
+  state,
+  side,
+  reason,
+  at,
+});
+
+/** What the polling instance does after a poll: logs the changes and queues their alerts. */
+async function change(store: Store, entries: StateEntry[]) {
+  const previous = await latestStates(store.db);
+  await recordStates(store.db, entries);
+  await queueHealthAlerts(store.db, entries, previous, HOLD);
+}
+
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe.each(storeEngines())('alerts on $name', (engine) => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    inbox.length = 0;
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+  async function store() {
+    const s = await openStore(await engine.fresh());
+    opened.push(s);
+    await putUser(s.db, { email: 'boss@example.com', role: 'admin', passwordHash: 'scrypt$x' });
+    await putUser(s.db, { email: 'gone@example.com', role: 'admin', passwordHash: 'scrypt$x' });
+    await updateUser(s.db, 'gone@example.com', { disabled: true });
+    await putUser(s.db, { email: 'viewer@example.com', role: 'viewer', passwordHash: 'scrypt$x' });
+    return s;
+  }
+  const dispatch = (s: Store, now: number, url = smtpUrl) =>
+    dispatchAlerts(s.db, {
+      now,
+      recipients: () => alertRecipients(s.db),
+      send: alertMailer({ SMTP_URL: url, ALERT_EMAIL_FROM: 'alerts@portal.example' }),
+      portalUrl: 'https://portal.example',
+    });
+
+  it('holds an alert until its state lasted, then mails one message for every sport of the kind to enabled admins', async () => {
+    const s = await store();
+    await change(s, [entry('Football', 'healthy', null, 'ok', T - 60 * MIN), entry('Tennis', 'healthy', null, 'ok', T - 60 * MIN)]);
+    await change(s, [
+      entry('Football', 'down', 'licence', 'The Picks API refused the partner key (401)', T),
+      entry('Tennis', 'down', 'licence', 'The Picks API refused the partner key (401)', T),
+    ]);
+    expect(await dispatch(s, T + HOLD - 1)).toEqual({ sent: 0, dropped: 0, failed: 0 });
+    expect(inbox).toHaveLength(0);
+    expect(await dispatch(s, T + HOLD)).toEqual({ sent: 2, dropped: 0, failed: 0 });
+    expect(inbox).toHaveLength(1);
+    const [mail] = inbox;
+    expect(mail!.from).toBe('alerts@portal.example');
+    expect(mail!.to).toEqual(['boss@example.com']);
+    expect(mail!.raw).toMatch(/Subject: \[Picks portal\] 2 sports down: the licence/);
+    expect(mail!.raw).toContain("- Football: down (licence's side). The Picks API refused the partner key (401).");
+    expect(mail!.raw).toContain('https://portal.example/health');
+    const sent = (await latestAlerts(s.db)).filter((a) => a.status === 'sent');
+    expect(sent.map((a) => `${a.sport} → ${a.recipients.join(', ')}`).sort()).toEqual([
+      'Football → boss@example.com',
+      'Tennis → boss@example.com',
+    ]);
+    // Sent once: a later dispatch sends nothing more.
+    await dispatch(s, T + 2 * HOLD);
+    expect(inbox).toHaveLength(1);
+
+    // The recovery says how long the trouble lasted.
+    await change(s, [entry('Football', 'healthy', null, 'Polled and up to date', T + 40 * MIN)]);
+    await dispatch(s, T + 40 * MIN + HOLD);
+    expect(inbox).toHaveLength(2);
+    expect(inbox[1]!.raw).toMatch(/Subject: \[Picks portal\] Football recovered/);
+    expect(inbox[1]!.raw).toContain('Before: down for 40 min');
+  });
+
+  it('a flapping sport sends nothing: the state did not hold, and a recovery from nothing said is not news', async () => {
+    const s = await store();
+    await change(s, [entry('Cricket', 'healthy', null, 'ok', T - 60 * MIN)]);
+    await change(s, [entry('Cricket', 'degraded', 'upstream', '1 poll in a row failed (UPSTREAM_ERROR)', T)]);
+    await change(s, [entry('Cricket', 'healthy', null, 'ok', T + MIN)]);
+    await change(s, [entry('Cricket', 'degraded', 'upstream', '1 poll in a row failed (UPSTREAM_ERROR)', T + 2 * MIN)]);
+    await change(s, [entry('Cricket', 'healthy', null, 'ok', T + 3 * MIN)]);
+    expect(await dispatch(s, T + 3 * MIN + HOLD)).toEqual({ sent: 0, dropped: 4, failed: 0 });
+    expect(inbox).toHaveLength(0);
+    expect((await latestAlerts(s.db)).map((a) => a.error)).toEqual(
+      expect.arrayContaining(['the state did not hold', 'nothing was sent about the trouble before it']),
+    );
+  });
+
+  it('a mail server that is down: tried again later, the error kept, nothing lost; two dispatchers at once send once', async () => {
+    const s = await store();
+    await change(s, [entry('Golf', 'down', 'upstream', '3 polls in a row failed (UPSTREAM_TIMEOUT)', T)]);
+    const down = `smtp://127.0.0.1:${await closedPort()}`;
+    expect(await dispatch(s, T + HOLD, down)).toEqual({ sent: 0, dropped: 0, failed: 1 });
+    const [failed] = await latestAlerts(s.db);
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, nextMs: T + HOLD + RETRY_AFTER_MS[0]! });
+    expect(failed!.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(await dispatch(s, T + HOLD + 1000)).toEqual({ sent: 0, dropped: 0, failed: 0 }); // not yet due again
+    const retry = T + HOLD + RETRY_AFTER_MS[0]!;
+    const [a, b] = await Promise.all([dispatch(s, retry), dispatch(s, retry)]);
+    expect(a.sent + b.sent).toBe(1);
+    expect(inbox).toHaveLength(1);
+    expect((await latestAlerts(s.db))[0]).toMatchObject({ status: 'sent', attempts: 2, error: null });
+  });
+
+  it('without SMTP_URL alerts are kept in the log, unsent, saying why', async () => {
+    const s = await store();
+    await change(s, [entry('Golf', 'down', 'portal', 'No instance is polling the feed', T)]);
+    await dispatchAlerts(s.db, { now: T + HOLD, recipients: () => alertRecipients(s.db), send: null, portalUrl: 'https://portal.example' });
+    expect(await latestAlerts(s.db)).toEqual([
+      expect.objectContaining({ kind: 'portal.not-polling', status: 'unsent', error: 'no SMTP_URL is set: kept here, not mailed' }),
+    ]);
+  });
+});

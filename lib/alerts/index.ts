@@ -99,7 +99,12 @@ export function messageFor(alerts: Alert[], to: string[], portalUrl: string): Me
  */
 export async function dispatchAlerts(
   db: Db,
-  options: { now: number; recipients: () => Promise<string[]>; send: ((message: Message) => Promise<void>) | null; portalUrl: string },
+  options: {
+    now: number;
+    recipients: (kind: string) => Promise<string[]>;
+    send: ((message: Message) => Promise<void>) | null;
+    portalUrl: string;
+  },
 ): Promise<{ sent: number; dropped: number; failed: number }> {
   const { now } = options;
   await reclaimStuck(db, now);
@@ -131,10 +136,10 @@ export async function dispatchAlerts(
   for (const group of byKind.values()) {
     const ids = group.map((a) => a.id);
     if (!(await claimAlerts(db, ids, now + SEND_CLAIM_MS))) continue; // another dispatcher has them
-    const to = await options.recipients();
+    const to = await options.recipients(group[0]!.kind);
     if (!options.send || to.length === 0) {
       await moveAlerts(db, ids, 'sending', 'unsent', {
-        error: options.send ? 'no admin to send it to' : 'no SMTP_URL is set: kept here, not mailed',
+        error: options.send ? 'nobody receives this kind of alert' : 'no SMTP_URL is set: kept here, not mailed',
       });
       continue;
     }

@@ -3,6 +3,7 @@ import { toAppError } from '../errors';
 import { fromStore } from '../store';
 import { latestAlerts } from '../store/alerts';
 import { alertView } from './responses';
+import { ALERT_KIND_LABELS, ALERT_KINDS, subscriptionOf, subscriptions } from './subscriptions';
 
 /** What /alerts shows: the notification log, or the error to show. */
 export async function alertsForPage() {
@@ -10,5 +11,28 @@ export async function alertsForPage() {
     return { ok: true as const, alerts: (await fromStore((db) => latestAlerts(db))).map(alertView) };
   } catch (error) {
     return { ok: false as const, error: toAppError(error).toJSON() };
+  }
+}
+
+/** The signed-in person's choice of alert emails, for the form on /health (null when the store is away). */
+export async function subscriptionForPage(email: string) {
+  try {
+    const mine = await fromStore((db) => subscriptionOf(db, email));
+    return {
+      kinds: mine?.kinds ?? [],
+      chosen: mine?.chosen ?? false,
+      available: ALERT_KINDS.map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Everyone's choice, for admins on /alerts. */
+export async function subscriptionsForPage() {
+  try {
+    return await fromStore(subscriptions);
+  } catch {
+    return null;
   }
 }

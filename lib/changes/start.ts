@@ -1,5 +1,5 @@
 import 'server-only';
-import { alertRecipients } from '../alerts/recipients';
+import { recipientsOf } from '../alerts/subscriptions';
 import { dispatchAlerts, queueHealthAlerts } from '../alerts';
 import { alertMailer } from '../alerts/mail';
 import { portalOrigin } from '../config';
@@ -59,7 +59,7 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     whileHolding: () =>
       dispatchAlerts(store.db, {
         now: Date.now(),
-        recipients: () => alertRecipients(store.db),
+        recipients: (kind) => recipientsOf(store.db, kind),
         send: alertMailer(config),
         portalUrl: portalOrigin(config),
       }),

@@ -293,6 +293,13 @@ const MIGRATIONS: Record<string, Migration> = {
         .addColumn('recipients', 'text')
         .execute();
       await db.schema.createIndex('alerts_status_due').on('alerts').columns(['status', 'due_ms']).execute();
+      // Which alerts each person receives by email (none stored: their role's default, lib/alerts/subscriptions.ts).
+      await db.schema
+        .createTable('alert_subscriptions')
+        .addColumn('email', 'text', (c) => c.primaryKey())
+        .addColumn('kinds', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
     },
   },
 };

@@ -175,6 +175,13 @@ export interface AlertsTable {
   recipients: string | null;
 }
 
+export interface AlertSubscriptionsTable {
+  email: string;
+  /** JSON array of alert kinds (lib/alerts/subscriptions.ts ALERT_KINDS). */
+  kinds: string;
+  updated_at: string;
+}
+
 export interface FeedCadencesTable {
   sport: string;
   seconds: number;
@@ -238,6 +245,7 @@ export interface Database {
   feed_cadences: FeedCadencesTable;
   licence_changes: LicenceChangesTable;
   alerts: AlertsTable;
+  alert_subscriptions: AlertSubscriptionsTable;
   revoked_sessions: RevokedSessionsTable;
   walk_slots: WalkSlotsTable;
   locks: LocksTable;

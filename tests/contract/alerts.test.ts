@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { dispatchAlerts, queueHealthAlerts, RETRY_AFTER_MS } from '@/lib/alerts';
 import { alertMailer } from '@/lib/alerts/mail';
-import { alertRecipients } from '@/lib/alerts/recipients';
+import { recipientsOf, setSubscription } from '@/lib/alerts/subscriptions';
 import { latestAlerts } from '@/lib/store/alerts';
 import { latestStates, recordStates, type StateEntry } from '@/lib/store/feed-health';
 import { openStore, type Store } from '@/lib/store/open';
@@ -94,7 +94,7 @@ describe.each(storeEngines())('alerts on $name', (engine) => {
   const dispatch = (s: Store, now: number, url = smtpUrl) =>
     dispatchAlerts(s.db, {
       now,
-      recipients: () => alertRecipients(s.db),
+      recipients: (kind) => recipientsOf(s.db, kind),
       send: alertMailer({ SMTP_URL: url, ALERT_EMAIL_FROM: 'alerts@portal.example' }),
       portalUrl: 'https://portal.example',
     });
@@ -163,10 +163,24 @@ describe.each(storeEngines())('alerts on $name', (engine) => {
     expect((await latestAlerts(s.db))[0]).toMatchObject({ status: 'sent', attempts: 2, error: null });
   });
 
+  it('goes to whoever chose its kind: admins unless they opt out, others only if they opt in', async () => {
+    const s = await store();
+    await setSubscription(s.db, 'viewer@example.com', ['sport.down']);
+    await setSubscription(s.db, 'boss@example.com', ['sport.recovered']);
+    await change(s, [entry('Golf', 'down', 'upstream', '3 polls in a row failed (UPSTREAM_ERROR)', T)]);
+    await dispatch(s, T + HOLD);
+    expect(inbox.map((m) => m.to)).toEqual([['viewer@example.com']]);
+  });
+
   it('without SMTP_URL alerts are kept in the log, unsent, saying why', async () => {
     const s = await store();
     await change(s, [entry('Golf', 'down', 'portal', 'No instance is polling the feed', T)]);
-    await dispatchAlerts(s.db, { now: T + HOLD, recipients: () => alertRecipients(s.db), send: null, portalUrl: 'https://portal.example' });
+    await dispatchAlerts(s.db, {
+      now: T + HOLD,
+      recipients: (kind) => recipientsOf(s.db, kind),
+      send: null,
+      portalUrl: 'https://portal.example',
+    });
     expect(await latestAlerts(s.db)).toEqual([
       expect.objectContaining({ kind: 'portal.not-polling', status: 'unsent', error: 'no SMTP_URL is set: kept here, not mailed' }),
     ]);

@@ -92,9 +92,47 @@ test('the notification log is for admins: /alerts and GET /api/alerts; send agai
   expect((await resend(editor, portal)).status).toBe(403);
 
   await signIn(page, 'admin', '/alerts');
-  await expect(page.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();
+  await expect(page.getByTestId('subscriptions-table').locator('tr[data-email="admin@demo.picks.test"]')).toContainText('role default');
   await expect(page.getByText(/no SMTP_URL is set/)).toBeVisible(); // this portal mails nothing, and says so
   await page.context().clearCookies();
   await signIn(page, 'manager', '/alerts');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
+});
+
+test('each person chooses their alert emails; a wrong kind is named; admins see everyone’s choice', async ({ page }) => {
+  const viewer = await sessionCookie(portal, 'viewer');
+  const put = (body: unknown) =>
+    fetch(`${portal}/api/alerts/subscription`, {
+      method: 'PUT',
+      headers: { cookie: viewer, origin: portal, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const wrong = await put({ kinds: ['sport.down', 'sport.exploded'] });
+  expect(wrong.status).toBe(400);
+  expect(((await wrong.json()) as { error: { details: { kinds: string } } }).error.details.kinds).toMatch(
+    /"sport.exploded" is not an alert kind/,
+  );
+  const before = (await (await fetch(`${portal}/api/alerts/subscription`, { headers: { cookie: viewer } })).json()) as {
+    kinds: string[];
+    chosen: boolean;
+  };
+  expect(before).toMatchObject({ kinds: [], chosen: false }); // a viewer opts in
+
+  await signIn(page, 'viewer', '/health');
+  const form = page.getByRole('form', { name: 'Alert emails for me' });
+  await form.getByLabel('A sport down (the upstream)').check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByTestId('subscription-note')).toHaveText('Saved.');
+
+  const admin = await sessionCookie(portal, 'admin');
+  const everyone = (await (await fetch(`${portal}/api/alerts/subscriptions`, { headers: { cookie: admin } })).json()) as {
+    data: { email: string; kinds: string[]; chosen: boolean }[];
+  };
+  expect(everyone.data.find((s) => s.email === 'viewer@demo.picks.test')).toEqual(
+    expect.objectContaining({ kinds: ['sport.down'], chosen: true }),
+  );
+  expect(everyone.data.find((s) => s.email === 'admin@demo.picks.test')!.kinds.length).toBeGreaterThan(3); // admins opt out
+  expect((await fetch(`${portal}/api/alerts/subscriptions`, { headers: { cookie: viewer } })).status).toBe(403);
+  expect((await put({ kinds: [] })).status).toBe(200); // back as it was, for the tests after this one
 });

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { requirePage } from '@/lib/auth/session';
 import { getConfig } from '@/lib/config';
-import { alertsForPage } from '@/lib/alerts/view';
+import { alertsForPage, subscriptionsForPage } from '@/lib/alerts/view';
 import type { alertView } from '@/lib/alerts/responses';
 import { DataTable, type Column } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
@@ -46,7 +46,7 @@ const COLUMNS: Column<Row>[] = [
 export default async function AlertsPage() {
   await requirePage('alerts', '/alerts');
   const config = getConfig();
-  const read = await alertsForPage();
+  const [read, everyone] = await Promise.all([alertsForPage(), subscriptionsForPage()]);
   return (
     <div className="space-y-4">
       <PageHeader title="Alerts">
@@ -76,6 +76,25 @@ export default async function AlertsPage() {
             rowData={(a) => ({ 'data-alert': a.id, 'data-status': a.status })}
           />
         </>
+      )}
+      {everyone && (
+        <section aria-labelledby="who" className="space-y-2">
+          <h2 id="who" className="font-semibold">
+            Who receives which alerts by email
+          </h2>
+          <DataTable
+            testId="subscriptions-table"
+            columns={[
+              { id: 'email', header: 'Person', cell: (s) => s.email },
+              { id: 'role', header: 'Role', cell: (s) => s.role },
+              { id: 'kinds', header: 'Alerts', cell: (s) => s.kinds.join(', ') || 'none', truncate: (s) => s.kinds.join(', ') || 'none' },
+              { id: 'chosen', header: 'Chosen', cell: (s) => (s.chosen ? 'by them' : 'role default') },
+            ]}
+            rows={everyone}
+            rowKey={(s) => s.email}
+            rowData={(s) => ({ 'data-email': s.email })}
+          />
+        </section>
       )}
     </div>
   );

@@ -9,6 +9,8 @@ import { ErrorPanel } from '@/components/error-panel';
 import { CadenceField } from '@/components/feed-health/cadence-field';
 import { HealthTimeline } from '@/components/feed-health/timeline';
 import { LicenceChanges } from '@/components/feed-health/licence-changes';
+import { SubscriptionForm } from '@/components/alerts/subscription-form';
+import { subscriptionForPage } from '@/lib/alerts/view';
 import { StatusBadge } from '@/components/status-badge';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
@@ -23,7 +25,7 @@ export default async function HealthPage() {
   const admin = can(session.user.role, 'poll');
   const config = getConfig();
   const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
-  const read = await healthForPage(pollMs);
+  const [read, mine] = await Promise.all([healthForPage(pollMs), subscriptionForPage(session.user.email)]);
   type Row = SportHealthView;
   const history = read.ok ? read.history : [];
   const columns: Column<Row>[] = [
@@ -87,6 +89,7 @@ export default async function HealthPage() {
         />
       )}
       {read.ok && <LicenceChanges changes={read.licenceChanges} />}
+      {mine && <SubscriptionForm {...mine} mailing={!!config.SMTP_URL} />}
       <p className="text-xs text-slate-600">
         Overdue thresholds by default: still upcoming {rulesFor('').upcomingAfterMinutes} min after the start, still live{' '}
         {rulesFor('').liveAfterHours} h after it, not settled {rulesFor('').unsettledAfterHours} h after it; longer for sports whose events

@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema';
+import { listUsers } from '../store/users';
+
+/**
+ * Who receives which alerts by email. Each person chooses the kinds; until they do, admins receive every
+ * kind and everyone else none (admins opt out, the others opt in). A disabled account receives nothing.
+ */
+
+export const ALERT_KINDS = [
+  'sport.degraded',
+  'sport.down',
+  'sport.recovered',
+  'licence.refused',
+  'licence.changed',
+  'portal.not-polling',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  'sport.degraded': 'A sport degraded',
+  'sport.down': 'A sport down (the upstream)',
+  'sport.recovered': 'A sport recovered',
+  'licence.refused': 'The key refused or licence access lost',
+  'licence.changed': 'The licensed scope changed',
+  'portal.not-polling': 'No instance polling',
+};
+
+type Db = Kysely<Database>;
+
+export interface Subscription {
+  email: string;
+  role: string;
+  kinds: AlertKind[];
+  /** true: the person chose; false: their role's default. */
+  chosen: boolean;
+}
+
+const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALERT_KINDS] : []);
+
+/** Every enabled person's subscription (admins see them all on /alerts). */
+export async function subscriptions(db: Db): Promise<Subscription[]> {
+  const [users, rows] = await Promise.all([listUsers(db), db.selectFrom('alert_subscriptions').selectAll().execute()]);
+  const chosen = new Map(rows.map((row) => [row.email, JSON.parse(row.kinds) as string[]]));
+  return users
+    .filter((user) => !user.disabled)
+    .map((user) => {
+      const kinds = chosen.get(user.email);
+      return {
+        email: user.email,
+        role: user.role,
+        kinds: kinds ? ALERT_KINDS.filter((k) => kinds.includes(k)) : defaultKinds(user.role),
+        chosen: kinds !== undefined,
+      };
+    });
+}
+
+export async function subscriptionOf(db: Db, email: string): Promise<Subscription | null> {
+  return (await subscriptions(db)).find((s) => s.email === email) ?? null;
+}
+
+export async function setSubscription(db: Db, email: string, kinds: AlertKind[], at = new Date()): Promise<void> {
+  const value = JSON.stringify(ALERT_KINDS.filter((k) => kinds.includes(k)));
+  await db
+    .insertInto('alert_subscriptions')
+    .values({ email, kinds: value, updated_at: at.toISOString() })
+    .onConflict((oc) => oc.column('email').doUpdateSet({ kinds: value, updated_at: at.toISOString() }))
+    .execute();
+}
+
+/** Who receives an alert of this kind by email. */
+export async function recipientsOf(db: Db, kind: string): Promise<string[]> {
+  return (await subscriptions(db)).filter((s) => (s.kinds as string[]).includes(kind)).map((s) => s.email);
+}

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { StateEntry } from '../store/feed-health';
+import { scopeDifferences } from '../feed-health/compute';
+import type { LicenceChange, StateEntry } from '../store/feed-health';
 import { latestStates } from '../store/feed-health';
 import {
   alertsIn,
@@ -62,6 +63,31 @@ export function alertsFor(changed: StateEntry[], previous: Map<string, StateEntr
     });
 }
 
+/** A change of the licensed scope: alerted at once (it is not a state that could flap back). */
+export function licenceChangeAlert(change: LicenceChange): AlertInput {
+  const said = scopeDifferences(change.before, change.after)
+    .map((d) =>
+      'added' in d
+        ? `${d.field}: ${[d.added.length ? `gained ${d.added.join(', ')}` : '', d.removed.length ? `lost ${d.removed.join(', ')}` : ''].filter(Boolean).join('; ') || 'now stated differently'}`
+        : `${d.field}: ${d.before ?? 'not stated'} → ${d.after ?? 'not stated'}`,
+    )
+    .join('; ');
+  return {
+    kind: 'licence.changed',
+    sport: 'licence',
+    state: 'changed',
+    side: 'licence',
+    reason: `The licensed scope changed: ${said}`,
+    detail: null,
+    createdMs: change.at,
+    dueMs: change.at,
+  };
+}
+
+export async function queueLicenceChange(db: Db, change: LicenceChange): Promise<void> {
+  await queueAlerts(db, [licenceChangeAlert(change)]);
+}
+
 export async function queueHealthAlerts(db: Db, changed: StateEntry[], previous: Map<string, StateEntry>, holdMs: number): Promise<void> {
   await queueAlerts(db, alertsFor(changed, previous, holdMs));
 }
@@ -78,6 +104,7 @@ const TITLES: Record<string, string> = {
   'sport.recovered': 'recovered',
   'licence.refused': 'down: the licence',
   'portal.not-polling': 'down: no instance polling',
+  'licence.changed': 'changed',
 };
 
 /** One message for the due alerts of one kind. */
@@ -114,7 +141,10 @@ export async function dispatchAlerts(
     const current = await latestStates(db);
     for (const alert of held) {
       const state = current.get(alert.sport);
-      const lastedOut = state && state.state === alert.state && state.side === alert.side && state.at <= alert.createdMs;
+      // A change of scope is news at once; a state is news once it has lasted.
+      const lastedOut =
+        alert.kind === 'licence.changed' ||
+        (state && state.state === alert.state && state.side === alert.side && state.at <= alert.createdMs);
       // A recovery is news only when the trouble before it was sent.
       const news = alert.kind !== 'sport.recovered' || (await lastSentFor(db, alert.sport, alert.createdMs)) !== null;
       const to = lastedOut && news ? 'pending' : 'dropped';

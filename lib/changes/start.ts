@@ -1,6 +1,6 @@
 import 'server-only';
 import { recipientsOf } from '../alerts/subscriptions';
-import { dispatchAlerts, queueHealthAlerts } from '../alerts';
+import { dispatchAlerts, queueHealthAlerts, queueLicenceChange } from '../alerts';
 import { alertMailer } from '../alerts/mail';
 import { portalOrigin } from '../config';
 import { sportsHealth } from '../feed-health';
@@ -52,6 +52,7 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
       await sportsHealth(store.db, settings.pollMs, {
         record: true,
         onChanged: (changed, previous) => queueHealthAlerts(store.db, changed, previous, holdMs),
+        onLicenceChange: (change) => queueLicenceChange(store.db, change),
       });
       await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
     },

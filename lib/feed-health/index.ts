@@ -14,6 +14,7 @@ import {
   recordStates,
   sportFacts,
   stateHistory,
+  type LicenceChange,
   type StateEntry,
 } from '../store/feed-health';
 import type { Database } from '../store/schema';
@@ -42,6 +43,8 @@ export async function sportsHealth(
     licence?: LicenceSummary | null;
     /** With `record`: told of the changes of state just logged, and each sport's state before them (alerts). */
     onChanged?: (changed: StateEntry[], previous: Map<string, StateEntry>) => Promise<void>;
+    /** With `record`: told of a change of the licensed scope just logged. */
+    onLicenceChange?: (change: LicenceChange) => Promise<void>;
   } = {},
 ): Promise<SportHealthView[]> {
   const now = options.now ?? Date.now();
@@ -96,7 +99,8 @@ export async function sportsHealth(
   if (options.record) {
     await recordStates(db, changed);
     if (changed.length && options.onChanged) await options.onChanged(changed, latest);
-    if (licence) await noteLicenceScope(db, licenceScope(licence), now);
+    const scopeChange = licence ? await noteLicenceScope(db, licenceScope(licence), now) : null;
+    if (scopeChange && options.onLicenceChange) await options.onLicenceChange(scopeChange);
   }
   return views;
 }

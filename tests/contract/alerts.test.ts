@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { dispatchAlerts, queueHealthAlerts, RETRY_AFTER_MS } from '@/lib/alerts';
+import { dispatchAlerts, queueHealthAlerts, queueLicenceChange, RETRY_AFTER_MS } from '@/lib/alerts';
 import { alertMailer } from '@/lib/alerts/mail';
 import { recipientsOf, setSubscription } from '@/lib/alerts/subscriptions';
 import { latestAlerts } from '@/lib/store/alerts';
@@ -39,7 +39,10 @@ beforeAll(async () => {
           from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
           to: session.envelope.rcptTo.map((r) => r.address),
           // The message as written: nodemailer sends long text lines quoted-printable.
-          raw: raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+          raw: Buffer.from(
+            raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            'latin1',
+          ).toString('utf8'),
         });
         done();
       });
@@ -170,6 +173,15 @@ describe.each(storeEngines())('alerts on $name', (engine) => {
     await change(s, [entry('Golf', 'down', 'upstream', '3 polls in a row failed (UPSTREAM_ERROR)', T)]);
     await dispatch(s, T + HOLD);
     expect(inbox.map((m) => m.to)).toEqual([['viewer@example.com']]);
+  });
+
+  it('a change of the licensed scope is mailed at once, saying what was gained and lost', async () => {
+    const s = await store();
+    const scope = { sports: ['Football', 'Tennis'], leagues: null, from: null, to: '2027-05-24', contentMode: 'full', channels: ['web'] };
+    await queueLicenceChange(s.db, { at: T, before: scope, after: { ...scope, sports: ['Football', 'Golf'], to: '2027-06-30' } });
+    expect(await dispatch(s, T)).toEqual({ sent: 1, dropped: 0, failed: 0 });
+    expect(inbox[0]!.raw).toMatch(/Subject: \[Picks portal\] licence changed/);
+    expect(inbox[0]!.raw).toContain('The licensed scope changed: sports: gained Golf; lost Tennis; to: 2027-05-24 → 2027-06-30');
   });
 
   it('without SMTP_URL alerts are kept in the log, unsent, saying why', async () => {

@@ -22,8 +22,11 @@ const PLAIN = [
   'PICKS_API_MAX_RETRIES',
   'PICKS_ME_CACHE_SECONDS',
   'AUDIT_RETENTION_DAYS',
+  'ALERT_EMAIL_FROM',
+  'ALERT_HOLD_SECONDS',
 ] as const;
-const SECRET = ['PICKS_API_KEY', 'AUTH_SECRET', 'NEXTAUTH_SECRET'] as const;
+// SMTP_URL may hold the mail server's password: recorded as changed, never as written.
+const SECRET = ['PICKS_API_KEY', 'AUTH_SECRET', 'NEXTAUTH_SECRET', 'SMTP_URL'] as const;
 
 export function settingsSnapshot(config: PortalConfig): Record<string, string> {
   const snapshot: Record<string, string> = {};

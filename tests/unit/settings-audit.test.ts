@@ -42,4 +42,14 @@ describe.each(storeEngines())('settings changes on $name', (engine) => {
     expect(all).not.toContain('second-secret-key-456');
     expect(all).not.toContain('a'.repeat(40));
   });
+
+  it('records a new mail server as changed, never its address with the password in it', async () => {
+    const store = await getStore();
+    await recordSettingsChange(store, parseConfig({ ...base, SMTP_URL: 'smtps://alerts:mail-password-1@smtp.example.com:465' }));
+    const changed = await recordSettingsChange(store, parseConfig({ ...base, SMTP_URL: 'smtps://alerts:mail-password-2@smtp.example.com:465' }));
+    expect(changed).toEqual({ SMTP_URL: 'changed' });
+    const entries = [];
+    for await (const entry of readAudit(store.db, { action: 'settings.change' })) entries.push(entry);
+    expect(JSON.stringify(entries)).not.toMatch(/mail-password|smtp\.example/);
+  });
 });

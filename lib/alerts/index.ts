@@ -105,7 +105,39 @@ const TITLES: Record<string, string> = {
   'licence.refused': 'down: the licence',
   'portal.not-polling': 'down: no instance polling',
   'licence.changed': 'changed',
+  'delivery.failed': 'failed',
+  'delivery.paused': 'paused',
+  'delivery.recovered': 'delivering again',
 };
+
+/** Alerts of a state, held until it has lasted; the others are events, sent when due. */
+const HELD_KINDS = new Set(['sport.degraded', 'sport.down', 'sport.recovered', 'licence.refused', 'portal.not-polling']);
+
+/** A delivery's run ended: failed (or paused by a third failure in a row), or delivered after failures. */
+export async function queueDeliveryAlert(
+  db: Db,
+  run: { delivery: string; ok: boolean; failuresBefore: number; paused: boolean; error: string | null; at: number },
+): Promise<void> {
+  if (run.ok && run.failuresBefore === 0) return;
+  const kind = run.ok ? 'delivery.recovered' : run.paused ? 'delivery.paused' : 'delivery.failed';
+  const reason = run.ok
+    ? `Delivered again after ${run.failuresBefore} failed run${run.failuresBefore === 1 ? '' : 's'}`
+    : run.paused
+      ? `Paused after 3 failed runs in a row: ${run.error ?? 'unknown error'}`
+      : `The run failed, nothing was delivered: ${run.error ?? 'unknown error'}`;
+  await queueAlerts(db, [
+    {
+      kind,
+      sport: `delivery ${run.delivery}`,
+      state: run.ok ? 'healthy' : 'down',
+      side: null,
+      reason,
+      detail: null,
+      createdMs: run.at,
+      dueMs: run.at,
+    },
+  ]);
+}
 
 /** One message for the due alerts of one kind. */
 export function messageFor(alerts: Alert[], to: string[], portalUrl: string): Message {
@@ -141,10 +173,9 @@ export async function dispatchAlerts(
     const current = await latestStates(db);
     for (const alert of held) {
       const state = current.get(alert.sport);
-      // A change of scope is news at once; a state is news once it has lasted.
+      // An event (a change of scope, a delivery's run) is news at once; a state is news once it has lasted.
       const lastedOut =
-        alert.kind === 'licence.changed' ||
-        (state && state.state === alert.state && state.side === alert.side && state.at <= alert.createdMs);
+        !HELD_KINDS.has(alert.kind) || (state && state.state === alert.state && state.side === alert.side && state.at <= alert.createdMs);
       // A recovery is news only when the trouble before it was sent.
       const news = alert.kind !== 'sport.recovered' || (await lastSentFor(db, alert.sport, alert.createdMs)) !== null;
       const to = lastedOut && news ? 'pending' : 'dropped';

@@ -14,6 +14,9 @@ export const ALERT_KINDS = [
   'licence.refused',
   'licence.changed',
   'portal.not-polling',
+  'delivery.failed',
+  'delivery.paused',
+  'delivery.recovered',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -24,6 +27,9 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'licence.refused': 'The key refused or licence access lost',
   'licence.changed': 'The licensed scope changed',
   'portal.not-polling': 'No instance polling',
+  'delivery.failed': 'A delivery run failed',
+  'delivery.paused': 'A delivery paused after failures',
+  'delivery.recovered': 'A delivery delivering again',
 };
 
 type Db = Kysely<Database>;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
+import { queueDeliveryAlert } from '../alerts';
 import { recordAudit } from '../audit/record';
 import { changesStream } from '../changes/stream';
 import { parseChangeQuery } from '../changes/query';
@@ -157,6 +158,14 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
       undefined,
     );
     const { paused } = await tolerate(recordOutcome(db, delivery.id, ok, ok ? null : result.message), { paused: false });
+    await queueDeliveryAlert(db, {
+      delivery: delivery.name,
+      ok,
+      failuresBefore: delivery.failures,
+      paused,
+      error: ok ? null : `${result.failure.code}: ${result.message}`,
+      at: finishedMs,
+    }).catch(() => undefined); // an alert that cannot be queued must not fail the run
     await recordAudit({
       actor: `delivery:${delivery.name}`,
       action: 'delivery.run',

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { dispatchAlerts, queueHealthAlerts, queueLicenceChange, RETRY_AFTER_MS } from '@/lib/alerts';
+import { dispatchAlerts, queueDeliveryAlert, queueHealthAlerts, queueLicenceChange, RETRY_AFTER_MS } from '@/lib/alerts';
 import { alertMailer } from '@/lib/alerts/mail';
 import { recipientsOf, setSubscription } from '@/lib/alerts/subscriptions';
 import { latestAlerts } from '@/lib/store/alerts';
@@ -182,6 +182,27 @@ describe.each(storeEngines())('alerts on $name', (engine) => {
     expect(await dispatch(s, T)).toEqual({ sent: 1, dropped: 0, failed: 0 });
     expect(inbox[0]!.raw).toMatch(/Subject: \[Picks portal\] licence changed/);
     expect(inbox[0]!.raw).toContain('The licensed scope changed: sports: gained Golf; lost Tennis; to: 2027-05-24 → 2027-06-30');
+  });
+
+  it('a delivery’s failed run and its recovery are events: mailed when they happen, without a hold', async () => {
+    const s = await store();
+    await queueDeliveryAlert(s.db, { delivery: 'Daily CSV', ok: true, failuresBefore: 0, paused: false, error: null, at: T }); // nothing to say
+    await queueDeliveryAlert(s.db, {
+      delivery: 'Daily CSV',
+      ok: false,
+      failuresBefore: 0,
+      paused: false,
+      error: 'UPSTREAM_ERROR: 502',
+      at: T,
+    });
+    expect(await dispatch(s, T)).toEqual({ sent: 1, dropped: 0, failed: 0 });
+    await queueDeliveryAlert(s.db, { delivery: 'Daily CSV', ok: true, failuresBefore: 1, paused: false, error: null, at: T + MIN });
+    expect(await dispatch(s, T + MIN)).toEqual({ sent: 1, dropped: 0, failed: 0 });
+    expect(inbox.map((m) => /Subject: (.*)/.exec(m.raw)![1])).toEqual([
+      '[Picks portal] delivery Daily CSV failed',
+      '[Picks portal] delivery Daily CSV delivering again',
+    ]);
+    expect(inbox[1]!.raw).toContain('Delivered again after 1 failed run');
   });
 
   it('without SMTP_URL alerts are kept in the log, unsent, saying why', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { latestAlerts } from '@/lib/store/alerts';
 import { readdir, readFile, mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -141,6 +142,14 @@ describe('a run into a directory', () => {
     expect(after).toMatchObject({ paused: true, failures: 3 });
     expect(after.pauseReason).toMatch(/Paused after 3 failed runs in a row/);
     expect((await auditOf(delivery.name))[0]).toMatchObject({ outcome: 'failed', errorCode: 'UPSTREAM_ERROR' });
+    // Each failure is an alert, the third one saying the delivery paused (lib/alerts).
+    const alerts = (await latestAlerts(db)).filter((x) => x.sport === `delivery ${delivery.name}`);
+    expect(alerts.map((x) => [x.kind, x.status])).toEqual([
+      ['delivery.paused', 'held'],
+      ['delivery.failed', 'held'],
+      ['delivery.failed', 'held'],
+    ]);
+    expect(alerts[0]!.reason).toMatch(/^Paused after 3 failed runs in a row: UPSTREAM_ERROR/);
   });
 });
 

@@ -46,7 +46,10 @@ describe.each(storeEngines())('settings changes on $name', (engine) => {
   it('records a new mail server as changed, never its address with the password in it', async () => {
     const store = await getStore();
     await recordSettingsChange(store, parseConfig({ ...base, SMTP_URL: 'smtps://alerts:mail-password-1@smtp.example.com:465' }));
-    const changed = await recordSettingsChange(store, parseConfig({ ...base, SMTP_URL: 'smtps://alerts:mail-password-2@smtp.example.com:465' }));
+    const changed = await recordSettingsChange(
+      store,
+      parseConfig({ ...base, SMTP_URL: 'smtps://alerts:mail-password-2@smtp.example.com:465' }),
+    );
     expect(changed).toEqual({ SMTP_URL: 'changed' });
     const entries = [];
     for await (const entry of readAudit(store.db, { action: 'settings.change' })) entries.push(entry);

@@ -108,7 +108,31 @@ const TITLES: Record<string, string> = {
   'delivery.failed': 'failed',
   'delivery.paused': 'paused',
   'delivery.recovered': 'delivering again',
+  'record.resettled': 're-settled',
 };
+
+/** Settled records whose result changed, found by one poll: one alert naming them (the first 20). */
+export async function queueResettlements(
+  db: Db,
+  found: { id: string; sport: string | null; was: string; now: string | null }[],
+  at: number,
+): Promise<void> {
+  if (found.length === 0) return;
+  const named = found.slice(0, 20).map((r) => `${r.id} (${r.sport ?? 'no sport'}): ${r.was} → ${r.now ?? 'no result'}`);
+  const more = found.length > 20 ? `; and ${found.length - 20} more` : '';
+  await queueAlerts(db, [
+    {
+      kind: 'record.resettled',
+      sport: `${found.length} record${found.length === 1 ? '' : 's'}`,
+      state: 'changed',
+      side: 'upstream',
+      reason: `Settled results changed: ${named.join('; ')}${more}`,
+      detail: null,
+      createdMs: at,
+      dueMs: at,
+    },
+  ]);
+}
 
 /** Alerts of a state, held until it has lasted; the others are events, sent when due. */
 const HELD_KINDS = new Set(['sport.degraded', 'sport.down', 'sport.recovered', 'licence.refused', 'portal.not-polling']);

@@ -17,6 +17,7 @@ export const ALERT_KINDS = [
   'delivery.failed',
   'delivery.paused',
   'delivery.recovered',
+  'record.resettled',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -30,6 +31,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'delivery.failed': 'A delivery run failed',
   'delivery.paused': 'A delivery paused after failures',
   'delivery.recovered': 'A delivery delivering again',
+  'record.resettled': 'A settled result changed',
 };
 
 type Db = Kysely<Database>;

@@ -1,15 +1,15 @@
 import 'server-only';
 import { recipientsOf } from '../alerts/subscriptions';
-import { dispatchAlerts, queueHealthAlerts, queueLicenceChange } from '../alerts';
+import { dispatchAlerts, queueHealthAlerts, queueLicenceChange, queueResettlements } from '../alerts';
 import { alertMailer } from '../alerts/mail';
 import { portalOrigin } from '../config';
 import { sportsHealth } from '../feed-health';
-import { pruneFeedHealth } from '../store/feed-health';
+import { pruneFeedHealth, resettlementsOf } from '../store/feed-health';
 import type { PortalConfig } from '../config';
 import { picksApi } from '../picks-api';
 import type { Store } from '../store';
 import { fromStore } from '../store';
-import { requestPoll } from '../store/change-feed';
+import { readFeed, requestPoll } from '../store/change-feed';
 import { startFeedLoop, type FeedSettings } from './poller';
 import { processState } from '../process-state';
 
@@ -54,6 +54,10 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
         onChanged: (changed, previous) => queueHealthAlerts(store.db, changed, previous, holdMs),
         onLicenceChange: (change) => queueLicenceChange(store.db, change),
       });
+      // Results that changed after a first settlement, as this poll found them: an alert of their own.
+      const poll = await readFeed(store.db);
+      if (poll.outcome === 'complete' && poll.startedMs !== null)
+        await queueResettlements(store.db, await resettlementsOf(store.db, new Date(poll.startedMs).toISOString()), Date.now());
       await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
     },
     // The holder of the polling lease sends the alerts that are due: one sender across instances.

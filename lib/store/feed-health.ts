@@ -214,3 +214,22 @@ export async function licenceChanges(db: Db, sinceMs: number): Promise<LicenceCh
     after: JSON.parse(row.after) as LicenceScope,
   }));
 }
+
+/** Records whose result changed after a first settlement, as the poll that started at `detectedAt` (ISO) found them. */
+export async function resettlementsOf(
+  db: Db,
+  detectedAt: string,
+): Promise<{ id: string; sport: string | null; was: string; now: string | null }[]> {
+  const rows = await db
+    .selectFrom('changes')
+    .select(['pick_id', 'sport', 'before', 'after'])
+    .where('detected_at', '=', detectedAt)
+    .where('kinds', 'like', '%result%')
+    .orderBy('seq')
+    .execute();
+  return rows.flatMap((row) => {
+    const was = row.before ? (JSON.parse(row.before) as { result?: string | null }).result : null;
+    const now = row.after ? ((JSON.parse(row.after) as { result?: string | null }).result ?? null) : null;
+    return was ? [{ id: row.pick_id, sport: row.sport, was, now }] : [];
+  });
+}

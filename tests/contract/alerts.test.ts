@@ -1,7 +1,14 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { dispatchAlerts, queueDeliveryAlert, queueHealthAlerts, queueLicenceChange, RETRY_AFTER_MS } from '@/lib/alerts';
+import {
+  dispatchAlerts,
+  queueDeliveryAlert,
+  queueHealthAlerts,
+  queueLicenceChange,
+  queueResettlements,
+  RETRY_AFTER_MS,
+} from '@/lib/alerts';
 import { alertMailer } from '@/lib/alerts/mail';
 import { recipientsOf, setSubscription } from '@/lib/alerts/subscriptions';
 import { latestAlerts } from '@/lib/store/alerts';
@@ -203,6 +210,22 @@ describe.each(storeEngines())('alerts on $name', (engine) => {
       '[Picks portal] delivery Daily CSV delivering again',
     ]);
     expect(inbox[1]!.raw).toContain('Delivered again after 1 failed run');
+  });
+
+  it('settled results that changed are one alert naming them', async () => {
+    const s = await store();
+    await queueResettlements(s.db, [], T); // nothing found, nothing said
+    await queueResettlements(
+      s.db,
+      [
+        { id: 'pk:1', sport: 'Football', was: 'win', now: 'loss' },
+        { id: 'pk:2', sport: 'Tennis', was: 'loss', now: 'void' },
+      ],
+      T,
+    );
+    expect(await dispatch(s, T)).toEqual({ sent: 1, dropped: 0, failed: 0 });
+    expect(inbox[0]!.raw).toMatch(/Subject: \[Picks portal\] 2 records re-settled/);
+    expect(inbox[0]!.raw).toContain('pk:1 (Football): win → loss; pk:2 (Tennis): loss → void');
   });
 
   it('without SMTP_URL alerts are kept in the log, unsent, saying why', async () => {

@@ -155,6 +155,10 @@ describe.each(storeEngines())('feed health on $name', (engine) => {
       resettled24h: 1,
       withdrawn24h: 0,
     });
+    // What one poll found re-settled: a result that changed after a first settlement, not a first one.
+    expect(await feed.resettlementsOf(db, new Date(NOW - HOUR).toISOString())).toEqual([
+      { id: 'p4', sport: 'Football', was: 'win', now: 'loss' },
+    ]);
     // Cricket's live pick is within its longer threshold; its withdrawn one is not watched.
     expect(facts.Cricket).toMatchObject({ watched: 1, overdue: { upcoming: 0, live: 0, unsettled: 0 }, withdrawn24h: 1 });
   });

@@ -24,6 +24,7 @@ const PAGES = [
   ['deliveries', '/deliveries'],
   ['users', '/admin/users'],
   ['audit', '/admin/audit'],
+  ['alerts', '/alerts'],
 ] as const;
 const SIZES = [
   { name: 'desktop', width: 1440, height: 900 },

@@ -194,7 +194,8 @@ test('upstream fault: 429 with a long Retry-After pauses the whole portal, witho
   const origin = `http://localhost:${E2E.pausedPort}`;
   const api = `http://127.0.0.1:${E2E.pausedPort}`;
   const cookie = await sessionCookie(api, 'editor');
-  await signIn(page, 'editor', '/', origin);
+  // Signed in on a page that starts no walk of its own (the overview's tiles would meet the 429 first).
+  await signIn(page, 'editor', '/licence', origin);
   await faults([{ path: '^/api/v1/picks', status: 429, headers: { 'Retry-After': '120' }, body: err('THROTTLED', 'req_429') }]);
   await page.goto(`${origin}/picks?limit=50`);
   const panel = page.locator('[data-error-code="THROTTLED"]').first();

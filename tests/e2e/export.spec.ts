@@ -187,7 +187,7 @@ test.describe('through a faulty upstream', () => {
 
   test('an editor exports from the picks page, with progress, and gets the whole file', async ({ page }) => {
     await faults([{ path: '^/api/v1/picks', delayMs: 120 }]);
-    await signIn(page, 'editor', '/', `http://localhost:${E2E.faultyPort}`);
+    await signIn(page, 'editor', '/licence', `http://localhost:${E2E.faultyPort}`); // no walk of its own
     await page.goto(`http://localhost:${E2E.faultyPort}/picks?sport=Football`);
     const expected = (await walkSandbox(sandbox, E2E.sandboxKey, 'picks', { sport: 'Football' })).map((p) => p.id);
 
@@ -211,7 +211,7 @@ test.describe('through a faulty upstream', () => {
 
   test('a cancelled export in the page saves nothing and says so', async ({ page }) => {
     await faults([{ path: '^/api/v1/picks', delayMs: 300 }]);
-    await signIn(page, 'editor', '/', `http://localhost:${E2E.faultyPort}`);
+    await signIn(page, 'editor', '/licence', `http://localhost:${E2E.faultyPort}`); // no walk of its own
     await page.goto(`http://localhost:${E2E.faultyPort}/picks?limit=50`);
     let downloads = 0;
     page.on('download', () => (downloads += 1));
@@ -222,7 +222,7 @@ test.describe('through a faulty upstream', () => {
   });
 
   test('a failed export in the page says it failed and saves nothing', async ({ page }) => {
-    await signIn(page, 'editor', '/', `http://localhost:${E2E.faultyPort}`);
+    await signIn(page, 'editor', '/licence', `http://localhost:${E2E.faultyPort}`); // no walk of its own
     await page.goto(`http://localhost:${E2E.faultyPort}/picks?limit=50`);
     await faults([{ path: '^/api/v1/picks', from: 3, status: 503 }]);
     let downloads = 0;

@@ -133,7 +133,7 @@ test(`covers ${KINDS.length + 2} fault kinds`, () => expect(KINDS.length + 2).to
 
 for (const kind of KINDS) {
   test(`upstream fault: ${kind.name}`, async ({ page }) => {
-    await signIn(page, 'editor', '/', origin);
+    await signIn(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
     await faults(kind.rules());
     await page.goto(`${origin}/picks?limit=50`);
     if (kind.code) {
@@ -160,7 +160,7 @@ for (const kind of KINDS) {
 }
 
 test('upstream fault: a very large page is handled', async ({ page }) => {
-  await signIn(page, 'editor', '/', origin);
+  await signIn(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
   await faults([{ path: '^/api/v1/picks', status: 200, body: bigPage() }]);
   await page.goto(`${origin}/picks?limit=50`);
   await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(200);
@@ -178,7 +178,7 @@ for (const transient of [
   { name: '429 once, Retry-After 1', rule: { path: '^/api/v1/picks', status: 429, headers: { 'Retry-After': '1' }, times: 1 } },
 ]) {
   test(`a transient fault is retried and then succeeds: ${transient.name}`, async ({ page }) => {
-    await signIn(page, 'editor', '/', origin);
+    await signIn(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
     await faults([transient.rule]);
     await page.goto(`${origin}/picks?sport=Tennis&limit=5`);
     await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(5);

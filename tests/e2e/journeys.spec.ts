@@ -198,6 +198,9 @@ test('a page view asks the portal for the page alone: no link prefetches it woul
   page.on('request', (request) => {
     const url = new URL(request.url());
     // Documents and the router's fetches (a prefetch is a fetch); scripts, styles and icons are static files.
+    // The portal's own API calls a page makes once loaded (the overview's tiles, a preferences sync after
+    // sign-in) are data, not prefetches of pages.
+    if (url.pathname.startsWith('/api/')) return;
     if (['document', 'fetch'].includes(request.resourceType())) asked.push(`${request.method()} ${url.pathname}${url.search}`);
   });
   for (const path of ['/', '/picks?limit=50', '/licence', '/changes']) {

@@ -115,7 +115,8 @@ test('exports and coverage started by another site are refused before any upstre
   }
   expect(await upstreamLog('/api/v1/')).toEqual([]);
   // The same through Chromium: signed in, then a link on another site (the fault proxy's origin) to an export.
-  await signIn(page, 'admin', '/', `http://localhost:${E2E.securityPort}`);
+  // Signed in on a page that starts no walk of its own (the overview's tiles ask the upstream after load).
+  await signIn(page, 'admin', '/licence', `http://localhost:${E2E.securityPort}`);
   await page.goto(`${proxy}/__requests`);
   const answer = page.waitForResponse((res) => res.url().includes('/api/export/picks'));
   await page.evaluate((target) => (location.href = target), `http://localhost:${E2E.securityPort}/api/export/picks?format=csv`);

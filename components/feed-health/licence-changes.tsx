@@ -1,4 +1,4 @@
-import type { ScopeDifference } from '@/lib/feed-health/compute';
+import { describeDifference, type ScopeDifference } from '@/lib/feed-health/compute';
 import { UtcTime } from '@/components/utc-time';
 
 const NAMES = {
@@ -9,16 +9,6 @@ const NAMES = {
   to: 'Window to',
   contentMode: 'Content mode',
 };
-
-function said(d: ScopeDifference): string {
-  if ('added' in d)
-    return (
-      [d.added.length ? `gained ${d.added.join(', ')}` : '', d.removed.length ? `lost ${d.removed.join(', ')}` : '']
-        .filter(Boolean)
-        .join('; ') || 'now stated differently'
-    );
-  return `${d.before ?? 'not stated'} → ${d.after ?? 'not stated'}`;
-}
 
 /** The licence's changes of scope (from /me, seen by the poller), newest first: what was gained and lost. */
 export function LicenceChanges({ changes }: { changes: { at: string; changed: ScopeDifference[] }[] }) {
@@ -37,7 +27,7 @@ export function LicenceChanges({ changes }: { changes: { at: string; changed: Sc
               <ul className="ml-4 list-disc">
                 {change.changed.map((d) => (
                   <li key={d.field} data-field={d.field}>
-                    <span className="font-medium">{NAMES[d.field]}</span>: {said(d)}
+                    <span className="font-medium">{NAMES[d.field]}</span>: {describeDifference(d)}
                   </li>
                 ))}
               </ul>

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { scopeDifferences } from '../feed-health/compute';
+import { describeDifference, scopeDifferences } from '../feed-health/compute';
 import type { LicenceChange, StateEntry } from '../store/feed-health';
 import { latestStates } from '../store/feed-health';
 import {
@@ -66,11 +66,7 @@ export function alertsFor(changed: StateEntry[], previous: Map<string, StateEntr
 /** A change of the licensed scope: alerted at once (it is not a state that could flap back). */
 export function licenceChangeAlert(change: LicenceChange): AlertInput {
   const said = scopeDifferences(change.before, change.after)
-    .map((d) =>
-      'added' in d
-        ? `${d.field}: ${[d.added.length ? `gained ${d.added.join(', ')}` : '', d.removed.length ? `lost ${d.removed.join(', ')}` : ''].filter(Boolean).join('; ') || 'now stated differently'}`
-        : `${d.field}: ${d.before ?? 'not stated'} → ${d.after ?? 'not stated'}`,
-    )
+    .map((d) => `${d.field}: ${describeDifference(d)}`)
     .join('; ');
   return {
     kind: 'licence.changed',

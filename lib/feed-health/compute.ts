@@ -6,6 +6,8 @@
  * Pure: facts in, states out; lib/feed-health/facts.ts gathers the facts, and keeps the states' history.
  */
 
+import type { LicenceSummary } from '../picks-api/licence';
+
 export type HealthState = 'healthy' | 'degraded' | 'down';
 export type HealthSide = 'upstream' | 'licence' | 'portal';
 
@@ -45,6 +47,17 @@ export interface SportFacts {
   resettled24h: number;
   withdrawn24h: number;
 }
+
+/** A sport the poller has seen nothing of (yet). */
+export const noFacts = (sport: string): SportFacts => ({
+  sport,
+  watched: 0,
+  lastChangeMs: null,
+  publicationLagSeconds: null,
+  overdue: { upcoming: 0, live: 0, unsettled: 0 },
+  resettled24h: 0,
+  withdrawn24h: 0,
+});
 
 export interface PollFacts {
   at: number;
@@ -174,14 +187,7 @@ export function overdueKind(
 }
 
 /** What a licence grants, as /me says it: a change of any of it is an event (its status and expiry are not scope). */
-export interface LicenceScope {
-  sports: string[] | null;
-  leagues: string[] | null;
-  from: string | null;
-  to: string | null;
-  contentMode: string | null;
-  channels: string[] | null;
-}
+export type LicenceScope = Pick<LicenceSummary, 'sports' | 'leagues' | 'from' | 'to' | 'contentMode' | 'channels'>;
 
 const sorted = (list: string[] | null) => (list ? [...list].sort() : null);
 
@@ -212,4 +218,15 @@ export function scopeDifferences(before: LicenceScope, after: LicenceScope): Sco
   for (const field of ['from', 'to', 'contentMode'] as const)
     if (before[field] !== after[field]) out.push({ field, before: before[field], after: after[field] });
   return out;
+}
+
+/** One difference in words: what a list gained and lost, or a value before → after. */
+export function describeDifference(d: ScopeDifference): string {
+  if ('added' in d)
+    return (
+      [d.added.length ? `gained ${d.added.join(', ')}` : '', d.removed.length ? `lost ${d.removed.join(', ')}` : '']
+        .filter(Boolean)
+        .join('; ') || 'now stated differently'
+    );
+  return `${d.before ?? 'not stated'} → ${d.after ?? 'not stated'}`;
 }

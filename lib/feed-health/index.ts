@@ -18,7 +18,7 @@ import {
   type StateEntry,
 } from '../store/feed-health';
 import type { Database } from '../store/schema';
-import { feedHealth, licenceScope, scopeDifferences, type SportFacts, type SportHealth } from './compute';
+import { feedHealth, licenceScope, noFacts, scopeDifferences, type SportFacts, type SportHealth } from './compute';
 
 type Db = Kysely<Database>;
 const DAY_MS = 86_400_000;
@@ -59,16 +59,7 @@ export async function sportsHealth(
   const cadences = Object.fromEntries(cadenceRows.map((c) => [c.sport, c.seconds]));
   // A sport with an agreed cadence or a logged state is judged even when the feed holds none of its records now.
   for (const sport of new Set([...Object.keys(cadences), ...latest.keys()]))
-    if (!facts.some((f) => f.sport === sport))
-      facts.push({
-        sport,
-        watched: 0,
-        lastChangeMs: null,
-        publicationLagSeconds: null,
-        overdue: { upcoming: 0, live: 0, unsettled: 0 },
-        resettled24h: 0,
-        withdrawn24h: 0,
-      });
+    if (!facts.some((f) => f.sport === sport)) facts.push(noFacts(sport));
   const states = feedHealth(
     {
       now,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  noFacts,
   overdueKind,
   rulesFor,
   scopeDifferences,
@@ -123,15 +124,7 @@ export async function sportFacts(db: Db, now: number): Promise<SportFacts[]> {
   const of = (sport: string) => {
     let f = facts.get(sport);
     if (!f) {
-      f = {
-        sport,
-        watched: 0,
-        lastChangeMs: null,
-        publicationLagSeconds: null,
-        overdue: { upcoming: 0, live: 0, unsettled: 0 },
-        resettled24h: 0,
-        withdrawn24h: 0,
-      };
+      f = noFacts(sport);
       facts.set(sport, f);
     }
     return f;

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { EVERYDAY_AND_HEALTH } from './migrations-health';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator on either engine. A
@@ -7,7 +8,7 @@ import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was then, not today's types
-type AnyDb = Kysely<any>;
+export type AnyDb = Kysely<any>;
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001_state': {
@@ -225,83 +226,7 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.alterTable('change_feed').addColumn('walk', 'text').execute();
     },
   },
-  '0007_preferences': {
-    async up(db: AnyDb) {
-      // Each person's time zone, theme and table density (lib/preferences), as JSON: followed in every browser they sign in to.
-      await db.schema.alterTable('users').addColumn('preferences', 'text').execute();
-    },
-  },
-  '0008_feed_health': {
-    async up(db: AnyDb) {
-      // Every poll's outcome (lib/feed-health): failures in a row, the share throttled. Kept a week.
-      await db.schema
-        .createTable('feed_polls')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('at_ms', 'bigint', (c) => c.notNull())
-        .addColumn('outcome', 'text', (c) => c.notNull())
-        .addColumn('code', 'text')
-        .execute();
-      await db.schema.createIndex('feed_polls_at').on('feed_polls').column('at_ms').execute();
-      // Each sport's state whenever it changed: the current one is the latest; the timeline is the last week's.
-      await db.schema
-        .createTable('feed_health_log')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('sport', 'text', (c) => c.notNull())
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('side', 'text')
-        .addColumn('reason', 'text', (c) => c.notNull())
-        .addColumn('at_ms', 'bigint', (c) => c.notNull())
-        .execute();
-      await db.schema.createIndex('feed_health_log_sport_at').on('feed_health_log').columns(['sport', 'at_ms']).execute();
-      // The refresh cadence agreed with the provider, per sport (the spec promises none).
-      await db.schema
-        .createTable('feed_cadences')
-        .addColumn('sport', 'text', (c) => c.primaryKey())
-        .addColumn('seconds', 'bigint', (c) => c.notNull())
-        .addColumn('updated_by', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
-        .execute();
-      // The licensed scope read from /me whenever it changed: sports, leagues, window, mode, channels, before and after.
-      await db.schema
-        .createTable('licence_changes')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('at_ms', 'bigint', (c) => c.notNull())
-        .addColumn('before', 'text', (c) => c.notNull())
-        .addColumn('after', 'text', (c) => c.notNull())
-        .execute();
-    },
-  },
-  '0009_alerts': {
-    async up(db: AnyDb) {
-      // The notification log (lib/alerts): each alert, held until its state has lasted, then sent, dropped or failed.
-      await db.schema
-        .createTable('alerts')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('sport', 'text', (c) => c.notNull())
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('side', 'text')
-        .addColumn('reason', 'text', (c) => c.notNull())
-        .addColumn('detail', 'text')
-        .addColumn('created_ms', 'bigint', (c) => c.notNull())
-        .addColumn('due_ms', 'bigint', (c) => c.notNull())
-        .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('next_ms', 'bigint')
-        .addColumn('error', 'text')
-        .addColumn('sent_ms', 'bigint')
-        .addColumn('recipients', 'text')
-        .execute();
-      await db.schema.createIndex('alerts_status_due').on('alerts').columns(['status', 'due_ms']).execute();
-      // Which alerts each person receives by email (none stored: their role's default, lib/alerts/subscriptions.ts).
-      await db.schema
-        .createTable('alert_subscriptions')
-        .addColumn('email', 'text', (c) => c.primaryKey())
-        .addColumn('kinds', 'text', (c) => c.notNull())
-        .addColumn('updated_at', 'text', (c) => c.notNull())
-        .execute();
-    },
-  },
+  ...EVERYDAY_AND_HEALTH,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

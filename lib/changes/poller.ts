@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { toAppError } from '../errors';
 import { plural } from '../plural';
+import type { UpstreamOutcome } from '../picks-api/client';
 import type { Pick } from '../picks-api/schemas';
 import { describeWalk, newWalkReport, walkSummary, type WalkReport } from '../picks-api/settle';
 import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedLease, requestPoll } from '../store/change-feed';
@@ -27,7 +28,13 @@ export interface FeedSettings {
 /** What the poller needs of the upstream client: a walk of /picks with from/to, counting requests. */
 export type WalkPicks = (
   filters: { from: string; to: string },
-  call: { signal?: AbortSignal; onRequest?: () => void; priority?: 'bulk'; report?: WalkReport },
+  call: {
+    signal?: AbortSignal;
+    onRequest?: () => void;
+    onAnswer?: (outcome: UpstreamOutcome) => void;
+    priority?: 'bulk';
+    report?: WalkReport;
+  },
 ) => AsyncIterable<Pick>;
 
 export interface PollContext {
@@ -65,6 +72,8 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
   if (!(await markPollStarted(db, instance, startedMs))) return { outcome: 'not-holder' };
   const window = windowAt(startedMs, settings);
   let requests = 0;
+  const answers: Partial<Record<UpstreamOutcome, number>> = {};
+  const onAnswer = (outcome: UpstreamOutcome) => (answers[outcome] = (answers[outcome] ?? 0) + 1);
   try {
     const previousState = await readFeed(db);
     const delivered = new Map<string, Snapshot>();
@@ -74,7 +83,7 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
     const report = newWalkReport();
     const walk = context.walk(
       { from: window.from, to: window.to },
-      { signal: context.signal, onRequest: () => (requests += 1), priority: 'bulk', report },
+      { signal: context.signal, onRequest: () => (requests += 1), onAnswer, priority: 'bulk', report },
     );
     for await (const record of walk) {
       // A record without an id cannot be followed (spec §2.2: the id is what changes are keyed on).
@@ -94,13 +103,13 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
       requests,
       walk: walkSummary(report) ? describeWalk(report) : null,
     });
-    await recordPoll(db, { at: startedMs, instance, outcome: 'complete', code: null }).catch(() => undefined);
+    await recordPoll(db, { at: startedMs, instance, outcome: 'complete', code: null, answers }).catch(() => undefined);
     return { outcome: 'complete', entries, watched: delivered.size, requests, baseline: previous === null };
   } catch (error) {
     const failure = toAppError(error);
     const message = failure.code === 'INTERNAL' ? (error as Error).message : `${failure.code}: ${failure.message}`;
     await markPollFailed(db, instance, now(), message.slice(0, 500), requests).catch(() => undefined);
-    await recordPoll(db, { at: startedMs, instance, outcome: 'failed', code: failure.code }).catch(() => undefined);
+    await recordPoll(db, { at: startedMs, instance, outcome: 'failed', code: failure.code, answers }).catch(() => undefined);
     return { outcome: 'failed', error: message, requests };
   }
 }

@@ -6,6 +6,7 @@
  * Pure: facts in, states out; lib/feed-health/facts.ts gathers the facts, and keeps the states' history.
  */
 
+import type { UpstreamOutcome } from '../picks-api/client';
 import type { LicenceSummary } from '../picks-api/licence';
 
 export type HealthState = 'healthy' | 'degraded' | 'down';
@@ -64,7 +65,12 @@ export interface PollFacts {
   outcome: 'complete' | 'failed';
   /** The portal's error code of a failed poll (UPSTREAM_UNAUTHORIZED, THROTTLED, …). */
   code: string | null;
+  /** The upstream's answers to the poll's requests, retries included, by outcome. */
+  answers?: UpstreamAnswers;
 }
+
+/** Upstream requests by how they ended (lib/picks-api/client.ts UpstreamOutcome). */
+export type UpstreamAnswers = Partial<Record<UpstreamOutcome, number>>;
 
 export interface FeedFacts {
   now: number;

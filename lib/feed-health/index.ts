@@ -18,6 +18,7 @@ import {
   type StateEntry,
 } from '../store/feed-health';
 import type { Database } from '../store/schema';
+import { pollerAndUpstream } from './poller';
 import { feedHealth, licenceScope, noFacts, scopeDifferences, type SportFacts, type SportHealth } from './compute';
 
 type Db = Kysely<Database>;
@@ -102,10 +103,15 @@ const WEEK_MS = 7 * DAY_MS;
 export async function healthForPage(pollMs: number | null) {
   const now = Date.now();
   try {
-    const [sports, history, licence] = await fromStore((db) =>
-      Promise.all([sportsHealth(db, pollMs, { now }), stateHistory(db, now - WEEK_MS), recentLicenceChanges(db, now)]),
+    const [sports, history, licence, feed] = await fromStore((db) =>
+      Promise.all([
+        sportsHealth(db, pollMs, { now }),
+        stateHistory(db, now - WEEK_MS),
+        recentLicenceChanges(db, now),
+        pollerAndUpstream(db, pollMs, now),
+      ]),
     );
-    return { ok: true as const, now, from: now - WEEK_MS, sports, history, licenceChanges: licence };
+    return { ok: true as const, now, from: now - WEEK_MS, sports, history, licenceChanges: licence, ...feed };
   } catch (error) {
     return { ok: false as const, error: toAppError(error).toJSON() };
   }

@@ -7,6 +7,7 @@ import { AppError, toAppError } from '../errors';
 import { fromStore } from '../store';
 import { readCadences, setCadences } from '../store/feed-health';
 import { recentLicenceChanges, sportsHealth } from '.';
+import { pollerAndUpstream } from './poller';
 
 /**
  * GET /api/feed-health: each sport's health (lib/feed-health). GET and PUT /api/feed-health/cadences: the
@@ -22,8 +23,10 @@ export async function feedHealthResponse(): Promise<Response> {
   try {
     const config = getConfig();
     const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
-    const [sports, licenceChanges] = await fromStore((db) => Promise.all([sportsHealth(db, pollMs), recentLicenceChanges(db)]));
-    return json({ sports, licenceChanges, checkedAt: new Date().toISOString() });
+    const [sports, feed, licenceChanges] = await fromStore((db) =>
+      Promise.all([sportsHealth(db, pollMs), pollerAndUpstream(db, pollMs), recentLicenceChanges(db)]),
+    );
+    return json({ sports, ...feed, licenceChanges, checkedAt: new Date().toISOString() });
   } catch (error) {
     return toAppError(error).toResponse();
   }

@@ -39,6 +39,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Called for every HTTP request sent upstream, retries included (coverage reports its cost). */
   onRequest?: () => void;
+  /** Called with the outcome of every HTTP request sent upstream, retries included (feed health counts them). */
+  onAnswer?: (outcome: UpstreamOutcome) => void;
   /** Queue order at the shared gate: 'page' (default) before 'bulk' (walks of exports and coverage). */
   priority?: GatePriority;
   /** The longest this call waits out the upstream's pause before failing as throttled (default: the retry policy's cap). */
@@ -60,6 +62,12 @@ export interface WalkOptions extends CallOptions {
 }
 
 const NEVER = new AbortController().signal;
+
+/** How one upstream request ended: its answer's class, or no answer at all. */
+export type UpstreamOutcome = 'ok' | '401' | '403' | '429' | '4xx' | '5xx' | 'timeout' | 'network';
+
+const outcomeOf = (status: number): UpstreamOutcome =>
+  status < 400 ? 'ok' : status === 401 || status === 403 || status === 429 ? (String(status) as UpstreamOutcome) : status >= 500 ? '5xx' : '4xx';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 4_000, retryAfterCapMs: 30_000 };
 const API_PREFIX = '/api/v1';
@@ -115,6 +123,7 @@ export function createPicksClient(options: PicksClientOptions) {
           redirect: 'error',
         });
         const bytes = new Uint8Array(await res.arrayBuffer());
+        call.onAnswer?.(outcomeOf(res.status));
         if (res.ok) {
           const asByteStrings = onBytes?.(bytes) === true;
           return parseJsonBody(res, asByteStrings ? byteStringText(bytes) : utf8.decode(bytes));
@@ -135,6 +144,7 @@ export function createPicksClient(options: PicksClientOptions) {
         if (signal?.aborted) throw signal.reason ?? error;
         if (isAppError(error)) throw error;
         failure = networkError(error);
+        call.onAnswer?.(failure.code === 'UPSTREAM_TIMEOUT' ? 'timeout' : 'network');
         waitMs = backoff(attempt);
       } finally {
         release();
@@ -211,7 +221,7 @@ export function createPicksClient(options: PicksClientOptions) {
         getJson(
           path,
           filterQuery({ ...filters, limit: call.pageSize ?? 200, cursor }),
-          { signal, onRequest: call.onRequest, priority: call.priority ?? 'bulk' },
+          { signal, onRequest: call.onRequest, onAnswer: call.onAnswer, priority: call.priority ?? 'bulk' },
           onBytes,
         );
       const pass = () => walkPages(fetchBody, validate, { signal: call.signal, maxPages, byteStrings: call.byteStrings });

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AlertsTable, Database } from './schema';
+import type { Database } from './schema';
+import type { AlertsTable } from './schema-alerts';
 
 type Db = Kysely<Database>;
 

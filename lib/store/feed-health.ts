@@ -8,6 +8,7 @@ import {
   type HealthState,
   type LicenceScope,
   type PollFacts,
+  type UpstreamAnswers,
   type SportFacts,
 } from '../feed-health/compute';
 import { readMeta, writeMeta } from './meta';
@@ -21,7 +22,13 @@ const DAY_MS = 86_400_000;
 export async function recordPoll(db: Db, poll: PollFacts & { instance: string }): Promise<void> {
   await db
     .insertInto('feed_polls')
-    .values({ id: `${poll.at}:${poll.instance}`, at_ms: poll.at, outcome: poll.outcome, code: poll.code })
+    .values({
+      id: `${poll.at}:${poll.instance}`,
+      at_ms: poll.at,
+      outcome: poll.outcome,
+      code: poll.code,
+      answers: poll.answers ? JSON.stringify(poll.answers) : null,
+    })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }
@@ -29,7 +36,12 @@ export async function recordPoll(db: Db, poll: PollFacts & { instance: string })
 /** The newest polls first (at most `most`, none older than `sinceMs`). */
 export async function recentPolls(db: Db, sinceMs: number, most = 24): Promise<PollFacts[]> {
   const rows = await db.selectFrom('feed_polls').selectAll().where('at_ms', '>=', sinceMs).orderBy('at_ms', 'desc').limit(most).execute();
-  return rows.map((row) => ({ at: Number(row.at_ms), outcome: row.outcome === 'complete' ? 'complete' : 'failed', code: row.code }));
+  return rows.map((row) => ({
+    at: Number(row.at_ms),
+    outcome: row.outcome === 'complete' ? 'complete' : 'failed',
+    code: row.code,
+    answers: row.answers ? (JSON.parse(row.answers) as UpstreamAnswers) : {},
+  }));
 }
 
 export async function readCadences(db: Db): Promise<{ sport: string; seconds: number; updatedBy: string; updatedAt: string }[]> {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AlertDigestsTable, AlertSendsTable, AlertsTable, AlertSubscriptionsTable, AlertWebhooksTable } from './schema-alerts';
 
 /**
  * The portal's tables, as both engines hold them. Times that are compared are milliseconds since the
@@ -137,6 +138,8 @@ export interface FeedPollsTable {
   at_ms: number;
   outcome: string;
   code: string | null;
+  /** JSON: the poll's upstream answers by outcome (lib/feed-health/compute.ts UpstreamAnswers); null before 0010. */
+  answers?: string | null;
 }
 
 export interface FeedHealthLogTable {
@@ -154,32 +157,6 @@ export interface LicenceChangesTable {
   /** JSON of the scope (lib/feed-health/compute.ts LicenceScope). */
   before: string;
   after: string;
-}
-
-/** lib/alerts: the notification log. status: held (waiting out ALERT_HOLD_SECONDS), pending, sending, sent, dropped, failed. */
-export interface AlertsTable {
-  id: string;
-  kind: string;
-  sport: string;
-  state: string;
-  side: string | null;
-  reason: string;
-  detail: string | null;
-  created_ms: number;
-  due_ms: number;
-  status: string;
-  attempts: Generated<number>;
-  next_ms: number | null;
-  error: string | null;
-  sent_ms: number | null;
-  recipients: string | null;
-}
-
-export interface AlertSubscriptionsTable {
-  email: string;
-  /** JSON array of alert kinds (lib/alerts/subscriptions.ts ALERT_KINDS). */
-  kinds: string;
-  updated_at: string;
 }
 
 export interface FeedCadencesTable {
@@ -246,6 +223,9 @@ export interface Database {
   licence_changes: LicenceChangesTable;
   alerts: AlertsTable;
   alert_subscriptions: AlertSubscriptionsTable;
+  alert_webhooks: AlertWebhooksTable;
+  alert_sends: AlertSendsTable;
+  alert_digests: AlertDigestsTable;
   revoked_sessions: RevokedSessionsTable;
   walk_slots: WalkSlotsTable;
   locks: LocksTable;

@@ -9,6 +9,7 @@ import { ErrorPanel } from '@/components/error-panel';
 import { CadenceField } from '@/components/feed-health/cadence-field';
 import { HealthTimeline } from '@/components/feed-health/timeline';
 import { LicenceChanges } from '@/components/feed-health/licence-changes';
+import { PollerPanel } from '@/components/feed-health/poller-panel';
 import { SubscriptionForm } from '@/components/alerts/subscription-form';
 import { subscriptionForPage } from '@/lib/alerts/view';
 import { StatusBadge } from '@/components/status-badge';
@@ -88,6 +89,7 @@ export default async function HealthPage() {
           rowData={(r) => ({ 'data-sport': r.sport, 'data-state': r.state })}
         />
       )}
+      {read.ok && <PollerPanel poller={read.poller} upstream={read.upstream} />}
       {read.ok && <LicenceChanges changes={read.licenceChanges} />}
       {mine && <SubscriptionForm {...mine} mailing={!!config.SMTP_URL} />}
       <p className="text-xs text-slate-600">

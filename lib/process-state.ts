@@ -14,6 +14,7 @@ export interface ProcessState {
   confirmedSessions?: Map<string, number>;
   changeFeed?: import('./changes/poller').FeedLoop;
   deliveries?: import('./deliveries/scheduler').DeliveryLoop;
+  alerts?: import('./alerts/start').AlertLoop;
 }
 
 const holder = globalThis as typeof globalThis & { __portalProcess?: ProcessState };

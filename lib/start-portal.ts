@@ -3,6 +3,7 @@ import { ConfigError, getConfig } from './config';
 import { getStore, StoreError } from './store';
 import { pruneHourly } from './store/maintenance';
 import { recordSettingsChange } from './audit/settings';
+import { startAlerts } from './alerts/start';
 import { startChangeFeed } from './changes/start';
 import { startDeliveries } from './deliveries/start';
 import { installRequestPolicy } from './request-policy';
@@ -12,7 +13,7 @@ import { installRequestPolicy } from './request-policy';
  * configuration checked (a wrong value stops the process naming the variable), the request policy handed
  * to scripts/portal-server.mjs, the store opened (waiting, with backoff, for a PostgreSQL that is not up
  * yet; migrations applied), hourly pruning, the settings change recorded in the audit trail, the change
- * feed's poller and the delivery scheduler.
+ * feed's poller, the delivery scheduler and the alerts' loop.
  */
 export async function startPortal(): Promise<void> {
   try {
@@ -23,6 +24,7 @@ export async function startPortal(): Promise<void> {
     await recordSettingsChange(store, config);
     startChangeFeed(store, config);
     startDeliveries(store, config);
+    startAlerts(store, config);
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof StoreError;
     console.error(`[portal] ${known ? error.message : String(error)}`);

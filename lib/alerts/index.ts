@@ -1,19 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describeDifference, scopeDifferences } from '../feed-health/compute';
 import type { LicenceChange, StateEntry } from '../store/feed-health';
-import { latestStates } from '../store/feed-health';
-import {
-  alertsIn,
-  claimAlerts,
-  lastSentFor,
-  markAttemptFailed,
-  markSent,
-  moveAlerts,
-  queueAlerts,
-  reclaimStuck,
-  type Alert,
-  type AlertInput,
-} from '../store/alerts';
+import { queueAlerts, type Alert, type AlertInput } from '../store/alerts';
 import type { Database } from '../store/schema';
 
 type Db = Kysely<Database>;
@@ -22,15 +10,18 @@ type Db = Kysely<Database>;
  * Alerts of the feed's health. A change of a sport's state queues an alert, held for ALERT_HOLD_SECONDS:
  * if the state has not lasted by then (a flap) the alert is dropped, unsent. Due alerts of one kind go out
  * together, one message for all their sports (not one per sport or per poll); a recovery says how long the
- * trouble lasted, and is sent only if the trouble was. Only the instance holding the polling lease
- * dispatches (lib/changes/start.ts), and each alert is claimed before it is sent, so it goes out once.
- * Failed sends are tried again after 1, 5, 15 and 60 minutes, then marked failed; all of it is kept in the
- * notification log (/alerts).
+ * trouble lasted, and is sent only if the trouble was. Every instance dispatches (./dispatch.ts, ./start.ts),
+ * and each alert is claimed before it is sent, so it goes out once. Failed sends are tried again after 1, 5,
+ * 15 and 60 minutes, then marked failed; all of it is kept in the notification log (/alerts).
  */
 
 export const RETRY_AFTER_MS = [60_000, 300_000, 900_000, 3_600_000];
 /** How long a dispatcher's claim on alerts it is sending lasts (one that stopped mid-send gives them back). */
-const SEND_CLAIM_MS = 5 * 60_000;
+export const SEND_CLAIM_MS = 5 * 60_000;
+
+/** When an attempt that failed is tried again: null after the last. */
+export const nextTry = (attemptsBefore: number, now: number) =>
+  attemptsBefore < RETRY_AFTER_MS.length ? now + RETRY_AFTER_MS[attemptsBefore]! : null;
 
 export function kindOf(entry: Pick<StateEntry, 'state' | 'side'>): string {
   if (entry.state === 'healthy') return 'sport.recovered';
@@ -105,6 +96,7 @@ const TITLES: Record<string, string> = {
   'delivery.paused': 'paused',
   'delivery.recovered': 'delivering again',
   'record.resettled': 're-settled',
+  'audit.failed': 'failed its check',
 };
 
 /** Settled records whose result changed, found by one poll: one alert naming them (the first 20). */
@@ -131,7 +123,7 @@ export async function queueResettlements(
 }
 
 /** Alerts of a state, held until it has lasted; the others are events, sent when due. */
-const HELD_KINDS = new Set(['sport.degraded', 'sport.down', 'sport.recovered', 'licence.refused', 'portal.not-polling']);
+export const HELD_KINDS = new Set(['sport.degraded', 'sport.down', 'sport.recovered', 'licence.refused', 'portal.not-polling']);
 
 /** A delivery's run ended: failed (or paused by a third failure in a row), or delivered after failures. */
 export async function queueDeliveryAlert(
@@ -169,71 +161,4 @@ export function messageFor(alerts: Alert[], to: string[], portalUrl: string): Me
   );
   const since = new Date(Math.min(...alerts.map((a) => a.createdMs))).toISOString();
   return { to, subject, text: `Feed health changed at ${since}:\n\n${lines.join('\n')}\n\nSee ${portalUrl}/health\n` };
-}
-
-/**
- * One dispatch: held alerts whose state lasted become pending (the rest are dropped), pending ones due
- * are claimed and sent by kind. `send` is the mail channel; null when no SMTP server is set (alerts are
- * then marked unsent, kept in the log).
- */
-export async function dispatchAlerts(
-  db: Db,
-  options: {
-    now: number;
-    recipients: (kind: string) => Promise<string[]>;
-    send: ((message: Message) => Promise<void>) | null;
-    portalUrl: string;
-  },
-): Promise<{ sent: number; dropped: number; failed: number }> {
-  const { now } = options;
-  await reclaimStuck(db, now);
-  let dropped = 0;
-  const held = await alertsIn(db, 'held', now);
-  if (held.length) {
-    const current = await latestStates(db);
-    for (const alert of held) {
-      const state = current.get(alert.sport);
-      // An event (a change of scope, a delivery's run) is news at once; a state is news once it has lasted.
-      const lastedOut =
-        !HELD_KINDS.has(alert.kind) || (state && state.state === alert.state && state.side === alert.side && state.at <= alert.createdMs);
-      // A recovery is news only when the trouble before it was sent.
-      const news = alert.kind !== 'sport.recovered' || (await lastSentFor(db, alert.sport, alert.createdMs)) !== null;
-      const to = lastedOut && news ? 'pending' : 'dropped';
-      if (to === 'dropped') dropped += 1;
-      await moveAlerts(
-        db,
-        [alert.id],
-        'held',
-        to,
-        to === 'dropped' ? { error: lastedOut ? 'nothing was sent about the trouble before it' : 'the state did not hold' } : {},
-      );
-    }
-  }
-  let sent = 0;
-  let failed = 0;
-  const pending = await alertsIn(db, 'pending', now);
-  const byKind = new Map<string, Alert[]>();
-  for (const alert of pending) byKind.set(alert.kind, [...(byKind.get(alert.kind) ?? []), alert]);
-  for (const group of byKind.values()) {
-    const ids = group.map((a) => a.id);
-    if (!(await claimAlerts(db, ids, now + SEND_CLAIM_MS))) continue; // another dispatcher has them
-    const to = await options.recipients(group[0]!.kind);
-    if (!options.send || to.length === 0) {
-      await moveAlerts(db, ids, 'sending', 'unsent', {
-        error: options.send ? 'nobody receives this kind of alert' : 'no SMTP_URL is set: kept here, not mailed',
-      });
-      continue;
-    }
-    try {
-      await options.send(messageFor(group, to, options.portalUrl));
-      await markSent(db, ids, to, now);
-      sent += group.length;
-    } catch (error) {
-      const attempt = Math.max(...group.map((a) => a.attempts));
-      const next = attempt < RETRY_AFTER_MS.length ? now + RETRY_AFTER_MS[attempt]! : null;
-      await markAttemptFailed(db, ids, (error as Error).message, next, to);
-      failed += group.length;
-    }
-  }
-  return { sent, dropped, failed };
 }

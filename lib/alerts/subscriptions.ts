@@ -18,6 +18,7 @@ export const ALERT_KINDS = [
   'delivery.paused',
   'delivery.recovered',
   'record.resettled',
+  'audit.failed',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -32,7 +33,11 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'delivery.paused': 'A delivery paused after failures',
   'delivery.recovered': 'A delivery delivering again',
   'record.resettled': 'A settled result changed',
+  'audit.failed': 'The audit trail failed its check',
 };
+
+/** As each alert happens, or in one email a day (ALERT_DIGEST_HOUR, UTC). */
+export type AlertDelivery = 'each' | 'digest';
 
 type Db = Kysely<Database>;
 
@@ -40,6 +45,7 @@ export interface Subscription {
   email: string;
   role: string;
   kinds: AlertKind[];
+  delivery: AlertDelivery;
   /** true: the person chose; false: their role's default. */
   chosen: boolean;
 }
@@ -49,16 +55,17 @@ const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALER
 /** Every enabled person's subscription (admins see them all on /alerts). */
 export async function subscriptions(db: Db): Promise<Subscription[]> {
   const [users, rows] = await Promise.all([listUsers(db), db.selectFrom('alert_subscriptions').selectAll().execute()]);
-  const chosen = new Map(rows.map((row) => [row.email, JSON.parse(row.kinds) as string[]]));
+  const chosen = new Map(rows.map((row) => [row.email, { kinds: JSON.parse(row.kinds) as string[], delivery: row.delivery }]));
   return users
     .filter((user) => !user.disabled)
     .map((user) => {
-      const kinds = chosen.get(user.email);
+      const choice = chosen.get(user.email);
       return {
         email: user.email,
         role: user.role,
-        kinds: kinds ? ALERT_KINDS.filter((k) => kinds.includes(k)) : defaultKinds(user.role),
-        chosen: kinds !== undefined,
+        kinds: choice ? ALERT_KINDS.filter((k) => choice.kinds.includes(k)) : defaultKinds(user.role),
+        delivery: choice?.delivery === 'digest' ? 'digest' : 'each',
+        chosen: choice !== undefined,
       };
     });
 }
@@ -67,16 +74,22 @@ export async function subscriptionOf(db: Db, email: string): Promise<Subscriptio
   return (await subscriptions(db)).find((s) => s.email === email) ?? null;
 }
 
-export async function setSubscription(db: Db, email: string, kinds: AlertKind[], at = new Date()): Promise<void> {
-  const value = JSON.stringify(ALERT_KINDS.filter((k) => kinds.includes(k)));
+export async function setSubscription(
+  db: Db,
+  email: string,
+  kinds: AlertKind[],
+  delivery: AlertDelivery = 'each',
+  at = new Date(),
+): Promise<void> {
+  const value = { kinds: JSON.stringify(ALERT_KINDS.filter((k) => kinds.includes(k))), delivery, updated_at: at.toISOString() };
   await db
     .insertInto('alert_subscriptions')
-    .values({ email, kinds: value, updated_at: at.toISOString() })
-    .onConflict((oc) => oc.column('email').doUpdateSet({ kinds: value, updated_at: at.toISOString() }))
+    .values({ email, ...value })
+    .onConflict((oc) => oc.column('email').doUpdateSet(value))
     .execute();
 }
 
-/** Who receives an alert of this kind by email. */
+/** Who receives an alert of this kind by email as it happens (those who chose a digest get it there). */
 export async function recipientsOf(db: Db, kind: string): Promise<string[]> {
-  return (await subscriptions(db)).filter((s) => (s.kinds as string[]).includes(kind)).map((s) => s.email);
+  return (await subscriptions(db)).filter((s) => s.delivery === 'each' && (s.kinds as string[]).includes(kind)).map((s) => s.email);
 }

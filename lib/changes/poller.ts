@@ -46,8 +46,6 @@ export interface PollContext {
   signal?: AbortSignal;
   /** After each poll this instance made, complete or failed (feed health: lib/feed-health). */
   afterPoll?: () => Promise<unknown>;
-  /** At every check while this instance holds the polling lease (alerts: lib/alerts), one at a time. */
-  whileHolding?: () => Promise<unknown>;
 }
 
 export type PollOutcome =
@@ -136,7 +134,6 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
   let holding = false;
   let stopped = false;
   let lastProblem = '';
-  let tending = false;
 
   const start = () => {
     controller = new AbortController();
@@ -167,13 +164,6 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
       const requested = state.requestedMs !== null && state.requestedMs > (state.startedMs ?? 0);
       const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs || requested;
       if (due && !running) start();
-      if (context.whileHolding && !tending) {
-        tending = true;
-        void context
-          .whileHolding()
-          .catch((error: unknown) => log(`[changes] alerts could not be dispatched: ${(error as Error).message}`))
-          .finally(() => (tending = false));
-      }
       lastProblem = '';
     } catch (error) {
       const problem = (error as Error).message;

@@ -1,8 +1,5 @@
 import 'server-only';
-import { recipientsOf } from '../alerts/subscriptions';
-import { dispatchAlerts, queueHealthAlerts, queueLicenceChange, queueResettlements } from '../alerts';
-import { alertMailer } from '../alerts/mail';
-import { portalOrigin } from '../config';
+import { queueHealthAlerts, queueLicenceChange, queueResettlements } from '../alerts';
 import { sportsHealth } from '../feed-health';
 import { pruneFeedHealth, resettlementsOf } from '../store/feed-health';
 import type { PortalConfig } from '../config';
@@ -60,13 +57,5 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
         await queueResettlements(store.db, await resettlementsOf(store.db, new Date(poll.startedMs).toISOString()), Date.now());
       await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
     },
-    // The holder of the polling lease sends the alerts that are due: one sender across instances.
-    whileHolding: () =>
-      dispatchAlerts(store.db, {
-        now: Date.now(),
-        recipients: (kind) => recipientsOf(store.db, kind),
-        send: alertMailer(config),
-        portalUrl: portalOrigin(config),
-      }),
   });
 }

@@ -75,6 +75,8 @@ export const exportSettings = {
 /** The audit trail (lib/audit/): how long it keeps entries. */
 export const auditSettings = {
   AUDIT_RETENTION_DAYS: wholeNumber(400, 1, 36_500),
+  // How often one instance checks the trail's chain, alerting on a failure (0: never).
+  AUDIT_VERIFY_HOURS: wholeNumber(24, 0, 8_760),
 };
 
 /** The change feed (lib/changes/): the window of event dates it watches, how often it polls (0: never), what it keeps. */
@@ -116,6 +118,10 @@ export const alertSettings = {
   ),
   ALERT_EMAIL_FROM: z.string().trim().email('must be an email address').default('picks-portal@localhost'),
   ALERT_HOLD_SECONDS: wholeNumber(300, 0, 86_400),
+  // Every how often each instance sends what is due and watches that some instance polls.
+  ALERT_CHECK_SECONDS: wholeNumber(15, 1, 600),
+  // The hour (UTC) of the daily digest for those who chose it.
+  ALERT_DIGEST_HOUR: wholeNumber(7, 0, 23),
 };
 
 /** Every group, by the name docs/configuration.md gives its section. OIDC has its own parser (lib/auth/oidc.ts). */

@@ -29,9 +29,12 @@ export interface SignedParts {
   manifest: string;
 }
 
+/** What the signature covers before the body (see above); alert webhooks sign the same way (lib/alerts/webhooks.ts). */
+export const signedPrefix = (parts: SignedParts) => `v2\n${parts.timestamp}\n${parts.deliveryId}\n${parts.file}\n${parts.manifest}\n`;
+
 /** The signature a receiver checks, hex (see above). */
 export async function signatureOf(secret: string, parts: SignedParts, spool: string): Promise<string> {
-  const hmac = createHmac('sha256', secret).update(`v2\n${parts.timestamp}\n${parts.deliveryId}\n${parts.file}\n${parts.manifest}\n`);
+  const hmac = createHmac('sha256', secret).update(signedPrefix(parts));
   for await (const chunk of createReadStream(spool)) hmac.update(chunk as Buffer);
   return hmac.digest('hex');
 }

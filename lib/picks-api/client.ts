@@ -67,7 +67,13 @@ const NEVER = new AbortController().signal;
 export type UpstreamOutcome = 'ok' | '401' | '403' | '429' | '4xx' | '5xx' | 'timeout' | 'network';
 
 const outcomeOf = (status: number): UpstreamOutcome =>
-  status < 400 ? 'ok' : status === 401 || status === 403 || status === 429 ? (String(status) as UpstreamOutcome) : status >= 500 ? '5xx' : '4xx';
+  status < 400
+    ? 'ok'
+    : status === 401 || status === 403 || status === 429
+      ? (String(status) as UpstreamOutcome)
+      : status >= 500
+        ? '5xx'
+        : '4xx';
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 3, baseDelayMs: 250, maxDelayMs: 4_000, retryAfterCapMs: 30_000 };
 const API_PREFIX = '/api/v1';

@@ -149,6 +149,24 @@ export async function markAttemptFailed(db: Db, ids: string[], error: string, ne
     .execute();
 }
 
+export async function alertsByIds(db: Db, ids: string[]): Promise<Alert[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('alerts').selectAll().where('id', 'in', ids).orderBy('created_ms').execute()).map(toAlert);
+}
+
+/** Alerts raised in [fromMs, toMs) that were news (neither still held nor dropped as a flap), oldest first: a digest's. */
+export async function alertsSince(db: Db, fromMs: number, toMs: number): Promise<Alert[]> {
+  const rows = await db
+    .selectFrom('alerts')
+    .selectAll()
+    .where('created_ms', '>=', fromMs)
+    .where('created_ms', '<', toMs)
+    .where('status', 'not in', ['held', 'dropped'])
+    .orderBy('created_ms')
+    .execute();
+  return rows.map(toAlert);
+}
+
 export async function latestAlerts(db: Db, limit = 200): Promise<Alert[]> {
   return (await db.selectFrom('alerts').selectAll().orderBy('created_ms', 'desc').limit(limit).execute()).map(toAlert);
 }
@@ -170,7 +188,10 @@ export async function lastSentFor(db: Db, sport: string, beforeMs: number): Prom
     .selectFrom('alerts')
     .selectAll()
     .where('sport', '=', sport)
-    .where('status', '=', 'sent')
+    // Sent by email, or to any webhook.
+    .where((eb) =>
+      eb.or([eb('status', '=', 'sent'), eb('id', 'in', eb.selectFrom('alert_sends').select('alert_id').where('status', '=', 'sent'))]),
+    )
     .where('created_ms', '<', beforeMs)
     .orderBy('created_ms', 'desc')
     .limit(1)

@@ -1,0 +1,50 @@
+import type { Kysely } from 'kysely';
+import { verifyAudit } from '../store/audit';
+import { queueAlerts } from '../store/alerts';
+import { takeLock } from '../store/locks';
+import { readMeta, writeMeta } from '../store/meta';
+import type { Database } from '../store/schema';
+
+type Db = Kysely<Database>;
+const CHECKED = 'alerts.audit-checked-ms';
+const FAILING = 'alerts.audit-failing';
+
+/**
+ * The audit trail's chain checked every AUDIT_VERIFY_HOURS by one instance (the one that claims the turn);
+ * a check that fails is an `audit.failed` alert, once per distinct failure, and a later clean check clears it.
+ */
+export async function checkAuditTrail(db: Db, options: { now: number; everyMs: number }): Promise<'skipped' | 'ok' | 'failed'> {
+  const { now } = options;
+  if (options.everyMs <= 0) return 'skipped';
+  const mine = await db.transaction().execute(async (tx) => {
+    await takeLock(tx, 'watchdog');
+    const last = Number((await readMeta(tx, CHECKED)) ?? 0);
+    if (now - last < options.everyMs) return false;
+    await writeMeta(tx, CHECKED, String(now));
+    return true;
+  });
+  if (!mine) return 'skipped';
+  const verdict = await verifyAudit(db);
+  const before = (await readMeta(db, FAILING)) ?? '';
+  if (verdict.ok) {
+    if (before) await writeMeta(db, FAILING, '');
+    return 'ok';
+  }
+  const problem = `Entry ${verdict.seq}: ${verdict.problem}`;
+  if (problem !== before) {
+    await writeMeta(db, FAILING, problem);
+    await queueAlerts(db, [
+      {
+        kind: 'audit.failed',
+        sport: 'audit trail',
+        state: 'failed',
+        side: 'portal',
+        reason: `The audit trail failed its check: ${problem}. Run npm run audit -- verify and look into who can write to the store`,
+        detail: null,
+        createdMs: now,
+        dueMs: now,
+      },
+    ]);
+  }
+  return 'failed';
+}

@@ -1,0 +1,83 @@
+import 'server-only';
+import type { PortalConfig } from '../config';
+import { portalOrigin } from '../config';
+import { checkAuditTrail } from './audit-check';
+import { watchPolling } from '../feed-health/watchdog';
+import { processState } from '../process-state';
+import type { Store } from '../store';
+import { listWebhooks } from '../store/alert-channels';
+import { sendDigests } from './digest';
+import { dispatchAlerts } from './dispatch';
+import { alertMailer } from './mail';
+import { recipientsOf } from './subscriptions';
+import { postAlerts } from './webhooks';
+
+/**
+ * The alerts' loop, on every instance whether it polls or not (lib/process-state.ts keeps it): every
+ * ALERT_CHECK_SECONDS it watches that some instance polls, sends what is due by email and to webhooks,
+ * sends the daily digests and, when its turn comes, checks the audit trail. Claims in the store make
+ * each send happen once however many instances tick.
+ */
+
+export interface AlertLoop {
+  stop(): Promise<void>;
+  /** One check now (tests and the benchmark). */
+  tick(): Promise<void>;
+}
+
+const DEFAULT_PERIOD_MS = 300_000;
+
+export function startAlerts(store: Store, config: PortalConfig, log: (line: string) => void = console.log): AlertLoop {
+  if (processState.alerts) return processState.alerts;
+  const db = store.db;
+  const send = alertMailer(config);
+  const portalUrl = portalOrigin(config);
+  const holdMs = config.ALERT_HOLD_SECONDS * 1000;
+  // An instance that does not poll still watches for one that should, at the default period.
+  const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : DEFAULT_PERIOD_MS;
+  const webhooks = {
+    list: () => listWebhooks(db),
+    post: (hook: Parameters<typeof postAlerts>[0], alerts: Parameters<typeof postAlerts>[1]) =>
+      postAlerts(hook, alerts, {
+        secretKey: config.DELIVERY_SECRET_KEY ?? null,
+        allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
+        portalUrl,
+        now: Date.now(),
+      }),
+  };
+  let running: Promise<void> | null = null;
+  let lastProblem = '';
+  const step = async (what: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      const problem = `${what}: ${(error as Error).message}`;
+      if (problem !== lastProblem) log(`[alerts] ${problem}`);
+      lastProblem = problem;
+    }
+  };
+  const tick = () =>
+    (running ??= (async () => {
+      const now = Date.now();
+      await step('the polling watchdog failed', () => watchPolling(db, { pollMs, holdMs, now }));
+      await step('alerts could not be dispatched', () =>
+        dispatchAlerts(db, { now, recipients: (kind) => recipientsOf(db, kind), send, portalUrl, webhooks }),
+      );
+      await step('digests could not be sent', () => sendDigests(db, { now, hour: config.ALERT_DIGEST_HOUR, send, portalUrl }));
+      await step('the audit trail could not be checked', () =>
+        checkAuditTrail(db, { now, everyMs: config.AUDIT_VERIFY_HOURS * 3_600_000 }),
+      );
+    })().finally(() => (running = null)));
+  const timer = setInterval(() => void tick(), config.ALERT_CHECK_SECONDS * 1000);
+  timer.unref();
+  const loop: AlertLoop = {
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+      processState.alerts = undefined;
+    },
+    tick,
+  };
+  processState.alerts = loop;
+  return loop;
+}

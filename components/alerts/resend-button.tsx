@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { useRouter } from 'next/navigation';
-import { callApi } from '@/components/deliveries/delivery-form';
+import { callApi } from '@/components/ui/call-api';
 import { Button } from '@/components/ui/button';
 
 /** "Send again": queues the alert for the polling instance's next check, then shows the log anew. */

@@ -1,23 +1,26 @@
 'use client';
 
 import { useState } from 'react';
-import { callApi } from '@/components/deliveries/delivery-form';
+import { callApi } from '@/components/ui/call-api';
 import { Button } from '@/components/ui/button';
 
 /** The signed-in person's choice of alert emails (PUT /api/alerts/subscription). */
 export function SubscriptionForm({
   available,
   kinds,
+  delivery,
   chosen,
   mailing,
 }: {
   available: { kind: string; label: string }[];
   kinds: string[];
+  delivery: 'each' | 'digest';
   chosen: boolean;
   /** An SMTP server is set: without one, alerts are only logged. */
   mailing: boolean;
 }) {
   const [picked, setPicked] = useState(new Set(kinds));
+  const [how, setHow] = useState(delivery);
   const [note, setNote] = useState(chosen ? '' : 'Your role’s default until you choose.');
   return (
     <form
@@ -26,7 +29,10 @@ export function SubscriptionForm({
       onSubmit={async (event) => {
         event.preventDefault();
         setNote('Saving…');
-        const answer = await callApi('/api/alerts/subscription', { method: 'PUT', body: JSON.stringify({ kinds: [...picked] }) });
+        const answer = await callApi('/api/alerts/subscription', {
+          method: 'PUT',
+          body: JSON.stringify({ kinds: [...picked], delivery: how }),
+        });
         setNote(answer.ok ? 'Saved.' : answer.problem.message);
       }}
     >
@@ -52,6 +58,20 @@ export function SubscriptionForm({
                 setPicked(next);
               }}
             />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="mt-3 flex flex-wrap gap-x-5 gap-y-1">
+        <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">When</legend>
+        {(
+          [
+            ['each', 'Each alert as it happens'],
+            ['digest', 'One daily digest instead'],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="flex items-center gap-1.5">
+            <input type="radio" name="delivery" value={value} checked={how === value} onChange={() => setHow(value)} />
             {label}
           </label>
         ))}

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { controlClass, Field, SelectField, TextField } from '@/components/ui/field';
 import { FilterFields, type FilterValues } from '@/components/deliveries/filter-fields';
 import { ScheduleField } from '@/components/deliveries/schedule-field';
@@ -24,50 +25,6 @@ const DESTINATIONS = [
   { value: 'sftp', label: 'SFTP' },
   { value: 'webhook', label: 'webhook' },
 ];
-
-export interface ApiProblem {
-  message: string;
-  details?: Record<string, string>;
-}
-
-export async function callApi(
-  url: string,
-  init: RequestInit = {},
-): Promise<{ ok: true; body: unknown } | { ok: false; problem: ApiProblem }> {
-  try {
-    const res = await fetch(url, { ...init, headers: { 'Content-Type': 'application/json', ...init.headers } });
-    const body: unknown = res.status === 204 ? null : await res.json();
-    if (res.ok) return { ok: true, body };
-    const error = (body as { error?: ApiProblem } | null)?.error;
-    return { ok: false, problem: { message: error?.message ?? `HTTP ${res.status}`, details: error?.details } };
-  } catch {
-    return { ok: false, problem: { message: 'The portal could not be reached. Try again.' } };
-  }
-}
-
-/** The API's refusal: its message, and each field's problem listed (the form also shows each under its field). */
-export function Problem({ problem }: { problem: ApiProblem | null }) {
-  if (!problem) return null;
-  const fields = Object.entries(problem.details ?? {});
-  return (
-    <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="delivery-problem">
-      {fields.length > 0 ? (
-        <>
-          <p className="font-medium">{fields.length === 1 ? 'One field needs a change:' : `${fields.length} fields need a change:`}</p>
-          <ul className="mt-1 list-disc pl-5">
-            {fields.map(([field, text]) => (
-              <li key={field}>
-                <span className="font-mono text-xs">{field}</span> {text}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : (
-        problem.message
-      )}
-    </div>
-  );
-}
 
 export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void; vocabulary: Vocabulary }) {
   const [type, setType] = useState<'directory' | 'sftp' | 'webhook'>('directory');

@@ -5,7 +5,8 @@ import { useEffect, useState } from 'react';
 import type { DeliveryView } from '@/lib/deliveries/view';
 import type { Vocabulary } from '@/lib/deliveries/filter-rules';
 import { plural } from '@/lib/plural';
-import { callApi, DeliveryForm, Problem, type ApiProblem } from '@/components/deliveries/delivery-form';
+import { DeliveryForm } from '@/components/deliveries/delivery-form';
+import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { buttonClass } from '@/components/ui/button';
 
 /** /deliveries: every delivery with its schedule in words, next runs, last run and state, through the HTTP API. */

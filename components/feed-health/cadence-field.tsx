@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { callApi } from '@/components/deliveries/delivery-form';
+import { callApi } from '@/components/ui/call-api';
 
 const PRESETS: [string, number | null][] = [
   ['None agreed', null],

@@ -2,8 +2,19 @@ import 'server-only';
 import type { PortalSession } from '../auth/session';
 import { AppError, toAppError } from '../errors';
 import { fromStore } from '../store';
-import { latestAlerts, resendAlert, type Alert } from '../store/alerts';
-import { ALERT_KIND_LABELS, ALERT_KINDS, setSubscription, subscriptionOf, subscriptions, type AlertKind } from './subscriptions';
+import type { Kysely } from 'kysely';
+import { alertsByIds, latestAlerts, resendAlert, type Alert } from '../store/alerts';
+import { latestDigests, listWebhooks, queueSends, sendsOf, type Digest } from '../store/alert-channels';
+import type { Database } from '../store/schema';
+import {
+  ALERT_KIND_LABELS,
+  ALERT_KINDS,
+  setSubscription,
+  subscriptionOf,
+  subscriptions,
+  type AlertDelivery,
+  type AlertKind,
+} from './subscriptions';
 
 /**
  * GET /api/alerts (the notification log) and POST /api/alerts/<id>/resend ("send again"), admins; each
@@ -12,7 +23,9 @@ import { ALERT_KIND_LABELS, ALERT_KINDS, setSubscription, subscriptionOf, subscr
 
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
 
-export const alertView = (a: Alert) => ({
+export type WebhookOutcome = { webhook: string; status: string; attempts: number; error: string | null; sentAt: string | null };
+
+export const alertView = (a: Alert, webhooks: WebhookOutcome[] = []) => ({
   id: a.id,
   kind: a.kind,
   sport: a.sport,
@@ -29,11 +42,47 @@ export const alertView = (a: Alert) => ({
   sentAt: a.sentMs === null ? null : new Date(a.sentMs).toISOString(),
   channel: 'email',
   recipients: a.recipients,
+  webhooks,
+});
+
+/** The notification log: the latest alerts, each with its email outcome and each webhook's. */
+export async function notificationLog(db: Kysely<Database>) {
+  const [alerts, hooks] = await Promise.all([latestAlerts(db), listWebhooks(db)]);
+  const names = new Map(hooks.map((h) => [h.id, h.name]));
+  const sends = await sendsOf(
+    db,
+    alerts.map((a) => a.id),
+  );
+  return alerts.map((a) =>
+    alertView(
+      a,
+      sends
+        .filter((s) => s.alertId === a.id)
+        .map((s) => ({
+          webhook: names.get(s.webhookId) ?? `${s.webhookId} (removed)`,
+          status: s.status,
+          attempts: s.attempts,
+          error: s.error,
+          sentAt: s.sentMs === null ? null : new Date(s.sentMs).toISOString(),
+        })),
+    ),
+  );
+}
+
+export const digestView = (d: Digest) => ({
+  day: d.day,
+  email: d.email,
+  alerts: d.alerts,
+  status: d.status,
+  attempts: d.attempts,
+  error: d.error,
+  sentAt: d.sentMs === null ? null : new Date(d.sentMs).toISOString(),
 });
 
 export async function alertsResponse(): Promise<Response> {
   try {
-    return json({ data: (await fromStore((db) => latestAlerts(db))).map(alertView) });
+    const [data, digests] = await fromStore((db) => Promise.all([notificationLog(db), latestDigests(db)]));
+    return json({ data, digests: digests.map(digestView) });
   } catch (error) {
     return toAppError(error).toResponse();
   }
@@ -42,7 +91,18 @@ export async function alertsResponse(): Promise<Response> {
 export async function resendResponse(id: string, _session: PortalSession): Promise<Response> {
   try {
     if (!/^[\w:. -]{1,200}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such alert.' });
-    const queued = await fromStore((db) => resendAlert(db, id, Date.now()));
+    const queued = await fromStore(async (db) => {
+      if (!(await resendAlert(db, id, Date.now()))) return false;
+      // Every webhook that takes its kind now gets it again too.
+      const [alert] = await alertsByIds(db, [id]);
+      const hooks = (await listWebhooks(db)).filter((h) => h.kinds.includes(alert!.kind));
+      await queueSends(
+        db,
+        alert!,
+        hooks.map((h) => h.id),
+      );
+      return true;
+    });
     if (!queued) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such alert, or it is on its way already.' });
     return json({ id, status: 'pending' }, 202);
   } catch (error) {
@@ -66,19 +126,24 @@ export async function subscriptionResponse(request: Request, session: PortalSess
       } catch {
         body = null;
       }
-      const kinds = (body as { kinds?: unknown } | null)?.kinds;
+      const { kinds, delivery } = (body ?? {}) as { kinds?: unknown; delivery?: unknown };
+      const problems: Record<string, string> = {};
       if (!Array.isArray(kinds) || kinds.some((k) => typeof k !== 'string'))
-        throw invalidSubscription({ kinds: `must be a list of alert kinds: ${ALERT_KINDS.join(', ')}` });
-      const unknown = (kinds as string[]).filter((k) => !(ALERT_KINDS as readonly string[]).includes(k));
-      if (unknown.length)
-        throw invalidSubscription({
-          kinds: `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an alert kind. Allowed: ${ALERT_KINDS.join(', ')}`,
-        });
-      await fromStore((db) => setSubscription(db, email, kinds as AlertKind[]));
+        problems.kinds = `must be a list of alert kinds: ${ALERT_KINDS.join(', ')}`;
+      else {
+        const unknown = (kinds as string[]).filter((k) => !(ALERT_KINDS as readonly string[]).includes(k));
+        if (unknown.length)
+          problems.kinds = `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an alert kind. Allowed: ${ALERT_KINDS.join(', ')}`;
+      }
+      if (delivery !== undefined && delivery !== 'each' && delivery !== 'digest')
+        problems.delivery = 'must be "each" (as alerts happen) or "digest" (one email a day)';
+      if (Object.keys(problems).length) throw invalidSubscription(problems);
+      await fromStore((db) => setSubscription(db, email, kinds as AlertKind[], (delivery ?? 'each') as AlertDelivery));
     }
     const mine = await fromStore((db) => subscriptionOf(db, email));
     return json({
       kinds: mine?.kinds ?? [],
+      delivery: mine?.delivery ?? 'each',
       chosen: mine?.chosen ?? false,
       available: ALERT_KINDS.map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
     });

@@ -1,14 +1,16 @@
 import 'server-only';
 import { toAppError } from '../errors';
 import { fromStore } from '../store';
-import { latestAlerts } from '../store/alerts';
-import { alertView } from './responses';
+import { latestDigests, listWebhooks } from '../store/alert-channels';
+import { digestView, notificationLog } from './responses';
+import { webhookView } from './webhooks';
 import { ALERT_KIND_LABELS, ALERT_KINDS, subscriptionOf, subscriptions } from './subscriptions';
 
 /** What /alerts shows: the notification log, or the error to show. */
 export async function alertsForPage() {
   try {
-    return { ok: true as const, alerts: (await fromStore((db) => latestAlerts(db))).map(alertView) };
+    const [alerts, digests, webhooks] = await fromStore((db) => Promise.all([notificationLog(db), latestDigests(db), listWebhooks(db)]));
+    return { ok: true as const, alerts, digests: digests.map(digestView), webhooks: webhooks.map(webhookView) };
   } catch (error) {
     return { ok: false as const, error: toAppError(error).toJSON() };
   }
@@ -20,6 +22,7 @@ export async function subscriptionForPage(email: string) {
     const mine = await fromStore((db) => subscriptionOf(db, email));
     return {
       kinds: mine?.kinds ?? [],
+      delivery: mine?.delivery ?? 'each',
       chosen: mine?.chosen ?? false,
       available: ALERT_KINDS.map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
     };

@@ -22,6 +22,9 @@ export const AUDIT_ACTIONS = [
   'delivery.remove',
   'delivery.run',
   'feed.cadence',
+  'alerts.webhook.add',
+  'alerts.webhook.change',
+  'alerts.webhook.remove',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

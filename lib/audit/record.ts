@@ -25,7 +25,10 @@ export type AuditAction =
   | 'delivery.change'
   | 'delivery.remove'
   | 'delivery.run'
-  | 'feed.cadence';
+  | 'feed.cadence'
+  | 'alerts.webhook.add'
+  | 'alerts.webhook.change'
+  | 'alerts.webhook.remove';
 
 export type AuditRecord = Partial<Omit<AuditInput, 'actor' | 'action' | 'outcome'>> &
   Pick<AuditInput, 'actor' | 'outcome'> & { action: AuditAction };

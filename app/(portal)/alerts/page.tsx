@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { requirePage } from '@/lib/auth/session';
 import { getConfig } from '@/lib/config';
 import { alertsForPage, subscriptionsForPage } from '@/lib/alerts/view';
+import { ALERT_KIND_LABELS, ALERT_KINDS } from '@/lib/alerts/subscriptions';
+import { WebhookManager } from '@/components/alerts/webhook-manager';
 import type { alertView } from '@/lib/alerts/responses';
 import { DataTable, type Column } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
@@ -15,6 +17,11 @@ export const metadata: Metadata = { title: 'Alerts' };
 
 type Row = ReturnType<typeof alertView>;
 
+const webhookOutcomes = (a: Row) =>
+  a.webhooks
+    .map((w) => `${w.webhook}: ${w.status}${w.attempts > 1 ? ` (${w.attempts} tries)` : ''}${w.error ? `, ${w.error}` : ''}`)
+    .join('; ');
+
 const COLUMNS: Column<Row>[] = [
   { id: 'created', header: 'Raised', nowrap: true, cell: (a) => <UtcTime iso={a.createdAt} /> },
   { id: 'kind', header: 'Event', nowrap: true, cell: (a) => a.kind },
@@ -26,7 +33,7 @@ const COLUMNS: Column<Row>[] = [
     cell: (a) => a.reason,
     truncate: (a) => [a.reason, a.detail && `Before: ${a.detail}`].filter(Boolean).join('. '),
   },
-  { id: 'status', header: 'Outcome', cell: (a) => a.status },
+  { id: 'status', header: 'Email', cell: (a) => a.status },
   { id: 'attempts', header: 'Attempts', align: 'right', cell: (a) => a.attempts },
   {
     id: 'recipients',
@@ -35,6 +42,12 @@ const COLUMNS: Column<Row>[] = [
     truncate: (a) => a.recipients.join(', ') || '—',
   },
   { id: 'error', header: 'Why not sent', cell: (a) => a.error ?? '—', truncate: (a) => a.error ?? '—' },
+  {
+    id: 'webhooks',
+    header: 'Webhooks',
+    cell: (a) => webhookOutcomes(a) || '—',
+    truncate: (a) => webhookOutcomes(a) || '—',
+  },
   {
     id: 'actions',
     header: '',
@@ -47,12 +60,14 @@ export default async function AlertsPage() {
   await requirePage('alerts', '/alerts');
   const config = getConfig();
   const [read, everyone] = await Promise.all([alertsForPage(), subscriptionsForPage()]);
+  const available = ALERT_KINDS.map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] }));
   return (
     <div className="space-y-4">
       <PageHeader title="Alerts">
-        Every alert of the feed’s health, newest first (the latest 200): held until its state has lasted {config.ALERT_HOLD_SECONDS} s, then
-        mailed to every admin {config.SMTP_URL ? '' : '(no SMTP_URL is set: alerts are kept here, unsent)'}, one message for the sports of
-        one kind; a failed send is tried again after 1, 5, 15 and 60 minutes.
+        Every alert, newest first (the latest 200): a state is held until it has lasted {config.ALERT_HOLD_SECONDS} s, then each alert is
+        mailed to whoever chose its kind {config.SMTP_URL ? '' : '(no SMTP_URL is set: alerts are kept here, unmailed)'} and posted to every
+        webhook that takes it, one message for the alerts of one kind; each failed send is tried again after 1, 5, 15 and 60 minutes, on its
+        own.
       </PageHeader>
       {!read.ok ? (
         <ErrorPanel error={read.error} retryHref="/alerts" />
@@ -77,6 +92,27 @@ export default async function AlertsPage() {
           />
         </>
       )}
+      {read.ok && <WebhookManager webhooks={read.webhooks} available={available} />}
+      {read.ok && read.digests.length > 0 && (
+        <section aria-labelledby="digests" className="space-y-2">
+          <h2 id="digests" className="font-semibold">
+            Daily digests
+          </h2>
+          <DataTable
+            testId="digests-table"
+            columns={[
+              { id: 'day', header: 'Day', nowrap: true, cell: (d) => d.day },
+              { id: 'email', header: 'Person', cell: (d) => d.email },
+              { id: 'alerts', header: 'Alerts', align: 'right', cell: (d) => d.alerts },
+              { id: 'status', header: 'Outcome', cell: (d) => d.status },
+              { id: 'attempts', header: 'Attempts', align: 'right', cell: (d) => d.attempts },
+              { id: 'error', header: 'Why not sent', cell: (d) => d.error ?? '—', truncate: (d) => d.error ?? '—' },
+            ]}
+            rows={read.digests}
+            rowKey={(d) => `${d.day} ${d.email}`}
+          />
+        </section>
+      )}
       {everyone && (
         <section aria-labelledby="who" className="space-y-2">
           <h2 id="who" className="font-semibold">
@@ -88,6 +124,7 @@ export default async function AlertsPage() {
               { id: 'email', header: 'Person', cell: (s) => s.email },
               { id: 'role', header: 'Role', cell: (s) => s.role },
               { id: 'kinds', header: 'Alerts', cell: (s) => s.kinds.join(', ') || 'none', truncate: (s) => s.kinds.join(', ') || 'none' },
+              { id: 'delivery', header: 'When', cell: (s) => (s.delivery === 'digest' ? 'daily digest' : 'as they happen') },
               { id: 'chosen', header: 'Chosen', cell: (s) => (s.chosen ? 'by them' : 'role default') },
             ]}
             rows={everyone}

@@ -1,0 +1,164 @@
+'use client';
+
+import { useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { Button } from '@/components/ui/button';
+import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
+import { SelectField, TextField } from '@/components/ui/field';
+
+/**
+ * The shared webhooks alerts go to (admins): listed with their kinds, added or changed through
+ * /api/alerts/webhooks (every wrong field named at once under it), removed. The URL and the secret are
+ * sent once and never shown again: leaving them empty when changing a webhook keeps them.
+ */
+
+export interface WebhookRow {
+  id: string;
+  name: string;
+  url: string;
+  format: 'signed' | 'chat';
+  kinds: string[];
+  signed: boolean;
+}
+
+const FORMATS = [
+  { value: 'signed', label: 'the portal’s signed JSON' },
+  { value: 'chat', label: 'a chat tool’s incoming webhook ({"text"})' },
+];
+
+export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]; available: { kind: string; label: string }[] }) {
+  const router = useRouter();
+  const [editing, setEditing] = useState<WebhookRow | null>(null);
+  const [kinds, setKinds] = useState(new Set<string>());
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [note, setNote] = useState('');
+  const errors = problem?.details ?? {};
+  const edit = (row: WebhookRow | null) => {
+    setEditing(row);
+    setKinds(new Set(row?.kinds ?? []));
+    setProblem(null);
+  };
+  return (
+    <section aria-labelledby="webhooks" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+      <h2 id="webhooks" className="font-semibold">
+        Shared webhooks
+      </h2>
+      {webhooks.length === 0 ? (
+        <p className="text-slate-600">No webhook: alerts go by email only.</p>
+      ) : (
+        <ul className="space-y-1" data-testid="webhook-list">
+          {webhooks.map((hook) => (
+            <li key={hook.id} className="flex flex-wrap items-center gap-2" data-webhook={hook.name}>
+              <span className="font-medium">{hook.name}</span>
+              <span className="font-mono text-xs text-slate-600">{hook.url}</span>
+              <span className="text-xs text-slate-600">
+                {hook.format === 'chat' ? 'chat' : 'signed JSON'}
+                {hook.signed ? ', signed' : ''}: {hook.kinds.join(', ')}
+              </span>
+              <Button size="sm" tone="secondary" onClick={() => edit(hook)}>
+                Change
+              </Button>
+              <Button
+                size="sm"
+                tone="remove"
+                onClick={async () => {
+                  const answer = await callApi(`/api/alerts/webhooks/${hook.id}`, { method: 'DELETE' });
+                  setNote(answer.ok ? `Removed ${hook.name}.` : answer.problem.message);
+                  if (answer.ok) router.refresh();
+                }}
+              >
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        key={editing?.id ?? 'new'}
+        aria-label={editing ? `Change the webhook ${editing.name}` : 'Add a webhook'}
+        className="grid gap-3 md:grid-cols-2"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const data = new FormData(event.currentTarget);
+          const body: Record<string, unknown> = { name: data.get('name'), format: data.get('format'), kinds: [...kinds] };
+          for (const field of ['url', 'secret'] as const) if (data.get(field) || !editing) body[field] = data.get(field) || undefined;
+          const answer = await callApi(editing ? `/api/alerts/webhooks/${editing.id}` : '/api/alerts/webhooks', {
+            method: editing ? 'PATCH' : 'POST',
+            body: JSON.stringify(body),
+          });
+          if (!answer.ok) return setProblem(answer.problem);
+          setNote(editing ? 'Saved.' : 'Added.');
+          edit(null);
+          router.refresh();
+        }}
+      >
+        <h3 className="font-medium md:col-span-2">{editing ? `Change ${editing.name}` : 'Add a webhook'}</h3>
+        <TextField label="Name" name="name" defaultValue={editing?.name} required error={errors.name} id="wh-name" />
+        <SelectField
+          label="Payload"
+          name="format"
+          options={FORMATS}
+          defaultValue={editing?.format ?? 'signed'}
+          error={errors.format}
+          id="wh-format"
+        />
+        <TextField
+          label="URL"
+          name="url"
+          type="url"
+          placeholder={editing ? 'unchanged' : 'https://'}
+          required={!editing}
+          error={errors.url}
+          id="wh-url"
+          autoComplete="off"
+        />
+        <TextField
+          label="Secret (signs each POST)"
+          name="secret"
+          type="password"
+          placeholder={editing?.signed ? 'unchanged' : 'at least 16 characters'}
+          error={errors.secret}
+          id="wh-secret"
+          autoComplete="new-password"
+        />
+        <fieldset className="md:col-span-2">
+          <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">Alerts it receives</legend>
+          <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
+            {available.map(({ kind, label }) => (
+              <label key={kind} className="flex items-center gap-1.5">
+                <input
+                  type="checkbox"
+                  checked={kinds.has(kind)}
+                  onChange={(e) => {
+                    const next = new Set(kinds);
+                    if (e.target.checked) next.add(kind);
+                    else next.delete(kind);
+                    setKinds(next);
+                  }}
+                />
+                {label}
+              </label>
+            ))}
+          </div>
+          {errors.kinds && <p className="mt-1 text-xs text-red-700">{errors.kinds}</p>}
+        </fieldset>
+        <div className="flex items-center gap-3 md:col-span-2">
+          <Button type="submit" size="sm" tone="primary">
+            {editing ? 'Save' : 'Add webhook'}
+          </Button>
+          {editing && (
+            <Button type="button" size="sm" tone="quiet" onClick={() => edit(null)}>
+              Cancel
+            </Button>
+          )}
+          <span role="status" className="text-xs text-slate-600" data-testid="webhook-note">
+            {note}
+          </span>
+        </div>
+        <div className="md:col-span-2">
+          <Problem problem={problem} testId="webhook-problem" />
+        </div>
+      </form>
+    </section>
+  );
+}

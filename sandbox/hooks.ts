@@ -34,7 +34,41 @@ export function createControls(initial: () => number) {
     pageEvents: [] as PageEvent[],
     /** Retract, or restore, this record after every list page served: a set that never stops moving. */
     churn: null as string | null,
+    /** Answer the next `remaining` API requests (null: until cleared) with this status instead: outages, storms, refusals. */
+    forced: null as Forced | null,
   };
+}
+
+export interface Forced {
+  status: number;
+  remaining: number | null;
+  retryAfterSeconds: number | null;
+}
+
+const FORCED_CODES: Record<number, [string, string]> = {
+  401: ['UNAUTHORIZED', 'Missing or invalid credentials.'],
+  403: ['LICENCE_UNAVAILABLE', 'Licence access is unavailable.'],
+  429: ['THROTTLED', 'Delivery throttled; retry later.'],
+  500: ['INTERNAL', 'The sandbox failed.'],
+  502: ['BAD_GATEWAY', 'The sandbox failed.'],
+  503: ['UNAVAILABLE', 'The sandbox is unavailable.'],
+};
+
+/** The forced answer for this request, if one is set (counted down); called for every API request but /health. */
+export function forcedAnswer(controls: Controls): ApiError | null {
+  const forced = controls.forced;
+  if (!forced) return null;
+  if (forced.remaining !== null && --forced.remaining <= 0) controls.forced = null;
+  const [code, message] = FORCED_CODES[forced.status]!;
+  const headers: Record<string, string> = forced.retryAfterSeconds === null ? {} : { 'Retry-After': String(forced.retryAfterSeconds) };
+  return new ApiError(forced.status, code, message, headers);
+}
+
+/** What /__sandbox/licence may change of a key's licence (./server.ts applies it). */
+export interface LicenceChange {
+  key?: string;
+  sports?: string[];
+  active?: boolean;
 }
 
 export interface PageEvent {
@@ -84,7 +118,8 @@ const ids = (body: Record<string, unknown>): string[] => {
 
 /**
  * POST /__sandbox/clock {now|advanceMs}, /retract {ids}, /restore {ids}, /edit {id, fields},
- * /cursors {mode: "position"|"offset"}, /during-walk {events: [{afterPages, retract?, restore?}], churn?: id|null}.
+ * /cursors {mode: "position"|"offset"}, /during-walk {events: [{afterPages, retract?, restore?}], churn?: id|null},
+ * /answers {status: 401|403|429|500|502|503, count?, retryAfter?} or {status: null}, /licence {key?, sports?, active?}.
  */
 export async function handleHook(
   req: http.IncomingMessage,
@@ -93,6 +128,7 @@ export async function handleHook(
   controls: Controls,
   known: (id: string) => boolean,
   requestId: string,
+  relicense: (change: LicenceChange) => Record<string, unknown>,
 ): Promise<void> {
   if (req.method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'Hooks take POST.', { Allow: 'POST' });
   const body = (await readBody(req)) as Record<string, unknown>;
@@ -137,6 +173,32 @@ export async function handleHook(
       controls.pageEvents = events.map((event) => ({ ...event, afterPages: controls.pagesServed + event.afterPages }));
       if (body.churn !== undefined) controls.churn = typeof body.churn === 'string' && known(body.churn) ? body.churn : null;
       return sendJson(res, 200, { pending: controls.pageEvents.length, churn: controls.churn }, requestId);
+    }
+    case '/__sandbox/answers': {
+      if (body.status === null) {
+        controls.forced = null;
+        return sendJson(res, 200, { forced: null }, requestId);
+      }
+      const status = Number(body.status);
+      const count = body.count === undefined || body.count === null ? null : Number(body.count);
+      const retryAfter = body.retryAfter === undefined ? null : Number(body.retryAfter);
+      if (!FORCED_CODES[status]) throw new ApiError(400, 'BAD_HOOK', `status: one of ${Object.keys(FORCED_CODES).join(', ')}, or null.`);
+      if (count !== null && (!Number.isInteger(count) || count < 1)) throw new ApiError(400, 'BAD_HOOK', 'count: a whole number ≥ 1.');
+      if (retryAfter !== null && (!Number.isInteger(retryAfter) || retryAfter < 0))
+        throw new ApiError(400, 'BAD_HOOK', 'retryAfter: whole seconds.');
+      controls.forced = { status, remaining: count, retryAfterSeconds: retryAfter };
+      return sendJson(res, 200, { forced: controls.forced }, requestId);
+    }
+    case '/__sandbox/licence': {
+      const change: LicenceChange = {};
+      if (body.key !== undefined) change.key = String(body.key);
+      if (body.sports !== undefined) {
+        if (!Array.isArray(body.sports) || !body.sports.every((s) => typeof s === 'string'))
+          throw new ApiError(400, 'BAD_HOOK', 'sports: a list of sport names.');
+        change.sports = body.sports as string[];
+      }
+      if (body.active !== undefined) change.active = body.active === true;
+      return sendJson(res, 200, relicense(change), requestId);
     }
     default:
       throw new ApiError(404, 'NOT_FOUND', 'No such hook.');

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { generatePicks, lifecycleAt, startOfUtcDay, type SeedRecord } from './data';
 import { DEFAULT_FULL_KEY, demoLicences, REDUCED_NULLED, REDUCED_REMOVED, type Licence } from './licences';
 import { logoSvg } from './logos';
-import { createControls, handleHook } from './hooks';
+import { LEAGUES } from './catalogue';
+import { createControls, forcedAnswer, handleHook, type LicenceChange } from './hooks';
 import { createLister } from './pages';
 import { ApiError, sendJson, sendSvg } from './respond';
 import { inLicence } from './scope';
@@ -72,7 +73,7 @@ export function createSandbox(options: SandboxOptions = {}) {
       return sendJson(res, apiError.status, body, requestId, apiError.headers);
     };
     if (options.testHooks && url.pathname.startsWith('/__sandbox/') && url.pathname !== '/__sandbox/stats') {
-      return void handleHook(req, res, url.pathname, controls, (id) => byId.has(id), requestId).catch(fail);
+      return void handleHook(req, res, url.pathname, controls, (id) => byId.has(id), requestId, relicense).catch(fail);
     }
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD')
@@ -85,6 +86,10 @@ export function createSandbox(options: SandboxOptions = {}) {
       const route = matchRoute(url.pathname);
       stats.requests += 1;
       stats.byRoute[route.name] = (stats.byRoute[route.name] ?? 0) + 1;
+      if (route.name !== 'health') {
+        const forced = forcedAnswer(controls);
+        if (forced) throw forced;
+      }
       const licence = authenticate(req);
       throttle(licence);
       if (route.name === 'health')
@@ -115,6 +120,22 @@ export function createSandbox(options: SandboxOptions = {}) {
     } catch (error) {
       return fail(error);
     }
+  }
+
+  /** A key's licence changed while the sandbox runs (/__sandbox/licence): sports narrowed or widened, access suspended or given back. */
+  function relicense(change: LicenceChange): Record<string, unknown> {
+    const licence = byKey.get(change.key ?? options.fullKey ?? DEFAULT_FULL_KEY);
+    if (!licence) throw new ApiError(404, 'NOT_FOUND', 'No licence has that key.');
+    if (change.sports) {
+      licence.sports = change.sports;
+      licence.leagues = LEAGUES.filter((l) => change.sports!.includes(l.sport)).map((l) => l.league);
+    }
+    if (change.active !== undefined) licence.active = change.active;
+    licensed.set(
+      licence.key,
+      records.filter((record) => inLicence(licence, record, anchorMs)),
+    );
+    return describeLicence(licence);
   }
 
   function matchRoute(pathname: string): { name: 'me' | 'picks' | 'results' | 'health' } | { name: 'pick'; id: string } {

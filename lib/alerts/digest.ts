@@ -49,7 +49,7 @@ export async function sendDigests(
   if (now >= moment)
     for (const person of people)
       if (await claimDigest(db, person.email, dayOf(now), now + SEND_CLAIM_MS))
-        claimed.push({ id: `${dayOf(now)}\u0000${person.email}`, person, attempts: 0, moment });
+        claimed.push({ id: `${dayOf(now)} ${person.email}`, person, attempts: 0, moment });
   for (const retry of await claimDueDigests(db, now, now + SEND_CLAIM_MS)) {
     const person = people.find((p) => p.email === retry.email);
     if (person) claimed.push({ id: retry.id, person, attempts: retry.attempts, moment: digestMoment(Date.parse(retry.day), options.hour) });

@@ -115,8 +115,7 @@ async function sendWebhooks(db: Db, options: DispatchOptions): Promise<Pick<Disp
   if (due.length === 0) return result;
   const hooks = new Map((await options.webhooks.list()).map((h) => [h.id, h]));
   const groups = new Map<string, AlertSend[]>();
-  for (const send of due)
-    groups.set(`${send.webhookId}\u0000${send.kind}`, [...(groups.get(`${send.webhookId}\u0000${send.kind}`) ?? []), send]);
+  for (const send of due) groups.set(`${send.webhookId}|${send.kind}`, [...(groups.get(`${send.webhookId}|${send.kind}`) ?? []), send]);
   // Every webhook at once: one that hangs until its time-out holds up no other.
   await Promise.all(
     [...groups.values()].map(async (group) => {

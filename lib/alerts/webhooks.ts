@@ -164,6 +164,10 @@ export function webhookBody(hook: AlertWebhook, alerts: Alert[], portalUrl: stri
 
 /** One signed POST of the alerts of one kind; throws, in plain words and without the URL, when it was not accepted. */
 export async function postAlerts(hook: AlertWebhook, alerts: Alert[], context: PostContext): Promise<void> {
+  if (hook.secret && !context.secretKey) throw new Error('DELIVERY_SECRET_KEY is not set: the webhook’s secret cannot be opened');
+  // Opened for exactly this URL: a secret carried to another one fails here (lib/deliveries/secrets.ts).
+  const secret = hook.secret ? openSecret(hook.secret, context.secretKey!, secretBinding({ type: 'webhook', url: hook.url })) : null;
+  if (alerts.length === 0) return;
   const target = new URL(hook.url);
   const pinned = await pinTarget(target.hostname, context.allowPrivate, context.resolver);
   if (!pinned.ok) throw new Error(pinned.problem);
@@ -182,9 +186,7 @@ export async function postAlerts(hook: AlertWebhook, alerts: Alert[], context: P
     'X-Picks-Timestamp': timestamp,
     'X-Picks-Manifest': manifest,
   };
-  if (hook.secret) {
-    if (!context.secretKey) throw new Error('DELIVERY_SECRET_KEY is not set: the webhook’s secret cannot be opened');
-    const secret = openSecret(hook.secret, context.secretKey, secretBinding({ type: 'webhook', url: hook.url }));
+  if (secret !== null) {
     const signature = createHmac('sha256', secret)
       .update(signedPrefix({ timestamp, deliveryId: hook.id, file, manifest }))
       .update(body);

@@ -104,7 +104,7 @@ export async function queueSends(db: Db, alert: { id: string; kind: string }, we
     .insertInto('alert_sends')
     .values(
       webhookIds.map((webhook) => ({
-        id: `${alert.id}\u0000${webhook}`,
+        id: `${alert.id}|${webhook}`,
         alert_id: alert.id,
         webhook_id: webhook,
         kind: alert.kind,
@@ -211,7 +211,7 @@ const toDigest = (row: Selectable<AlertDigestsTable>): Digest => ({
 export async function claimDigest(db: Db, email: string, day: string, untilMs: number): Promise<boolean> {
   const result = await db
     .insertInto('alert_digests')
-    .values({ id: `${day}\u0000${email}`, email, day, status: 'sending', next_ms: untilMs })
+    .values({ id: `${day} ${email}`, email, day, status: 'sending', next_ms: untilMs })
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;

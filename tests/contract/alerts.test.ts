@@ -1,6 +1,4 @@
-import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
 import { queueDeliveryAlert, queueHealthAlerts, queueLicenceChange, queueResettlements, RETRY_AFTER_MS } from '@/lib/alerts';
 import { dispatchAlerts } from '@/lib/alerts/dispatch';
 import { alertMailer } from '@/lib/alerts/mail';
@@ -9,6 +7,7 @@ import { latestAlerts } from '@/lib/store/alerts';
 import { latestStates, recordStates, type StateEntry } from '@/lib/store/feed-health';
 import { openStore, type Store } from '@/lib/store/open';
 import { putUser, updateUser } from '@/lib/store/users';
+import { closedPort, startSmtp, type Received } from '../support/smtp';
 import { storeEngines } from '../support/store-engines';
 
 /**
@@ -18,41 +17,14 @@ import { storeEngines } from '../support/store-engines';
  * dispatchers at once send once. On both store engines.
  */
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let inbox: Received[];
 let smtpUrl: string;
+let closeSmtp: () => Promise<void>;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, done) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        inbox.push({
-          from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
-          to: session.envelope.rcptTo.map((r) => r.address),
-          // The message as written: nodemailer sends long text lines quoted-printable.
-          raw: Buffer.from(
-            raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-            'latin1',
-          ).toString('utf8'),
-        });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
+  ({ inbox, url: smtpUrl, close: closeSmtp } = await startSmtp());
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => closeSmtp());
 
 const T = Date.parse('2026-11-25T12:00:00Z');
 const HOLD = 300_000;
@@ -71,14 +43,6 @@ async function change(store: Store, entries: StateEntry[]) {
   await recordStates(store.db, entries);
   await queueHealthAlerts(store.db, entries, previous, HOLD);
 }
-
-const closedPort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe.each(storeEngines())('alerts on $name', (engine) => {
   const opened: Store[] = [];

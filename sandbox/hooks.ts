@@ -43,6 +43,9 @@ export interface Forced {
   status: number;
   remaining: number | null;
   retryAfterSeconds: number | null;
+  /** Only every n-th API request is forced (a storm a client's retries get through); null: every one. */
+  every: number | null;
+  seen: number;
 }
 
 const FORCED_CODES: Record<number, [string, string]> = {
@@ -58,6 +61,7 @@ const FORCED_CODES: Record<number, [string, string]> = {
 export function forcedAnswer(controls: Controls): ApiError | null {
   const forced = controls.forced;
   if (!forced) return null;
+  if (forced.every !== null && ++forced.seen % forced.every !== 0) return null;
   if (forced.remaining !== null && --forced.remaining <= 0) controls.forced = null;
   const [code, message] = FORCED_CODES[forced.status]!;
   const headers: Record<string, string> = forced.retryAfterSeconds === null ? {} : { 'Retry-After': String(forced.retryAfterSeconds) };
@@ -119,7 +123,7 @@ const ids = (body: Record<string, unknown>): string[] => {
 /**
  * POST /__sandbox/clock {now|advanceMs}, /retract {ids}, /restore {ids}, /edit {id, fields},
  * /cursors {mode: "position"|"offset"}, /during-walk {events: [{afterPages, retract?, restore?}], churn?: id|null},
- * /answers {status: 401|403|429|500|502|503, count?, retryAfter?} or {status: null}, /licence {key?, sports?, active?}.
+ * /answers {status: 401|403|429|500|502|503, count?, every?, retryAfter?} or {status: null}, /licence {key?, sports?, active?}.
  */
 export async function handleHook(
   req: http.IncomingMessage,
@@ -182,11 +186,13 @@ export async function handleHook(
       const status = Number(body.status);
       const count = body.count === undefined || body.count === null ? null : Number(body.count);
       const retryAfter = body.retryAfter === undefined ? null : Number(body.retryAfter);
+      const every = body.every === undefined ? null : Number(body.every);
+      if (every !== null && (!Number.isInteger(every) || every < 1)) throw new ApiError(400, 'BAD_HOOK', 'every: a whole number ≥ 1.');
       if (!FORCED_CODES[status]) throw new ApiError(400, 'BAD_HOOK', `status: one of ${Object.keys(FORCED_CODES).join(', ')}, or null.`);
       if (count !== null && (!Number.isInteger(count) || count < 1)) throw new ApiError(400, 'BAD_HOOK', 'count: a whole number ≥ 1.');
       if (retryAfter !== null && (!Number.isInteger(retryAfter) || retryAfter < 0))
         throw new ApiError(400, 'BAD_HOOK', 'retryAfter: whole seconds.');
-      controls.forced = { status, remaining: count, retryAfterSeconds: retryAfter };
+      controls.forced = { status, remaining: count, retryAfterSeconds: retryAfter, every, seen: 0 };
       return sendJson(res, 200, { forced: controls.forced }, requestId);
     }
     case '/__sandbox/licence': {

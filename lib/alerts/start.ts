@@ -2,6 +2,7 @@ import 'server-only';
 import type { PortalConfig } from '../config';
 import { portalOrigin } from '../config';
 import { checkAuditTrail } from './audit-check';
+import { feedPeriodMs } from '../feed-health';
 import { watchPolling } from '../feed-health/watchdog';
 import { processState } from '../process-state';
 import type { Store } from '../store';
@@ -33,8 +34,7 @@ export function startAlerts(store: Store, config: PortalConfig, log: (line: stri
   const send = alertMailer(config);
   const portalUrl = portalOrigin(config);
   const holdMs = config.ALERT_HOLD_SECONDS * 1000;
-  // An instance that does not poll still watches for one that should, at the default period.
-  const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : DEFAULT_PERIOD_MS;
+  const ownPollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
   const webhooks = {
     list: () => listWebhooks(db),
     post: (hook: Parameters<typeof postAlerts>[0], alerts: Parameters<typeof postAlerts>[1]) =>
@@ -59,7 +59,10 @@ export function startAlerts(store: Store, config: PortalConfig, log: (line: stri
   const tick = () =>
     (running ??= (async () => {
       const now = Date.now();
-      await step('the polling watchdog failed', () => watchPolling(db, { pollMs, holdMs, now }));
+      // An instance that does not poll watches at the polling instances' period (or the default, if none ever polled).
+      await step('the polling watchdog failed', async () =>
+        watchPolling(db, { pollMs: (await feedPeriodMs(db, ownPollMs)) ?? DEFAULT_PERIOD_MS, holdMs, now }),
+      );
       await step('alerts could not be dispatched', () =>
         dispatchAlerts(db, { now, recipients: (kind) => recipientsOf(db, kind), send, portalUrl, webhooks }),
       );

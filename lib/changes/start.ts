@@ -1,6 +1,6 @@
 import 'server-only';
 import { queueHealthAlerts, queueLicenceChange, queueResettlements } from '../alerts';
-import { sportsHealth } from '../feed-health';
+import { notePollPeriod, sportsHealth } from '../feed-health';
 import { pruneFeedHealth, resettlementsOf } from '../store/feed-health';
 import type { PortalConfig } from '../config';
 import { picksApi } from '../picks-api';
@@ -38,6 +38,7 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     return;
   }
   if (processState.changeFeed) return;
+  void notePollPeriod(store.db, settings.pollMs).catch(() => undefined);
   processState.changeFeed = startFeedLoop({
     db: store.db,
     walk: (filters, call) => picksApi().walkPicks(filters, call),

@@ -130,7 +130,8 @@ function feedWide(feed: FeedFacts): Omit<SportHealth, 'sport'> | null {
     const what = `${count(inARow, 'poll', 'polls')} in a row failed (${latest!.code ?? 'unknown error'})`;
     return { state: inARow >= FAILURES_DOWN || stale > 3 * feed.pollMs ? 'down' : 'degraded', side: 'upstream', reason: what };
   }
-  const throttled = feed.polls.filter((poll) => poll.code === 'THROTTLED').length;
+  // A poll met throttling when it failed on it, or when any of its requests was answered 429 (and retried).
+  const throttled = feed.polls.filter((poll) => poll.code === 'THROTTLED' || (poll.answers?.['429'] ?? 0) > 0).length;
   if (feed.polls.length >= 4 && throttled / feed.polls.length > THROTTLED_SHARE) {
     return { state: 'degraded', side: 'upstream', reason: `${throttled} of the last ${feed.polls.length} polls were throttled (429)` };
   }

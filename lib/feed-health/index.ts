@@ -5,6 +5,7 @@ import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
 import { toAppError } from '../errors';
 import { fromStore } from '../store';
+import { readMeta, writeMeta } from '../store/meta';
 import {
   latestStates,
   licenceChanges,
@@ -98,11 +99,25 @@ export async function sportsHealth(
 }
 
 const WEEK_MS = 7 * DAY_MS;
+const PERIOD = 'changes.poll-ms';
+
+/** The polling instances' period, written when one starts: an instance that does not poll judges by it. */
+export async function notePollPeriod(db: Db, pollMs: number): Promise<void> {
+  await writeMeta(db, PERIOD, String(pollMs));
+}
+
+/** This instance's own period when it polls; otherwise the one the polling instances wrote; null when none ever polled. */
+export async function feedPeriodMs(db: Db, ownMs: number | null): Promise<number | null> {
+  if (ownMs !== null) return ownMs;
+  const written = Number(await readMeta(db, PERIOD));
+  return Number.isFinite(written) && written > 0 ? written : null;
+}
 
 /** What /health shows: each sport's health and the last week's changes of state, or the error to show. */
-export async function healthForPage(pollMs: number | null) {
+export async function healthForPage(ownPollMs: number | null) {
   const now = Date.now();
   try {
+    const pollMs = await fromStore((db) => feedPeriodMs(db, ownPollMs));
     const [sports, history, licence, feed] = await fromStore((db) =>
       Promise.all([
         sportsHealth(db, pollMs, { now }),

@@ -6,7 +6,7 @@ import { getConfig } from '../config';
 import { AppError, toAppError } from '../errors';
 import { fromStore } from '../store';
 import { readCadences, setCadences } from '../store/feed-health';
-import { recentLicenceChanges, sportsHealth } from '.';
+import { feedPeriodMs, recentLicenceChanges, sportsHealth } from '.';
 import { pollerAndUpstream } from './poller';
 
 /**
@@ -22,7 +22,7 @@ const MAX_SECONDS = 30 * 86_400;
 export async function feedHealthResponse(): Promise<Response> {
   try {
     const config = getConfig();
-    const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
+    const pollMs = await fromStore((db) => feedPeriodMs(db, config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null));
     const [sports, feed, licenceChanges] = await fromStore((db) =>
       Promise.all([sportsHealth(db, pollMs), pollerAndUpstream(db, pollMs), recentLicenceChanges(db)]),
     );

@@ -46,8 +46,9 @@ export async function sendDigests(
   const moment = digestMoment(now, options.hour);
   const people = (await subscriptions(db)).filter((s) => s.delivery === 'digest');
   const claimed: { id: string; person: Subscription; attempts: number; moment: number }[] = [];
+  // Someone who chose the digest after today's moment gets their first one tomorrow, not at once.
   if (now >= moment)
-    for (const person of people)
+    for (const person of people.filter((p) => p.updatedAt !== null && Date.parse(p.updatedAt) < moment))
       if (await claimDigest(db, person.email, dayOf(now), now + SEND_CLAIM_MS))
         claimed.push({ id: `${dayOf(now)} ${person.email}`, person, attempts: 0, moment });
   for (const retry of await claimDueDigests(db, now, now + SEND_CLAIM_MS)) {

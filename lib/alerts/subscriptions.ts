@@ -48,6 +48,8 @@ export interface Subscription {
   delivery: AlertDelivery;
   /** true: the person chose; false: their role's default. */
   chosen: boolean;
+  /** When they last chose (ISO), or null. */
+  updatedAt: string | null;
 }
 
 const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALERT_KINDS] : []);
@@ -55,7 +57,9 @@ const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALER
 /** Every enabled person's subscription (admins see them all on /alerts). */
 export async function subscriptions(db: Db): Promise<Subscription[]> {
   const [users, rows] = await Promise.all([listUsers(db), db.selectFrom('alert_subscriptions').selectAll().execute()]);
-  const chosen = new Map(rows.map((row) => [row.email, { kinds: JSON.parse(row.kinds) as string[], delivery: row.delivery }]));
+  const chosen = new Map(
+    rows.map((row) => [row.email, { kinds: JSON.parse(row.kinds) as string[], delivery: row.delivery, updatedAt: row.updated_at }]),
+  );
   return users
     .filter((user) => !user.disabled)
     .map((user) => {
@@ -66,6 +70,7 @@ export async function subscriptions(db: Db): Promise<Subscription[]> {
         kinds: choice ? ALERT_KINDS.filter((k) => choice.kinds.includes(k)) : defaultKinds(user.role),
         delivery: choice?.delivery === 'digest' ? 'digest' : 'each',
         chosen: choice !== undefined,
+        updatedAt: choice?.updatedAt ?? null,
       };
     });
 }

@@ -198,7 +198,7 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
 
   it('sends each digest reader one email a day with their kinds, an all-quiet one too, once across dispatchers, retried when SMTP is down', async () => {
     const s = await store();
-    await setSubscription(s.db, 'digest@example.com', ['licence.changed'], 'digest');
+    await setSubscription(s.db, 'digest@example.com', ['licence.changed'], 'digest', new Date(T));
     await scopeChange(s, T);
     await dispatch(s, T); // the alert goes out at once to whoever takes each alert: the admin, not the digest reader
     expect(inbox.map((m) => m.to)).toEqual([['boss@example.com']]);
@@ -220,6 +220,10 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     expect(subjectOf(inbox[0]!)).toBe('[Picks portal] Daily digest 2026-11-26: 1 alert');
     expect(inbox[0]!.raw).toContain('12:00 UTC licence.changed: licence, changed');
     expect(await digests(nextDay7 + 60 * MIN)).toEqual({ sent: 0, failed: 0 }); // once a day
+    // Someone who chooses the digest after the day's hour has passed gets their first one the next day.
+    await setSubscription(s.db, 'boss@example.com', ['licence.changed'], 'digest', new Date(nextDay7 + 2 * 60 * MIN));
+    expect(await digests(nextDay7 + 3 * 60 * MIN)).toEqual({ sent: 0, failed: 0 });
+    await setSubscription(s.db, 'boss@example.com', ['licence.changed'], 'each', new Date(nextDay7 + 3 * 60 * MIN));
 
     // The next day: nothing happened; the mail server is down, then back.
     const day3 = Date.parse('2026-11-27T07:00:00Z');

@@ -194,6 +194,63 @@ test('an admin adds a signed webhook; the feed starts healthy', async () => {
   expect(inbox).toHaveLength(0); // a first healthy state is not news
 });
 
+test('webhooks are for admins from the portal itself; wrong ones are named; the secret and the URL’s path never show; a digest is chosen on /health', async ({
+  page,
+}) => {
+  test.skip(!pgServer, postgresMissing('the alerting test'));
+  const origin = instances[1]!.origin; // the other instance: the webhook added on the first is in the shared store
+  const viewer = await sessionCookie(origin, 'viewer');
+  const post = (cookie: string, from: string, body: unknown) =>
+    fetch(`${origin}/api/alerts/webhooks`, {
+      method: 'POST',
+      headers: { cookie, origin: from, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  expect((await post(viewer, origin, {})).status).toBe(403);
+  expect((await post(admin, 'https://evil.example', {})).status).toBe(403);
+  const wrong = await post(admin, origin, { name: '', url: 'gopher://x', format: 'slack', kinds: [] });
+  expect(wrong.status).toBe(400);
+  expect(Object.keys(((await wrong.json()) as { error: { details: Record<string, string> } }).error.details).sort()).toEqual([
+    'format',
+    'kinds',
+    'name',
+    'url',
+  ]);
+  const listed = (await (await fetch(`${origin}/api/alerts/webhooks`, { headers: { cookie: admin } })).json()) as {
+    data: { name: string; url: string; signed: boolean }[];
+  };
+  expect(listed.data).toEqual([
+    expect.objectContaining({ name: 'Ops receiver', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/…$/), signed: true }),
+  ]);
+  const audit = await (await fetch(`${origin}/api/audit?action=alerts.webhook.add`, { headers: { cookie: admin } })).text();
+  expect(audit).toContain('Ops receiver');
+  expect(audit).not.toContain('private-part');
+
+  await page
+    .context()
+    .addCookies(admin.split('; ').map((pair) => ({ name: pair.split('=')[0]!, value: pair.split('=').slice(1).join('='), url: origin })));
+  await page.goto(`${origin}/alerts`);
+  await expect(page.getByTestId('webhook-list')).toContainText('Ops receiver');
+  const html = await page.content();
+  expect(html).not.toContain(WEBHOOK_SECRET);
+  expect(html).not.toContain('private-part');
+
+  await page.goto(`${origin}/health`);
+  const form = page.getByRole('form', { name: 'Alert emails for me' });
+  await form.getByLabel('One daily digest instead').check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form.getByTestId('subscription-note')).toHaveText('Saved.');
+  const mine = (await (await fetch(`${origin}/api/alerts/subscription`, { headers: { cookie: admin } })).json()) as { delivery: string };
+  expect(mine.delivery).toBe('digest');
+  // Back to each alert as it happens: the scenarios below count the admin's emails.
+  const back = await fetch(`${origin}/api/alerts/subscription`, {
+    method: 'PUT',
+    headers: { cookie: admin, origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ kinds: (mine as unknown as { kinds: string[] }).kinds, delivery: 'each' }),
+  });
+  expect(back.status).toBe(200);
+});
+
 test('401: the key refused is down on the licence’s side, one alert by email and webhook, then one recovery', async () => {
   test.skip(!pgServer, postgresMissing('the alerting test'));
   await hook('answers', { status: 401 });

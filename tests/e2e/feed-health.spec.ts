@@ -94,7 +94,7 @@ test('the notification log is for admins: /alerts and GET /api/alerts; send agai
   await signIn(page, 'admin', '/alerts');
   await expect(page.getByRole('heading', { name: 'Alerts', exact: true })).toBeVisible();
   await expect(page.getByTestId('subscriptions-table').locator('tr[data-email="admin@demo.picks.test"]')).toContainText('role default');
-  await expect(page.getByText('(no SMTP_URL is set: alerts are kept here, unsent)')).toBeVisible(); // this portal mails nothing, and says so
+  await expect(page.getByText('(no SMTP_URL is set: alerts are kept here, unmailed)')).toBeVisible(); // this portal mails nothing, and says so
   await page.context().clearCookies();
   await signIn(page, 'manager', '/alerts');
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();

@@ -21,12 +21,12 @@ describe.each(storeEngines())('feed health on $name', (engine) => {
 
   it('keeps poll outcomes newest first, and cadences set, changed and removed', async () => {
     const db = await store();
-    await feed.recordPoll(db, { at: NOW - 2 * HOUR, instance: 'a', outcome: 'complete', code: null });
-    await feed.recordPoll(db, { at: NOW - HOUR, instance: 'a', outcome: 'failed', code: 'THROTTLED' });
+    await feed.recordPoll(db, { at: NOW - 2 * HOUR, instance: 'a', outcome: 'complete', code: null, answers: { ok: 12, '429': 2 } });
+    await feed.recordPoll(db, { at: NOW - HOUR, instance: 'a', outcome: 'failed', code: 'THROTTLED', answers: { '429': 4 } });
     await feed.recordPoll(db, { at: NOW - HOUR, instance: 'a', outcome: 'failed', code: 'THROTTLED' }); // the same poll twice: once
     expect(await feed.recentPolls(db, NOW - 3 * HOUR)).toEqual([
-      { at: NOW - HOUR, outcome: 'failed', code: 'THROTTLED' },
-      { at: NOW - 2 * HOUR, outcome: 'complete', code: null },
+      { at: NOW - HOUR, outcome: 'failed', code: 'THROTTLED', answers: { '429': 4 } },
+      { at: NOW - 2 * HOUR, outcome: 'complete', code: null, answers: { ok: 12, '429': 2 } },
     ]);
     await feed.setCadences(db, { Football: 3600, Tennis: 900 }, 'admin@example.com');
     await feed.setCadences(db, { Football: 7200, Tennis: null }, 'boss@example.com');

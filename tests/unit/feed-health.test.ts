@@ -9,6 +9,7 @@ import {
   type FeedFacts,
   type SportFacts,
 } from '@/lib/feed-health/compute';
+import { upstreamFigures } from '@/lib/feed-health/poller';
 
 /** Each sport's health from what the poller saw: the state, the side the trouble is on, and the reason in words. */
 
@@ -104,6 +105,36 @@ describe('feed health', () => {
       side: 'upstream',
       reason: '2 of the last 4 polls were throttled (429)',
     });
+    // Polls that completed after their 429s were retried count as throttled too; one 429 in four polls does not.
+    const retried = (n: number) =>
+      feed({
+        polls: Array.from({ length: 4 }, (_, i) => ({
+          at: NOW - (i + 1) * MIN,
+          outcome: 'complete' as const,
+          code: null,
+          answers: { ok: 8, ...(i < n ? { '429': 1 } : {}) },
+        })),
+      });
+    expect(one(retried(2), sport('Football')).reason).toBe('2 of the last 4 polls were throttled (429)');
+    expect(one(retried(1), sport('Football')).state).toBe('healthy');
+  });
+
+  it('sums the upstream’s answers over the polls, retries included, with the share throttled', () => {
+    expect(
+      upstreamFigures([
+        { at: NOW - MIN, outcome: 'complete', code: null, answers: { ok: 10, '429': 2 } },
+        { at: NOW - 2 * MIN, outcome: 'failed', code: 'UPSTREAM_UNAUTHORIZED', answers: { '401': 1 } },
+        { at: NOW - 3 * MIN, outcome: 'failed', code: 'UPSTREAM_TIMEOUT', answers: { timeout: 2, '5xx': 1 } },
+        { at: NOW - 4 * MIN, outcome: 'complete', code: null },
+      ]),
+    ).toEqual({
+      polls: 4,
+      failedPolls: 2,
+      requests: 16,
+      answers: { ok: 10, '401': 1, '403': 0, '429': 2, '4xx': 0, '5xx': 1, timeout: 2, network: 0 },
+      throttledShare: 0.125,
+    });
+    expect(upstreamFigures([]).throttledShare).toBeNull();
   });
 
   it('judges silence against the cadence agreed for the sport: degraded beyond it, down beyond three times it', () => {

@@ -26,6 +26,22 @@ describe('retries and backoff', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it('tells each answer’s outcome to onAnswer, retries included (feed health counts them)', async () => {
+    const timedOut = Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+    const { api } = client([json({}, 429, { 'Retry-After': '0' }), timedOut, new TypeError('fetch failed'), page(['a'], null)]);
+    const seen: string[] = [];
+    await api.walkPicks({}, { onAnswer: (outcome) => seen.push(outcome) }).next();
+    expect(seen).toEqual(['429', 'timeout', 'network', 'ok']);
+    const failing: string[] = [];
+    await client([json({}, 503), json({}, 404)])
+      .api.listPicks({}, { onAnswer: (o) => failing.push(o) })
+      .catch(() => undefined);
+    expect(failing).toEqual(['5xx', '4xx']);
+    const refused: string[] = [];
+    await failure(client([json(errorBody('UNAUTHORIZED', 'req_1'), 401)]).api.me({ onAnswer: (o) => refused.push(o) }));
+    expect(refused).toEqual(['401']);
+  });
+
   it('reports an unreachable upstream after the last retry', async () => {
     const { api, calls } = client(Array.from({ length: 4 }, () => new TypeError('fetch failed')));
     const error = await failure(api.me());

@@ -34,6 +34,18 @@ export const SPORT_RULES: Record<string, Partial<LifecycleRules>> = {
 
 export const rulesFor = (sport: string): LifecycleRules => ({ ...DEFAULT_RULES, ...SPORT_RULES[sport] });
 
+/** What the poller has seen of one league of a sport. */
+export interface LeagueFacts {
+  league: string;
+  watched: number;
+  lastChangeMs: number | null;
+  /** Picks overdue in their lifecycle, of any kind. */
+  overdue: number;
+}
+
+/** The key a league's agreed cadence is kept under, beside the sports' own ("Football / Premier League"). */
+export const leagueKey = (sport: string, league: string) => `${sport} / ${league}`;
+
 /** What the poller has seen of one sport. */
 export interface SportFacts {
   sport: string;
@@ -47,6 +59,8 @@ export interface SportFacts {
   /** Results that changed after a first settlement, and records withdrawn, over the last day. */
   resettled24h: number;
   withdrawn24h: number;
+  /** The same, league by league (those with records watched or changed, and those with an agreed cadence). */
+  leagues: LeagueFacts[];
 }
 
 /** A sport the poller has seen nothing of (yet). */
@@ -58,6 +72,7 @@ export const noFacts = (sport: string): SportFacts => ({
   overdue: { upcoming: 0, live: 0, unsettled: 0 },
   resettled24h: 0,
   withdrawn24h: 0,
+  leagues: [],
 });
 
 export interface PollFacts {
@@ -138,6 +153,19 @@ function feedWide(feed: FeedFacts): Omit<SportHealth, 'sport'> | null {
   return null;
 }
 
+/** Silence beyond an agreed cadence (seconds): degraded beyond it, down beyond three times it; null when none is agreed or it is kept. */
+function silence(lastChangeMs: number | null, cadence: number | undefined, now: number): Omit<SportHealth, 'sport'> | null {
+  if (!cadence) return null;
+  const silent = lastChangeMs === null ? null : now - lastChangeMs;
+  if (silent !== null && silent <= cadence * 1000) return null;
+  const said = silent === null ? 'No new or changed record seen yet' : `No new or changed record for ${duration(silent)}`;
+  return {
+    state: silent === null || silent > 3 * cadence * 1000 ? 'down' : 'degraded',
+    side: 'upstream',
+    reason: `${said}; the agreed cadence is ${duration(cadence * 1000)}`,
+  };
+}
+
 export function feedHealth(feed: FeedFacts, sports: SportFacts[]): SportHealth[] {
   const wide = feedWide(feed);
   const licensed = feed.licensedSports?.map((sport) => sport.toLowerCase());
@@ -148,18 +176,12 @@ export function feedHealth(feed: FeedFacts, sports: SportFacts[]): SportHealth[]
       if (licensed && !licensed.includes(sport.toLowerCase())) {
         return { sport, state: 'down', side: 'licence', reason: 'The licence no longer lists this sport' };
       }
-      const cadence = feed.cadences[sport];
-      if (cadence) {
-        const silent = facts.lastChangeMs === null ? null : feed.now - facts.lastChangeMs;
-        if (silent === null || silent > cadence * 1000) {
-          const said = silent === null ? 'No new or changed record seen yet' : `No new or changed record for ${duration(silent)}`;
-          return {
-            sport,
-            state: silent === null || silent > 3 * cadence * 1000 ? 'down' : 'degraded',
-            side: 'upstream',
-            reason: `${said}; the agreed cadence is ${duration(cadence * 1000)}`,
-          };
-        }
+      const silent = silence(facts.lastChangeMs, feed.cadences[sport], feed.now);
+      if (silent) return { sport, ...silent };
+      // A league with a cadence of its own: its silence is the sport's trouble, named.
+      for (const league of facts.leagues) {
+        const quiet = silence(league.lastChangeMs, feed.cadences[leagueKey(sport, league.league)], feed.now);
+        if (quiet) return { sport, ...quiet, reason: `${league.league}: ${quiet.reason}` };
       }
       const { upcoming, live, unsettled } = facts.overdue;
       if (upcoming + live + unsettled > 0) {

@@ -20,16 +20,19 @@ import {
 } from '../store/feed-health';
 import type { Database } from '../store/schema';
 import { pollerAndUpstream } from './poller';
-import { feedHealth, licenceScope, noFacts, scopeDifferences, type SportFacts, type SportHealth } from './compute';
+import { feedHealth, leagueKey, licenceScope, noFacts, scopeDifferences, type SportFacts, type SportHealth } from './compute';
 
 type Db = Kysely<Database>;
 const DAY_MS = 86_400_000;
 
 /** One sport's health as the API and /health show it: state, side, reason, since when, and the figures behind it. */
-export type SportHealthView = SportHealth & { since: string } & Omit<SportFacts, 'sport' | 'lastChangeMs'> & {
+export type SportHealthView = SportHealth & { since: string } & Omit<SportFacts, 'sport' | 'lastChangeMs' | 'leagues'> & {
     lastChangeAt: string | null;
     cadenceSeconds: number | null;
+    leagues: { league: string; watched: number; lastChangeAt: string | null; overdue: number; cadenceSeconds: number | null }[];
   };
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
  * Each sport's health now. With `record` (the polling instance, after each poll) a change of state or side
@@ -59,9 +62,15 @@ export async function sportsHealth(
     options.licence !== undefined ? options.licence : licenceOrNull().catch(() => null),
   ]);
   const cadences = Object.fromEntries(cadenceRows.map((c) => [c.sport, c.seconds]));
-  // A sport with an agreed cadence or a logged state is judged even when the feed holds none of its records now.
-  for (const sport of new Set([...Object.keys(cadences), ...latest.keys()]))
-    if (!facts.some((f) => f.sport === sport)) facts.push(noFacts(sport));
+  // A sport (or league) with an agreed cadence, or a sport with a logged state, is judged even when the feed holds none of its records now.
+  const sportKeys = Object.keys(cadences).filter((key) => !key.includes(' / '));
+  for (const sport of new Set([...sportKeys, ...latest.keys()])) if (!facts.some((f) => f.sport === sport)) facts.push(noFacts(sport));
+  for (const key of Object.keys(cadences).filter((k) => k.includes(' / '))) {
+    const [sport = '', league = ''] = key.split(' / ');
+    let f = facts.find((x) => x.sport === sport);
+    if (!f) facts.push((f = noFacts(sport)));
+    if (!f.leagues.some((l) => l.league === league)) f.leagues.push({ league, watched: 0, lastChangeMs: null, overdue: 0 });
+  }
   const states = feedHealth(
     {
       now,
@@ -80,13 +89,20 @@ export async function sportsHealth(
     const same = before && before.state === health.state && before.side === health.side;
     if (!same) changed.push({ ...health, at: now });
     const f = facts.find((x) => x.sport === health.sport)!;
-    const { sport: _sport, lastChangeMs, ...figures } = f;
+    const { sport: _sport, lastChangeMs, leagues, ...figures } = f;
     return {
       ...health,
       since: new Date(same ? before.at : now).toISOString(),
       ...figures,
-      lastChangeAt: lastChangeMs === null ? null : new Date(lastChangeMs).toISOString(),
+      lastChangeAt: iso(lastChangeMs),
       cadenceSeconds: cadences[health.sport] ?? null,
+      leagues: leagues.map((l) => ({
+        league: l.league,
+        watched: l.watched,
+        lastChangeAt: iso(l.lastChangeMs),
+        overdue: l.overdue,
+        cadenceSeconds: cadences[leagueKey(health.sport, l.league)] ?? null,
+      })),
     };
   });
   if (options.record) {

@@ -141,22 +141,39 @@ export async function sportFacts(db: Db, now: number): Promise<SportFacts[]> {
     }
     return f;
   };
+  const leagueOf = (sport: string, league: string) => {
+    const f = of(sport);
+    let l = f.leagues.find((x) => x.league === league);
+    if (!l) f.leagues.push((l = { league, watched: 0, lastChangeMs: null, overdue: 0 }));
+    return l;
+  };
   const watched = await db.selectFrom('watched').select(['status', 'event_ms', 'display']).where('withdrawn', '=', 0).execute();
   for (const row of watched) {
-    const sport = (JSON.parse(row.display) as { sport?: string }).sport;
+    const { sport, league } = JSON.parse(row.display) as { sport?: string; league?: string };
     if (!sport) continue;
     const f = of(sport);
     f.watched += 1;
     const late = overdueKind({ status: row.status, eventMs: row.event_ms === null ? null : Number(row.event_ms) }, rulesFor(sport), now);
     if (late) f.overdue[late] += 1;
+    if (league) {
+      const l = leagueOf(sport, league);
+      l.watched += 1;
+      if (late) l.overdue += 1;
+    }
   }
   const last = await db
     .selectFrom('changes')
-    .select(['sport', (eb) => eb.fn.max('detected_at').as('at')])
+    .select(['sport', 'league', (eb) => eb.fn.max('detected_at').as('at')])
     .where('sport', 'is not', null)
-    .groupBy('sport')
+    .groupBy(['sport', 'league'])
     .execute();
-  for (const row of last) if (row.sport && row.at) of(row.sport).lastChangeMs = Date.parse(String(row.at));
+  for (const row of last) {
+    if (!row.sport || !row.at) continue;
+    const at = Date.parse(String(row.at));
+    const f = of(row.sport);
+    f.lastChangeMs = Math.max(f.lastChangeMs ?? 0, at);
+    if (row.league) leagueOf(row.sport, row.league).lastChangeMs = at;
+  }
   const day = await db
     .selectFrom('changes')
     .select(['sport', 'kinds', 'detected_at', 'before', 'after'])
@@ -182,6 +199,7 @@ export async function sportFacts(db: Db, now: number): Promise<SportFacts[]> {
     list.sort((a, b) => a - b);
     of(sport).publicationLagSeconds = Math.round(list[Math.floor((list.length - 1) / 2)]!);
   }
+  for (const f of facts.values()) f.leagues.sort((a, b) => a.league.localeCompare(b.league));
   return [...facts.values()];
 }
 

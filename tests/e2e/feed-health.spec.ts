@@ -62,7 +62,7 @@ test('an admin sets the cadence agreed for a sport; silence is judged against it
 
   await signIn(page, 'admin', '/health');
   const sport = (await page.locator('tbody tr[data-sport]').first().getAttribute('data-sport'))!;
-  await page.getByLabel(`Agreed cadence for ${sport}`).selectOption('3600');
+  await page.getByLabel(`Agreed cadence for ${sport}`, { exact: true }).selectOption('3600');
   await expect(page.locator(`tr[data-sport="${sport}"] [role=status]`)).toHaveText('Saved; judged from the next poll.');
   const cadences = (await (await fetch(`${portal}/api/feed-health/cadences`, { headers: { cookie: admin } })).json()) as {
     cadences: { sport: string; seconds: number; updatedBy: string }[];

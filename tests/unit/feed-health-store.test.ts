@@ -129,7 +129,7 @@ describe.each(storeEngines())('feed health on $name', (engine) => {
       pick_id: `p${seq}`,
       kinds,
       sport,
-      league: null,
+      league: `${sport} League`,
       display: '{}',
       before: before && JSON.stringify(before),
       after: after && JSON.stringify(after),
@@ -154,6 +154,7 @@ describe.each(storeEngines())('feed health on $name', (engine) => {
       overdue: { upcoming: 1, live: 0, unsettled: 1 },
       resettled24h: 1,
       withdrawn24h: 0,
+      leagues: [{ league: 'Football League', watched: 3, lastChangeMs: NOW - HOUR, overdue: 2 }],
     });
     // What one poll found re-settled: a result that changed after a first settlement, not a first one.
     expect(await feed.resettlementsOf(db, new Date(NOW - HOUR).toISOString())).toEqual([

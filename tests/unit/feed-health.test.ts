@@ -34,6 +34,7 @@ const sport = (name: string, over: Partial<SportFacts> = {}): SportFacts => ({
   overdue: { upcoming: 0, live: 0, unsettled: 0 },
   resettled24h: 0,
   withdrawn24h: 0,
+  leagues: [],
   ...over,
 });
 const one = (f: FeedFacts, s: SportFacts) => feedHealth(f, [s])[0]!;
@@ -135,6 +136,21 @@ describe('feed health', () => {
       throttledShare: 0.125,
     });
     expect(upstreamFigures([]).throttledShare).toBeNull();
+  });
+
+  it('judges a league’s silence against its own cadence, naming the league', () => {
+    const leagues = [
+      { league: 'Premier League', watched: 4, lastChangeMs: NOW - 5 * MIN, overdue: 0 },
+      { league: 'Serie A', watched: 3, lastChangeMs: NOW - 3 * HOUR, overdue: 0 },
+    ];
+    const cadences = { 'Football / Serie A': 3600 };
+    expect(one(feed({ cadences }), sport('Football', { leagues }))).toMatchObject({
+      state: 'degraded',
+      side: 'upstream',
+      reason: 'Serie A: No new or changed record for 3 h; the agreed cadence is 60 min',
+    });
+    expect(one(feed({ cadences: { 'Football / Premier League': 3600 } }), sport('Football', { leagues })).state).toBe('healthy');
+    expect(one(feed({ cadences: { 'Football / Serie A': 1800 } }), sport('Football', { leagues })).state).toBe('down');
   });
 
   it('judges silence against the cadence agreed for the sport: degraded beyond it, down beyond three times it', () => {

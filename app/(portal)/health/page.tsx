@@ -8,6 +8,7 @@ import { DataTable, type Column } from '@/components/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { CadenceField } from '@/components/feed-health/cadence-field';
 import { HealthTimeline } from '@/components/feed-health/timeline';
+import { LeagueDetails } from '@/components/feed-health/league-details';
 import { LicenceChanges } from '@/components/feed-health/licence-changes';
 import { PollerPanel } from '@/components/feed-health/poller-panel';
 import { SubscriptionForm } from '@/components/alerts/subscription-form';
@@ -30,7 +31,16 @@ export default async function HealthPage() {
   type Row = SportHealthView;
   const history = read.ok ? read.history : [];
   const columns: Column<Row>[] = [
-    { id: 'sport', header: 'Sport', cell: (r) => <span className="font-medium">{r.sport}</span> },
+    {
+      id: 'sport',
+      header: 'Sport',
+      cell: (r) => (
+        <>
+          <span className="font-medium">{r.sport}</span>
+          <LeagueDetails sport={r} admin={admin} />
+        </>
+      ),
+    },
     { id: 'state', header: 'State', cell: (r) => <StatusBadge value={r.state} /> },
     { id: 'side', header: 'Whose side', cell: (r) => r.side ?? '—' },
     { id: 'reason', header: 'Reason', cell: (r) => r.reason },

@@ -16,7 +16,7 @@ export interface WebhookRow {
   id: string;
   name: string;
   url: string;
-  format: 'signed' | 'chat';
+  format: 'signed' | 'chat' | 'email';
   kinds: string[];
   signed: boolean;
 }
@@ -24,6 +24,7 @@ export interface WebhookRow {
 const FORMATS = [
   { value: 'signed', label: 'the portal’s signed JSON' },
   { value: 'chat', label: 'a chat tool’s incoming webhook ({"text"})' },
+  { value: 'email', label: 'email to a shared address' },
 ];
 
 export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]; available: { kind: string; label: string }[] }) {
@@ -41,10 +42,10 @@ export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]
   return (
     <section aria-labelledby="webhooks" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
       <h2 id="webhooks" className="font-semibold">
-        Shared webhooks
+        Shared webhooks and addresses
       </h2>
       {webhooks.length === 0 ? (
-        <p className="text-slate-600">No webhook: alerts go by email only.</p>
+        <p className="text-slate-600">None: alerts go only to the people who chose them.</p>
       ) : (
         <ul className="space-y-1" data-testid="webhook-list">
           {webhooks.map((hook) => (
@@ -52,7 +53,7 @@ export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]
               <span className="font-medium">{hook.name}</span>
               <span className="font-mono text-xs text-slate-600">{hook.url}</span>
               <span className="text-xs text-slate-600">
-                {hook.format === 'chat' ? 'chat' : 'signed JSON'}
+                {hook.format === 'chat' ? 'chat' : hook.format === 'email' ? 'email' : 'signed JSON'}
                 {hook.signed ? ', signed' : ''}: {hook.kinds.join(', ')}
               </span>
               <Button size="sm" tone="secondary" onClick={() => edit(hook)}>
@@ -81,7 +82,10 @@ export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]
           event.preventDefault();
           const data = new FormData(event.currentTarget);
           const body: Record<string, unknown> = { name: data.get('name'), format: data.get('format'), kinds: [...kinds] };
-          for (const field of ['url', 'secret'] as const) if (data.get(field) || !editing) body[field] = data.get(field) || undefined;
+          // One field takes the URL, or for email the address.
+          const target = data.get('format') === 'email' ? 'address' : 'url';
+          if (data.get('url') || !editing) body[target] = data.get('url') || undefined;
+          if (data.get('secret')) body.secret = data.get('secret');
           const answer = await callApi(editing ? `/api/alerts/webhooks/${editing.id}` : '/api/alerts/webhooks', {
             method: editing ? 'PATCH' : 'POST',
             body: JSON.stringify(body),
@@ -103,12 +107,11 @@ export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]
           id="wh-format"
         />
         <TextField
-          label="URL"
+          label="URL (or the address, for email)"
           name="url"
-          type="url"
-          placeholder={editing ? 'unchanged' : 'https://'}
+          placeholder={editing ? 'unchanged' : 'https://… or team@example.com'}
           required={!editing}
-          error={errors.url}
+          error={errors.url ?? errors.address}
           id="wh-url"
           autoComplete="off"
         />

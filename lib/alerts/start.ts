@@ -11,7 +11,7 @@ import { sendDigests } from './digest';
 import { dispatchAlerts } from './dispatch';
 import { alertMailer } from './mail';
 import { recipientsOf } from './subscriptions';
-import { postAlerts } from './webhooks';
+import { channelSender } from './webhooks';
 
 /**
  * The alerts' loop, on every instance whether it polls or not (lib/process-state.ts keeps it): every
@@ -37,13 +37,12 @@ export function startAlerts(store: Store, config: PortalConfig, log: (line: stri
   const ownPollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
   const webhooks = {
     list: () => listWebhooks(db),
-    post: (hook: Parameters<typeof postAlerts>[0], alerts: Parameters<typeof postAlerts>[1]) =>
-      postAlerts(hook, alerts, {
-        secretKey: config.DELIVERY_SECRET_KEY ?? null,
-        allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
-        portalUrl,
-        now: Date.now(),
-      }),
+    post: channelSender({
+      secretKey: config.DELIVERY_SECRET_KEY ?? null,
+      allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
+      portalUrl,
+      send,
+    }),
   };
   let running: Promise<void> | null = null;
   let lastProblem = '';

@@ -9,7 +9,7 @@ import { maskedWebhookUrl, pinnedLookup, pinTarget, targetProblem, webhookUrlPro
 import type { Alert } from '../store/alerts';
 import type { AlertWebhook } from '../store/alert-channels';
 import { ALERT_KINDS } from './subscriptions';
-import { messageFor } from '.';
+import { messageFor, type Message } from '.';
 
 /**
  * Shared webhooks for alerts, set by admins: each receives the kinds it names, as the portal's signed JSON
@@ -20,7 +20,8 @@ import { messageFor } from '.';
  * Each send connects to the address checked for it, in one attempt of at most 10 s; lib/alerts/dispatch.ts retries.
  */
 
-export const WEBHOOK_FORMATS = ['signed', 'chat'] as const;
+export const WEBHOOK_FORMATS = ['signed', 'chat', 'email'] as const;
+const MAILTO = 'mailto:';
 
 const kindsField = z
   .array(z.string({ error: 'must be a list of alert kinds' }), { error: 'must be a list of alert kinds' })
@@ -41,7 +42,14 @@ const fields = {
     .trim()
     .max(2_000, 'must be at most 2000 characters')
     .refine((value) => /^https?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), 'must be an http or https URL'),
-  format: z.enum(WEBHOOK_FORMATS, { error: 'must be "signed" (the portal’s JSON) or "chat" (a chat tool’s incoming webhook)' }),
+  address: z
+    .string({ error: 'must be an email address' })
+    .trim()
+    .max(320, 'must be at most 320 characters')
+    .email('must be an email address'),
+  format: z.enum(WEBHOOK_FORMATS, {
+    error: 'must be "signed" (the portal’s JSON), "chat" (a chat tool’s incoming webhook) or "email" (a shared address)',
+  }),
   kinds: kindsField,
   secret: z
     .string({ error: 'must be text, or null to remove it' })
@@ -49,14 +57,31 @@ const fields = {
     .max(256, 'must be at most 256 characters')
     .nullable(),
 };
-const createBody = z.strictObject({ ...fields, secret: fields.secret.optional() });
+const createBody = z.strictObject({
+  ...fields,
+  url: fields.url.optional(),
+  address: fields.address.optional(),
+  secret: fields.secret.optional(),
+});
 const changeBody = z.strictObject({
   name: fields.name.optional(),
   url: fields.url.optional(),
+  address: fields.address.optional(),
   format: fields.format.optional(),
   kinds: fields.kinds.optional(),
   secret: fields.secret.optional(),
 });
+
+function rightFields(input: unknown): Record<string, unknown> {
+  if (input === null || typeof input !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(input).flatMap(([key, value]) => {
+      const field = changeBody.shape[key as keyof typeof changeBody.shape];
+      const checked = field?.safeParse(value);
+      return checked?.success ? [[key, checked.data]] : [];
+    }),
+  );
+}
 
 export const invalidWebhook = (details: Record<string, string>) =>
   new AppError({
@@ -84,10 +109,23 @@ export async function checkWebhook(
   const parsed = (existing ? changeBody : createBody).safeParse(input);
   const problems: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) problems[issue.path.join('.') || 'body'] ??= issue.message;
-  const given = parsed.success ? parsed.data : {};
-  const url = given.url ?? existing?.url;
+  // The fields that are right, even when others are not: every problem is then named in one answer.
+  const given = (parsed.success ? parsed.data : rightFields(input)) as Partial<z.infer<typeof changeBody>>;
   const format = given.format ?? existing?.format;
-  if (given.url && !problems.url) {
+  let url: string | undefined;
+  if (format === 'email') {
+    // A shared address (a team's list): mailed like a person's alerts; no URL, no secret.
+    if (given.url) problems.url = 'is not used by the "email" format: give the address';
+    if (given.secret) problems.secret = 'is not used by the "email" format';
+    const address = given.address ?? (existing?.url.startsWith(MAILTO) ? existing.url.slice(MAILTO.length) : undefined);
+    if (!address && !problems.address) problems.address = 'is needed for the "email" format';
+    url = address && `${MAILTO}${address}`;
+  } else {
+    if (given.address) problems.address = 'is only for the "email" format';
+    url = given.url ?? (existing?.url.startsWith(MAILTO) ? undefined : existing?.url);
+    if (!url && !problems.url) problems.url = 'is needed: an http or https URL';
+  }
+  if (given.url && !problems.url && format !== 'email') {
     const host = new URL(given.url).hostname;
     problems.url =
       webhookUrlProblem(given.url, context.allowPrivate) ?? (await targetProblem(host, context.allowPrivate, context.resolver)) ?? '';
@@ -121,7 +159,7 @@ export async function checkWebhook(
 export const webhookView = (hook: AlertWebhook) => ({
   id: hook.id,
   name: hook.name,
-  url: maskedWebhookUrl(hook.url),
+  url: hook.url.startsWith(MAILTO) ? hook.url.slice(MAILTO.length) : maskedWebhookUrl(hook.url),
   format: hook.format,
   kinds: hook.kinds,
   signed: hook.secret !== null,
@@ -160,6 +198,15 @@ export function webhookBody(hook: AlertWebhook, alerts: Alert[], portalUrl: stri
       raisedAt: new Date(a.createdMs).toISOString(),
     })),
   });
+}
+
+/** How a shared channel is sent to: a webhook's POST, or for a shared address an email through the alerts' mailer. */
+export function channelSender(context: Omit<PostContext, 'now'> & { send: ((message: Message) => Promise<void>) | null }) {
+  return async (hook: AlertWebhook, alerts: Alert[]): Promise<void> => {
+    if (hook.format !== 'email') return postAlerts(hook, alerts, { ...context, now: Date.now() });
+    if (!context.send) throw new Error('no SMTP_URL is set: the address cannot be mailed');
+    await context.send(messageFor(alerts, [hook.url.slice(MAILTO.length)], context.portalUrl));
+  };
 }
 
 /** One signed POST of the alerts of one kind; throws, in plain words and without the URL, when it was not accepted. */

@@ -13,8 +13,9 @@ type Db = Kysely<Database>;
 export interface AlertWebhook {
   id: string;
   name: string;
+  /** The webhook's URL, or `mailto:<address>` for a shared address. */
   url: string;
-  format: 'signed' | 'chat';
+  format: 'signed' | 'chat' | 'email';
   kinds: string[];
   /** Sealed (lib/deliveries/secrets.ts), bound to the URL; null: unsigned. */
   secret: string | null;
@@ -27,7 +28,7 @@ const toWebhook = (row: Selectable<AlertWebhooksTable>): AlertWebhook => ({
   id: row.id,
   name: row.name,
   url: row.url,
-  format: row.format === 'chat' ? 'chat' : 'signed',
+  format: row.format === 'chat' || row.format === 'email' ? row.format : 'signed',
   kinds: JSON.parse(row.kinds) as string[],
   secret: row.secret,
   createdBy: row.created_by,

@@ -6,7 +6,7 @@ import { sendDigests } from '@/lib/alerts/digest';
 import { dispatchAlerts } from '@/lib/alerts/dispatch';
 import { alertMailer } from '@/lib/alerts/mail';
 import { recipientsOf, setSubscription } from '@/lib/alerts/subscriptions';
-import { checkWebhook, postAlerts, webhookView } from '@/lib/alerts/webhooks';
+import { channelSender, checkWebhook, postAlerts, webhookView } from '@/lib/alerts/webhooks';
 import { watchPolling } from '@/lib/feed-health/watchdog';
 import { listWebhooks, latestDigests, saveWebhook, sendsOf, type AlertWebhook } from '@/lib/store/alert-channels';
 import { latestAlerts } from '@/lib/store/alerts';
@@ -91,7 +91,11 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
       portalUrl: 'https://portal.example',
       webhooks: {
         list: () => listWebhooks(s.db),
-        post: (h, alerts) => postAlerts(h, alerts, { ...context, portalUrl: 'https://portal.example', now }),
+        post: channelSender({
+          ...context,
+          portalUrl: 'https://portal.example',
+          send: alertMailer({ SMTP_URL: smtp, ALERT_EMAIL_FROM: 'alerts@portal.example' }),
+        }),
       },
     });
   const scopeChange = (s: Store, at: number) =>
@@ -106,10 +110,14 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     await hook(s, { name: 'Ops', url: `${base}/signed`, format: 'signed', secret: RECEIVER_SECRET });
     await hook(s, { name: 'Chat', url: `${base}/chat?token=abc`, format: 'chat' });
     await hook(s, { name: 'Broken', url: `${base}/fail`, format: 'signed', secret: RECEIVER_SECRET });
+    await hook(s, { name: 'Ops list', address: 'ops-list@partner.example', format: 'email' });
     await scopeChange(s, T);
 
-    expect(await dispatch(s, T)).toMatchObject({ sent: 1, webhooksSent: 2, webhooksFailed: 1 });
-    expect(inbox.map(subjectOf)).toEqual(['[Picks portal] licence changed']);
+    expect(await dispatch(s, T)).toMatchObject({ sent: 1, webhooksSent: 3, webhooksFailed: 1 });
+    expect(inbox.map((m) => [subjectOf(m), m.to.join()])).toEqual([
+      ['[Picks portal] licence changed', 'boss@example.com'],
+      ['[Picks portal] licence changed', 'ops-list@partner.example'],
+    ]);
     const [signed] = hitsOn('/signed');
     expect(receiverAccepts(RECEIVER_SECRET, signed!.headers, signed!.body)).toBe(true);
     expect(receiverAccepts('another-secret-0123456789', signed!.headers, signed!.body)).toBe(false);
@@ -139,7 +147,7 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     }
     expect(hitsOn('/fail')).toHaveLength(5);
     expect(hitsOn('/signed')).toHaveLength(1);
-    expect(inbox).toHaveLength(1);
+    expect(inbox).toHaveLength(2);
     expect((await sendsOf(s.db, [alert!.id])).find((x) => x.webhookId === broken.webhookId)).toMatchObject({
       status: 'failed',
       attempts: 5,
@@ -190,6 +198,15 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     await expect(
       postAlerts({ ...saved, url: `${base}/elsewhere` }, [], { ...context, portalUrl: 'https://portal.example', now: T }),
     ).rejects.toThrow(/could not be opened/);
+    // A shared address: an email address, no URL and no secret.
+    expect(await refusal({ name: 'List', format: 'email', address: 'not an address', kinds: ['sport.down'] })).toEqual({
+      address: 'must be an email address',
+    });
+    expect(await refusal({ name: 'List', format: 'email', url: `${base}/x`, secret: RECEIVER_SECRET, kinds: ['sport.down'] })).toEqual({
+      url: 'is not used by the "email" format: give the address',
+      secret: 'is not used by the "email" format',
+      address: 'is needed for the "email" format',
+    });
     const view = JSON.stringify(webhookView(saved));
     expect(view).not.toContain('private');
     expect(view).not.toContain(RECEIVER_SECRET);

@@ -44,7 +44,7 @@ const COLUMNS: Column<Row>[] = [
   { id: 'error', header: 'Why not sent', cell: (a) => a.error ?? '—', truncate: (a) => a.error ?? '—' },
   {
     id: 'webhooks',
-    header: 'Webhooks',
+    header: 'Shared channels',
     cell: (a) => webhookOutcomes(a) || '—',
     truncate: (a) => webhookOutcomes(a) || '—',
   },

@@ -1,6 +1,8 @@
 import 'server-only';
 import { ConfigError, getConfig } from './config';
+import path from 'node:path';
 import { getStore, StoreError } from './store';
+import { notePortalRunning } from './store/backup';
 import { pruneHourly } from './store/maintenance';
 import { recordSettingsChange } from './audit/settings';
 import { startAlerts } from './alerts/start';
@@ -20,6 +22,8 @@ export async function startPortal(): Promise<void> {
     const config = getConfig();
     installRequestPolicy(config);
     const store = await getStore({ attempts: Infinity });
+    // On the embedded database: a pid file, so `npm run restore` refuses while this portal runs.
+    if (store.target.engine === 'sqlite') notePortalRunning(path.dirname(store.target.file));
     pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS });
     await recordSettingsChange(store, config);
     startChangeFeed(store, config);

@@ -55,6 +55,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0007_preferences',
       '0008_feed_health',
       '0009_alerts',
+      '0010_alert_channels',
     ]);
   });
 

@@ -9,6 +9,7 @@ import { startAlerts } from './alerts/start';
 import { startChangeFeed } from './changes/start';
 import { startDeliveries } from './deliveries/start';
 import { installRequestPolicy } from './request-policy';
+import { shutdownPortal } from './shutdown';
 
 /**
  * Everything the portal starts with its server, once, from instrumentation.ts (Node runtime only): the
@@ -29,6 +30,9 @@ export async function startPortal(): Promise<void> {
     startChangeFeed(store, config);
     startDeliveries(store, config);
     startAlerts(store, config);
+    // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.
+    (globalThis as { __portalShutdown?: () => Promise<void> }).__portalShutdown = () =>
+      shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000);
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof StoreError;
     console.error(`[portal] ${known ? error.message : String(error)}`);

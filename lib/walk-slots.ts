@@ -3,6 +3,7 @@ import { getConfig } from './config';
 import { AppError } from './errors';
 import { getStore } from './store';
 import { claimSlot, releaseSlot, renewSlot } from './store/walk-slots';
+import { refuseWhileDraining, trackWalk } from './shutdown';
 
 /**
  * Whole-set walks (exports, coverage and delivery runs) are the portal's heaviest work: at most
@@ -21,6 +22,7 @@ export async function claimWalkSlot(
   limits: Pick<ReturnType<typeof getConfig>, 'MAX_EXPORTS_PER_USER' | 'MAX_CONCURRENT_EXPORTS'> = getConfig(),
   where?: { db: Awaited<ReturnType<typeof getStore>>['db']; instance: string },
 ): Promise<() => void> {
+  refuseWhileDraining();
   let claim;
   let store;
   try {
@@ -48,10 +50,12 @@ export async function claimWalkSlot(
   const id = claim.id;
   const renewal = setInterval(() => void renewSlot(db, id, LEASE_MS).catch(() => undefined), RENEW_MS);
   renewal.unref();
+  const untrack = trackWalk();
   let released = false;
   return () => {
     if (released) return;
     released = true;
+    untrack();
     clearInterval(renewal);
     // A release that cannot reach the store is not lost: the lease runs out by itself.
     void releaseSlot(db, id).catch(() => undefined);

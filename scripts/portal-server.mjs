@@ -31,7 +31,26 @@ if (typeof policy !== 'function') {
   process.exit(1);
 }
 
+let stoppedAt = 0;
+const DRAINING = JSON.stringify({
+  error: {
+    status: 503,
+    code: 'DRAINING',
+    message: 'This portal instance is stopping. Try again: another one will answer.',
+    requestId: null,
+  },
+});
 const server = createServer((req, res) => {
+  // Draining (below): only health is answered (503 from its handler), so a load balancer takes this instance out.
+  if (stoppedAt && !req.url?.startsWith('/api/health')) {
+    res.writeHead(503, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Retry-After': '1',
+      Connection: 'close',
+      'Cache-Control': 'no-store',
+    });
+    return void res.end(DRAINING);
+  }
   req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
   if (policy(req, res)) return;
   const left = new AbortController();
@@ -49,9 +68,20 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout (60 s)
 server.listen(port, hostname, () => console.log(`[portal] listening on ${hostname ?? '*'}:${port}`));
 
+// SIGTERM: drain — new requests answered 503 but health's (also 503, from lib/shutdown.ts's flag), loops
+// stopped, the poller's lease released, running exports and runs given SHUTDOWN_GRACE_SECONDS — then exit.
+// A second signal exits at once.
 const stop = () => {
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 5_000).unref(); // streams still open after 5 s are cut
+  // The same signal often comes twice at once (to the process group, and passed on by `npm start`): only a later one is a second.
+  if (stoppedAt && Date.now() - stoppedAt > 1_000) process.exit(1);
+  if (stoppedAt) return;
+  stoppedAt = Date.now();
+  const drained = globalThis.__portalShutdown?.() ?? Promise.resolve();
+  drained.finally(() => {
+    server.close();
+    server.closeAllConnections();
+    process.exit(0);
+  });
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

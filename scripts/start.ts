@@ -28,8 +28,20 @@ function shutdown(code: number): never {
   process.exit(code);
 }
 
-process.on('SIGINT', () => shutdown(130));
-process.on('SIGTERM', () => shutdown(143));
+let shuttingDown = false;
+
+/** A signal: handed to the children, and this process waits for the portal to drain (lib/shutdown.ts); a second one ends it at once. */
+let signalled = false;
+function stopOnSignal(code: number): void {
+  if (signalled) shutdown(code);
+  signalled = true;
+  shuttingDown = true;
+  const alive = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of alive) child.kill('SIGTERM');
+  void Promise.all(alive.map((child) => new Promise((resolve) => child.once('exit', resolve)))).then(() => process.exit(code));
+}
+process.on('SIGINT', () => stopOnSignal(130));
+process.on('SIGTERM', () => stopOnSignal(143));
 
 async function waitFor(url: string, init: RequestInit, what: string, child: ChildProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
@@ -57,7 +69,6 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProc
   });
   return child;
 }
-let shuttingDown = false;
 process.on('exit', () => (shuttingDown = true));
 
 const env: NodeJS.ProcessEnv = { NEXT_TELEMETRY_DISABLED: '1', ...process.env };

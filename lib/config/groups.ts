@@ -50,6 +50,8 @@ export const serverSettings = {
   PORTAL_IMAGE_ORIGINS: commaList(/^https?:\/\/[A-Za-z0-9.\-[\]:]+$/, 'an origin like https://cdn.example.com'),
   // The largest request body the portal reads (lib/request-policy.ts); larger ones are refused with 413 unread.
   PORTAL_MAX_BODY_KB: positiveInt(1024, 102_400),
+  // On SIGTERM, how long running exports and delivery runs may go on before the process stops (lib/shutdown.ts).
+  SHUTDOWN_GRACE_SECONDS: wholeNumber(30, 0, 3_600),
 };
 
 /** Sign-in and sessions (lib/auth/): the secret sessions are sealed with, the public URL, lifetimes. */

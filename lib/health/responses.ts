@@ -1,6 +1,7 @@
 import 'server-only';
 import { getRecentHealth } from '../picks-api/portal';
 import { storeAnswers } from '../store';
+import { isDraining } from '../shutdown';
 
 /**
  * What GET /api/health tells a load balancer: whether this instance's store answers (503 when not: the
@@ -16,8 +17,26 @@ async function upstreamState(): Promise<UpstreamState> {
   return settled.ok ? 'ok' : settled.error.code === 'THROTTLED' ? 'throttled' : 'unreachable';
 }
 
+const answer = (body: Record<string, unknown>, ok: boolean) =>
+  Response.json(body, { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
+
 export async function healthResponse(): Promise<Response> {
+  if (isDraining()) return answer({ status: 'draining', store: 'ok', upstream: 'ok' }, false);
   const [store, api] = await Promise.all([storeAnswers(), upstreamState()]);
-  const body = { status: store ? 'ok' : 'unavailable', store: store ? 'ok' : 'unreachable', upstream: api };
-  return Response.json(body, { status: store ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
+  return answer({ status: store ? 'ok' : 'unavailable', store: store ? 'ok' : 'unreachable', upstream: api }, store);
+}
+
+/** Liveness: the process answers; a load balancer or supervisor restarts it only when this fails. */
+export function liveResponse(): Response {
+  return answer({ status: 'live' }, true);
+}
+
+/**
+ * Readiness: this instance should be sent requests — its store answers (the store is opened only with its
+ * migrations applied, lib/store/open.ts) and it is not draining after SIGTERM. The upstream is not asked.
+ */
+export async function readyResponse(): Promise<Response> {
+  if (isDraining()) return answer({ status: 'draining' }, false);
+  const store = await storeAnswers();
+  return answer({ status: store ? 'ready' : 'unavailable', store: store ? 'ok' : 'unreachable' }, store);
 }

@@ -24,8 +24,8 @@ function toUrl(file: string): string {
   return `/${segments.map((s) => (s.startsWith('[') ? encodeURIComponent('pk:sample~1+2=') : s)).join('/')}`;
 }
 
-/** The only handler anyone may call signed out: for load balancers, and it says nothing private. */
-const PUBLIC_HANDLERS = ['/api/health'];
+/** The only handlers anyone may call signed out: for load balancers and supervisors, and they say nothing private. */
+const PUBLIC_HANDLERS = ['/api/health', '/api/health/live', '/api/health/ready'];
 const all = files('app');
 const pages = all
   .filter((f) => path.basename(f) === 'page.tsx')
@@ -78,6 +78,16 @@ test('/api/health answers signed out with the store and upstream states only', a
   const text = await res.text();
   expect(JSON.parse(text)).toEqual({ status: 'ok', store: 'ok', upstream: 'ok' });
   expect(text).not.toMatch(/127\.0\.0\.1|sqlite|\.data|key/i);
+});
+
+test('liveness and readiness answer signed out, saying nothing private', async ({ request }) => {
+  const live = await request.get('/api/health/live');
+  expect(live.status()).toBe(200);
+  expect(await live.json()).toEqual({ status: 'live' });
+  const ready = await request.get('/api/health/ready');
+  expect(ready.status()).toBe(200);
+  expect(ready.headers()['cache-control']).toContain('no-store');
+  expect(await ready.json()).toEqual({ status: 'ready', store: 'ok' });
 });
 
 test('security headers on pages', async ({ request }) => {

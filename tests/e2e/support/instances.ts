@@ -15,6 +15,10 @@ export async function waitUntil(check: () => Promise<boolean>, what: string, tim
 export interface Instance {
   origin: string;
   stop(): Promise<void>;
+  /** Sends a signal to the portal's process group, without waiting (graceful-stop tests). */
+  signal?(name: NodeJS.Signals): void;
+  /** Resolves when `npm start` has exited. */
+  exited?: Promise<unknown>;
 }
 
 /** `npm start` in a process group of its own, ready once /login answers. */
@@ -33,8 +37,11 @@ export async function startInstance(port: number, env: Record<string, string>, o
     });
   const origin = `http://127.0.0.1:${port}`;
   await waitUntil(async () => (await fetch(`${origin}/login`)).ok, `the portal on ${port}`);
+  const exited = child.exitCode !== null ? Promise.resolve() : once(child, 'exit');
   return {
     origin,
+    signal: (name) => child.pid && process.kill(-child.pid, name),
+    exited,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
       process.kill(-child.pid, 'SIGTERM');

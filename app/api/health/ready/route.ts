@@ -1,0 +1,4 @@
+import { readyResponse } from '@/lib/health/responses';
+
+/** GET /api/health/ready: readiness, the store answers with its migrations applied and the instance is not draining; no sign-in. */
+export const GET = () => readyResponse();

@@ -1,0 +1,51 @@
+import 'server-only';
+import { AppError } from './errors';
+import { processState } from './process-state';
+import { closeStore } from './store';
+
+/**
+ * A clean stop on SIGTERM (scripts/portal-server.mjs calls it through globalThis): the instance says it is
+ * draining at once (health and readiness answer 503, so a load balancer takes it out; new walks are refused
+ * so another instance takes them), stops its loops — the poller aborts its walk and releases the lease, so
+ * another instance polls at its next check rather than after the lease runs out; no new delivery run or
+ * alert dispatch starts — lets exports, coverage reports and delivery runs already running finish within
+ * the grace period, then closes the store. What is still running when the grace ends is cut; a delivery run
+ * cut so is taken for crashed and retried once by another instance (lib/deliveries/scheduler.ts).
+ */
+
+export const isDraining = () => processState.draining === true;
+
+/** Refuses new whole-set work while the instance drains: a 503 another instance will not give. */
+export function refuseWhileDraining(): void {
+  if (isDraining())
+    throw new AppError({ code: 'UPSTREAM_UNAVAILABLE', message: 'This portal instance is stopping. Try again: another one will take it.' });
+}
+
+/** Counts a walk running in this process until `release` (lib/walk-slots.ts). */
+export function trackWalk(): () => void {
+  processState.runningWalks = (processState.runningWalks ?? 0) + 1;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    processState.runningWalks = (processState.runningWalks ?? 1) - 1;
+  };
+}
+
+export async function shutdownPortal(graceMs: number, log: (line: string) => void = console.log): Promise<void> {
+  if (processState.draining) return;
+  processState.draining = true;
+  const started = Date.now();
+  log(`[portal] stopping: draining (up to ${Math.round(graceMs / 1000)} s for running exports and delivery runs)`);
+  processState.deliveries?.stop();
+  await Promise.all([processState.alerts?.stop().catch(() => undefined), processState.changeFeed?.stop().catch(() => undefined)]);
+  processState.changeFeed = undefined;
+  while ((processState.runningWalks ?? 0) > 0 && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 200));
+  const left = processState.runningWalks ?? 0;
+  log(
+    left > 0
+      ? `[portal] stopped after ${Math.round(graceMs / 1000)} s with ${left} export${left === 1 ? '' : 's'} or run${left === 1 ? '' : 's'} still running: cut`
+      : `[portal] stopped cleanly in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  await closeStore().catch(() => undefined);
+}

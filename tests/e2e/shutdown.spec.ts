@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createFaultProxy } from '../support/fault-proxy';
+import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { writeUsersFile } from '../support/users-file';
+import { expect, STAFF, test } from './fixtures';
+import { E2E, upstreamEnv } from './ports';
+import { startInstance, waitUntil, type Instance } from './support/instances';
+import { sessionCookie, walkSandbox } from './support/session';
+
+/**
+ * A clean stop (SIGTERM) of one of two instances on one PostgreSQL, as a rolling restart does it: the
+ * stopping instance answers health and readiness 503 at once and takes no new request, lets an export
+ * already running finish whole (compared record for record with a direct walk, audited complete once),
+ * releases the polling lease so the other instance takes it at its next check rather than when the lease
+ * runs out, and exits by itself. The upstream is slowed by a fault proxy so the export outlives the signal.
+ */
+
+const SANDBOX_PORT = 4233;
+const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
+const PORTS = [3225, 3226] as const;
+const KEY = E2E.sandboxKey;
+let sandbox: ChildProcess;
+let pgServer: TestPostgres | null = null;
+let client: pg.Client;
+const proxy = createFaultProxy(SANDBOX);
+let proxyUrl = '';
+const instances: Instance[] = [];
+
+const holder = async () =>
+  (await client.query<{ holder: string | null; lease_expires: string }>('select holder, lease_expires from change_feed')).rows[0]!;
+
+async function startPortal(port: number, url: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `shutdown-${port}-`));
+  const usersFile = path.join(dataDir, 'users.json');
+  await writeUsersFile(usersFile, [
+    { ...STAFF.admin, role: 'admin' },
+    { ...STAFF.editor, role: 'editor' },
+  ]);
+  const instance = await startInstance(port, {
+    ...upstreamEnv(proxyUrl, KEY),
+    DATABASE_URL: url,
+    PORTAL_DATA_DIR: dataDir,
+    PORTAL_USERS_FILE: usersFile,
+    AUTH_SECRET: 'shutdown-spec-secret-0123456789-abcdef',
+    PORTAL_IMAGE_ORIGINS: SANDBOX,
+    // A long period: the other instance can take over only because the lease was released (its next check is
+    // within 15 s), not because it ran out (75 s).
+    CHANGES_POLL_SECONDS: '60',
+    CHANGES_DAYS_BACK: '1',
+    CHANGES_DAYS_AHEAD: '1',
+    SHUTDOWN_GRACE_SECONDS: '60',
+  });
+  instances.push(instance);
+  return instance;
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  pgServer = await startPostgres();
+  if (!pgServer) return;
+  sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
+    env: {
+      ...process.env,
+      SANDBOX_PORT: String(SANDBOX_PORT),
+      SANDBOX_RATE_LIMIT: '0',
+      SANDBOX_PICKS: '6000',
+      SANDBOX_NOW: new Date().toISOString(),
+      SANDBOX_FULL_KEY: KEY,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
+  proxyUrl = await proxy.listen();
+  const url = await pgServer.createDatabase('shutdown');
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // A first, holding the polling lease before B exists.
+  await startPortal(PORTS[0], url);
+  await waitUntil(async () => (await holder()).holder !== null, "A's lease", 60_000);
+  await startPortal(PORTS[1], url);
+});
+
+test.afterAll(async () => {
+  await client?.end();
+  await Promise.all(instances.map((i) => i.stop()));
+  if (sandbox && sandbox.exitCode === null) {
+    sandbox.kill('SIGTERM');
+    await once(sandbox, 'exit');
+  }
+  await proxy.close();
+  pgServer?.destroy();
+});
+
+test('SIGTERM drains an instance: health 503 at once, its running export finishes whole, the other takes the lease', async () => {
+  test.setTimeout(180_000);
+  test.skip(!pgServer, postgresMissing('the graceful stop test'));
+  const [a, b] = instances as [Instance, Instance];
+  const leaseOfA = (await holder()).holder!;
+  const day = 86_400_000;
+  const filters = { from: new Date(Date.now() - 40 * day).toISOString(), to: new Date(Date.now() + 40 * day).toISOString() };
+  const expected = (await walkSandbox(SANDBOX, KEY, 'picks', filters)).map((p) => p.id);
+  expect(expected.length).toBeGreaterThan(1000);
+
+  // Each upstream page now takes 300 ms: the export outlives the signal.
+  await fetch(`${proxyUrl}/__faults`, { method: 'POST', body: JSON.stringify([{ path: '^/api/v1/picks\\?', delayMs: 300 }]) });
+  const editor = await sessionCookie(a.origin, 'editor');
+  const res = await fetch(`${a.origin}/api/export/picks?${new URLSearchParams({ ...filters, format: 'json' })}`, {
+    headers: { cookie: editor },
+  });
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  const chunks: Uint8Array[] = [(await reader.read()).value!];
+
+  const signalledAt = Date.now();
+  a.signal!('SIGTERM');
+  await expect
+    .poll(async () => {
+      const health = await fetch(`${a.origin}/api/health`).catch(() => null);
+      return health && `${health.status} ${((await health.json()) as { status: string }).status}`;
+    })
+    .toBe('503 draining');
+  expect((await fetch(`${a.origin}/api/health/ready`)).status).toBe(503);
+  expect((await fetch(`${a.origin}/api/health/live`)).status).toBe(200);
+  const refused = await fetch(`${a.origin}/login`);
+  expect(refused.status).toBe(503);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('DRAINING');
+
+  for (let part = await reader.read(); !part.done; part = await reader.read()) chunks.push(part.value);
+  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { id: string }[] };
+  expect(body.data.map((p) => p.id)).toEqual(expected);
+  await a.exited;
+  expect(Date.now() - signalledAt).toBeLessThan(60_000);
+
+  // The lease was released on the way out: B holds it at its next check (15 s), not when A's would have run out.
+  await fetch(`${proxyUrl}/__faults`, { method: 'DELETE' });
+  await waitUntil(
+    async () => {
+      const now = await holder();
+      return now.holder !== null && now.holder !== leaseOfA;
+    },
+    'B to take the lease',
+    25_000,
+  );
+
+  const admin = await sessionCookie(b.origin, 'admin');
+  const audit = (await (await fetch(`${b.origin}/api/audit?action=export.picks&format=json`, { headers: { cookie: admin } })).json()) as {
+    entries: { outcome: string; records: number | null }[];
+  };
+  expect(audit.entries.map((e) => [e.outcome, e.records])).toEqual([['complete', expected.length]]);
+});

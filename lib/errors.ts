@@ -153,6 +153,14 @@ export class AppError extends Error {
  * Next bundles server code once per layer (pages, route handlers), so an AppError can come from another
  * copy of this module: recognise it by shape, not only by class identity.
  */
+/** A refusal naming every wrong field at once: "Invalid <what>: field problem; field problem." with the details. */
+export function invalidFields(what: string, details: Record<string, string>, code: AppErrorCode = 'INVALID_FILTERS'): AppError {
+  const said = Object.entries(details)
+    .map(([field, problem]) => `${field} ${problem}`)
+    .join('; ');
+  return new AppError({ code, message: `Invalid ${what}: ${said}.`, details });
+}
+
 export function isAppError(value: unknown): value is AppError {
   if (value instanceof AppError) return true;
   const candidate = value as Partial<AppError> | null;

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { PortalSession } from '../auth/session';
-import { AppError, toAppError } from '../errors';
+import { AppError, toAppError, invalidFields } from '../errors';
 import { fromStore } from '../store';
 import type { Kysely } from 'kysely';
 import { alertsByIds, latestAlerts, resendAlert, type Alert } from '../store/alerts';
@@ -161,11 +161,4 @@ export async function subscriptionsResponse(): Promise<Response> {
   }
 }
 
-const invalidSubscription = (details: Record<string, string>) =>
-  new AppError({
-    code: 'INVALID_FILTERS',
-    message: `Invalid subscription: ${Object.entries(details)
-      .map(([field, problem]) => `${field} ${problem}`)
-      .join('; ')}.`,
-    details,
-  });
+const invalidSubscription = (details: Record<string, string>) => invalidFields('subscription', details);

@@ -2,7 +2,7 @@ import 'server-only';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { z } from 'zod';
-import { AppError } from '../errors';
+import { invalidFields } from '../errors';
 import { signedPrefix } from '../deliveries/webhook';
 import { openSecret, sealSecret, secretBinding } from '../deliveries/secrets';
 import { maskedWebhookUrl, pinnedLookup, pinTarget, targetProblem, webhookUrlProblem, type Resolver } from '../deliveries/targets';
@@ -83,14 +83,7 @@ function rightFields(input: unknown): Record<string, unknown> {
   );
 }
 
-export const invalidWebhook = (details: Record<string, string>) =>
-  new AppError({
-    code: 'INVALID_FILTERS',
-    message: `Invalid webhook: ${Object.entries(details)
-      .map(([field, problem]) => `${field} ${problem}`)
-      .join('; ')}.`,
-    details,
-  });
+export const invalidWebhook = (details: Record<string, string>) => invalidFields('webhook', details);
 
 export interface WebhookContext {
   secretKey: string | null;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { recordAudit } from '../audit/record';
 import type { PortalSession } from '../auth/session';
 import { getConfig } from '../config';
-import { AppError, toAppError } from '../errors';
+import { AppError, toAppError, invalidFields } from '../errors';
 import { fromStore } from '../store';
 import { readCadences, setCadences } from '../store/feed-health';
 import { feedPeriodMs, recentLicenceChanges, sportsHealth } from '.';
@@ -44,14 +44,7 @@ const cadenceBody = z.strictObject({
   ),
 });
 
-const invalid = (details: Record<string, string>) =>
-  new AppError({
-    code: 'INVALID_FILTERS',
-    message: `Invalid cadences: ${Object.entries(details)
-      .map(([field, problem]) => `${field} ${problem}`)
-      .join('; ')}.`,
-    details,
-  });
+const invalid = (details: Record<string, string>) => invalidFields('cadences', details);
 
 export async function cadencesResponse(request: Request, session: PortalSession): Promise<Response> {
   try {

@@ -4,7 +4,7 @@ import { serialize } from 'cookie';
 import { authOptions } from '../auth/options';
 import type { PortalSession } from '../auth/session';
 import { getConfig } from '../config';
-import { AppError, toAppError } from '../errors';
+import { AppError, toAppError, invalidFields } from '../errors';
 import { fromStore } from '../store';
 import { changePreferences, getPreferences } from '../store/preferences';
 import { PREFERENCE_COOKIES, PREFERENCE_MAX_AGE, PREFERENCES_OF_COOKIE, type Preferences } from '.';
@@ -41,14 +41,7 @@ function answer(preferences: Preferences, email: string): Response {
   return Response.json({ preferences }, { headers });
 }
 
-const invalid = (details: Record<string, string>) =>
-  new AppError({
-    code: 'INVALID_PREFERENCES',
-    message: `Invalid preferences: ${Object.entries(details)
-      .map(([field, problem]) => `${field} ${problem}`)
-      .join('; ')}.`,
-    details,
-  });
+const invalid = (details: Record<string, string>) => invalidFields('preferences', details, 'INVALID_PREFERENCES');
 
 async function readChange(request: Request): Promise<Preferences> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))

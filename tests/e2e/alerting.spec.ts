@@ -1,17 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { startSmtp, subjectOf, type Received } from '../support/smtp';
-import { writeUsersFile } from '../support/users-file';
 import { receiverAccepts } from '../support/webhook-signature';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { type Instance } from './support/instances';
+import { startStaffPortal } from './support/staff-portal';
+import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
 
 /**
@@ -30,7 +26,7 @@ const KEY = E2E.sandboxKey;
 const WEBHOOK_SECRET = 'alerting-webhook-secret-0123456789';
 const HOLD_S = 3;
 
-let sandbox: ChildProcess;
+let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
 let pgServer: TestPostgres | null = null;
 let client: pg.Client;
 let inbox: Received[] = [];
@@ -85,17 +81,9 @@ async function mails(subject: RegExp, count = 1) {
 const events = (kind: string) => posts.filter((p) => p.headers['x-picks-event'] === kind);
 
 async function startPortal(port: number, url: string, env: Record<string, string>) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `alerting-${port}-`));
-  const usersFile = path.join(dataDir, 'users.json');
-  await writeUsersFile(usersFile, [
-    { ...STAFF.admin, role: 'admin' },
-    { ...STAFF.viewer, role: 'viewer' },
-  ]);
-  const instance = await startInstance(port, {
+  const instance = await startStaffPortal(port, ['admin', 'viewer'], {
     ...upstreamEnv(SANDBOX, KEY),
     DATABASE_URL: url,
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_USERS_FILE: usersFile,
     AUTH_SECRET: 'alerting-spec-secret-0123456789-abcdef',
     PICKS_ME_CACHE_SECONDS: '0',
     PICKS_API_MAX_RETRIES: '1',
@@ -130,19 +118,7 @@ test.beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
-    env: {
-      ...process.env,
-      SANDBOX_PORT: String(SANDBOX_PORT),
-      SANDBOX_TEST_HOOKS: '1',
-      SANDBOX_RATE_LIMIT: '0',
-      SANDBOX_PICKS: '1500',
-      SANDBOX_NOW: new Date().toISOString(),
-      SANDBOX_FULL_KEY: KEY,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
+  sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_TEST_HOOKS: '1', SANDBOX_PICKS: '1500' });
   dbUrl = await pgServer.createDatabase('alerting');
   smtpUrl = smtp.url;
   client = new pg.Client({ connectionString: dbUrl });
@@ -162,10 +138,7 @@ test.beforeEach(() => {
 test.afterAll(async () => {
   await client?.end();
   await Promise.all(instances.map((i) => i.stop()));
-  if (sandbox && sandbox.exitCode === null) {
-    sandbox.kill('SIGTERM');
-    await once(sandbox, 'exit');
-  }
+  await sandbox?.stop();
   receiver?.close();
   await closeSmtp();
   pgServer?.destroy();

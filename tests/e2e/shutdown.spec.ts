@@ -1,15 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
-import { writeUsersFile } from '../support/users-file';
-import { expect, STAFF, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { waitUntil, type Instance } from './support/instances';
+import { startStaffPortal } from './support/staff-portal';
+import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie, walkSandbox } from './support/session';
 
 /**
@@ -24,7 +20,7 @@ const SANDBOX_PORT = 4233;
 const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
 const PORTS = [3225, 3226] as const;
 const KEY = E2E.sandboxKey;
-let sandbox: ChildProcess;
+let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
 let pgServer: TestPostgres | null = null;
 let client: pg.Client;
 const proxy = createFaultProxy(SANDBOX);
@@ -35,17 +31,9 @@ const holder = async () =>
   (await client.query<{ holder: string | null; lease_expires: string }>('select holder, lease_expires from change_feed')).rows[0]!;
 
 async function startPortal(port: number, url: string) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `shutdown-${port}-`));
-  const usersFile = path.join(dataDir, 'users.json');
-  await writeUsersFile(usersFile, [
-    { ...STAFF.admin, role: 'admin' },
-    { ...STAFF.editor, role: 'editor' },
-  ]);
-  const instance = await startInstance(port, {
+  const instance = await startStaffPortal(port, ['admin', 'editor'], {
     ...upstreamEnv(proxyUrl, KEY),
     DATABASE_URL: url,
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_USERS_FILE: usersFile,
     AUTH_SECRET: 'shutdown-spec-secret-0123456789-abcdef',
     PORTAL_IMAGE_ORIGINS: SANDBOX,
     // A long period: the other instance can take over only because the lease was released (its next check is
@@ -63,18 +51,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   pgServer = await startPostgres();
   if (!pgServer) return;
-  sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
-    env: {
-      ...process.env,
-      SANDBOX_PORT: String(SANDBOX_PORT),
-      SANDBOX_RATE_LIMIT: '0',
-      SANDBOX_PICKS: '6000',
-      SANDBOX_NOW: new Date().toISOString(),
-      SANDBOX_FULL_KEY: KEY,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
+  sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_PICKS: '6000' });
   proxyUrl = await proxy.listen();
   const url = await pgServer.createDatabase('shutdown');
   client = new pg.Client({ connectionString: url });
@@ -88,10 +65,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await client?.end();
   await Promise.all(instances.map((i) => i.stop()));
-  if (sandbox && sandbox.exitCode === null) {
-    sandbox.kill('SIGTERM');
-    await once(sandbox, 'exit');
-  }
+  await sandbox?.stop();
   await proxy.close();
   pgServer?.destroy();
 });

@@ -15,6 +15,7 @@ export interface ProcessState {
   changeFeed?: import('./changes/poller').FeedLoop;
   deliveries?: import('./deliveries/scheduler').DeliveryLoop;
   alerts?: import('./alerts/start').AlertLoop;
+  metrics?: import('./metrics').Metrics;
   /** Set on SIGTERM (lib/shutdown.ts): health answers 503, no new walk starts. */
   draining?: boolean;
   /** Exports, coverage reports and delivery runs running in this process. */

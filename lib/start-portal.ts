@@ -9,6 +9,7 @@ import { startAlerts } from './alerts/start';
 import { startChangeFeed } from './changes/start';
 import { startDeliveries } from './deliveries/start';
 import { installRequestPolicy } from './request-policy';
+import { observeRequest, renderMetrics } from './metrics';
 import { shutdownPortal } from './shutdown';
 
 /**
@@ -21,6 +22,13 @@ import { shutdownPortal } from './shutdown';
 export async function startPortal(): Promise<void> {
   try {
     const config = getConfig();
+    // scripts/portal-server.mjs counts every request and serves /metrics through these (lib/metrics).
+    (globalThis as { __portalMetrics?: unknown }).__portalMetrics = {
+      observe: observeRequest,
+      render: renderMetrics,
+      token: config.METRICS_TOKEN ?? null,
+      listen: config.METRICS_LISTEN ?? null,
+    };
     installRequestPolicy(config);
     const store = await getStore({ attempts: Infinity });
     // On the embedded database: a pid file, so `npm run restore` refuses while this portal runs.

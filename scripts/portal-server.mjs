@@ -8,6 +8,7 @@
 // the sign-in redirect), which the app's instrumentation installs at start from the validated configuration.
 // `npm run dev` runs this server too (NODE_ENV=development), so development meets the same policy.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import next from 'next';
 
@@ -31,6 +32,30 @@ if (typeof policy !== 'function') {
   process.exit(1);
 }
 
+// Metrics (lib/metrics, installed with the policy): /metrics for a bearer of METRICS_TOKEN, never for a
+// session cookie; or on METRICS_LISTEN without a token. Every other request is counted when it closes.
+const metricsHook = globalThis.__portalMetrics;
+const digest = (text) => createHash('sha256').update(text).digest();
+const tokenOk = (header) => Boolean(metricsHook?.token) && timingSafeEqual(digest(header ?? ''), digest(`Bearer ${metricsHook.token}`));
+async function serveMetrics(req, res, open) {
+  if (!open && !metricsHook?.token) return void res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+  if (!open && !tokenOk(req.headers.authorization)) {
+    res.writeHead(401, { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer realm="metrics"', 'Cache-Control': 'no-store' });
+    return void res.end('A bearer token (METRICS_TOKEN) is needed.');
+  }
+  const { contentType, body } = await metricsHook.render();
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+if (metricsHook?.listen) {
+  const at = metricsHook.listen.lastIndexOf(':');
+  const host = metricsHook.listen.slice(0, at).replace(/^\[|\]$/g, '');
+  createServer((req, res) => {
+    if (req.url?.split('?')[0] === '/metrics') return void serveMetrics(req, res, true);
+    res.writeHead(404).end();
+  }).listen(Number(metricsHook.listen.slice(at + 1)), host, () => console.log(`[portal] metrics on http://${metricsHook.listen}/metrics`));
+}
+
 let stoppedAt = 0;
 const DRAINING = JSON.stringify({
   error: {
@@ -41,6 +66,12 @@ const DRAINING = JSON.stringify({
   },
 });
 const server = createServer((req, res) => {
+  const pathname = (req.url ?? '/').split('?')[0];
+  if (pathname === '/metrics') return void serveMetrics(req, res, false);
+  const started = process.hrtime.bigint();
+  res.once('close', () =>
+    metricsHook?.observe(pathname, req.method ?? 'GET', res.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
+  );
   // Draining (below): only health is answered (503 from its handler), so a load balancer takes this instance out.
   if (stoppedAt && !req.url?.startsWith('/api/health')) {
     res.writeHead(503, {

@@ -14,6 +14,8 @@ missing=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${PG_BIN:-}" ] || missing+=(postgresql)
 # OpenSSH's server: the SFTP delivery tests start their own on a free loopback port.
 [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
+# Prometheus: the metrics test starts a real one that scrapes two portals.
+[ -x /usr/bin/prometheus ] || missing+=(prometheus)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "[test] installing Debian's ${missing[*]}"

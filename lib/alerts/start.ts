@@ -5,6 +5,7 @@ import { checkAuditTrail } from './audit-check';
 import { feedPeriodMs } from '../feed-health';
 import { watchPolling } from '../feed-health/watchdog';
 import { processState } from '../process-state';
+import { metrics } from '../metrics';
 import type { Store } from '../store';
 import { listWebhooks } from '../store/alert-channels';
 import { sendDigests } from './digest';
@@ -62,9 +63,14 @@ export function startAlerts(store: Store, config: PortalConfig, log: (line: stri
       await step('the polling watchdog failed', async () =>
         watchPolling(db, { pollMs: (await feedPeriodMs(db, ownPollMs)) ?? DEFAULT_PERIOD_MS, holdMs, now }),
       );
-      await step('alerts could not be dispatched', () =>
-        dispatchAlerts(db, { now, recipients: (kind) => recipientsOf(db, kind), send, portalUrl, webhooks }),
-      );
+      await step('alerts could not be dispatched', async () => {
+        const done = await dispatchAlerts(db, { now, recipients: (kind) => recipientsOf(db, kind), send, portalUrl, webhooks });
+        const m = metrics().alerts;
+        m.inc({ channel: 'email', outcome: 'sent' }, done.sent);
+        m.inc({ channel: 'email', outcome: 'failed' }, done.failed);
+        m.inc({ channel: 'webhook', outcome: 'sent' }, done.webhooksSent);
+        m.inc({ channel: 'webhook', outcome: 'failed' }, done.webhooksFailed);
+      });
       await step('digests could not be sent', () => sendDigests(db, { now, hour: config.ALERT_DIGEST_HOUR, send, portalUrl }));
       await step('the audit trail could not be checked', () =>
         checkAuditTrail(db, { now, everyMs: config.AUDIT_VERIFY_HOURS * 3_600_000 }),

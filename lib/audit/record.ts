@@ -1,3 +1,4 @@
+import { metrics } from '../metrics';
 import { getStore } from '../store';
 import { appendAudit, type AuditEntry, type AuditInput } from '../store/audit';
 
@@ -49,10 +50,23 @@ export async function recordAudit(record: AuditRecord): Promise<AuditEntry | nul
     walk: null,
     ...record,
   };
+  countInMetrics(input);
   try {
     return await appendAudit((await getStore()).db, input);
   } catch (error) {
     console.error(`[audit] NOT RECORDED (${(error as Error).message}): ${JSON.stringify({ ...input, at: new Date().toISOString() })}`);
     return null;
   }
+}
+
+/** Exports, delivery runs and sign-ins are counted as they are recorded: the audit trail sees each of them once. */
+function countInMetrics(input: AuditInput): void {
+  const m = metrics();
+  if (input.action.startsWith('export.')) {
+    const kind = input.action.slice('export.'.length);
+    m.exports.inc({ kind, outcome: input.outcome });
+    if (input.records) m.exportRecords.inc({ kind }, input.records);
+    if (input.bytes) m.exportBytes.inc({ kind }, input.bytes);
+  } else if (input.action === 'delivery.run') m.deliveryRuns.inc({ outcome: input.outcome });
+  else if (input.action === 'sign-in') m.signIns.inc({ outcome: input.outcome });
 }

@@ -44,6 +44,8 @@ export interface PollContext {
   settings: FeedSettings;
   now?: () => number;
   signal?: AbortSignal;
+  /** Told of each poll's outcome and duration as it ends (metrics). */
+  onPolled?: (result: PollOutcome, ms: number) => void;
   /** After each poll this instance made, complete or failed (feed health: lib/feed-health). */
   afterPoll?: () => Promise<unknown>;
 }
@@ -137,8 +139,10 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
 
   const start = () => {
     controller = new AbortController();
+    const startedAt = performance.now();
     running = pollOnce({ ...context, signal: controller.signal })
       .then((result) => {
+        context.onPolled?.(result, performance.now() - startedAt);
         if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`);
         else if (result.outcome === 'complete' && (result.baseline || result.entries > 0))
           log(

@@ -9,6 +9,7 @@ import { fromStore } from '../store';
 import { readFeed, requestPoll } from '../store/change-feed';
 import { startFeedLoop, type FeedSettings } from './poller';
 import { processState } from '../process-state';
+import { metrics } from '../metrics';
 
 // The loop of this process (lib/process-state.ts): instrumentation starts it, route handlers reach it.
 
@@ -44,6 +45,15 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     walk: (filters, call) => picksApi().walkPicks(filters, call),
     instance: store.instance,
     settings,
+    onPolled: (result, ms) => {
+      const m = metrics();
+      m.polls.inc({ outcome: result.outcome });
+      m.pollSeconds.observe(ms / 1000);
+      if (result.outcome === 'complete') {
+        m.watched.set(result.watched);
+        m.changes.inc(result.entries);
+      }
+    },
     // After each poll: each sport's health, its changes of state logged (lib/feed-health); a week of it kept.
     afterPoll: async () => {
       const holdMs = config.ALERT_HOLD_SECONDS * 1000;

@@ -52,6 +52,17 @@ export const serverSettings = {
   PORTAL_MAX_BODY_KB: positiveInt(1024, 102_400),
   // On SIGTERM, how long running exports and delivery runs may go on before the process stops (lib/shutdown.ts).
   SHUTDOWN_GRACE_SECONDS: wholeNumber(30, 0, 3_600),
+  // /metrics for a bearer of this token (24+ characters); unset: /metrics answers 404 on the portal's port.
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((value) => (value === '' ? undefined : value))
+    .pipe(z.string().min(24, 'must be at least 24 characters (e.g. `openssl rand -base64 24`)').optional()),
+  // A separate host:port serving /metrics without a token (an address only the monitoring network reaches).
+  METRICS_LISTEN: optionalText.refine(
+    (value) => value === undefined || /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(value),
+    'must be host:port, such as 127.0.0.1:9464',
+  ),
 };
 
 /** Sign-in and sessions (lib/auth/): the secret sessions are sealed with, the public URL, lifetimes. */

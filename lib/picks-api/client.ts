@@ -33,6 +33,8 @@ export interface PicksClientOptions {
   maxPages?: number;
   /** The signal of calls made without one (pages: React's render signal, aborted when the browser goes away). */
   defaultSignal?: () => AbortSignal | null | undefined;
+  /** Told of every request sent upstream, retries included: its path (without the query), outcome and duration (metrics). */
+  observe?: (request: { path: string; outcome: UpstreamOutcome; ms: number }) => void;
 }
 
 export interface CallOptions {
@@ -117,6 +119,11 @@ export function createPicksClient(options: PicksClientOptions) {
         throw error;
       });
       call.onRequest?.();
+      const sentAt = performance.now();
+      const answered = (outcome: UpstreamOutcome) => {
+        call.onAnswer?.(outcome);
+        options.observe?.({ path, outcome, ms: performance.now() - sentAt });
+      };
       let failure: AppError;
       let waitMs: number;
       try {
@@ -129,7 +136,7 @@ export function createPicksClient(options: PicksClientOptions) {
           redirect: 'error',
         });
         const bytes = new Uint8Array(await res.arrayBuffer());
-        call.onAnswer?.(outcomeOf(res.status));
+        answered(outcomeOf(res.status));
         if (res.ok) {
           const asByteStrings = onBytes?.(bytes) === true;
           return parseJsonBody(res, asByteStrings ? byteStringText(bytes) : utf8.decode(bytes));
@@ -150,7 +157,7 @@ export function createPicksClient(options: PicksClientOptions) {
         if (signal?.aborted) throw signal.reason ?? error;
         if (isAppError(error)) throw error;
         failure = networkError(error);
-        call.onAnswer?.(failure.code === 'UPSTREAM_TIMEOUT' ? 'timeout' : 'network');
+        answered(failure.code === 'UPSTREAM_TIMEOUT' ? 'timeout' : 'network');
         waitMs = backoff(attempt);
       } finally {
         release();

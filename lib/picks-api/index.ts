@@ -9,6 +9,7 @@ import { publishPause, readPause } from '../store/pause';
 import { createUpstreamGate } from './gate';
 import { sharePause } from './shared-pause';
 import { processState } from '../process-state';
+import { metrics, upstreamEndpoint } from '../metrics';
 
 export type { Pick, PickList, OpenObject } from './schemas';
 export { PICK_FIELDS, NESTED_PICK_FIELDS } from './schemas';
@@ -45,6 +46,12 @@ export function picksApi(): PicksClient {
       retry: { maxRetries: config.PICKS_API_MAX_RETRIES },
       gate: processState.picksGate,
       defaultSignal: pageSignal,
+      observe: ({ path, outcome, ms }) => {
+        const m = metrics();
+        const endpoint = upstreamEndpoint(path);
+        m.upstream.inc({ endpoint, outcome });
+        m.upstreamSeconds.observe({ endpoint }, ms / 1000);
+      },
     });
   }
   return client;

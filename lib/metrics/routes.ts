@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A request's route pattern, the label of the request metrics: `/picks/[id]`, never `/picks/pk_123` (a label
+ * per id would grow without end, and ids and filter values are not for metrics). The patterns are the ones
+ * Next built (`.next/app-path-routes-manifest.json`); a path that fits none is `other`.
+ */
+
+export type RouteMatcher = (pathname: string) => string;
+
+export function routeMatcher(patterns: string[]): RouteMatcher {
+  const compiled = [...new Set(patterns)]
+    .filter((p) => !p.startsWith('/_'))
+    .map((pattern) => ({
+      pattern,
+      // Static segments first: `/deliveries/preview` before `/deliveries/[id]`.
+      dynamic: (pattern.match(/\[/g) ?? []).length,
+      regex: new RegExp(`^${pattern.replace(/[.*+?^${}()|\\]/g, '\\$&').replace(/\\?\[[^/]+?\]/g, '[^/]+')}/?$`),
+    }))
+    .sort((a, b) => a.dynamic - b.dynamic);
+  return (pathname) => {
+    if (pathname.startsWith('/_next/static/')) return '/_next/static';
+    if (pathname.startsWith('/_next/')) return '/_next';
+    return compiled.find((c) => c.regex.test(pathname))?.pattern ?? 'other';
+  };
+}
+
+/** The patterns of this build; none when there is no build (development): every path is then `other`. */
+export function builtRoutes(root = process.cwd()): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(root, '.next', 'app-path-routes-manifest.json'), 'utf8')) as Record<string, string>;
+    return Object.values(manifest);
+  } catch {
+    return [];
+  }
+}

@@ -38,6 +38,7 @@ export default defineConfig([
     '**/next-env.d.ts',
     'node_modules/**',
     'test-results/**',
+    'test-results-standalone/**',
     'playwright-report/**',
     'bench-results/**',
     '.data/**',

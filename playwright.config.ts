@@ -42,8 +42,12 @@ const behindFaultProxy = (port: number) =>
     PICKS_ME_CACHE_SECONDS: '0',
   });
 
+/** Specs that start every server they use (their own sandbox, portals, PostgreSQL): run beside this suite (playwright.standalone.config.ts). */
+export const STANDALONE_SPECS = ['alerting.spec.ts', 'shutdown.spec.ts', 'metrics.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests/e2e',
+  testIgnore: STANDALONE_SPECS.map((spec) => `**/${spec}`),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

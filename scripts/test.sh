@@ -50,14 +50,26 @@ PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { ca
 
 echo "[test] 5/5 browser tests (Chromium at $chromium_path; the portals' output goes to .data/e2e-logs/)"
 e2e_log="$(mktemp)"
+standalone_log="$(mktemp)"
 rm -rf .data/e2e-logs
 set +e
+# The specs that start all their own servers run beside the main suite (playwright.standalone.config.ts);
+# their report follows the main one's.
+npx playwright test --config playwright.standalone.config.ts >"$standalone_log" 2>&1 &
+standalone_pid=$!
 npx playwright test 2>&1 | tee "$e2e_log"
 status=${PIPESTATUS[0]}
+wait "$standalone_pid"
+standalone_status=$?
 set -e
-[ "$status" -eq 0 ] || { echo "[test] the portals' output of this run: .data/e2e-logs/<port>.log" >&2; exit "$status"; }
+echo "[test] the self-contained browser specs, run beside the others:"
+cat "$standalone_log"
+[ "$status" -eq 0 ] && [ "$standalone_status" -eq 0 ] || {
+  echo "[test] the portals' output of this run: .data/e2e-logs/<port>.log" >&2
+  exit 1
+}
 
-logs=("$e2e_log" .data/e2e-logs/*.log)
+logs=("$e2e_log" "$standalone_log" .data/e2e-logs/*.log)
 hits=$(cat "${logs[@]}" | grep -c -F -e "$canary" -e "$canary_b64" || true)
 echo "[test] canary key in the portal and sandbox logs of the browser run (${#logs[@]} files): $hits occurrences"
 [ "$hits" -eq 0 ] || { grep -n -F -e "$canary" -e "$canary_b64" "${logs[@]}" | head; exit 1; }

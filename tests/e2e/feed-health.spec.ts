@@ -16,6 +16,7 @@ interface Sport {
   since: string;
   watched: number;
   cadenceSeconds: number | null;
+  leagues: { league: string; watched: number }[];
 }
 
 test('GET /api/feed-health names each watched sport with its state, side, reason and figures; /health shows the same', async ({ page }) => {
@@ -35,9 +36,17 @@ test('GET /api/feed-health names each watched sport with its state, side, reason
   expect(sports.reduce((n, s) => n + s.watched, 0)).toBeGreaterThan(0);
 
   await signIn(page, 'viewer', '/health');
-  const rows = page.getByTestId('health-table').locator('tbody tr');
+  const rows = page.getByTestId('health-table').locator('tbody tr[data-sport]'); // a sport's leagues are rows of a table of their own
   await expect(rows).toHaveCount(sports.length);
-  for (const s of sports) await expect(page.locator(`tr[data-sport="${s.sport}"] [data-cell="state"]`)).toHaveText(s.state);
+  for (const s of sports) await expect(page.locator(`tr[data-sport="${s.sport}"] > [data-cell="state"]`)).toHaveText(s.state);
+  // Each sport's leagues, folded under it, as the API lists them.
+  const withLeagues = sports.find((s) => s.leagues.length > 0)!;
+  const folded = page.locator(`details[data-leagues="${withLeagues.sport}"]`);
+  await folded.locator('summary').click();
+  await expect(folded.locator('tr[data-league]')).toHaveCount(withLeagues.leagues.length);
+  await expect(folded.locator(`tr[data-league="${withLeagues.leagues[0]!.league}"]`)).toContainText(
+    String(withLeagues.leagues[0]!.watched),
+  );
   await expect(page.getByLabel(/Agreed cadence for/)).toHaveCount(0); // viewers read it, admins set it
 });
 
@@ -63,7 +72,9 @@ test('an admin sets the cadence agreed for a sport; silence is judged against it
   await signIn(page, 'admin', '/health');
   const sport = (await page.locator('tbody tr[data-sport]').first().getAttribute('data-sport'))!;
   await page.getByLabel(`Agreed cadence for ${sport}`, { exact: true }).selectOption('3600');
-  await expect(page.locator(`tr[data-sport="${sport}"] [role=status]`)).toHaveText('Saved; judged from the next poll.');
+  await expect(page.locator(`tr[data-sport="${sport}"] [data-cell="cadence"] [role=status]`)).toHaveText(
+    'Saved; judged from the next poll.',
+  );
   const cadences = (await (await fetch(`${portal}/api/feed-health/cadences`, { headers: { cookie: admin } })).json()) as {
     cadences: { sport: string; seconds: number; updatedBy: string }[];
   };

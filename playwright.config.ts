@@ -42,7 +42,7 @@ const behindFaultProxy = (port: number) =>
     PICKS_ME_CACHE_SECONDS: '0',
   });
 
-/** Specs that start every server they use (their own sandbox, portals, PostgreSQL): run beside this suite (playwright.standalone.config.ts). */
+/** Specs that start every server they use (their own sandbox, portals, PostgreSQL): run after this suite (playwright.standalone.config.ts). */
 export const STANDALONE_SPECS = ['alerting.spec.ts', 'shutdown.spec.ts', 'metrics.spec.ts'];
 
 export default defineConfig({

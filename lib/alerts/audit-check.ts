@@ -16,10 +16,12 @@ const FAILING = 'alerts.audit-failing';
 export async function checkAuditTrail(db: Db, options: { now: number; everyMs: number }): Promise<'skipped' | 'ok' | 'failed'> {
   const { now } = options;
   if (options.everyMs <= 0) return 'skipped';
+  const due = (last: string | undefined) => now - Number(last ?? 0) >= options.everyMs;
+  // Read first: every instance asks at every alert check, and the lock (a write) is worth taking only when a turn is due.
+  if (!due(await readMeta(db, CHECKED))) return 'skipped';
   const mine = await db.transaction().execute(async (tx) => {
     await takeLock(tx, 'watchdog');
-    const last = Number((await readMeta(tx, CHECKED)) ?? 0);
-    if (now - last < options.everyMs) return false;
+    if (!due(await readMeta(tx, CHECKED))) return false;
     await writeMeta(tx, CHECKED, String(now));
     return true;
   });

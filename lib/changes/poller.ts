@@ -114,10 +114,18 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
   }
 }
 
+export interface PollAsked {
+  poll: 'started' | 'running' | 'requested';
+  sinceMs: number;
+}
+
 export interface FeedLoop {
   stop(): Promise<void>;
-  /** Polls now if this instance holds the lease; otherwise asks the holder to, at its next check. */
-  pollNow(): Promise<'started' | 'running' | 'requested'>;
+  /**
+   * Polls now if this instance holds the lease; otherwise asks the holder to, at its next check.
+   * `sinceMs`: a complete poll that started at or after it answers the asking (a poll's complete time is its start).
+   */
+  pollNow(): Promise<PollAsked>;
   /** Resolves when the poll running now (if any) has ended; tests and the benchmark wait on it. */
   idle(): Promise<void>;
 }
@@ -133,6 +141,7 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
   const tickMs = Math.max(500, Math.min(30_000, Math.floor(settings.pollMs / 4)));
   let controller = new AbortController();
   let running: Promise<void> | null = null;
+  let runningSince = 0;
   let holding = false;
   let stopped = false;
   let lastProblem = '';
@@ -140,6 +149,7 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
   const start = () => {
     controller = new AbortController();
     const startedAt = performance.now();
+    runningSince = now();
     running = pollOnce({ ...context, signal: controller.signal })
       .then((result) => {
         context.onPolled?.(result, performance.now() - startedAt);
@@ -187,14 +197,15 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
       if (holding) await releaseFeedLease(db, instance).catch(() => undefined);
     },
     async pollNow() {
-      if (running) return 'running';
-      holding = await claimFeedLease(db, instance, settings.pollMs + tickMs, now());
+      if (running) return { poll: 'running', sinceMs: runningSince };
+      const asked = now();
+      holding = await claimFeedLease(db, instance, settings.pollMs + tickMs, asked);
       if (holding) {
         start();
-        return 'started';
+        return { poll: 'started', sinceMs: runningSince };
       }
-      await requestPoll(db, now());
-      return 'requested';
+      await requestPoll(db, asked);
+      return { poll: 'requested', sinceMs: asked };
     },
     idle: async () => {
       await running;

@@ -46,5 +46,7 @@ export async function changesResponse(request: Request, who: { email: string; ro
 
 /** POST /api/changes/poll: "poll now" for scripts; the feed polls at once (or at the lease holder's next check). */
 export async function pollResponse(): Promise<Response> {
-  return Response.json({ poll: await pollNow() }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
+  const { poll, sinceMs } = await pollNow();
+  // `since`: the poll that answers started at or after it; GET /api/changes' lastCompletePollAt reaching it means it ended.
+  return Response.json({ poll, since: new Date(sinceMs).toISOString() }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
 }

@@ -7,17 +7,18 @@ import { picksApi } from '../picks-api';
 import type { Store } from '../store';
 import { fromStore } from '../store';
 import { readFeed, requestPoll } from '../store/change-feed';
-import { startFeedLoop, type FeedSettings } from './poller';
+import { startFeedLoop, type FeedSettings, type PollAsked } from './poller';
 import { processState } from '../process-state';
 import { metrics } from '../metrics';
 
 // The loop of this process (lib/process-state.ts): instrumentation starts it, route handlers reach it.
 
 /** "Poll now": this process polls at once if it holds the lease; otherwise the holder is asked to, at its next check. */
-export async function pollNow(): Promise<'started' | 'running' | 'requested'> {
+export async function pollNow(): Promise<PollAsked> {
   if (processState.changeFeed) return fromStore(() => processState.changeFeed!.pollNow());
-  await fromStore((db) => requestPoll(db));
-  return 'requested';
+  const asked = Date.now();
+  await fromStore((db) => requestPoll(db, asked));
+  return { poll: 'requested', sinceMs: asked };
 }
 
 /** The change feed's settings from the configuration; null when polling is off (CHANGES_POLL_SECONDS=0). */

@@ -216,6 +216,37 @@ describe.each(storeEngines())('the change feed on $name', (engine) => {
     expect(after.polls).toBeGreaterThan(state.polls);
     await second!.stop();
   });
+
+  it('"Poll now" names a time the poll that answers reaches: started, running, and asked of the holder', async () => {
+    const store = await fresh('a');
+    const slow = { ...settings, pollMs: 3_600_000 };
+    const loop = startFeedLoop({ db: store.db, walk: walkOf(), instance: 'a', settings: slow }, () => undefined);
+    try {
+      await loop.idle();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await loop.idle();
+      const before = Date.now();
+      const started = await loop.pollNow();
+      expect(started.poll).toBe('started');
+      expect(started.sinceMs).toBeGreaterThanOrEqual(before);
+      const running = await loop.pollNow();
+      expect(running).toEqual({ poll: 'running', sinceMs: started.sinceMs });
+      await loop.idle();
+      // The complete time is the poll's start: the page's "ended" test is completeMs >= sinceMs.
+      expect((await readFeed(store.db)).completeMs).toBeGreaterThanOrEqual(started.sinceMs);
+    } finally {
+      await loop.stop();
+    }
+    expect(await claimFeedLease(store.db, 'a', 3_600_000)).toBe(true);
+    const other = startFeedLoop({ db: store.db, walk: walkOf(), instance: 'b', settings: slow }, () => undefined);
+    try {
+      const asked = await other.pollNow();
+      expect(asked.poll).toBe('requested');
+      expect((await readFeed(store.db)).requestedMs).toBe(asked.sinceMs);
+    } finally {
+      await other.stop();
+    }
+  });
 });
 
 it('reports an upstream that refuses the walk as a failed poll with its code', async () => {

@@ -136,7 +136,9 @@ test.describe.serial('one portal watching the sandbox', () => {
     const admin = await sessionCookie(portal.origin, 'admin');
     const res = await fetch(`${portal.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: admin, origin: portal.origin } });
     expect(res.status).toBe(202);
-    expect(await res.json()).toEqual({ poll: expect.stringMatching(/^(started|running)$/) });
+    const asked = (await res.json()) as { poll: string; since: string };
+    expect(asked).toEqual({ poll: expect.stringMatching(/^(started|running)$/), since: expect.any(String) });
+    expect(Date.parse(asked.since)).toBeLessThanOrEqual(Date.now());
     await waitUntil(async () => feed().polls >= 2 && feed().outcome === 'complete', 'the second poll', 60_000);
     const w1 = { from: feed().window_from, to: feed().window_to };
     const after = await walk(w1);

@@ -11,11 +11,14 @@ export async function pollNowAction(): Promise<void> {
   const session = await getPortalSession();
   if (!session || !can(session.user.role, 'poll')) redirect('/changes?polled=refused');
   let outcome: string;
+  let since = Date.now();
   try {
-    outcome = await pollNow();
+    const asked = await pollNow();
+    outcome = asked.poll;
+    since = asked.sinceMs;
   } catch (error) {
     outcome = toAppError(error).code === 'STORE_UNAVAILABLE' ? 'store' : 'failed';
   }
-  // The time of asking lets the page tell when the poll asked for has ended (it refreshes itself until then).
-  redirect(`/changes?polled=${outcome}&at=${Date.now()}`);
+  // The start of the poll that answers lets the page tell when it has ended (it refreshes itself until then).
+  redirect(`/changes?polled=${outcome}&at=${since}`);
 }

@@ -10,7 +10,10 @@ const held = new Map<string, number>();
 const quietLogs = {
   onConsoleLog(log: string): false | void {
     if (process.env.VITEST_LOGS) return;
-    const source = /^\[([\w-]+)\]/.exec(log)?.[1];
+    const source =
+      /^\[([\w-]+)\]/.exec(log)?.[1] ??
+      /^\{"level".*?"component":"([\w-]+)"/.exec(log)?.[1] ??
+      (log.startsWith('{"level"') ? 'log' : undefined);
     if (!source) return;
     held.set(source, (held.get(source) ?? 0) + 1);
     return false;
@@ -36,6 +39,7 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts', 'tests/contract/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['tests/support/pg-global-setup.ts'],
+    setupFiles: ['tests/support/log-setup.ts'],
     // global.gc, so memory tests measure what is alive rather than garbage not yet collected.
     execArgv: ['--expose-gc'],
     onConsoleLog: quietLogs.onConsoleLog,

@@ -85,6 +85,8 @@ export async function startStack(options: {
   databaseUrl?: string;
   /** More portal instances on the same store and upstream (with databaseUrl: as on several machines). */
   morePortalPorts?: number[];
+  /** Settings and output of the portal on a port, beside the stack's own (bench:observe: metrics and logs on or off). */
+  portalOf?: (port: number) => { env?: Record<string, string>; stdio?: StdioOptions };
 }): Promise<Running> {
   if (!existsSync('.next/BUILD_ID')) {
     console.log('[bench] no production build: running next build');
@@ -143,8 +145,10 @@ export async function startStack(options: {
       key,
       nodeArgs,
       // Behind the replay, records still name the sandbox's own origin for their logos.
-      env: { ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}), ...storeEnv },
-      stdio: process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore',
+      env: { ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}), ...storeEnv, ...options.portalOf?.(port).env },
+      stdio:
+        options.portalOf?.(port).stdio ??
+        (process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore'),
     });
   const portal = spawnPortal(options.portalPort);
   const more = (options.morePortalPorts ?? []).map(spawnPortal);

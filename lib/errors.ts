@@ -1,3 +1,4 @@
+import { currentRequestId } from './log/request';
 import { toSafeJson } from './safe-json';
 
 /**
@@ -89,7 +90,10 @@ export interface AppErrorJson {
   status: number;
   code: string;
   message: string;
+  /** The upstream's request id (spec §7), when the error came from it. */
   requestId: string | null;
+  /** The portal's id of the request that met the error (also its X-Request-Id header and log line). */
+  portalRequestId?: string;
   retryAfterSeconds: number | null;
   /** The code the upstream itself sent, when it differs from ours (e.g. a 400 with its own code). */
   upstreamCode?: string;
@@ -130,11 +134,13 @@ export class AppError extends Error {
 
   /** Plain data, safe to hand to a client component or to JSON.stringify. Never holds the cause. */
   toJSON(): AppErrorJson {
+    const portalRequestId = currentRequestId();
     return {
       status: this.status,
       code: this.code,
       message: this.message,
       requestId: this.requestId,
+      ...(portalRequestId ? { portalRequestId } : {}),
       retryAfterSeconds: this.retryAfterSeconds,
       ...(this.upstreamCode ? { upstreamCode: this.upstreamCode } : {}),
       ...(this.details ? { details: this.details } : {}),

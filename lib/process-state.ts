@@ -20,6 +20,19 @@ export interface ProcessState {
   draining?: boolean;
   /** Exports, coverage reports and delivery runs running in this process. */
   runningWalks?: number;
+  /** Audit entries kept while the store was away (lib/audit/outbox.ts). */
+  auditOutbox?: {
+    entries: import('./store/audit').AuditInput[];
+    timer: NodeJS.Timeout | null;
+    failures: number;
+    flushing: Promise<void> | null;
+  };
+  /** Delivery runs this process is running (lib/deliveries/kept.ts). */
+  runningRuns?: Set<string>;
+  /** Set when a stop's grace has run out: work waiting for the store gives up. */
+  graceEnded?: boolean;
+  /** Each store query's duration and failure, for the metrics (set at start when metrics are on). */
+  observeStore?: (ms: number, failed: boolean) => void;
 }
 
 const holder = globalThis as typeof globalThis & { __portalProcess?: ProcessState };

@@ -83,7 +83,8 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
     const headers = req.headers;
     const refused = originProblem(req.method, headers, options.origin);
     if (refused) {
-      const body = JSON.stringify({ error: { status: 403, code: 'FORBIDDEN', message: refused, requestId: null } });
+      const portalRequestId = res.getHeader('x-request-id') ?? null;
+      const body = JSON.stringify({ error: { status: 403, code: 'FORBIDDEN', message: refused, requestId: null, portalRequestId } });
       res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' });
       res.end(body);
       return true;

@@ -4,12 +4,21 @@ import type { RequestPolicy } from './request-policy';
 /**
  * What `scripts/portal-server.mjs` (the portal's own HTTP server, docs/adr/0001) hands to the app through
  * globalThis, in one typed place: the header it writes the socket's peer address into (marking the process
- * as served by it), the request context holding each request's abort signal, and the hook through which
+ * as served by it), the request context holding each request's abort signal and id, and the hook through which
  * instrumentation installs the request policy. Under any other server all three are absent.
  */
+/** What the server keeps for each request it serves: the app adds who asked and which upstream requests it caused. */
+export interface RequestContext {
+  signal: AbortSignal;
+  /** The portal's id of this request: the X-Request-Id header, error bodies and log lines carry it. */
+  requestId: string;
+  user: { role: string; email: string } | null;
+  upstream: string[];
+}
+
 interface Handoff {
   __portalPeerHeader?: string;
-  __portalRequestContext?: AsyncLocalStorage<{ signal: AbortSignal }>;
+  __portalRequestContext?: AsyncLocalStorage<RequestContext>;
   __portalRequestPolicyInstalled?: (policy: RequestPolicy) => void;
 }
 
@@ -20,6 +29,9 @@ export const peerHeaderFromServer = (): string | undefined => handoff.__portalPe
 
 /** The signal of the request being served (aborted when its client leaves), or undefined. */
 export const requestContextSignal = (): AbortSignal | undefined => handoff.__portalRequestContext?.getStore()?.signal;
+
+/** The context of the request being served, or undefined (background work, another server). */
+export const requestContext = (): RequestContext | undefined => handoff.__portalRequestContext?.getStore();
 
 /** Hands the request policy to the server, which waits for it before it listens. */
 export const handRequestPolicyToServer = (policy: RequestPolicy): void => handoff.__portalRequestPolicyInstalled?.(policy);

@@ -2,6 +2,8 @@ import 'server-only';
 import { AppError } from './errors';
 import { processState } from './process-state';
 import { closeStore } from './store';
+import { lineLog, type LineLog } from './log';
+import { saveKeptAuditEntries } from './audit/outbox';
 
 /**
  * A clean stop on SIGTERM (scripts/portal-server.mjs calls it through globalThis): the instance says it is
@@ -32,7 +34,7 @@ export function trackWalk(): () => void {
   };
 }
 
-export async function shutdownPortal(graceMs: number, log: (line: string) => void = console.log): Promise<void> {
+export async function shutdownPortal(graceMs: number, dataDir: string, log: LineLog = lineLog('portal')): Promise<void> {
   if (processState.draining) return;
   processState.draining = true;
   const started = Date.now();
@@ -42,10 +44,16 @@ export async function shutdownPortal(graceMs: number, log: (line: string) => voi
   processState.changeFeed = undefined;
   while ((processState.runningWalks ?? 0) > 0 && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 200));
   const left = processState.runningWalks ?? 0;
+  if (left > 0) processState.graceEnded = true;
   log(
     left > 0
       ? `[portal] stopped after ${Math.round(graceMs / 1000)} s with ${left} export${left === 1 ? '' : 's'} or run${left === 1 ? '' : 's'} still running: cut`
       : `[portal] stopped cleanly in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  // Audit entries the store did not take (it was away) are written now, or saved for the next start.
+  const store = await processState.store?.catch(() => null);
+  await saveKeptAuditEntries(dataDir, store?.instance ?? String(process.pid)).catch((error: unknown) =>
+    log(`[audit] kept audit entries could not be saved: ${(error as Error).message}`),
   );
   await closeStore().catch(() => undefined);
 }

@@ -5,11 +5,15 @@ import { getStore, StoreError } from './store';
 import { notePortalRunning } from './store/backup';
 import { pruneHourly } from './store/maintenance';
 import { recordSettingsChange } from './audit/settings';
+import { importSavedAuditEntries } from './audit/outbox';
 import { startAlerts } from './alerts/start';
 import { startChangeFeed } from './changes/start';
 import { startDeliveries } from './deliveries/start';
 import { installRequestPolicy } from './request-policy';
-import { observeRequest, renderMetrics } from './metrics';
+import { observeStore, renderMetrics } from './metrics';
+import { processState } from './process-state';
+import { log } from './log';
+import { requestFinisher } from './log/requests';
 import { shutdownPortal } from './shutdown';
 
 /**
@@ -22,17 +26,22 @@ import { shutdownPortal } from './shutdown';
 export async function startPortal(): Promise<void> {
   try {
     const config = getConfig();
-    // scripts/portal-server.mjs counts every request and serves /metrics through these (lib/metrics).
-    (globalThis as { __portalMetrics?: unknown }).__portalMetrics = {
-      observe: observeRequest,
+    // scripts/portal-server.mjs counts and logs every request, and serves /metrics, through these (lib/log, lib/metrics).
+    (globalThis as { __portalRequests?: unknown }).__portalRequests = {
+      finished: requestFinisher(config),
       render: renderMetrics,
       token: config.METRICS_TOKEN ?? null,
       listen: config.METRICS_LISTEN ?? null,
     };
     installRequestPolicy(config);
+    if (config.METRICS_TOKEN || config.METRICS_LISTEN) processState.observeStore = observeStore;
     const store = await getStore({ attempts: Infinity });
     // On the embedded database: a pid file, so `npm run restore` refuses while this portal runs.
     if (store.target.engine === 'sqlite') notePortalRunning(path.dirname(store.target.file));
+    // Audit entries an earlier stop saved because the store was away are written before anything new.
+    await importSavedAuditEntries(config.PORTAL_DATA_DIR).catch((error: unknown) =>
+      log('audit').error({ err: error }, 'audit entries saved by an earlier stop could not be written yet; tried again at the next start'),
+    );
     pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS });
     await recordSettingsChange(store, config);
     startChangeFeed(store, config);
@@ -40,10 +49,10 @@ export async function startPortal(): Promise<void> {
     startAlerts(store, config);
     // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.
     (globalThis as { __portalShutdown?: () => Promise<void> }).__portalShutdown = () =>
-      shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000);
+      shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000, config.PORTAL_DATA_DIR);
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof StoreError;
-    console.error(`[portal] ${known ? error.message : String(error)}`);
+    log('portal').fatal(known ? error.message : String(error));
     process.exit(1);
   }
 }

@@ -7,10 +7,13 @@
 // Before Next sees a request it meets the portal's request policy (lib/request-policy.ts: CSP nonce, HSTS,
 // the sign-in redirect), which the app's instrumentation installs at start from the validated configuration.
 // `npm run dev` runs this server too (NODE_ENV=development), so development meets the same policy.
+// Every request gets the portal's request id (X-Request-Id, error bodies, its log line), and everything this
+// process prints, Next's own errors included, is one JSON line of the process's logger (lib/log/).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import next from 'next';
+import { captureConsole, createPortalLogger } from '../lib/log/create.mjs';
 
 const PEER_HEADER = 'x-portal-peer-address'; // the same name as in lib/auth/client-address.ts
 const port = Number(process.env.PORT ?? 3000);
@@ -18,6 +21,21 @@ const hostname = process.env.PORTAL_LISTEN_HOST || undefined;
 
 globalThis.__portalPeerHeader = PEER_HEADER;
 const requestContext = (globalThis.__portalRequestContext = new AsyncLocalStorage());
+const logger = (globalThis.__portalLog = createPortalLogger());
+captureConsole(logger, {
+  context: () => {
+    const request = requestContext.getStore();
+    return request ? { reqId: request.requestId } : undefined;
+  },
+  // An answer cut off mid-way (an export whose upstream failed after its first bytes, a client that left): Next
+  // throws "failed to pipe response" with a stack; what an operator needs is which request, and why.
+  special: (error, fields) => {
+    if (error.message !== 'failed to pipe response') return false;
+    const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : String(error.cause ?? 'unknown');
+    logger.warn({ ...fields, component: 'http', cause }, 'the response was cut off mid-way: the client got an incomplete body');
+    return true;
+  },
+});
 const dev = process.env.NODE_ENV === 'development';
 const installed = new Promise((resolve) => (globalThis.__portalRequestPolicyInstalled = resolve));
 const app = next({ dev, port, hostname: hostname ?? 'localhost' });
@@ -28,13 +46,13 @@ let waiting;
 const policy = await Promise.race([installed, new Promise((resolve) => (waiting = setTimeout(resolve, 120_000)))]);
 clearTimeout(waiting);
 if (typeof policy !== 'function') {
-  console.error('[portal] the request policy was not installed (instrumentation did not run): not serving without it.');
+  logger.fatal({ component: 'portal' }, 'the request policy was not installed (instrumentation did not run): not serving without it.');
   process.exit(1);
 }
 
 // Metrics (lib/metrics, installed with the policy): /metrics for a bearer of METRICS_TOKEN, never for a
-// session cookie; or on METRICS_LISTEN without a token. Every other request is counted when it closes.
-const metricsHook = globalThis.__portalMetrics;
+// session cookie; or on METRICS_LISTEN without a token. Every other request is counted and logged when it closes.
+const metricsHook = globalThis.__portalRequests;
 const digest = (text) => createHash('sha256').update(text).digest();
 const tokenOk = (header) => Boolean(metricsHook?.token) && timingSafeEqual(digest(header ?? ''), digest(`Bearer ${metricsHook.token}`));
 async function serveMetrics(req, res, open) {
@@ -53,25 +71,27 @@ if (metricsHook?.listen) {
   createServer((req, res) => {
     if (req.url?.split('?')[0] === '/metrics') return void serveMetrics(req, res, true);
     res.writeHead(404).end();
-  }).listen(Number(metricsHook.listen.slice(at + 1)), host, () => console.log(`[portal] metrics on http://${metricsHook.listen}/metrics`));
+  }).listen(Number(metricsHook.listen.slice(at + 1)), host, () =>
+    logger.info({ component: 'portal' }, `metrics on http://${metricsHook.listen}/metrics`),
+  );
 }
 
 let stoppedAt = 0;
-const DRAINING = JSON.stringify({
-  error: {
-    status: 503,
-    code: 'DRAINING',
-    message: 'This portal instance is stopping. Try again: another one will answer.',
-    requestId: null,
-  },
-});
+const errorBody = (status, code, message, portalRequestId) =>
+  JSON.stringify({ error: { status, code, message, requestId: null, portalRequestId } });
 const server = createServer((req, res) => {
   const pathname = (req.url ?? '/').split('?')[0];
   if (pathname === '/metrics') return void serveMetrics(req, res, false);
   const started = process.hrtime.bigint();
-  res.once('close', () =>
-    metricsHook?.observe(pathname, req.method ?? 'GET', res.statusCode, Number(process.hrtime.bigint() - started) / 1e9),
-  );
+  const left = new AbortController();
+  const context = { signal: left.signal, requestId: randomBytes(8).toString('hex'), user: null, upstream: [] };
+  res.setHeader('X-Request-Id', context.requestId);
+  res.once('close', () => {
+    const cut = !res.writableFinished;
+    if (cut) left.abort(new DOMException('The client went away.', 'AbortError'));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    metricsHook?.finished({ pathname, method: req.method ?? 'GET', status: res.statusCode, seconds, cut, context });
+  });
   // Draining (below): only health is answered (503 from its handler), so a load balancer takes this instance out.
   if (stoppedAt && !req.url?.startsWith('/api/health')) {
     res.writeHead(503, {
@@ -80,24 +100,22 @@ const server = createServer((req, res) => {
       Connection: 'close',
       'Cache-Control': 'no-store',
     });
-    return void res.end(DRAINING);
+    return void res.end(
+      errorBody(503, 'DRAINING', 'This portal instance is stopping. Try again: another one will answer.', context.requestId),
+    );
   }
   req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
-  if (policy(req, res)) return;
-  const left = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) left.abort(new DOMException('The client went away.', 'AbortError'));
-  });
-  requestContext
-    .run({ signal: left.signal }, () => handle(req, res))
-    .catch((error) => {
-      console.error('[portal] request failed:', error?.name ?? 'Error');
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Internal error');
+  requestContext.run(context, () => {
+    if (policy(req, res)) return;
+    handle(req, res).catch((error) => {
+      logger.error({ component: 'http', reqId: context.requestId, err: error }, 'request failed');
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(errorBody(500, 'INTERNAL', 'The portal hit an unexpected error.', context.requestId));
     });
+  });
 });
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout (60 s)
-server.listen(port, hostname, () => console.log(`[portal] listening on ${hostname ?? '*'}:${port}`));
+server.listen(port, hostname, () => logger.info({ component: 'portal', port }, `listening on ${hostname ?? '*'}:${port}`));
 
 // SIGTERM: drain — new requests answered 503 but health's (also 503, from lib/shutdown.ts's flag), loops
 // stopped, the poller's lease released, running exports and runs given SHUTDOWN_GRACE_SECONDS — then exit.

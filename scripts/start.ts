@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ConfigError, parseConfig } from '../lib/config';
 import { demoAccounts, ensureDemoUsers } from '../lib/auth/demo-users';
 import { closeStore, getStore, StoreError } from '../lib/store';
+import { createPortalLogger } from '../lib/log/create.mjs';
 import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 /**
@@ -16,10 +17,12 @@ import { PORTAL_NODE_ARGS } from './portal-node-options';
 
 const dev = process.argv.includes('--dev');
 const children: ChildProcess[] = [];
-const log = (line: string) => console.log(`[portal] ${line}`);
+// The same logger as the portal's server (lib/log/): JSON lines, or readable ones on a terminal; failures on stderr.
+const logger = createPortalLogger().child({ component: 'portal' });
+const log = (line: string) => logger.info(line);
 
 function fail(message: string): never {
-  console.error(`[portal] ${message}`);
+  createPortalLogger({ fd: 2 }).child({ component: 'portal' }).fatal(message);
   shutdown(1);
 }
 
@@ -63,7 +66,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProc
   children.push(child);
   child.on('exit', (code, signal) => {
     if (!shuttingDown) {
-      console.error(`[portal] ${args.slice(0, 2).join(' ')} stopped (${signal ?? `code ${code}`}).`);
+      createPortalLogger({ fd: 2 })
+        .child({ component: 'portal' })
+        .error(`${args.slice(0, 2).join(' ')} stopped (${signal ?? `code ${code}`}).`);
       shutdown(code ?? 1);
     }
   });

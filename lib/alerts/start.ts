@@ -13,6 +13,7 @@ import { dispatchAlerts } from './dispatch';
 import { alertMailer } from './mail';
 import { recipientsOf } from './subscriptions';
 import { channelSender } from './webhooks';
+import { lineLog, type LineLog } from '../log';
 
 /**
  * The alerts' loop, on every instance whether it polls or not (lib/process-state.ts keeps it): every
@@ -29,7 +30,7 @@ export interface AlertLoop {
 
 const DEFAULT_PERIOD_MS = 300_000;
 
-export function startAlerts(store: Store, config: PortalConfig, log: (line: string) => void = console.log): AlertLoop {
+export function startAlerts(store: Store, config: PortalConfig, log: LineLog = lineLog('alerts')): AlertLoop {
   if (processState.alerts) return processState.alerts;
   const db = store.db;
   const send = alertMailer(config);

@@ -1,12 +1,13 @@
 import { metrics } from '../metrics';
 import { getStore } from '../store';
 import { appendAudit, type AuditEntry, type AuditInput } from '../store/audit';
+import { auditBacklog, flushAuditEntries, keepAuditEntry } from './outbox';
 
 /**
  * What the portal records in the audit trail, and how: every sign-in (either way), sign-out, user change
- * and export, by the portal, the command line (`cli`) or a delivery. A record that cannot be written is
- * said loudly on stderr; exports check the store before their first byte (lib/export/stream.ts), so an
- * export is never sent unrecorded because the store was known to be away.
+ * and export, by the portal, the command line (`cli`) or a delivery. A record the store cannot take is kept
+ * by this process and written when it answers again (lib/audit/outbox.ts); exports check the store before
+ * their first byte (lib/export/stream.ts), so an export does not start while the store is known to be away.
  */
 
 export type AuditAction =
@@ -51,10 +52,17 @@ export async function recordAudit(record: AuditRecord): Promise<AuditEntry | nul
     ...record,
   };
   countInMetrics(input);
+  // The time it happened, whenever the store takes it.
+  const entry = { ...input, at: input.at ?? new Date().toISOString() };
+  if (auditBacklog()) {
+    keepAuditEntry(entry, 'earlier entries are still kept');
+    void flushAuditEntries();
+    return null;
+  }
   try {
-    return await appendAudit((await getStore()).db, input);
+    return await appendAudit((await getStore()).db, entry);
   } catch (error) {
-    console.error(`[audit] NOT RECORDED (${(error as Error).message}): ${JSON.stringify({ ...input, at: new Date().toISOString() })}`);
+    keepAuditEntry(entry, (error as Error).message);
     return null;
   }
 }
@@ -68,5 +76,5 @@ function countInMetrics(input: AuditInput): void {
     if (input.records) m.exportRecords.inc({ kind }, input.records);
     if (input.bytes) m.exportBytes.inc({ kind }, input.bytes);
   } else if (input.action === 'delivery.run') m.deliveryRuns.inc({ outcome: input.outcome });
-  else if (input.action === 'sign-in') m.signIns.inc({ outcome: input.outcome });
+  else if (input.action === 'sign-in') m.signIns.inc({ outcome: input.errorCode?.startsWith('LIMITED_') ? 'throttled' : input.outcome });
 }

@@ -6,6 +6,7 @@ import { cookies, headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { AppError } from '../errors';
+import { noteRequestUser } from '../log/request';
 import { safeCallbackPath } from './callback';
 import { authOptions, checkSessionToken } from './options';
 import { can, isRole, type Capability, type Role } from './roles';
@@ -31,6 +32,7 @@ export const getPortalSession = cache(async function getPortalSession(): Promise
   if (!isRole(token.role) || typeof token.email !== 'string' || typeof token.signedInAt !== 'number') return null;
   const name = typeof token.name === 'string' ? token.name : token.email;
   const expires = typeof token.exp === 'number' ? new Date(token.exp * 1000).toISOString() : new Date().toISOString();
+  noteRequestUser({ role: token.role, email: token.email }); // the request's log line names the role
   return { user: { name, email: token.email, role: token.role }, expires };
 });
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { toAppError } from '../errors';
+import { lineLog, workId, type LineLog } from '../log';
 import { plural } from '../plural';
 import type { UpstreamOutcome } from '../picks-api/client';
 import type { Pick } from '../picks-api/schemas';
@@ -8,6 +9,7 @@ import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedL
 import { applyPoll, readWatched } from '../store/changes';
 import { recordPoll } from '../store/feed-health';
 import type { Database } from '../store/schema';
+import type { ChangeKind } from './kinds';
 import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
 
 /**
@@ -51,7 +53,14 @@ export interface PollContext {
 }
 
 export type PollOutcome =
-  | { outcome: 'complete'; entries: number; watched: number; requests: number; baseline: boolean }
+  | {
+      outcome: 'complete';
+      entries: number;
+      byKind: Partial<Record<ChangeKind, number>>;
+      watched: number;
+      requests: number;
+      baseline: boolean;
+    }
   | { outcome: 'failed'; error: string; requests: number }
   | { outcome: 'not-holder' };
 
@@ -104,7 +113,9 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
       walk: walkSummary(report) ? describeWalk(report) : null,
     });
     await recordPoll(db, { at: startedMs, instance, outcome: 'complete', code: null, answers }).catch(() => undefined);
-    return { outcome: 'complete', entries, watched: delivered.size, requests, baseline: previous === null };
+    const byKind: Partial<Record<ChangeKind, number>> = {};
+    if (entries > 0) for (const entry of plan.entries) for (const kind of entry.kinds) byKind[kind] = (byKind[kind] ?? 0) + 1;
+    return { outcome: 'complete', entries, byKind, watched: delivered.size, requests, baseline: previous === null };
   } catch (error) {
     const failure = toAppError(error);
     const message = failure.code === 'INTERNAL' ? (error as Error).message : `${failure.code}: ${failure.message}`;
@@ -135,7 +146,7 @@ export interface FeedLoop {
  * last poll (by any instance) started a period ago. The lease lasts one period and is renewed each tick,
  * so a holder that dies is replaced within a period and a tick, and the next poll follows within two.
  */
-export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: string) => void = console.log): FeedLoop {
+export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: LineLog = lineLog('changes')): FeedLoop {
   const { db, instance, settings } = context;
   const now = context.now ?? Date.now;
   const tickMs = Math.max(500, Math.min(30_000, Math.floor(settings.pollMs / 4)));
@@ -150,19 +161,22 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: (line: 
     controller = new AbortController();
     const startedAt = performance.now();
     runningSince = now();
+    const poll = { poll: workId('poll') }; // every line of this poll carries its id
     running = pollOnce({ ...context, signal: controller.signal })
       .then((result) => {
-        context.onPolled?.(result, performance.now() - startedAt);
-        if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`);
-        else if (result.outcome === 'complete' && (result.baseline || result.entries > 0))
+        const ms = Math.round(performance.now() - startedAt);
+        context.onPolled?.(result, ms);
+        if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`, { ...poll, ms });
+        else if (result.outcome === 'complete')
           log(
             `[changes] poll complete: ${plural(result.entries, 'change')}, ${plural(result.watched, 'record')} watched, ${plural(result.requests, 'request')}`,
+            { ...poll, ms, changes: result.entries, watched: result.watched, requests: result.requests },
           );
       })
       .then(async () => {
         await context.afterPoll?.();
       })
-      .catch((error: unknown) => log(`[changes] feed health could not be updated: ${(error as Error).message}`))
+      .catch((error: unknown) => log(`[changes] feed health could not be updated: ${(error as Error).message}`, poll))
       .finally(() => (running = null));
   };
 

@@ -52,7 +52,7 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
       m.pollSeconds.observe(ms / 1000);
       if (result.outcome === 'complete') {
         m.watched.set(result.watched);
-        m.changes.inc(result.entries);
+        for (const [kind, count] of Object.entries(result.byKind)) m.changes.inc({ kind }, count);
       }
     },
     // After each poll: each sport's health, its changes of state logged (lib/feed-health); a week of it kept.

@@ -38,6 +38,8 @@ export const upstreamSettings = {
   PICKS_ME_CACHE_SECONDS: wholeNumber(30, 0, 3600),
 };
 
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
+
 /** The HTTP server: its port, what it accepts, whom it believes, and where pages may load logos from. */
 export const serverSettings = {
   PORT: wholeNumber(3000, 1, 65535),
@@ -63,6 +65,16 @@ export const serverSettings = {
     (value) => value === undefined || /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(value),
     'must be host:port, such as 127.0.0.1:9464',
   ),
+  // Logs (lib/log/): the least level written, JSON lines or readable ones (unset: readable on a terminal), emails in request lines.
+  LOG_LEVEL: unsetIfEmpty(
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+  LOG_FORMAT: unsetIfEmpty(z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional()),
+  LOG_USERS: flag,
 };
 
 /** Sign-in and sessions (lib/auth/): the secret sessions are sealed with, the public URL, lifetimes. */

@@ -7,8 +7,6 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
-import { queueDeliveryAlert } from '../alerts';
-import { recordAudit } from '../audit/record';
 import { changesStream } from '../changes/stream';
 import { parseChangeQuery } from '../changes/query';
 import { AppError, toAppError } from '../errors';
@@ -17,12 +15,15 @@ import { contentTypeOf, fileLabel, fileStamp } from '../export/file-headers';
 import { newWalkReport, picksApi, walkSummary, type WalkReport } from '../picks-api';
 import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
-import { finishRun, pinHostKey, recordOutcome, renewRun, updateDelivery, type Delivery } from '../store/deliveries';
+import { pinHostKey, renewRun, stillRunning, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
 import { toDirectory, toSftp, toWebhook, type Finished } from './destinations';
 import { runFilters } from './input';
 import { checkSpoolSpace } from './limits';
 import { openSecret, secretBinding } from './secrets';
+import { log } from '../log';
+import { runningHere, untilStored } from './kept';
+import { recordRunEnd, type RunEnd } from './run-end';
 import { maskedWebhookUrl, pinTarget, type Resolver } from './targets';
 
 /**
@@ -125,6 +126,7 @@ async function produce(
 
 export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticket: RunTicket, settings: DeliverySettings): Promise<void> {
   const startedMs = Date.now();
+  runningHere().add(ticket.id);
   const renew = setInterval(() => void renewRun(db, ticket.id, Date.now() + LEASE_MS).catch(() => undefined), 20_000);
   let dir: string | null = null;
   // What and when (UTC), and the run, so two runs in one second never share a name.
@@ -135,53 +137,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   let records = 0;
   let resolved: Record<string, string> = delivery.filters;
   let walk: ReturnType<typeof walkSummary> = null;
-
-  /**
-   * How the run ended, recorded three ways: its row in the run history, the count of failures in a row
-   * (three pause the delivery), and the audit trail. A failure is recorded as far as the store allows.
-   */
-  const end = async (result: { file: string; sha256: string; licence: string | null } | { failure: AppError; message: string }) => {
-    const finishedMs = Date.now();
-    const ok = 'file' in result;
-    const tolerate = <T>(work: Promise<T>, fallback: T) => (ok ? work : work.catch(() => fallback));
-    await tolerate(
-      finishRun(db, ticket.id, {
-        outcome: ok ? 'complete' : 'failed',
-        records,
-        bytes,
-        sha256: ok ? result.sha256 : null,
-        file: ok ? result.file : null,
-        error: ok ? null : `${result.failure.code}: ${result.message}`.slice(0, 1000),
-        finishedMs,
-        durationMs: finishedMs - startedMs,
-      }),
-      undefined,
-    );
-    const { paused } = await tolerate(recordOutcome(db, delivery.id, ok, ok ? null : result.message), { paused: false });
-    await queueDeliveryAlert(db, {
-      delivery: delivery.name,
-      ok,
-      failuresBefore: delivery.failures,
-      paused,
-      error: ok ? null : `${result.failure.code}: ${result.message}`,
-      at: finishedMs,
-    }).catch(() => undefined); // an alert that cannot be queued must not fail the run
-    await recordAudit({
-      actor: `delivery:${delivery.name}`,
-      action: 'delivery.run',
-      target: ok ? result.file : null,
-      filters: resolved,
-      outcome: ok ? 'complete' : 'failed',
-      errorCode: ok ? null : result.failure.code,
-      records,
-      bytes,
-      sha256: ok ? result.sha256 : null,
-      durationMs: finishedMs - startedMs,
-      licence: ok ? result.licence : null,
-      walk,
-    });
-    return paused;
-  };
+  let result: RunEnd;
+  let takenOver = false;
 
   try {
     await checkSpoolSpace(spoolOf(settings));
@@ -212,17 +169,36 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
       startedAt: new Date(startedMs).toISOString(),
       finishedAt: new Date().toISOString(),
     };
+    // Never placed unless the run is still this instance's: after an outage longer than its lease, another instance
+    // may have taken it for crashed and retried it. While the store is away, the file waits in the spool.
+    takenOver = !(await untilStored('checking the run is still this instance’s', () => stillRunning(db, ticket.id), ticket.id));
+    if (takenOver) throw new AppError({ code: 'DELIVERY_FAILED', message: 'taken for crashed while the store was away' });
     const placed = await deliver(db, delivery, { spool, file, manifest, contentType: made.contentType }, settings);
-    if (made.until) await updateDelivery(db, delivery.id, { changesUntil: made.until });
-    await end({ file: placed, sha256, licence: manifest.licence });
+    result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
   } catch (error) {
     const failure = toAppError(error);
-    const message = failure.code === 'INTERNAL' ? (error as Error).message : failure.message;
-    const paused = await end({ failure, message });
-    console.error(
-      `[deliveries] ${delivery.name}: run ${ticket.id} failed, nothing delivered: ${failure.code} ${message}${paused ? ' (paused after 3 failures in a row)' : ''}`,
-    );
+    result = { failure, message: failure.code === 'INTERNAL' ? (error as Error).message : failure.message };
+  }
+  const said = log('deliveries', { run: ticket.id, delivery: delivery.id });
+  try {
+    // Another instance took the run for crashed (and retries it): its row is theirs to write; nothing was placed.
+    if (takenOver) return void said.warn(`${delivery.name}: not placed; the run was taken for crashed while the store was away`);
+    const paused = await recordRunEnd(db, delivery, ticket.id, { startedMs, records, bytes, resolved, walk }, result);
+    if ('file' in result)
+      said.info(
+        { records, bytes, sha256: result.sha256, ms: Date.now() - startedMs },
+        `${delivery.name}: run complete, ${result.file} placed`,
+      );
+    else
+      said.error(
+        { code: result.failure.code, paused },
+        `${delivery.name}: run failed, nothing delivered: ${result.message}${paused ? ' (paused after 3 failures in a row)' : ''}`,
+      );
+  } catch (error) {
+    // The instance stopped before the store came back: another instance finds the run, and its file by its manifest.
+    said.error({ problem: (error as Error).message }, `${delivery.name}: the run's outcome was not written before this instance stopped`);
   } finally {
+    runningHere().delete(ticket.id);
     clearInterval(renew);
     ticket.release?.();
     if (dir) await rm(dir, { recursive: true, force: true });

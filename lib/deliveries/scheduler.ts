@@ -19,6 +19,8 @@ import { claimWalkSlot } from '../walk-slots';
 import { checkSpoolSpace } from './limits';
 import { executeRun, newRunId, spoolOf, type DeliverySettings } from './run';
 import { latestDue } from './schedule';
+import { lineLog, type LineLog } from '../log';
+import { placedBy, recoverPlacedRun, runningHere } from './kept';
 
 /**
  * Each instance checks every few seconds: runs whose instance died are marked failed and retried once;
@@ -96,9 +98,15 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
   const { db } = context;
   const now = (context.now ?? Date.now)();
   const started: Promise<void>[] = [];
-  for (const crashed of await reapCrashedRuns(db, now)) {
+  for (const crashed of await reapCrashedRuns(db, now, runningHere())) {
     const delivery = await findDelivery(db, crashed.deliveryId);
     if (!delivery) continue;
+    // Crashed after placing its file but before recording it: recorded complete from its manifest, never delivered twice.
+    const placed = await placedBy(crashed, delivery, context.settings.root);
+    if (placed) {
+      await recoverPlacedRun(db, delivery, crashed, placed);
+      continue;
+    }
     await recordOutcome(db, delivery.id, false, crashed.error);
     await recordAudit({
       actor: `delivery:${delivery.name}`,
@@ -143,7 +151,7 @@ export interface DeliveryLoop {
   context: SchedulerContext;
 }
 
-export function startDeliveryLoop(context: SchedulerContext, log: (line: string) => void = console.log): DeliveryLoop {
+export function startDeliveryLoop(context: SchedulerContext, log: LineLog = lineLog('deliveries')): DeliveryLoop {
   let checking = false;
   let lastProblem = '';
   const tick = async () => {

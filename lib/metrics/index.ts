@@ -1,6 +1,7 @@
 import 'server-only';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { once } from '../process-state';
+import { once, processState } from '../process-state';
+import { feedGauges } from './feed';
 import { builtRoutes, routeMatcher } from './routes';
 
 /**
@@ -44,6 +45,53 @@ function create() {
       buckets: seconds,
       ...of,
     }),
+    upstreamRetries: new Counter({
+      name: 'portal_upstream_retries_total',
+      help: 'Upstream requests that were a retry (after a 429, a 5xx, a time-out or a network failure), by endpoint',
+      labelNames: ['endpoint'],
+      ...of,
+    }),
+    gateWait: new Histogram({
+      name: 'portal_upstream_gate_wait_seconds',
+      help: 'Time a request waited for a slot of the shared upstream gate (pauses after a 429 included)',
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
+      ...of,
+    }),
+    gate: new Gauge({
+      name: 'portal_upstream_gate',
+      help: 'The shared upstream gate now: requests in flight, and waiting for a slot',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const stats = processState.picksGate?.stats;
+        this.set({ state: 'in_flight' }, stats?.active ?? 0);
+        this.set({ state: 'queued' }, stats?.waiting ?? 0);
+      },
+    }),
+    pause: new Gauge({
+      name: 'portal_upstream_pause_seconds',
+      help: 'Seconds left of the pause the upstream asked for (Retry-After), shared by every instance; 0: none',
+      registers: [registry],
+      collect() {
+        this.set(Math.max(0, ((processState.picksGate?.stats.resumeAt ?? 0) - Date.now()) / 1000));
+      },
+    }),
+    walks: new Gauge({
+      name: 'portal_walks_running',
+      help: 'Exports, coverage reports and delivery runs running in this process',
+      registers: [registry],
+      collect() {
+        this.set(processState.runningWalks ?? 0);
+      },
+    }),
+    storeErrors: new Counter({ name: 'portal_store_errors_total', help: 'Store queries that failed', ...of }),
+    storeSeconds: new Histogram({
+      name: 'portal_store_query_duration_seconds',
+      help: 'Store query duration',
+      buckets: [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      ...of,
+    }),
+    ...feedGauges(registry),
     exports: new Counter({
       name: 'portal_exports_total',
       help: 'Exports ended, by kind and outcome',
@@ -63,7 +111,12 @@ function create() {
       labelNames: ['outcome'],
       ...of,
     }),
-    signIns: new Counter({ name: 'portal_sign_ins_total', help: 'Sign-ins by outcome', labelNames: ['outcome'], ...of }),
+    signIns: new Counter({
+      name: 'portal_sign_ins_total',
+      help: 'Sign-ins by outcome (complete, failed, throttled: refused by the sign-in limits)',
+      labelNames: ['outcome'],
+      ...of,
+    }),
     polls: new Counter({
       name: 'portal_feed_polls_total',
       help: 'Change-feed polls made by this instance, by outcome',
@@ -81,7 +134,7 @@ function create() {
       help: 'Records the change feed watched at its last complete poll by this instance',
       ...of,
     }),
-    changes: new Counter({ name: 'portal_feed_changes_total', help: 'Changes the feed found', ...of }),
+    changes: new Counter({ name: 'portal_feed_changes_total', help: 'Changes the feed found, by kind', labelNames: ['kind'], ...of }),
     alerts: new Counter({
       name: 'portal_alerts_sent_total',
       help: 'Alert sends by channel (email, webhook) and outcome',
@@ -95,12 +148,18 @@ export type Metrics = ReturnType<typeof create>;
 
 export const metrics = (): Metrics => once('metrics', create);
 
-/** One request as scripts/portal-server.mjs saw it: its path is reduced to the route pattern here. */
-export function observeRequest(pathname: string, method: string, status: number, durationSeconds: number): void {
+/** One request as scripts/portal-server.mjs saw it, by its route pattern (`metrics().route(pathname)`). */
+export function observeRequest(route: string, method: string, status: number, durationSeconds: number): void {
   const m = metrics();
-  const route = m.route(pathname);
   m.http.inc({ route, method, status: String(status) });
   m.httpSeconds.observe({ route, method }, durationSeconds);
+}
+
+/** One store query (lib/store/open.ts's `observe`). */
+export function observeStore(ms: number, failed: boolean): void {
+  const m = metrics();
+  m.storeSeconds.observe(ms / 1000);
+  if (failed) m.storeErrors.inc();
 }
 
 /** The upstream endpoint of a request path, without ids: `/picks/:id`. */

@@ -9,14 +9,28 @@ import path from 'node:path';
 
 export type RouteMatcher = (pathname: string) => string;
 
+/** A pattern's segments as a regular expression: `[id]` one segment, `[...slug]` one or more, `[[...slug]]` none or more. */
+function toRegex(pattern: string): string {
+  return pattern
+    .split('/')
+    .map((segment) => {
+      if (/^\[\[\.\.\.[^/]+\]\]$/.test(segment)) return '\0optional';
+      if (/^\[\.\.\.[^/]+\]$/.test(segment)) return '.+';
+      if (/^\[[^/]+\]$/.test(segment)) return '[^/]+';
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/')
+    .replace(/\/\0optional/g, '(?:/.*)?');
+}
+
 export function routeMatcher(patterns: string[]): RouteMatcher {
   const compiled = [...new Set(patterns)]
     .filter((p) => !p.startsWith('/_'))
     .map((pattern) => ({
       pattern,
-      // Static segments first: `/deliveries/preview` before `/deliveries/[id]`.
-      dynamic: (pattern.match(/\[/g) ?? []).length,
-      regex: new RegExp(`^${pattern.replace(/[.*+?^${}()|\\]/g, '\\$&').replace(/\\?\[[^/]+?\]/g, '[^/]+')}/?$`),
+      // Static segments first: `/deliveries/preview` before `/deliveries/[id]`, catch-alls last.
+      dynamic: (pattern.match(/\[/g) ?? []).length + (pattern.includes('...') ? 10 : 0),
+      regex: new RegExp(`^${toRegex(pattern)}/?$`),
     }))
     .sort((a, b) => a.dynamic - b.dynamic);
   return (pathname) => {

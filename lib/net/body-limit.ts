@@ -13,7 +13,10 @@ export function tooLargeMessage(maxBytes: number): string {
 
 function refuse(res: ServerResponse, maxBytes: number) {
   if (!res.headersSent) {
-    const body = JSON.stringify({ error: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: tooLargeMessage(maxBytes), requestId: null } });
+    const portalRequestId = res.getHeader('x-request-id') ?? null;
+    const body = JSON.stringify({
+      error: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: tooLargeMessage(maxBytes), requestId: null, portalRequestId },
+    });
     res.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store', Connection: 'close' });
     res.end(body);
   }

@@ -34,7 +34,16 @@ export interface PicksClientOptions {
   /** The signal of calls made without one (pages: React's render signal, aborted when the browser goes away). */
   defaultSignal?: () => AbortSignal | null | undefined;
   /** Told of every request sent upstream, retries included: its path (without the query), outcome and duration (metrics). */
-  observe?: (request: { path: string; outcome: UpstreamOutcome; ms: number }) => void;
+  observe?: (request: {
+    path: string;
+    outcome: UpstreamOutcome;
+    ms: number;
+    requestId: string | null;
+    /** 0 for the first try, 1 for the first retry… */
+    attempt: number;
+    /** How long it waited for the gate before it was sent. */
+    queuedMs: number;
+  }) => void;
 }
 
 export interface CallOptions {
@@ -114,15 +123,16 @@ export function createPicksClient(options: PicksClientOptions) {
     const url = buildUrl(path, query);
     const signal = call.signal ?? options.defaultSignal?.() ?? undefined;
     for (let attempt = 0; ; attempt += 1) {
+      const queuedAt = performance.now();
       const release = await gate.acquire(signal, call.maxWaitMs ?? retry.retryAfterCapMs, call.priority).catch((error: unknown) => {
         if (isGatePaused(error)) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
         throw error;
       });
       call.onRequest?.();
       const sentAt = performance.now();
-      const answered = (outcome: UpstreamOutcome) => {
+      const answered = (outcome: UpstreamOutcome, requestId: string | null = null) => {
         call.onAnswer?.(outcome);
-        options.observe?.({ path, outcome, ms: performance.now() - sentAt });
+        options.observe?.({ path, outcome, ms: performance.now() - sentAt, requestId, attempt, queuedMs: sentAt - queuedAt });
       };
       let failure: AppError;
       let waitMs: number;
@@ -136,13 +146,23 @@ export function createPicksClient(options: PicksClientOptions) {
           redirect: 'error',
         });
         const bytes = new Uint8Array(await res.arrayBuffer());
-        answered(outcomeOf(res.status));
+        // The upstream's request id (body, or a header whose name the spec leaves open) goes to the request's log line.
+        const headerId = res.headers.get('x-request-id') ?? res.headers.get('request-id');
         if (res.ok) {
           const asByteStrings = onBytes?.(bytes) === true;
-          return parseJsonBody(res, asByteStrings ? byteStringText(bytes) : utf8.decode(bytes));
+          let body: unknown;
+          try {
+            body = parseJsonBody(res, asByteStrings ? byteStringText(bytes) : utf8.decode(bytes));
+          } catch (error) {
+            answered(outcomeOf(res.status), headerId);
+            throw error;
+          }
+          answered(outcomeOf(res.status), requestIdOf(body) ?? headerId);
+          return body;
         }
 
         failure = errorFromResponse(res, utf8.decode(bytes), options.apiKey);
+        answered(outcomeOf(res.status), failure.requestId ?? headerId);
         if (res.status === 429) {
           const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
           waitMs = retryAfterMs ?? backoff(attempt);

@@ -10,6 +10,7 @@ import { createUpstreamGate } from './gate';
 import { sharePause } from './shared-pause';
 import { processState } from '../process-state';
 import { metrics, upstreamEndpoint } from '../metrics';
+import { noteUpstreamRequest } from '../log/request';
 
 export type { Pick, PickList, OpenObject } from './schemas';
 export { PICK_FIELDS, NESTED_PICK_FIELDS } from './schemas';
@@ -46,11 +47,14 @@ export function picksApi(): PicksClient {
       retry: { maxRetries: config.PICKS_API_MAX_RETRIES },
       gate: processState.picksGate,
       defaultSignal: pageSignal,
-      observe: ({ path, outcome, ms }) => {
+      observe: ({ path, outcome, ms, requestId, attempt, queuedMs }) => {
+        noteUpstreamRequest(requestId);
         const m = metrics();
         const endpoint = upstreamEndpoint(path);
         m.upstream.inc({ endpoint, outcome });
         m.upstreamSeconds.observe({ endpoint }, ms / 1000);
+        m.gateWait.observe(queuedMs / 1000);
+        if (attempt > 0) m.upstreamRetries.inc({ endpoint });
       },
     });
   }

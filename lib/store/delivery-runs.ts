@@ -97,6 +97,12 @@ export async function runningRunOf(db: Db, deliveryId: string): Promise<Run | un
   return row && toRun(row);
 }
 
+/** Whether the run is still running (not finished, nor taken for crashed by another instance). */
+export async function stillRunning(db: Db, runId: string): Promise<boolean> {
+  const row = await db.selectFrom('delivery_runs').select('outcome').where('id', '=', runId).executeTakeFirst();
+  return row?.outcome === 'running';
+}
+
 export async function renewRun(db: Db, runId: string, until: number): Promise<void> {
   await db.updateTable('delivery_runs').set({ lease_expires: until }).where('id', '=', runId).where('outcome', '=', 'running').execute();
 }
@@ -123,9 +129,10 @@ export async function finishRun(db: Db, runId: string, result: RunResult): Promi
     .execute();
 }
 
-/** Runs whose instance stopped mid-way (lease run out): marked failed, returned so one can be retried. */
-export async function reapCrashedRuns(db: Db, now: number): Promise<Run[]> {
-  const rows = await db
+/** Runs whose instance stopped mid-way (lease run out): marked failed, returned so one can be retried (or found placed). */
+export async function reapCrashedRuns(db: Db, now: number, alive: Iterable<string> = []): Promise<Run[]> {
+  const skip = [...alive];
+  let reap = db
     .updateTable('delivery_runs')
     .set({
       outcome: 'failed',
@@ -133,9 +140,10 @@ export async function reapCrashedRuns(db: Db, now: number): Promise<Run[]> {
       finished_at: new Date(now).toISOString(),
     })
     .where('outcome', '=', 'running')
-    .where('lease_expires', '<', now)
-    .returningAll()
-    .execute();
+    .where('lease_expires', '<', now);
+  // The caller's own runs, still running in its process, are never its crashed ones (their lease lapsed while the store was away).
+  if (skip.length > 0) reap = reap.where('id', 'not in', skip);
+  const rows = await reap.returningAll().execute();
   return rows.map(toRun);
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { pruneAudit } from './audit';
 import { pruneChanges } from './changes';
 import type { Database } from './schema';
+import { log, workId } from '../log';
 
 /** Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs. */
 export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Promise<void> {
@@ -17,12 +18,12 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISO
 
 /** Prunes once now and then every hour, in the background of a server process; a failed round is retried next hour. */
 export function pruneHourly(db: Kysely<Database>, retention: { auditDays: number; changesDays: number }): void {
-  const round = () =>
-    void Promise.all([
-      pruneExpired(db),
-      pruneAudit(db, daysAgo(retention.auditDays)),
-      pruneChanges(db, daysAgo(retention.changesDays)),
-    ]).catch(() => undefined);
+  const round = () => {
+    const pass = log('store', { prune: workId('prune') });
+    void Promise.all([pruneExpired(db), pruneAudit(db, daysAgo(retention.auditDays)), pruneChanges(db, daysAgo(retention.changesDays))])
+      .then(([, audit, changes]) => pass[audit + changes > 0 ? 'info' : 'debug']({ audit, changes }, 'pruned what is past its retention'))
+      .catch((error: unknown) => pass.warn({ err: error }, 'pruning failed; it is tried again in an hour'));
+  };
   round();
   setInterval(round, 3_600_000).unref();
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import { MIGRATION_NAMES, migrationProvider } from './migrations';
 import { withStatementCache } from './statement-cache';
@@ -37,12 +37,14 @@ export interface OpenOptions {
   /** How many connection attempts (PostgreSQL); Infinity for a server that must wait for its database. */
   attempts?: number;
   log?: (line: string) => void;
+  /** Each query's duration, and whether it failed (the portal's metrics). */
+  observe?: (ms: number, failed: boolean) => void;
 }
 
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P03']);
 
 export async function openStore(target: StoreTarget, options: OpenOptions = {}): Promise<Store> {
-  const store = target.engine === 'sqlite' ? openSqlite(target) : await openPostgres(target, options);
+  const store = target.engine === 'sqlite' ? openSqlite(target, options) : await openPostgres(target, options);
   try {
     await migrate(store);
     return store;
@@ -52,7 +54,10 @@ export async function openStore(target: StoreTarget, options: OpenOptions = {}):
   }
 }
 
-function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>): Store {
+const queryLog = (options: OpenOptions): KyselyConfig['log'] =>
+  options.observe ? (event) => options.observe!(event.queryDurationMillis, event.level === 'error') : undefined;
+
+function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>, options: OpenOptions): Store {
   mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
   // Created owner-only (it holds password hashes); SQLite gives its -wal and -shm files the same mode.
   closeSync(openSync(target.file, 'a', 0o600));
@@ -74,7 +79,7 @@ function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>): Store {
     }
     throw new StoreError(`${target.label} cannot be opened: ${(error as Error).message}`);
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: queryLog(options) });
   return { db, target, instance: instanceName(), sqlite, close: () => db.destroy() };
 }
 
@@ -111,7 +116,7 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(options) });
   return { db, target, instance: instanceName(), pool, close: () => db.destroy() };
 }
 

@@ -22,8 +22,23 @@ const start = (env: Record<string, string>) =>
     timeout: 30_000,
   }).then(
     () => null,
-    (error: { code: number; stderr: string }) => error,
+    // What it said: the messages of its log lines (one JSON object each; lib/log/).
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: said(error.stderr) }),
   );
+
+/** The messages of JSON log lines, one per line; a line that is not JSON is kept as it is. */
+function said(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      try {
+        return String((JSON.parse(line) as { msg: unknown }).msg);
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
+}
 
 const real = {
   PICKS_API_BASE_URL: 'https://api.example.com',

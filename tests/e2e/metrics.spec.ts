@@ -151,4 +151,13 @@ test('Prometheus scrapes both instances and finds the page views, exports, a fai
   expect((await query('portal_upstream_requests_total{endpoint="/picks",outcome="5xx"}'))[B]).toBe(1);
   expect((await query('sum by (instance) (portal_sign_ins_total{outcome="complete"})'))[A]).toBeGreaterThanOrEqual(2);
   expect(Object.keys(await query('portal_process_nodejs_heap_size_total_bytes')).sort()).toEqual([A, B]);
+  // The feed as the store says: exactly one instance holds the lease, and both see the same last complete poll.
+  const held = await query('portal_feed_lease_held');
+  expect((held[A] ?? 0) + (held[B] ?? 0)).toBe(1);
+  const since = await query('portal_feed_seconds_since_complete_poll');
+  for (const port of [A, B]) expect(since[port]).toBeLessThan(600);
+  expect((await query('portal_store_query_duration_seconds_count'))[A]).toBeGreaterThan(10);
+  expect((await query('portal_upstream_gate_wait_seconds_count'))[B]).toBeGreaterThanOrEqual(rows > 0 ? 2 : 1);
+  expect(await query('portal_upstream_gate{state="queued"}')).toEqual({ [A]: 0, [B]: 0 });
+  expect(await query('portal_walks_running')).toEqual({ [A]: 0, [B]: 0 });
 });

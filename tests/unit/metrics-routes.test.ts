@@ -12,6 +12,9 @@ describe('route patterns for metrics', () => {
     '/api/deliveries/preview',
     '/api/deliveries/[id]',
     '/api/alerts/[id]/resend',
+    '/api/auth/[...nextauth]',
+    '/docs/[[...slug]]',
+    '/api/auth/session',
     '/_not-found',
   ]);
 
@@ -25,6 +28,15 @@ describe('route patterns for metrics', () => {
     expect(route('/_next/static/chunks/app.js')).toBe('/_next/static');
     expect(route('/wp-admin/setup.php')).toBe('other');
     expect(route('/picks/a/b')).toBe('other');
+  });
+
+  it('gives a catch-all one or more segments and an optional one none or more, after every other pattern', () => {
+    expect(route('/api/auth/callback/credentials')).toBe('/api/auth/[...nextauth]');
+    expect(route('/api/auth/csrf')).toBe('/api/auth/[...nextauth]');
+    expect(route('/api/auth/session')).toBe('/api/auth/session');
+    expect(route('/api/auth')).toBe('other');
+    expect(route('/docs')).toBe('/docs/[[...slug]]');
+    expect(route('/docs/a/b')).toBe('/docs/[[...slug]]');
   });
 
   it('reads the patterns of a build, and none without one', () => {

@@ -1,0 +1,120 @@
+import 'server-only';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { log } from '../log';
+import { processState } from '../process-state';
+import { isDraining } from '../shutdown';
+import type { Kysely } from 'kysely';
+import { recordAudit } from '../audit/record';
+import { finishRun, recordOutcome, type Delivery } from '../store/deliveries';
+import type { Run } from '../store/delivery-runs';
+import type { Database } from '../store/schema';
+import { folderProblem } from './destinations';
+
+/**
+ * A run's outcome when the store is away (docs/operations.md#store-outages): kept by the instance that made
+ * it and written when the store answers again, its lease renewed meanwhile, so the run is neither taken for
+ * crashed nor retried; and, after a crash between placing a file and recording it, the placed file found by
+ * its manifest, so the run is recorded complete instead of delivered twice.
+ */
+
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000];
+
+/** Runs this process is running: its own scheduler never takes them for crashed, whatever their lease says. */
+export function runningHere(): Set<string> {
+  return (processState.runningRuns ??= new Set());
+}
+
+/**
+ * `write` until the store takes it. Gives up only when the instance stops and its grace has run out
+ * (the run is then found by another instance: its file by its manifest, lib/deliveries/scheduler.ts).
+ */
+export async function untilStored<T>(what: string, write: () => Promise<T>, run: string): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const done = await write();
+      if (attempt > 0) log('deliveries', { run }).info({ attempts: attempt + 1 }, `${what}: written now that the store answers`);
+      return done;
+    } catch (error) {
+      if (attempt === 0)
+        log('deliveries', { run }).warn(
+          { problem: (error as Error).message },
+          `${what}: the store is away; kept by this instance and written when it answers`,
+        );
+      if (isDraining() && processState.graceEnded) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+    }
+  }
+}
+
+export interface PlacedFile {
+  file: string;
+  records: number | null;
+  bytes: number | null;
+  sha256: string | null;
+}
+
+/**
+ * The file a crashed run placed, if it did: in a folder destination, the manifest written after the file
+ * (the last step of placing) naming this run. Other destinations cannot be looked into here: null.
+ */
+export async function placedBy(run: Run, delivery: Delivery, root: string): Promise<PlacedFile | null> {
+  if (delivery.destination.type !== 'directory') return null;
+  const folder = String(delivery.destination.folder ?? '');
+  if (folderProblem(folder)) return null;
+  const dir = path.join(root, folder);
+  // File names end with a fragment of the run's id (lib/deliveries/run.ts): only those manifests are read.
+  const fragment = `-${run.id.slice(4, 10)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.endsWith('.manifest.json') && n.includes(fragment))) {
+    try {
+      const manifest = JSON.parse(await readFile(path.join(dir, name), 'utf8')) as {
+        run?: string;
+        file?: string;
+        records?: number;
+        bytes?: number;
+        sha256?: string;
+      };
+      if (manifest.run !== run.id || !manifest.file) continue;
+      return {
+        file: path.join(folder, manifest.file),
+        records: manifest.records ?? null,
+        bytes: manifest.bytes ?? null,
+        sha256: manifest.sha256 ?? null,
+      };
+    } catch {
+      // a manifest being written, or not ours
+    }
+  }
+  return null;
+}
+
+/** A crashed run whose file was placed: recorded complete from its manifest, with a word on what happened. */
+export async function recoverPlacedRun(db: Kysely<Database>, delivery: Delivery, run: Run, placed: PlacedFile): Promise<void> {
+  const finishedMs = Date.now();
+  await finishRun(db, run.id, {
+    outcome: 'complete',
+    records: placed.records,
+    bytes: placed.bytes,
+    sha256: placed.sha256,
+    file: placed.file,
+    error: 'its instance stopped after placing the file and before recording it: recorded from the file’s manifest',
+    finishedMs,
+    durationMs: finishedMs - Date.parse(run.startedAt),
+  });
+  await recordOutcome(db, delivery.id, true, null);
+  await recordAudit({
+    actor: `delivery:${delivery.name}`,
+    action: 'delivery.run',
+    target: placed.file,
+    outcome: 'complete',
+    records: placed.records,
+    bytes: placed.bytes,
+    sha256: placed.sha256,
+    durationMs: finishedMs - Date.parse(run.startedAt),
+  });
+  log('deliveries', { run: run.id, delivery: delivery.id }).warn(
+    { file: placed.file },
+    `${delivery.name}: a run whose instance stopped had placed its file; recorded complete from its manifest, not retried`,
+  );
+}

@@ -1,0 +1,51 @@
+import 'server-only';
+import type { PortalConfig } from '../config';
+import { metrics, observeRequest } from '../metrics';
+import type { RequestContext } from '../server-handoff';
+import { log } from '.';
+
+/** A request as scripts/portal-server.mjs saw it when its response closed. */
+export interface FinishedRequest {
+  pathname: string;
+  method: string;
+  status: number;
+  seconds: number;
+  /** The client left before the whole answer was sent. */
+  cut: boolean;
+  context: RequestContext;
+}
+
+// Probes and Next's assets: every few seconds from a load balancer, or dozens per page; their lines are debug.
+const quiet = (pathname: string) => pathname.startsWith('/api/health') || pathname.startsWith('/_next/');
+
+/**
+ * What happens when a request has been answered: its metrics (when somebody can read them: METRICS_TOKEN or
+ * METRICS_LISTEN set) and its log line — the portal's request id, route pattern, method, status, duration,
+ * the role of who asked (their email only with LOG_USERS=1) and the upstream request ids it caused.
+ */
+export function requestFinisher(config: PortalConfig): (request: FinishedRequest) => void {
+  const http = log('http');
+  const counted = Boolean(config.METRICS_TOKEN || config.METRICS_LISTEN);
+  const users = config.LOG_USERS;
+  return ({ pathname, method, status, seconds, cut, context }) => {
+    const route = metrics().route(pathname);
+    if (counted) observeRequest(route, method, status, seconds);
+    const level = status >= 500 ? 'error' : quiet(pathname) ? 'debug' : 'info';
+    if (!http.isLevelEnabled(level)) return;
+    const { user, upstream, requestId } = context;
+    http[level](
+      {
+        reqId: requestId,
+        method,
+        route,
+        status,
+        ms: Math.round(seconds * 10_000) / 10,
+        role: user?.role ?? null,
+        ...(users && user ? { user: user.email } : {}),
+        ...(upstream.length > 0 ? { upstream } : {}),
+        ...(cut ? { cut: true } : {}),
+      },
+      `${method} ${route} ${status}`,
+    );
+  };
+}

@@ -97,7 +97,6 @@ export function createPortalLogger({ env = process.env, fd = 1, destination } = 
 
 // Next prints its own marks before a message (" ⨯ Error", " ✓ Ready", " ⚠ …").
 const MARKS = /^[\s⨯✓⚠○▲●›]+/u;
-// eslint-disable-next-line no-control-regex -- the escape character is what is being removed
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 /**

@@ -97,6 +97,8 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
   } as pg.PoolConfig);
   // An idle connection that the server drops (restart, failover) must not take the process down.
   pool.on('error', (error) => log(`[store] ${target.label}: idle connection lost (${describe(error)})`));
+  // So must one in use when the server goes away between two queries: its error reaches the query that uses it next.
+  pool.on('connect', (client) => client.on('error', (error) => log(`[store] ${target.label}: connection lost (${describe(error)})`)));
   for (let attempt = 1; ; attempt += 1) {
     try {
       await pool.query('select 1');

@@ -231,3 +231,21 @@ const MIGRATIONS: Record<string, Migration> = {
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();
+
+/**
+ * Rolling upgrades (docs/operations.md#upgrades): a migration is additive — new tables, new columns that are
+ * nullable or have a default, new indexes; nothing dropped, renamed or given another meaning — so instances
+ * of the previous release keep working on the migrated schema while the new one starts. One that is not
+ * is named here: instances that do not know it refuse the schema, and the upgrade stops every old instance first.
+ */
+export const BREAKING_MIGRATIONS: readonly string[] = [];
+
+/** The oldest migration a release must know to use a schema migrated up to `applied`: the newest breaking one. */
+export function oldestReader(applied: readonly string[]): string {
+  return (
+    [...applied]
+      .sort()
+      .filter((name) => BREAKING_MIGRATIONS.includes(name))
+      .pop() ?? MIGRATION_NAMES[0]!
+  );
+}

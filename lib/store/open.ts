@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
-import { MIGRATION_NAMES, migrationProvider } from './migrations';
+import { MIGRATION_NAMES, migrationProvider, oldestReader } from './migrations';
+import { readMeta, writeMeta } from './meta';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 import type { StoreTarget } from './settings';
@@ -46,7 +47,7 @@ const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNRE
 export async function openStore(target: StoreTarget, options: OpenOptions = {}): Promise<Store> {
   const store = target.engine === 'sqlite' ? openSqlite(target, options) : await openPostgres(target, options);
   try {
-    await migrate(store);
+    await migrate(store, options);
     return store;
   } catch (error) {
     await store.close().catch(() => undefined);
@@ -122,7 +123,7 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
   return { db, target, instance: instanceName(), pool, close: () => db.destroy() };
 }
 
-async function migrate(store: Store): Promise<void> {
+async function migrate(store: Store, options: OpenOptions): Promise<void> {
   const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
   if (tables.some((table) => table.name === 'kysely_migration')) {
     const done = await store.db
@@ -130,16 +131,29 @@ async function migrate(store: Store): Promise<void> {
       .selectFrom('kysely_migration' as any)
       .select('name')
       .execute();
-    const unknown = done.map((row) => String(row.name)).filter((name) => !MIGRATION_NAMES.includes(name));
+    const names = done.map((row) => String(row.name));
+    const unknown = names.filter((name) => !MIGRATION_NAMES.includes(name));
     if (unknown.length > 0) {
-      throw new StoreError(
-        `${store.target.label} was brought to a newer schema (${unknown.join(', ')}) by a newer version of the portal. This version refuses to start on it: run the newer version, or restore a backup.`,
+      // A newer release migrated it. Its additive migrations leave the schema usable by this one (a rolling upgrade).
+      const reader = await readMeta(store.db, READABLE_BY).catch(() => undefined);
+      const usable = reader !== undefined && MIGRATION_NAMES.includes(reader) && MIGRATION_NAMES.every((name) => names.includes(name));
+      if (!usable)
+        throw new StoreError(
+          `${store.target.label} was brought to a newer schema (${unknown.join(', ')}) by a newer version of the portal. This version refuses to start on it: run the newer version, or restore a backup.`,
+        );
+      (options.log ?? console.warn)(
+        `[store] ${store.target.label} has newer additive migrations (${unknown.join(', ')}): this version works with it until it is upgraded`,
       );
+      return;
     }
   }
   const { error } = await new Migrator({ db: store.db, provider: migrationProvider }).migrateToLatest();
   if (error) throw new StoreError(`${store.target.label}: the schema could not be brought up to date (${describe(error)}).`);
+  await writeMeta(store.db, READABLE_BY, oldestReader(MIGRATION_NAMES));
 }
+
+/** The oldest migration a release must know to use this schema (lib/store/migrations.ts, BREAKING_MIGRATIONS). */
+const READABLE_BY = 'schema.readable-by';
 
 function instanceName(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;

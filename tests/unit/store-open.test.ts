@@ -59,12 +59,42 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
     ]);
   });
 
-  it('refuses a database brought to a newer schema, naming the migration', async () => {
+  it('refuses a database a newer release brought to a schema it cannot use, naming the migration', async () => {
     const target = await engine.fresh();
     const store = await openStore(target);
+    // A newer release's breaking migration: it marks the schema readable only by releases that know it.
     await sql`insert into kysely_migration (name, timestamp) values ('0099_future', '2027-01-01T00:00:00.000Z')`.execute(store.db);
+    await sql`update meta set value = '0099_future' where key = 'schema.readable-by'`.execute(store.db);
     await store.close();
     await expect(openStore(target)).rejects.toThrow(/newer schema \(0099_future\) by a newer version of the portal/);
+  });
+
+  it('works on a schema a newer release migrated additively (a rolling upgrade), and says so', async () => {
+    const target = await engine.fresh();
+    const store = await openStore(target);
+    expect((await sql<{ value: string }>`select value from meta where key = 'schema.readable-by'`.execute(store.db)).rows).toEqual([
+      { value: '0001_state' },
+    ]);
+    // What a newer release's additive migration leaves: a new table and a new nullable column, the marker unchanged.
+    await sql`insert into kysely_migration (name, timestamp) values ('0099_future', '2027-01-01T00:00:00.000Z')`.execute(store.db);
+    await store.db.schema
+      .createTable('future_things')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .execute();
+    await store.db.schema.alterTable('users').addColumn('future_note', 'text').execute();
+    await store.close();
+    const lines: string[] = [];
+    const older = await openStore(target, { log: (line) => lines.push(line) });
+    opened.push(older);
+    expect(lines.join('\n')).toMatch(/newer additive migrations \(0099_future\): this version works with it/);
+    await users.putUser(older.db, { email: 'rolling@example.com', role: 'editor', passwordHash: 'scrypt$x' });
+    expect(await users.findUser(older.db, 'rolling@example.com')).toMatchObject({ role: 'editor' });
+    // It leaves the newer schema as it is: nothing migrated back, the marker untouched.
+    expect(
+      (await sql<{ n: number }>`select count(*) as n from kysely_migration where name = '0099_future'`.execute(older.db)).rows[0],
+    ).toEqual({
+      n: 1,
+    });
   });
 
   it('imports a users file once per machine and path, adding only absent accounts, keeping flags', async () => {

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { waitFor } from './support';
 
 /**
- * Debian's nginx as a round-robin load balancer in front of portal instances, for bench:load: the same
- * upstream block docs/operations.md shows (keepalive to the instances, the client's address in X-Forwarded-For,
- * streaming responses unbuffered), on loopback, in a prefix directory of its own.
+ * Debian's nginx as a round-robin load balancer in front of portal instances, for bench:load: the proxying of
+ * docs/deploy/nginx.conf (keepalive to the instances, the client's address in X-Forwarded-For, streaming
+ * responses unbuffered) without its TLS, on loopback, in a prefix directory of its own.
  */
 
 export const NGINX = '/usr/sbin/nginx';

@@ -29,6 +29,8 @@ export interface ProcessState {
   };
   /** Delivery runs this process is running (lib/deliveries/kept.ts). */
   runningRuns?: Set<string>;
+  /** How to stop each export or coverage report running here when a stop's grace runs out (lib/shutdown.ts). */
+  walkCuts?: Set<() => void>;
   /** Set when a stop's grace has run out: work waiting for the store gives up. */
   graceEnded?: boolean;
   /** Each store query's duration and failure, for the metrics (set at start when metrics are on). */

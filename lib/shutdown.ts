@@ -11,8 +11,9 @@ import { saveKeptAuditEntries } from './audit/outbox';
  * so another instance takes them), stops its loops — the poller aborts its walk and releases the lease, so
  * another instance polls at its next check rather than after the lease runs out; no new delivery run or
  * alert dispatch starts — lets exports, coverage reports and delivery runs already running finish within
- * the grace period, then closes the store. What is still running when the grace ends is cut; a delivery run
- * cut so is taken for crashed and retried once by another instance (lib/deliveries/scheduler.ts).
+ * the grace period, then closes the store. What is still running when the grace ends is cut: an export is
+ * stopped and recorded cancelled before the store closes; a delivery run is left to be taken
+ * for crashed and retried once by another instance (lib/deliveries/scheduler.ts), or found placed by its manifest.
  */
 
 export const isDraining = () => processState.draining === true;
@@ -23,15 +24,27 @@ export function refuseWhileDraining(): void {
     throw new AppError({ code: 'UPSTREAM_UNAVAILABLE', message: 'This portal instance is stopping. Try again: another one will take it.' });
 }
 
-/** Counts a walk running in this process until `release` (lib/walk-slots.ts). */
-export function trackWalk(): () => void {
+/** Counts a walk running in this process until `release` (lib/walk-slots.ts); `cut` stops it when a stop's grace runs out. */
+export function trackWalk(cut?: () => void): () => void {
   processState.runningWalks = (processState.runningWalks ?? 0) + 1;
+  const cuts = (processState.walkCuts ??= new Set());
+  if (cut) cuts.add(cut);
   let done = false;
   return () => {
     if (done) return;
     done = true;
+    if (cut) cuts.delete(cut);
     processState.runningWalks = (processState.runningWalks ?? 1) - 1;
   };
+}
+
+/** At the end of the grace: what can be cut is, and given a moment to record itself (cancelled) before the store closes. */
+async function cutWalks(): Promise<number> {
+  const cuts = [...(processState.walkCuts ?? [])];
+  for (const cut of cuts) cut();
+  const until = Date.now() + 3_000;
+  while ((processState.walkCuts?.size ?? 0) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  return cuts.length;
 }
 
 export async function shutdownPortal(graceMs: number, dataDir: string, log: LineLog = lineLog('portal')): Promise<void> {
@@ -44,7 +57,11 @@ export async function shutdownPortal(graceMs: number, dataDir: string, log: Line
   processState.changeFeed = undefined;
   while ((processState.runningWalks ?? 0) > 0 && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 200));
   const left = processState.runningWalks ?? 0;
-  if (left > 0) processState.graceEnded = true;
+  if (left > 0) {
+    processState.graceEnded = true;
+    const cut = await cutWalks();
+    if (cut > 0) log(`[portal] the grace ran out: ${cut} export${cut === 1 ? '' : 's'} cut, recorded cancelled`);
+  }
   log(
     left > 0
       ? `[portal] stopped after ${Math.round(graceMs / 1000)} s with ${left} export${left === 1 ? '' : 's'} or run${left === 1 ? '' : 's'} still running: cut`

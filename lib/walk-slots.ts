@@ -21,6 +21,8 @@ export async function claimWalkSlot(
   user: string,
   limits: Pick<ReturnType<typeof getConfig>, 'MAX_EXPORTS_PER_USER' | 'MAX_CONCURRENT_EXPORTS'> = getConfig(),
   where?: { db: Awaited<ReturnType<typeof getStore>>['db']; instance: string },
+  /** Stops the walk when this instance stops and its grace has run out (exports, coverage reports). */
+  cut?: () => void,
 ): Promise<() => void> {
   refuseWhileDraining();
   let claim;
@@ -50,7 +52,7 @@ export async function claimWalkSlot(
   const id = claim.id;
   const renewal = setInterval(() => void renewSlot(db, id, LEASE_MS).catch(() => undefined), RENEW_MS);
   renewal.unref();
-  const untrack = trackWalk();
+  const untrack = trackWalk(cut);
   let released = false;
   return () => {
     if (released) return;

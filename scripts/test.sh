@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite — lint and format, types, unit, contract (sandbox over HTTP) and browser tests (Chromium).
-# Works on a fresh machine: installs node_modules, and Debian's Chromium and PostgreSQL when they are missing.
+# Works on a fresh machine: installs node_modules, and the Debian packages the tests use (below) when they are missing.
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1 # no telemetry notice in the build this runs
 cd "$(dirname "$0")/.."
@@ -16,6 +16,9 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${PG_BIN:-}" ] || m
 [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 # Prometheus: the metrics test starts a real one that scrapes two portals.
 [ -x /usr/bin/prometheus ] || missing+=(prometheus)
+# nginx and systemd's unit checker: the documented deployment (docs/deployment.md) is run and checked as written.
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -x /usr/bin/systemd-analyze ] || missing+=(systemd)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "[test] installing Debian's ${missing[*]}"

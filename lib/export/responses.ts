@@ -24,7 +24,11 @@ export async function exportResponse(
   let context: ExportContext | undefined;
   try {
     const plan = planExport(kind, url.searchParams, url.searchParams.get('format'), url.searchParams.get('bom'));
-    const release = await claimWalkSlot(who.email);
+    // Cut (recorded cancelled) if this instance stops with the export still running at the end of its grace.
+    const stopping = new AbortController();
+    const release = await claimWalkSlot(who.email, undefined, undefined, () =>
+      stopping.abort(new DOMException('This portal instance stopped before the export ended.', 'AbortError')),
+    );
     context = {
       actor: who.email,
       role: who.role,
@@ -37,7 +41,7 @@ export async function exportResponse(
     const progress = newProgress();
     progress.walk = newWalkReport();
     const started = await startExport(plan, {
-      signal: request.signal,
+      signal: AbortSignal.any([request.signal, stopping.signal]),
       report: progress.walk,
       onDone: release,
       onPage: (records, requestId) => {

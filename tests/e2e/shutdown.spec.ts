@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
@@ -13,7 +16,9 @@ import { sessionCookie, walkSandbox } from './support/session';
  * stopping instance answers health and readiness 503 at once and takes no new request, lets an export
  * already running finish whole (compared record for record with a direct walk, audited complete once),
  * releases the polling lease so the other instance takes it at its next check rather than when the lease
- * runs out, and exits by itself. The upstream is slowed by a fault proxy so the export outlives the signal.
+ * runs out, and exits by itself. A delivery run in flight finishes too (one file, recorded and audited once), and
+ * a poll in flight is abandoned, recording nothing, the other instance polling instead within seconds. The
+ * upstream is slowed by a fault proxy so the export, the run and the poll outlive the signal.
  */
 
 const SANDBOX_PORT = 4233;
@@ -26,6 +31,7 @@ let client: pg.Client;
 const proxy = createFaultProxy(SANDBOX);
 let proxyUrl = '';
 const instances: Instance[] = [];
+const root = mkdtempSync(path.join(tmpdir(), 'shutdown-deliveries-'));
 
 const holder = async () =>
   (await client.query<{ holder: string | null; lease_expires: string }>('select holder, lease_expires from change_feed')).rows[0]!;
@@ -42,6 +48,7 @@ async function startPortal(port: number, url: string) {
     CHANGES_DAYS_BACK: '1',
     CHANGES_DAYS_AHEAD: '1',
     SHUTDOWN_GRACE_SECONDS: '60',
+    DELIVERY_ROOT: root,
   });
   instances.push(instance);
   return instance;
@@ -94,6 +101,28 @@ test('SIGTERM drains an instance: health 503 at once, its running export finishe
   expect(res.status).toBe(200);
   const reader = res.body!.getReader();
   const chunks: Uint8Array[] = [(await reader.read()).value!];
+  // A delivery run and a poll in flight on A too.
+  const asEditor = { cookie: editor, origin: a.origin, 'Content-Type': 'application/json' };
+  const created = await fetch(`${a.origin}/api/deliveries`, {
+    method: 'POST',
+    headers: asEditor,
+    body: JSON.stringify({
+      name: 'At the stop',
+      kind: 'picks',
+      format: 'csv',
+      filters: { from: 'today-5d', to: 'today+5d' },
+      schedule: '0 6 * * *',
+      destination: { type: 'directory', folder: 'stop' },
+    }),
+  });
+  expect(created.status).toBe(201);
+  const deliveryId = ((await created.json()) as { id: string }).id;
+  const started = await fetch(`${a.origin}/api/deliveries/${deliveryId}/run`, { method: 'POST', headers: asEditor });
+  expect(started.status).toBe(202);
+  const runId = ((await started.json()) as { run: { id: string } }).run.id;
+  const adminA = await sessionCookie(a.origin, 'admin');
+  const polled = await fetch(`${a.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: adminA, origin: a.origin } });
+  expect(((await polled.json()) as { poll: string }).poll).toMatch(/^(started|running)$/);
 
   const signalledAt = Date.now();
   a.signal!('SIGTERM');
@@ -131,4 +160,27 @@ test('SIGTERM drains an instance: health 503 at once, its running export finishe
     entries: { outcome: string; records: number | null }[];
   };
   expect(audit.entries.map((e) => [e.outcome, e.records])).toEqual([['complete', expected.length]]);
+
+  // The run A had in flight finished before A exited: complete, one file and its manifest, audited once.
+  const run = (await client.query('select outcome, records, file, instance from delivery_runs where id = $1', [runId])).rows[0];
+  expect(run).toMatchObject({ outcome: 'complete', file: expect.stringMatching(/^stop\//) });
+  expect(Number(run.records)).toBeGreaterThan(100);
+  expect(readdirSync(path.join(root, 'stop')).sort()).toEqual([path.basename(run.file), `${path.basename(run.file)}.manifest.json`]);
+  expect((await client.query('select count(*)::int as n from delivery_runs where delivery_id = $1', [deliveryId])).rows[0]).toEqual({
+    n: 1,
+  });
+  const runs = (await (await fetch(`${b.origin}/api/audit?action=delivery.run&format=json`, { headers: { cookie: admin } })).json()) as {
+    entries: { outcome: string; records: number | null }[];
+  };
+  expect(runs.entries.map((e) => [e.outcome, e.records])).toEqual([['complete', Number(run.records)]]);
+
+  // The poll A had in flight was abandoned with nothing recorded; B polled instead, completely, within seconds.
+  await waitUntil(
+    async () => {
+      const feed = (await client.query('select polled_by, complete_ms from change_feed')).rows[0];
+      return feed.polled_by !== leaseOfA && Number(feed.complete_ms) > signalledAt;
+    },
+    'B to complete a poll',
+    30_000,
+  );
 });

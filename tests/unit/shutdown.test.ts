@@ -1,0 +1,36 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/** The end of a stop's grace (lib/shutdown.ts): exports still running are cut, and given a moment to record themselves. */
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'shutdown-'));
+  Object.assign(process.env, { DATABASE_URL: '', PORTAL_DATA_DIR: dir, PORTAL_USERS_FILE: path.join(dir, 'none.json') });
+});
+
+describe('shutdownPortal', () => {
+  it('cuts what can be cut when the grace runs out, waits for it to end, and leaves delivery runs to be retried elsewhere', async () => {
+    const { shutdownPortal, trackWalk } = await import('@/lib/shutdown');
+    const { processState } = await import('@/lib/process-state');
+    const cut: string[] = [];
+    // An export: cut, it records itself (here: 100 ms) and releases its slot.
+    const releaseExport = trackWalk(() => {
+      cut.push('export');
+      setTimeout(() => releaseExport(), 100);
+    });
+    // A delivery run: no cut; it keeps running until the process exits.
+    trackWalk();
+    const lines: string[] = [];
+    const started = Date.now();
+    await shutdownPortal(300, await mkdtemp(path.join(tmpdir(), 'data-')), (line) => lines.push(line));
+    expect(cut).toEqual(['export']);
+    expect(processState.runningWalks).toBe(1);
+    expect(processState.walkCuts?.size).toBe(0);
+    expect(processState.graceEnded).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(lines.join('\n')).toMatch(/the grace ran out: 1 export cut, recorded cancelled/);
+    expect(lines.join('\n')).toMatch(/stopped after 0 s with 2 exports or runs still running/);
+  });
+});

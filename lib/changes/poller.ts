@@ -183,6 +183,7 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: LineLog
   const tick = async () => {
     if (stopped) return;
     try {
+      const held = holding;
       holding = await claimFeedLease(db, instance, settings.pollMs + tickMs, now());
       if (!holding) {
         if (running) controller.abort(new Error('the change feed lease was lost'));
@@ -190,7 +191,9 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: LineLog
       }
       const state = await readFeed(db);
       const requested = state.requestedMs !== null && state.requestedMs > (state.startedMs ?? 0);
-      const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs || requested;
+      // Taking over from a holder whose last poll did not complete (it stopped mid-walk): poll at once, not a period later.
+      const takenOverUnfinished = !held && state.outcome !== 'complete' && state.startedMs !== null;
+      const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs || requested || takenOverUnfinished;
       if (due && !running) start();
       lastProblem = '';
     } catch (error) {

@@ -66,7 +66,7 @@ function renderConfig(httpsPort: number, httpPort: number, cert: string, key: st
 
 /** fetch from a client at `address` (a loopback address of its own), trusting this test's certificate. */
 function clientAt(address: string) {
-  const dispatcher = new Agent({ connect: { ca, localAddress: address, servername: 'localhost' } });
+  const dispatcher = new Agent({ localAddress: address, connect: { ca, servername: 'localhost' } });
   return (url: string, init: Parameters<typeof undiciFetch>[1] = {}) => undiciFetch(url, { ...init, dispatcher, redirect: 'manual' });
 }
 

@@ -166,7 +166,9 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: LineLog
       .then((result) => {
         const ms = Math.round(performance.now() - startedAt);
         context.onPolled?.(result, ms);
-        if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`, { ...poll, ms });
+        if (result.outcome === 'failed' && stopped)
+          log('[changes] poll abandoned as the instance stops; nothing recorded', { ...poll, ms });
+        else if (result.outcome === 'failed') log(`[changes] poll failed, nothing recorded: ${result.error}`, { ...poll, ms });
         else if (result.outcome === 'complete')
           log(
             `[changes] poll complete: ${plural(result.entries, 'change')}, ${plural(result.watched, 'record')} watched, ${plural(result.requests, 'request')}`,

@@ -14,7 +14,8 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../support/po
  * delivery run whose store goes away as its file is placed is recorded complete once it is back, with one
  * file and one audit entry; the instance's own run is never taken for crashed; a run that crashed after
  * placing its file is recognised by its manifest and not delivered again; audit entries kept while the store
- * is away join the chain in order, also through a stop; a poll the outage breaks records nothing.
+ * is away join the chain in order, also through a stop; an export it interrupts is sent whole and audited once
+ * on return; a poll the outage breaks records nothing.
  */
 
 const KEY = 'sandbox-full-key';
@@ -212,6 +213,34 @@ describe('the store goes away', () => {
     expect((await readdir(dataDir)).filter((name) => name.startsWith('audit-pending-'))).toEqual([]);
     const all = (await latestAudit(db, { action: 'sign-out' }, 10)).reverse().map((e) => e.actor);
     expect(all).toEqual([1, 2, 3, 4, 5].map((n) => `kept-${n}@example.com`));
+    expect((await verifyAudit(db)).ok).toBe(true);
+  }, 60_000);
+
+  it('during an export: the file is sent whole, and its audit entry, kept meanwhile, is written once on return', async () => {
+    needPostgres();
+    const { exportResponse } = await import('@/lib/export/responses');
+    const { latestAudit, verifyAudit } = await audit();
+    const { flushAuditEntries, keptAuditEntries } = await import('@/lib/audit/outbox');
+    const who = { email: 'exporter@example.com', role: 'editor' };
+    const res = await exportResponse('picks', new Request('http://portal.test/api/export/picks?format=csv&from=2000-01-01T00:00:00Z'), who);
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const chunks: Uint8Array[] = [(await reader.read()).value!];
+    pgServer!.stop(); // the store goes away mid-export; the upstream does not
+    try {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) chunks.push(part.value);
+      expect(keptAuditEntries()).toBe(1);
+    } finally {
+      pgServer!.start();
+    }
+    const lines = Buffer.concat(chunks).toString('utf8').trim().split('\n');
+    for (let tries = 0; keptAuditEntries() > 0 && tries < 20; tries += 1) {
+      await flushAuditEntries();
+      if (keptAuditEntries() > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const entries = await latestAudit(db, { actor: who.email }, 10);
+    expect(entries.map((e) => [e.action, e.outcome, e.records])).toEqual([['export.picks', 'complete', lines.length - 1]]);
+    expect(lines.length - 1).toBeGreaterThan(500);
     expect((await verifyAudit(db)).ok).toBe(true);
   }, 60_000);
 

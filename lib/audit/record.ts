@@ -75,6 +75,8 @@ function countInMetrics(input: AuditInput): void {
     m.exports.inc({ kind, outcome: input.outcome });
     if (input.records) m.exportRecords.inc({ kind }, input.records);
     if (input.bytes) m.exportBytes.inc({ kind }, input.bytes);
-  } else if (input.action === 'delivery.run') m.deliveryRuns.inc({ outcome: input.outcome });
-  else if (input.action === 'sign-in') m.signIns.inc({ outcome: input.errorCode?.startsWith('LIMITED_') ? 'throttled' : input.outcome });
+  } else if (input.action === 'delivery.run') {
+    m.deliveryRuns.inc({ outcome: input.outcome });
+    if (input.durationMs !== null) m.deliveryRunSeconds.observe({ outcome: input.outcome }, input.durationMs / 1000);
+  } else if (input.action === 'sign-in') m.signIns.inc({ outcome: input.errorCode?.startsWith('LIMITED_') ? 'throttled' : input.outcome });
 }

@@ -111,6 +111,13 @@ function create() {
       labelNames: ['outcome'],
       ...of,
     }),
+    deliveryRunSeconds: new Histogram({
+      name: 'portal_delivery_run_duration_seconds',
+      help: 'Delivery run duration, by outcome',
+      labelNames: ['outcome'],
+      buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800],
+      ...of,
+    }),
     signIns: new Counter({
       name: 'portal_sign_ins_total',
       help: 'Sign-ins by outcome (complete, failed, throttled: refused by the sign-in limits)',

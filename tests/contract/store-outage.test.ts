@@ -127,6 +127,9 @@ describe('the store goes away', () => {
       const entries = await (await audit()).latestAudit(db, { actor: `delivery:${delivery.name}` }, 10);
       expect(entries.map((e) => [e.action, e.outcome, e.sha256])).toEqual([['delivery.run', 'complete', runs[0]!.sha256]]);
       expect((await (await audit()).verifyAudit(db)).ok).toBe(true);
+      const { metrics } = await import('@/lib/metrics');
+      const counted = await metrics().registry.getSingleMetricAsString('portal_delivery_run_duration_seconds');
+      expect(counted).toMatch(/portal_delivery_run_duration_seconds_count\{outcome="complete"\} 1\b/);
     } finally {
       receiver.close();
     }

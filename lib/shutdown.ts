@@ -56,6 +56,9 @@ export async function shutdownPortal(graceMs: number, dataDir: string, log: Line
   await Promise.all([processState.alerts?.stop().catch(() => undefined), processState.changeFeed?.stop().catch(() => undefined)]);
   processState.changeFeed = undefined;
   while ((processState.runningWalks ?? 0) > 0 && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 200));
+  // Page requests already being answered finish too (scripts/portal-server.mjs counts them), within the same grace.
+  const inFlight = (globalThis as { __portalInFlight?: () => number }).__portalInFlight;
+  while ((inFlight?.() ?? 0) > 0 && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 50));
   const left = processState.runningWalks ?? 0;
   if (left > 0) {
     processState.graceEnded = true;

@@ -77,16 +77,21 @@ if (metricsHook?.listen) {
 }
 
 let stoppedAt = 0;
+// Requests being answered: a stop lets them finish (lib/shutdown.ts waits for them) before the store closes.
+let inFlight = 0;
+globalThis.__portalInFlight = () => inFlight;
 const errorBody = (status, code, message, portalRequestId) =>
   JSON.stringify({ error: { status, code, message, requestId: null, portalRequestId } });
 const server = createServer((req, res) => {
   const pathname = (req.url ?? '/').split('?')[0];
   if (pathname === '/metrics') return void serveMetrics(req, res, false);
   const started = process.hrtime.bigint();
+  inFlight += 1;
   const left = new AbortController();
   const context = { signal: left.signal, requestId: randomBytes(8).toString('hex'), user: null, upstream: [] };
   res.setHeader('X-Request-Id', context.requestId);
   res.once('close', () => {
+    inFlight -= 1;
     const cut = !res.writableFinished;
     if (cut) left.abort(new DOMException('The client went away.', 'AbortError'));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

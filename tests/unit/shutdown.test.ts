@@ -11,6 +11,22 @@ beforeAll(async () => {
 });
 
 describe('shutdownPortal', () => {
+  it('lets the requests being answered finish before it closes the store', async () => {
+    const { shutdownPortal } = await import('@/lib/shutdown');
+    const { processState } = await import('@/lib/process-state');
+    let answering = 2;
+    const handoff = globalThis as { __portalInFlight?: () => number };
+    handoff.__portalInFlight = () => answering;
+    setTimeout(() => (answering = 1), 150);
+    setTimeout(() => (answering = 0), 300);
+    const started = Date.now();
+    await shutdownPortal(10_000, await mkdtemp(path.join(tmpdir(), 'data-')), () => undefined);
+    expect(answering).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    delete handoff.__portalInFlight;
+    processState.draining = false; // the next test stops again
+  });
+
   it('cuts what can be cut when the grace runs out, waits for it to end, and leaves delivery runs to be retried elsewhere', async () => {
     const { shutdownPortal, trackWalk } = await import('@/lib/shutdown');
     const { processState } = await import('@/lib/process-state');

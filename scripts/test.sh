@@ -18,6 +18,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${PG_BIN:-}" ] || m
 [ -x /usr/bin/prometheus ] || missing+=(prometheus)
 # nginx and systemd's unit checker: the documented deployment (docs/deployment.md) is run and checked as written.
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v openssl >/dev/null || missing+=(openssl) # the deployment test's TLS certificate
 [ -x /usr/bin/systemd-analyze ] || missing+=(systemd)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -3,6 +3,7 @@
 // loader, makes the process's logger before Next starts; the app reaches the same one (lib/log/index.ts).
 // Besides LOG_LEVEL and LOG_FORMAT it reads the environment for one reason: every secret value in it is
 // cut out of every line written, whatever put it there (an error's message, a stack, a library's own line).
+// Why the server makes it and takes over console: docs/adr/0010.
 import { hostname } from 'node:os';
 import { format } from 'node:util';
 import pino from 'pino';

@@ -23,6 +23,9 @@ interface Outbox {
   flushing: Promise<void> | null;
 }
 
+/** One JSON line per entry: the file kept entries are saved in at stop. */
+const toLines = (entries: AuditInput[]) => entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+
 const outbox = (): Outbox => (processState.auditOutbox ??= { entries: [], timer: null, failures: 0, flushing: null });
 
 /** Entries kept and not yet written. */
@@ -83,7 +86,7 @@ export async function saveKeptAuditEntries(dataDir: string, instance: string): P
   await flushAuditEntries();
   if (box.entries.length === 0) return;
   const file = path.join(dataDir, `audit-pending-${instance.replace(/[^\w.-]/g, '_')}.jsonl`);
-  writeFileSync(file, box.entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n', { mode: 0o600, flag: 'a' });
+  writeFileSync(file, toLines(box.entries), { mode: 0o600, flag: 'a' });
   log('audit').error(
     { file, kept: box.entries.length },
     'stopping with audit entries the store did not take: saved for the next start to write',
@@ -119,15 +122,7 @@ export async function importSavedAuditEntries(dataDir: string): Promise<number> 
       }
     } finally {
       // What was not written goes back under its own name, for the next try.
-      if (done < entries.length)
-        writeFileSync(
-          file,
-          entries
-            .slice(done)
-            .map((entry) => JSON.stringify(entry))
-            .join('\n') + '\n',
-          { mode: 0o600 },
-        );
+      if (done < entries.length) writeFileSync(file, toLines(entries.slice(done)), { mode: 0o600 });
       rmSync(taken);
     }
     imported += entries.length;

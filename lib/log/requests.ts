@@ -28,10 +28,12 @@ export function requestFinisher(config: PortalConfig): (request: FinishedRequest
   const counted = Boolean(config.METRICS_TOKEN || config.METRICS_LISTEN);
   const users = config.LOG_USERS;
   return ({ pathname, method, status, seconds, cut, context }) => {
+    const level = status >= 500 ? 'error' : quiet(pathname) ? 'debug' : 'info';
+    const logged = http.isLevelEnabled(level);
+    if (!counted && !logged) return;
     const route = metrics().route(pathname);
     if (counted) observeRequest(route, method, status, seconds);
-    const level = status >= 500 ? 'error' : quiet(pathname) ? 'debug' : 'info';
-    if (!http.isLevelEnabled(level)) return;
+    if (!logged) return;
     const { user, upstream, requestId } = context;
     http[level](
       {

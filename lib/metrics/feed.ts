@@ -18,7 +18,7 @@ export function feedGauges(registry: Registry) {
         const now = Date.now();
         return {
           since: feed.completeMs === null ? NaN : (now - feed.completeMs) / 1000,
-          held: feed.holder === store.instance && (feed.leaseExpires ?? 0) > now ? 1 : 0,
+          held: feed.holder === store.instance && feed.leaseExpires > now ? 1 : 0,
         };
       } catch {
         return { since: NaN, held: NaN };

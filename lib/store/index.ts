@@ -23,8 +23,9 @@ export function getStore(options: OpenOptions = {}): Promise<Store> {
 
 async function open(options: OpenOptions): Promise<Store> {
   const settings = storeSettings();
-  // Query durations and failures go to this process's metrics when the portal has asked for them (lib/start-portal.ts).
-  const observe = options.observe ?? ((ms: number, failed: boolean) => processState.observeStore?.(ms, failed));
+  // Query durations and failures go to this process's metrics only when the portal counts them (set by
+  // lib/start-portal.ts before it opens the store): otherwise no query pays for a log hook.
+  const observe = options.observe ?? processState.observeStore;
   const store = await openStore(storeTarget(settings), { ...options, observe });
   const log = options.log ?? ((line: string) => console.log(line));
   const outcome = await importUsersFile(store.db, settings.PORTAL_USERS_FILE, isRole);

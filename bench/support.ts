@@ -108,6 +108,8 @@ export async function startStack(options: {
     PORTAL_DATA_DIR: dataDir,
     DATABASE_URL: options.databaseUrl ?? '',
     PORTAL_USERS_FILE: path.join(dataDir, 'none.json'),
+    // Instances sharing a PostgreSQL sign with one key (the tests' fixture); alone, each makes its own in its data directory.
+    PORTAL_SIGNING_KEY_FILE: options.databaseUrl ? path.resolve('tests/support/test-signing-key.pem') : '',
   };
   Object.assign(process.env, storeEnv);
   await addUser(BENCH_USER.email, 'admin', BENCH_USER.password);

@@ -35,6 +35,8 @@ export interface ProcessState {
   graceEnded?: boolean;
   /** Each store query's duration and failure, for the metrics (set at start when metrics are on). */
   observeStore?: (ms: number, failed: boolean) => void;
+  /** This process's signing key (lib/proof/signer.ts), read from its file once. */
+  signingKey?: Promise<import('./proof/keys').SigningKey>;
 }
 
 const holder = globalThis as typeof globalThis & { __portalProcess?: ProcessState };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { toAppError } from '../errors';
 import { walkSummary, type WalkReport } from '../picks-api/settle';
+import { finishProof, type ProofInProgress } from '../proof/file-proof';
 import { recordAudit, type AuditAction } from './record';
 
 /**
@@ -26,6 +27,8 @@ export interface ExportProgress {
   requestIds: Set<string>;
   /** What the walk saw while the upstream moved. */
   walk?: WalkReport;
+  /** The file's proof, made as it is written. */
+  proof?: ProofInProgress;
 }
 
 export function newProgress(): ExportProgress {
@@ -70,6 +73,7 @@ export function auditedStream(
       durationMs: Date.now() - startedAt,
       requestIds: [...progress.requestIds],
       walk: progress.walk ? walkSummary(progress.walk) : null,
+      proof: progress.proof ? finishProof(progress.proof) : null,
     }).then(() => undefined);
   };
   return new ReadableStream<Uint8Array>(

@@ -6,7 +6,8 @@ import { fromStore, storeUnavailable } from '../store';
 import { batchedFileStream } from '../export/batched-file';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { findAuditEntry, readAudit, type AuditEntry } from '../store/audit';
-import { toManifest } from './manifest';
+import { canonicalBytes, signBytes } from '../proof/signer';
+import { MANIFEST_TYPE, toManifest } from './manifest';
 import { parseAuditQuery } from './query';
 
 /**
@@ -37,13 +38,23 @@ export async function auditResponse(request: Request): Promise<Response> {
   });
 }
 
-/** GET /api/exports/<id>/manifest: an export's manifest (lib/audit/manifest.ts); editors see their own, admins any. */
-export async function manifestResponse(id: string, session: PortalSession): Promise<Response> {
+/**
+ * GET /api/exports/<id>/manifest and …/manifest.jws: an export's manifest (lib/audit/manifest.ts) as canonical
+ * JSON, and the compact JWS whose payload is exactly those bytes. Editors see their own, admins any.
+ */
+export async function manifestResponse(id: string, session: PortalSession, form: 'json' | 'jws'): Promise<Response> {
   if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export.' });
   const entry = await fromStore((db) => findAuditEntry(db, Number(id)));
   const mine = entry && entry.action.startsWith('export.') && (entry.actor === session.user.email || session.user.role === 'admin');
   if (!entry || !mine) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export of yours.' });
-  return Response.json(toManifest(entry), {
-    headers: { 'Cache-Control': 'private, no-store', 'Content-Disposition': `inline; filename="export-${entry.seq}-manifest.json"` },
+  const json = canonicalBytes(toManifest(entry));
+  const name = entry.target ?? `export-${entry.seq}`;
+  const headers = (type: string, file: string) => ({
+    'Content-Type': type,
+    'Cache-Control': 'private, no-store',
+    'Content-Disposition': `attachment; filename="${file}"`,
   });
+  if (form === 'json') return new Response(new Uint8Array(json), { headers: headers('application/json', `${name}.manifest.json`) });
+  const jws = await signBytes(json, MANIFEST_TYPE);
+  return new Response(jws, { headers: headers('application/jose', `${name}.manifest.jws`) });
 }

@@ -149,6 +149,17 @@ export const alertSettings = {
   ALERT_DIGEST_HOUR: wholeNumber(7, 0, 23),
 };
 
+/**
+ * Proofs (lib/proof/): the Ed25519 key manifests and checkpoints are signed with (a file, never the database;
+ * required with DATABASE_URL, made in PORTAL_DATA_DIR otherwise), and how often the audit trail is sealed.
+ */
+export const proofSettings = {
+  PORTAL_SIGNING_KEY_FILE: optionalText,
+  AUDIT_CHECKPOINT_EVERY: wholeNumber(100, 1, 1_000_000),
+  AUDIT_CHECKPOINT_MINUTES: wholeNumber(5, 1, 1_440),
+  AUDIT_CHECKPOINT_FILE: optionalText,
+};
+
 /** Every group, by the name docs/configuration.md gives its section. OIDC has its own parser (lib/auth/oidc.ts). */
 export const SETTING_GROUPS = {
   upstream: upstreamSettings,
@@ -160,4 +171,5 @@ export const SETTING_GROUPS = {
   'change feed': changeFeedSettings,
   deliveries: deliverySettings,
   alerts: alertSettings,
+  proofs: proofSettings,
 } as const;

@@ -9,6 +9,7 @@ import {
   changeFeedSettings,
   deliverySettings,
   exportSettings,
+  proofSettings,
   serverSettings,
   sessionSettings,
   upstreamSettings,
@@ -30,6 +31,7 @@ const configSchema = z.object({
   ...changeFeedSettings,
   ...deliverySettings,
   ...alertSettings,
+  ...proofSettings,
 });
 
 export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };

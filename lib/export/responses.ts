@@ -3,7 +3,8 @@ import { auditedStream, newProgress, recordExportRefused, type ExportContext } f
 import { toAppError } from '../errors';
 import type { FilterKind } from '../filters';
 import { newWalkReport } from '../picks-api';
-import { licenceOrNull } from '../picks-api/portal';
+import { getRecentLicence } from '../picks-api/portal';
+import { notePage, startProof } from '../proof/file-proof';
 import { claimWalkSlot } from '../walk-slots';
 import { fileHeaders } from './file-headers';
 import { exportFilename, planExport, startExport } from './stream';
@@ -36,14 +37,19 @@ export async function exportResponse(
       target: exportFilename(plan, new Date(startedAt)),
       filters: plan.sent,
       address,
-      licence: (await licenceOrNull())?.licenceId ?? null,
+      licence: null,
     };
+    // The licence in force as the walk starts: every record is checked against it (lib/proof/attest.ts).
+    const licence = await getRecentLicence();
+    context.licence = licence.ok ? licence.value.summary.licenceId : null;
     const progress = newProgress();
     progress.walk = newWalkReport();
+    const proof = (progress.proof = startProof(licence.ok ? licence.value : null, plan.filters));
     const started = await startExport(plan, {
       signal: AbortSignal.any([request.signal, stopping.signal]),
       report: progress.walk,
       onDone: release,
+      onRecords: (records, encoding) => notePage(proof, records, encoding),
       onPage: (records, requestId) => {
         progress.records = records;
         if (requestId) progress.requestIds.add(requestId);

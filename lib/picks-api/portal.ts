@@ -16,10 +16,17 @@ export interface Licence {
   summary: LicenceSummary;
   /** /me as delivered (secrets redacted), for the page that shows all of it. */
   document: OpenObject;
+  /** When /me was read (a proof's licence attestation names it). */
+  readAt: string;
 }
 
 const toLicence = (me: Settled<OpenObject>): Settled<Licence> =>
-  me.ok ? { ok: true, value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value } } : me;
+  me.ok
+    ? {
+        ok: true,
+        value: { summary: summariseLicence(me.value, getConfig().PICKS_ME_FIELDS), document: me.value, readAt: new Date().toISOString() },
+      }
+    : me;
 
 /** The licence as /me says it now: for the page that shows it. */
 export async function getLicence(): Promise<Settled<Licence>> {

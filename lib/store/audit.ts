@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Insertable, Kysely, SelectQueryBuilder, Selectable } from 'kysely';
 import { takeLock } from './locks';
 import { readMeta, writeMeta } from './meta';
+import type { FileProof } from '../proof/attest';
 import type { AuditLogTable, Database } from './schema';
 
 /**
@@ -27,6 +28,8 @@ export type AuditEntry = Pick<
   requestIds: string[];
   /** What the walk saw while the upstream moved; null when nothing did, or no walk was made. */
   walk: WalkSummary | null;
+  /** An export's or run's proof: its record-id digest, resolved filters, data as of, licence attestation (lib/proof). */
+  proof: FileProof | null;
   prevHash: string;
 };
 
@@ -39,7 +42,20 @@ export interface WalkSummary {
   signals: string[];
 }
 
-export type AuditInput = Omit<AuditEntry, 'seq' | 'at' | 'prevHash' | 'hash' | 'walk'> & { at?: string; walk?: WalkSummary | null };
+export type AuditInput = Omit<AuditEntry, 'seq' | 'at' | 'prevHash' | 'hash' | 'walk' | 'proof'> & {
+  at?: string;
+  walk?: WalkSummary | null;
+  proof?: FileProof | null;
+};
+
+/**
+ * The `walk` column holds the walk's report and the file's proof in one JSON object: releases from before the
+ * proof hash that column as they read it, so they still verify entries written by later ones (rolling upgrades).
+ */
+function walkColumn(entry: Pick<AuditEntry, 'walk' | 'proof'>): Record<string, unknown> | null {
+  if (!entry.walk && !entry.proof) return null;
+  return { ...entry.walk, ...(entry.proof ? { proof: entry.proof } : {}) };
+}
 
 export const GENESIS = '0'.repeat(64);
 const ANCHOR = 'audit-anchor';
@@ -64,7 +80,7 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
     entry.address,
     entry.licence,
     // Only entries that have one hash it: entries from before it existed keep their hashes.
-    ...(entry.walk ? [entry.walk] : []),
+    ...(entry.walk || entry.proof ? [walkColumn(entry)] : []),
   ];
   return createHash('sha256')
     .update(`${entry.prevHash}\n${JSON.stringify(fields)}`)
@@ -89,10 +105,16 @@ export function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
     requestIds: JSON.parse(row.request_ids) as string[],
     address: row.address,
     licence: row.licence,
-    walk: row.walk ? (JSON.parse(row.walk) as WalkSummary) : null,
+    ...splitWalkColumn(row.walk ?? null),
     prevHash: row.prev_hash,
     hash: row.hash,
   };
+}
+
+function splitWalkColumn(text: string | null): Pick<AuditEntry, 'walk' | 'proof'> {
+  if (!text) return { walk: null, proof: null };
+  const { proof, ...walk } = JSON.parse(text) as WalkSummary & { proof?: FileProof };
+  return { walk: Object.keys(walk).length ? walk : null, proof: proof ?? null };
 }
 
 /** An entry as the table holds it (the inverse of toEntry). */
@@ -114,7 +136,7 @@ export function toRow(entry: AuditEntry): Insertable<AuditLogTable> {
     request_ids: JSON.stringify(entry.requestIds),
     address: entry.address,
     licence: entry.licence,
-    walk: entry.walk ? JSON.stringify(entry.walk) : null,
+    walk: entry.walk || entry.proof ? JSON.stringify(walkColumn(entry)) : null,
     prev_hash: entry.prevHash,
     hash: entry.hash,
   };
@@ -133,6 +155,7 @@ export async function appendAudit(db: Db, input: AuditInput): Promise<AuditEntry
     const partial = {
       ...input,
       walk: input.walk ?? null,
+      proof: input.proof ?? null,
       at: input.at ?? new Date().toISOString(),
       seq: before.seq + 1,
       prevHash: before.hash,

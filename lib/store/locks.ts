@@ -5,7 +5,10 @@ import type { Database } from './schema';
  * Serialises a transaction across processes and instances: updating a row of `locks` first takes a row lock
  * in PostgreSQL and the write lock in SQLite, so whoever comes next waits until this transaction ends.
  */
-export async function takeLock(trx: Kysely<Database>, name: 'walks' | 'audit' | 'users' | 'watchdog'): Promise<void> {
+export async function takeLock(
+  trx: Kysely<Database>,
+  name: 'walks' | 'audit' | 'users' | 'watchdog' | 'signing-keys' | 'checkpoints',
+): Promise<void> {
   await trx
     .updateTable('locks')
     .set((eb) => ({ version: eb('version', '+', 1) }))

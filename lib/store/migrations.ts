@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { EVERYDAY_AND_HEALTH } from './migrations-health';
+import { PROOF } from './migrations-proof';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator on either engine. A
@@ -227,6 +228,7 @@ const MIGRATIONS: Record<string, Migration> = {
     },
   },
   ...EVERYDAY_AND_HEALTH,
+  ...PROOF,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AuditCheckpointsTable, SigningKeysTable } from './schema-proof';
 import type { AlertDigestsTable, AlertSendsTable, AlertsTable, AlertSubscriptionsTable, AlertWebhooksTable } from './schema-alerts';
 
 /**
@@ -239,4 +240,6 @@ export interface Database {
   change_visits: ChangeVisitsTable;
   deliveries: DeliveriesTable;
   delivery_runs: DeliveryRunsTable;
+  signing_keys: SigningKeysTable;
+  audit_checkpoints: AuditCheckpointsTable;
 }

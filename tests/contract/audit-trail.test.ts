@@ -73,7 +73,14 @@ describe('the audit file', () => {
     for (let start = 1; start <= 100_000; start += 1_000) {
       const rows = [];
       for (let seq = start; seq < start + 1_000; seq += 1) {
-        const entry = { ...input(seq), walk: null, seq, at: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString(), prevHash };
+        const entry = {
+          ...input(seq),
+          walk: null,
+          proof: null,
+          seq,
+          at: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString(),
+          prevHash,
+        };
         const hash = entryHash(entry);
         prevHash = hash;
         rows.push(toRow({ ...entry, hash }));

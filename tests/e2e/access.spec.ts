@@ -25,7 +25,7 @@ function toUrl(file: string): string {
 }
 
 /** The only handlers anyone may call signed out: for load balancers and supervisors, and they say nothing private. */
-const PUBLIC_HANDLERS = ['/api/health', '/api/health/live', '/api/health/ready'];
+const PUBLIC_HANDLERS = ['/api/health', '/api/health/live', '/api/health/ready', '/api/proof/keys'];
 const all = files('app');
 const pages = all
   .filter((f) => path.basename(f) === 'page.tsx')

@@ -4,3 +4,6 @@ import { createPortalLogger } from '@/lib/log/create.mjs';
 (globalThis as { __portalLog?: unknown }).__portalLog = createPortalLogger({
   destination: { write: (line: string) => console.log(line.trimEnd()) },
 });
+
+// Proofs made under vitest are signed with the tests' own key (a fixture, never a real one), not one made in .data.
+process.env.PORTAL_SIGNING_KEY_FILE ||= `${process.cwd()}/tests/support/test-signing-key.pem`;

@@ -56,6 +56,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0008_feed_health',
       '0009_alerts',
       '0010_alert_channels',
+      '0011_proof',
     ]);
   });
 

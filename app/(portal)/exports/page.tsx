@@ -19,7 +19,21 @@ const COLUMNS: Column<AuditEntry>[] = [
     cell: (e) => filtersText(e.filters),
     truncate: (e) => (e.filters && Object.keys(e.filters).length ? filtersText(e.filters) : 'all records'),
   },
-  { id: 'outcome', header: 'Outcome', cell: (e) => outcomeCell(e.outcome, e.errorCode) },
+  {
+    id: 'outcome',
+    header: 'Outcome',
+    cell: (e) => (
+      <>
+        {outcomeCell(e.outcome, e.errorCode)}
+        {e.proof?.licence.result === 'outside' ? (
+          // Delivered as the upstream sent them; the signed manifest names the first of them.
+          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" data-testid="outside-licence">
+            {e.proof.licence.outside.count} outside the licence
+          </span>
+        ) : null}
+      </>
+    ),
+  },
   {
     id: 'records',
     header: 'Records',
@@ -40,6 +54,9 @@ const COLUMNS: Column<AuditEntry>[] = [
         <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${e.seq}/manifest`}>
           Manifest
         </a>
+        <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${e.seq}/manifest.jws`}>
+          Signature
+        </a>
       </>
     ),
   },
@@ -52,7 +69,12 @@ export default async function ExportsPage() {
     <div className="space-y-4">
       <PageHeader title="My exports">
         Your latest 200 exports, newest first (times in UTC). Each has a manifest for whoever receives the file: the filters, the number of
-        records, the sha256 of exactly the bytes sent, the licence and the times. “Run again” downloads the same filters anew.
+        records, the sha256 of exactly the bytes sent, the licence and the times, and every record checked against the licence; its
+        signature lets anyone holding the portal’s public key check it (
+        <a className="text-brand-700 hover:underline" href="/verify-picks-file.mjs">
+          the verifier
+        </a>
+        ). “Run again” downloads the same filters anew.
       </PageHeader>
       {!history.ok ? (
         <ErrorPanel error={history.error} retryHref="/exports" />

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import path from 'node:path';
+
+export const TEST_SIGNING_KEY = path.resolve('tests/support/test-signing-key.pem');
 
 /** Portal processes started by a spec itself (`npm start` with a real upstream), stopped and restarted at will. */
 
@@ -28,7 +31,15 @@ export async function startInstance(port: number, env: Record<string, string>, o
     // With `output`, what the portal prints is also kept there (tests that check its logs), and still shown.
     stdio: ['ignore', output ? 'pipe' : 'inherit', output ? 'pipe' : 'inherit'],
     // DELIVERY_SPOOL_MIN_FREE_MB: the tests must not depend on how full this machine's disk is (one spec sets its own).
-    env: { ...process.env, PORT: String(port), NEXTAUTH_URL: `http://localhost:${port}`, DELIVERY_SPOOL_MIN_FREE_MB: '1', ...env },
+    // PORTAL_SIGNING_KEY_FILE: instances sharing a PostgreSQL need the one key an operator would give them (a test fixture here).
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NEXTAUTH_URL: `http://localhost:${port}`,
+      DELIVERY_SPOOL_MIN_FREE_MB: '1',
+      ...(env.DATABASE_URL ? { PORTAL_SIGNING_KEY_FILE: TEST_SIGNING_KEY } : {}),
+      ...env,
+    },
   });
   for (const stream of output ? [child.stdout!, child.stderr!] : [])
     stream.on('data', (chunk: Buffer) => {

@@ -1,0 +1,60 @@
+import 'server-only';
+import { CompactSign } from 'jose';
+import canonicalize from 'canonicalize';
+import { getConfig } from '../config';
+import { processState } from '../process-state';
+import { listSigningKeys, registerSigningKey } from '../store/signing-keys';
+import type { Store } from '../store/open';
+import { loadSigningKey, type SigningKey } from './keys';
+
+/**
+ * Signing, for every proof the portal makes: a compact JWS (RFC 7515, EdDSA, `kid` in its header) whose payload
+ * is exactly the bytes of the JSON it proves. That JSON is canonical (RFC 8785), so a proof made from the
+ * same facts is the same bytes whoever serialises them, and a recipient can check the payload against the JSON.
+ */
+
+/** This process's key, read once (the file named by PORTAL_SIGNING_KEY_FILE, or the data directory's own). */
+export function signingKey(): Promise<SigningKey> {
+  if (!processState.signingKey) {
+    const loading = loadSigningKey(getConfig());
+    processState.signingKey = loading;
+    loading.catch(() => {
+      if (processState.signingKey === loading) processState.signingKey = undefined;
+    });
+  }
+  return processState.signingKey;
+}
+
+/** At start: the key is read and its public half published (a retired key stops the start, naming it). */
+export async function startSigning(store: Store): Promise<SigningKey> {
+  const key = await signingKey();
+  await registerSigningKey(store.db, key.kid, key.publicJwk);
+  return key;
+}
+
+/** The canonical JSON bytes of a document (RFC 8785). */
+export function canonicalBytes(document: unknown): Buffer {
+  const text = canonicalize(document);
+  if (text === undefined) throw new Error('nothing to serialise');
+  return Buffer.from(text, 'utf8');
+}
+
+/** A compact JWS over `payload`; `typ` says what it proves (e.g. picks-manifest+json). */
+export async function signBytes(payload: Uint8Array, typ: string): Promise<string> {
+  const key = await signingKey();
+  return new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ }).sign(key.privateKey);
+}
+
+/** A document as canonical JSON with its JWS. */
+export async function signDocument(document: unknown, typ: string): Promise<{ json: Buffer; jws: string }> {
+  const json = canonicalBytes(document);
+  return { json, jws: await signBytes(json, typ) };
+}
+
+/** The JWK Set (RFC 7517) of every key the portal has signed with: retired ones too, with when they were retired. */
+export async function publishedKeys(store: Store): Promise<{ keys: Record<string, unknown>[] }> {
+  const keys = await listSigningKeys(store.db);
+  return {
+    keys: keys.map((key) => ({ ...key.jwk, createdAt: key.createdAt, ...(key.retiredAt ? { retiredAt: key.retiredAt } : {}) })),
+  };
+}

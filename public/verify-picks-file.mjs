@@ -1,0 +1,251 @@
+#!/usr/bin/env node
+// verify-picks-file.mjs: checks a file the Picks Partner Portal delivered, with Node.js alone (18 or later), nothing installed.
+//
+//   node verify-picks-file.mjs <file> --keys <jwks.json or https://portal/api/proof/keys> [--manifest <m.json>] [--jws <m.jws>]
+//
+// The manifest and its JWS are found beside the file (<file>.manifest.json, <file>.manifest.jws) unless named.
+// It checks the JWS's signature (EdDSA) with the keys given, that the manifest is exactly the signed payload, the
+// file's bytes and sha256, then re-reads the file (CSV or JSON) and checks the record count and the digest of its
+// record ids (sha256 of the ids sorted by their UTF-8 bytes, each followed by a newline); it prints the licence
+// attestation. Exit 0 only when everything holds; otherwise exit 1, naming each failure.
+// Dependency-free on purpose, so a recipient can run it anywhere: its CSV reader is a few lines of RFC 4180.
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const fromB64url = (text) => Buffer.from(text, 'base64url');
+const latin1 = (text) => Buffer.from(text, 'utf8').toString('latin1');
+
+/** The JWK Set from a file or an http(s) address. */
+export async function readKeys(where) {
+  const text = /^https?:\/\//.test(where) ? await (await fetch(where)).text() : await readFile(where, 'utf8');
+  const set = JSON.parse(text);
+  if (!Array.isArray(set.keys)) throw new Error(`${where} is not a JWK Set (no "keys")`);
+  return set.keys;
+}
+
+/** Checks a compact JWS with the keys given; returns the payload's bytes and the header, or throws saying why. */
+export function checkJws(jws, keys) {
+  const parts = jws.trim().split('.');
+  if (parts.length !== 3) throw new Error('it is not a compact JWS (three parts separated by dots)');
+  const header = JSON.parse(fromB64url(parts[0]).toString('utf8'));
+  if (header.alg !== 'EdDSA') throw new Error(`its algorithm is ${header.alg}, not EdDSA`);
+  const jwk = keys.find((key) => key.kid === header.kid);
+  if (!jwk) throw new Error(`it was signed with key ${header.kid}, which is not among the keys given`);
+  const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
+  if (!verify(null, Buffer.from(`${parts[0]}.${parts[1]}`), key, fromB64url(parts[2])))
+    throw new Error(`its signature does not match key ${header.kid}: the manifest or the signature was changed`);
+  return { payload: fromB64url(parts[1]), header, retiredAt: jwk.retiredAt ?? null };
+}
+
+/** The digest of ids given as byte strings: sorted (code-unit order of byte strings is UTF-8 byte order), one per line. */
+export function idsDigest(ids) {
+  ids.sort();
+  const hash = createHash('sha256');
+  for (const id of ids) hash.update(`${id}\n`, 'latin1');
+  return { count: ids.length, sha256: hash.digest('hex') };
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+const FORMULA = /^'[=+\-@\t\r\n]/; // the portal's CSV neutralises formulas with a leading '
+
+/** A CSV file's bytes, sha256, record count and ids (as byte strings), read once as a stream. */
+export async function readCsv(file) {
+  const hash = createHash('sha256');
+  const ids = [];
+  const header = [];
+  let bytes = 0;
+  let rows = 0;
+  let idColumn = -1;
+  let row = 0;
+  let field = 0;
+  let quoted = false; // inside a quoted field
+  let fieldHasBytes = false;
+  let rowHasBytes = false;
+  let pending = null; // the id field's bytes carried over from the previous chunk
+  let start = 0;
+  let first = true;
+
+  const capturing = () => row === 0 || field === idColumn;
+  const endField = (chunk, end) => {
+    if (capturing()) {
+      let raw = pending ? Buffer.concat([pending, chunk.subarray(start, end)]) : chunk.subarray(start, end);
+      if (raw.length && raw[raw.length - 1] === CR) raw = raw.subarray(0, raw.length - 1);
+      let text = raw.toString('latin1');
+      if (text.startsWith('"')) text = text.slice(1, text.lastIndexOf('"')).replaceAll('""', '"');
+      if (row === 0) header.push(Buffer.from(text, 'latin1').toString('utf8'));
+      else ids.push(FORMULA.test(text) ? text.slice(1) : text);
+    }
+    pending = null;
+    field += 1;
+    fieldHasBytes = false;
+  };
+  const endRow = () => {
+    if (row === 0) idColumn = header.indexOf('id');
+    else if (field > 1 || rowHasBytes) rows += 1;
+    row += 1;
+    field = 0;
+    rowHasBytes = false;
+  };
+
+  for await (const buffer of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    hash.update(buffer);
+    bytes += buffer.length;
+    let chunk = buffer;
+    if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3); // a BOM
+    first = false;
+    start = 0;
+    const length = chunk.length;
+    for (let i = 0; i < length; i += 1) {
+      const byte = chunk[i];
+      if (quoted) {
+        // Jump to the next quote: either the field's end or the first of an escaped pair.
+        const next = chunk.indexOf(QUOTE, i);
+        if (next < 0) {
+          i = length;
+          break;
+        }
+        i = next;
+        quoted = false; // a following quote re-enters (an escaped pair)
+        continue;
+      }
+      if (byte === QUOTE) {
+        quoted = true;
+        fieldHasBytes = rowHasBytes = true;
+      } else if (byte === COMMA) {
+        endField(chunk, i);
+        start = i + 1;
+      } else if (byte === LF) {
+        endField(chunk, i);
+        endRow();
+        start = i + 1;
+      } else if (byte !== CR) fieldHasBytes = rowHasBytes = true;
+    }
+    if (capturing()) pending = pending ? Buffer.concat([pending, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+  }
+  if (field > 0 || fieldHasBytes) {
+    endField(Buffer.alloc(0), 0);
+    endRow();
+  }
+  if (idColumn < 0) throw new Error('its header has no "id" column');
+  return { bytes, sha256: hash.digest('hex'), records: rows, ids };
+}
+
+/** A JSON export's bytes, sha256, records and ids (its `data`; its own `count` must agree). */
+export async function readJson(file) {
+  const buffer = await readFile(file);
+  const document = JSON.parse(buffer.toString('utf8'));
+  const data = Array.isArray(document) ? document : document.data;
+  if (!Array.isArray(data)) throw new Error('it has no "data" array of records');
+  if (typeof document.count === 'number' && document.count !== data.length)
+    throw new Error(`it says it holds ${document.count} records but holds ${data.length}`);
+  return {
+    bytes: buffer.length,
+    sha256: createHash('sha256').update(buffer).digest('hex'),
+    records: data.length,
+    ids: data.map((record) => latin1(String(record.id))),
+  };
+}
+
+/** Every check, in order: `{ name, ok, detail }`; and the manifest's licence attestation. */
+export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, keys }) {
+  const checks = [];
+  const check = (name, ok, detail) => checks.push({ name, ok, detail });
+  const beside = (suffix) => (existsSync(`${file}${suffix}`) ? `${file}${suffix}` : null);
+  jwsFile ??= beside('.manifest.jws');
+  manifestFile ??= beside('.manifest.json');
+  if (file.endsWith('.pgp')) {
+    check('file', false, 'it is encrypted (.pgp): decrypt it first (gpg --decrypt), then verify the clear file');
+    return { checks, attestation: null };
+  }
+  let manifest = null;
+  if (!jwsFile) check('signature', false, `no JWS was named and none is beside the file (${path.basename(file)}.manifest.jws)`);
+  else
+    try {
+      const { payload, header, retiredAt } = checkJws(await readFile(jwsFile, 'utf8'), keys);
+      check('signature', true, `EdDSA, key ${header.kid}${retiredAt ? ` (retired ${retiredAt}; it signed before then)` : ''}`);
+      manifest = JSON.parse(payload.toString('utf8'));
+      if (manifestFile) {
+        const same = (await readFile(manifestFile)).equals(payload);
+        check('manifest', same, same ? 'exactly the signed payload' : `${path.basename(manifestFile)} differs from what was signed`);
+      }
+    } catch (error) {
+      check('signature', false, error.message);
+    }
+  if (!manifest) return { checks, attestation: null };
+  const json = (manifest.format ?? path.extname(manifest.file ?? file).slice(1)) === 'json';
+  let read;
+  try {
+    read = await (json ? readJson(file) : readCsv(file));
+  } catch (error) {
+    check('file', false, `${path.basename(file)} cannot be read as ${json ? 'JSON' : 'CSV'}: ${error.message}`);
+    return { checks, attestation: manifest.licenceAttestation ?? null };
+  }
+  const same = (name, found, stated) =>
+    check(name, found === stated, found === stated ? String(found) : `the file's is ${found}, the manifest says ${stated}`);
+  same('bytes', read.bytes, manifest.bytes);
+  same('sha256', read.sha256, manifest.sha256);
+  same('records', read.records, manifest.records);
+  if (!manifest.recordIds) check('record ids', false, 'the manifest states no record-id digest (made before the portal signed them)');
+  else {
+    const digest = idsDigest(read.ids);
+    const ok = digest.sha256 === manifest.recordIds.sha256 && digest.count === manifest.recordIds.count;
+    check(
+      'record ids',
+      ok,
+      ok
+        ? `${digest.count}, sha256 ${digest.sha256}`
+        : `the file's ids digest to ${digest.sha256} (${digest.count}), the manifest says ${manifest.recordIds.sha256} (${manifest.recordIds.count})`,
+    );
+  }
+  return { checks, attestation: manifest.licenceAttestation ?? null, manifest };
+}
+
+/** The attestation in a few lines. */
+export function describeAttestation(attestation) {
+  if (!attestation) return ['licence attestation: none in this manifest'];
+  const lines = [`licence attestation: ${attestation.result}${attestation.licenceId ? ` (licence ${attestation.licenceId})` : ''}`];
+  lines.push(`  /me sha256 ${attestation.meSha256 ?? 'not read'}${attestation.meReadAt ? `, read ${attestation.meReadAt}` : ''}`);
+  for (const [dimension, c] of Object.entries(attestation.checks ?? {}))
+    lines.push(`  ${dimension}: ${c.state}${c.outside ? ` (${c.outside} records outside)` : ''}${c.reason ? ` — ${c.reason}` : ''}`);
+  if (attestation.outside?.count)
+    lines.push(`  outside the licence: ${attestation.outside.count} records, first ${attestation.outside.firstIds.join(', ')}`);
+  return lines;
+}
+
+async function main(argv) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { keys: { type: 'string' }, manifest: { type: 'string' }, jws: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  if (values.help || positionals.length !== 1 || !values.keys) {
+    console.error(
+      'usage: node verify-picks-file.mjs <file> --keys <jwks.json | https://…/api/proof/keys> [--manifest <m.json>] [--jws <m.jws>]',
+    );
+    return 2;
+  }
+  const keys = await readKeys(values.keys);
+  const { checks, attestation } = await verifyFile({ file: positionals[0], manifest: values.manifest, jws: values.jws, keys });
+  console.log(path.basename(positionals[0]));
+  for (const c of checks) console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
+  for (const line of describeAttestation(attestation)) console.log(line);
+  const failed = checks.filter((c) => !c.ok);
+  console.log(failed.length ? `NOT VERIFIED: ${failed.map((c) => c.name).join(', ')}` : 'verified: every check holds');
+  return failed.length ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href)
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(`verify-picks-file: ${error.message}`);
+      process.exit(1);
+    },
+  );

@@ -1,0 +1,198 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { CompactSign, compactVerify, createLocalJWKSet } from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import { idsDigest, newAttestor } from '@/lib/proof/attest';
+import { loadSigningKey, parseSigningKey, replaceKey, writeNewKey } from '@/lib/proof/keys';
+import { openStore, type Store } from '@/lib/store/open';
+import { listSigningKeys, registerSigningKey, RetiredKeyError } from '@/lib/store/signing-keys';
+import type { LicenceSummary } from '@/lib/picks-api/licence';
+import { checkJws, readCsv } from '@/public/verify-picks-file.mjs';
+import { storeEngines } from '../support/store-engines';
+
+/**
+ * Signing keys (files, kid, registration and rotation on both engines), the licence attestation and record-id
+ * digest, and the standalone verifier's CSV reader and JWS check (it imports nothing of the portal's).
+ */
+
+const run = promisify(execFile);
+const opened: Store[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+const tmp = () => mkdtemp(path.join(tmpdir(), 'proof-'));
+
+describe('signing keys', () => {
+  it('are made owner-only on the embedded database, read back with the same kid, and required with DATABASE_URL', async () => {
+    const dir = await tmp();
+    const made = await loadSigningKey({ PORTAL_DATA_DIR: dir });
+    expect((await stat(path.join(dir, 'signing-key.pem'))).mode & 0o777).toBe(0o600);
+    const again = await loadSigningKey({ PORTAL_DATA_DIR: dir });
+    expect(again.kid).toBe(made.kid);
+    expect(made.kid).toMatch(/^[A-Za-z0-9_-]{43}$/); // an RFC 7638 thumbprint (sha256, base64url)
+    await expect(loadSigningKey({ PORTAL_DATA_DIR: dir, DATABASE_URL: 'postgres://db/portal' })).rejects.toThrow(
+      /PORTAL_SIGNING_KEY_FILE is required with DATABASE_URL/,
+    );
+    await expect(loadSigningKey({ PORTAL_DATA_DIR: dir, PORTAL_SIGNING_KEY_FILE: path.join(dir, 'none.pem') })).rejects.toThrow(
+      /PORTAL_SIGNING_KEY_FILE \(.*none\.pem\) cannot be read/,
+    );
+  });
+
+  it('are read from PEM or JWK, and anything else is refused in plain words', async () => {
+    const dir = await tmp();
+    const key = await writeNewKey(path.join(dir, 'k.pem'));
+    const jwk = { ...key.privateKey.export({ format: 'jwk' }) };
+    expect((await parseSigningKey(JSON.stringify(jwk))).kid).toBe(key.kid);
+    await expect(parseSigningKey('not a key')).rejects.toThrow(/is not a private key in PEM or JWK form/);
+    const { generateKeyPairSync } = await import('node:crypto');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    await expect(parseSigningKey(rsa)).rejects.toThrow(/holds an rsa key; the portal signs with Ed25519/);
+    await expect(writeNewKey(path.join(dir, 'k.pem'))).rejects.toThrow(/EEXIST/); // never over an existing key
+    const next = await replaceKey(path.join(dir, 'k.pem'));
+    expect(next.kid).not.toBe(key.kid);
+  });
+});
+
+describe.each(storeEngines())('the published keys on $name', (engine) => {
+  it('a new key retires the one before; a retired key is never used again; old proofs still verify', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    const dir = await tmp();
+    const first = await writeNewKey(path.join(dir, 'first.pem'));
+    expect(await registerSigningKey(store.db, first.kid, first.publicJwk, new Date('2026-11-01T00:00:00Z'))).toBe('added');
+    expect(await registerSigningKey(store.db, first.kid, first.publicJwk)).toBe('known'); // a second instance, same key
+    const old = await new CompactSign(Buffer.from('{"a":1}')).setProtectedHeader({ alg: 'EdDSA', kid: first.kid }).sign(first.privateKey);
+
+    const second = await writeNewKey(path.join(dir, 'second.pem'));
+    await registerSigningKey(store.db, second.kid, second.publicJwk, new Date('2026-11-20T00:00:00Z'));
+    const keys = await listSigningKeys(store.db);
+    expect(keys.map((k) => [k.kid, k.retiredAt])).toEqual([
+      [first.kid, '2026-11-20T00:00:00.000Z'],
+      [second.kid, null],
+    ]);
+    await expect(registerSigningKey(store.db, first.kid, first.publicJwk)).rejects.toThrow(RetiredKeyError);
+    await expect(registerSigningKey(store.db, first.kid, first.publicJwk)).rejects.toThrow(/retired at 2026-11-20T00:00:00.000Z/);
+
+    // The set still holds the retired key: the proof it made verifies, with jose and with the standalone verifier.
+    const set = { keys: keys.map((k) => k.jwk) };
+    const verified = await compactVerify(old, createLocalJWKSet(set as never));
+    expect(Buffer.from(verified.payload).toString()).toBe('{"a":1}');
+    expect(checkJws(old, set.keys).payload.toString()).toBe('{"a":1}');
+    expect(() => checkJws(old, [keys[1]!.jwk])).toThrow(/not among the keys given/);
+    const [h, p, s] = old.split('.');
+    const signature = Buffer.from(s!, 'base64url');
+    signature[10]! ^= 1;
+    const flipped = `${h}.${p}.${signature.toString('base64url')}`;
+    expect(() => checkJws(flipped, set.keys)).toThrow(/signature does not match/);
+    const otherPayload = `${h}.${Buffer.from('{"a":2}').toString('base64url')}.${s}`;
+    expect(() => checkJws(otherPayload, set.keys)).toThrow(/signature does not match/);
+  });
+});
+
+const licence = (summary: Partial<LicenceSummary>) => ({
+  summary: {
+    partner: 'P',
+    licenceId: 'lic_1',
+    status: 'active',
+    sports: null,
+    leagues: null,
+    from: null,
+    to: null,
+    contentMode: null,
+    channels: null,
+    expiresAt: null,
+    ...summary,
+  },
+  document: { licence: { id: 'lic_1', z: 1, a: 2 } },
+  readAt: '2026-11-26T00:00:00.000Z',
+});
+
+describe('the licence attestation', () => {
+  it('checks each record against what /me states, names the first outside, and says unknown for the rest', () => {
+    const attestor = newAttestor(
+      licence({ sports: ['Football'], leagues: null, from: '2026-11-01', to: '2026-11-30', contentMode: 'full', channels: ['web'] }),
+    );
+    attestor.see(
+      [
+        { id: 'a', sport: 'football', league: 'X', eventDate: '2026-11-30T20:00:00Z' }, // the window's last day counts whole
+        { id: 'b', sport: 'Tennis', league: 'Y', eventDate: '2026-11-10T00:00:00Z' },
+        { id: 'c', sport: 'Football', league: 'Z', eventDate: '2026-12-01T00:00:00Z' },
+      ],
+      'utf8',
+    );
+    const attestation = attestor.attestation();
+    expect(attestation).toMatchObject({
+      licenceId: 'lic_1',
+      meReadAt: '2026-11-26T00:00:00.000Z',
+      result: 'outside',
+      outside: { count: 2, firstIds: ['b', 'c'] },
+      checks: {
+        sports: { state: 'outside', outside: 1 },
+        leagues: { state: 'unknown', reason: expect.stringContaining('does not state') },
+        dates: { state: 'outside', outside: 1 },
+        contentMode: { state: 'unknown', reason: expect.stringContaining('records do not carry it') },
+        channels: { state: 'unknown' },
+      },
+    });
+    // The /me digest is of its canonical JSON: key order does not change it.
+    const reordered = newAttestor({ ...licence({}), document: { licence: { a: 2, z: 1, id: 'lic_1' } } }).attestation();
+    expect(reordered.meSha256).toBe(attestation.meSha256);
+    expect(attestation.meSha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is inside when every stated dimension holds, unknown when /me could not be read; byte-string pages compare alike', () => {
+    const inside = newAttestor(licence({ sports: ['Fútbol'], leagues: ['Liga Ñ'] }));
+    inside.see([{ id: 'x', sport: Buffer.from('Fútbol').toString('latin1'), league: Buffer.from('Liga Ñ').toString('latin1') }], 'latin1');
+    expect(inside.attestation()).toMatchObject({ result: 'inside', outside: { count: 0 } });
+    const unread = newAttestor(null);
+    unread.see([{ id: 'x', sport: 'Any' }], 'utf8');
+    expect(unread.attestation()).toMatchObject({ result: 'unknown', meSha256: null, scope: null });
+  });
+
+  it('digests record ids sorted by their UTF-8 bytes, one per line, whichever form they came in', () => {
+    const a = newAttestor(null);
+    a.see([{ id: 'é' }, { id: 'z' }, { id: 'a' }], 'utf8');
+    const b = newAttestor(null);
+    b.see([{ id: Buffer.from('é').toString('latin1') }, { id: 'a' }, { id: 'z' }], 'latin1');
+    const expected = createHash('sha256').update('a\nz\né\n').digest('hex');
+    expect(a.recordIds()).toEqual({ count: 3, sha256: expected });
+    expect(b.recordIds()).toEqual({ count: 3, sha256: expected });
+    expect(idsDigest([])).toEqual({ count: 0, sha256: createHash('sha256').update('').digest('hex') });
+  });
+});
+
+describe('the standalone verifier', () => {
+  it('reads a CSV as RFC 4180 (quotes, commas and newlines in fields, a BOM, formula-guarded ids) across chunk boundaries', async () => {
+    const dir = await tmp();
+    const long = 'x'.repeat(3 << 20); // a field longer than a read chunk (1 MiB)
+    const rows = [
+      'id,sport,reasoning',
+      `"'=1+1",Football,"he said ""go"", then\r\nleft"`,
+      `plain,Tennis,${long}`,
+      `"quo""ted",Golf,`,
+      `é-id,"a,b",""`,
+    ];
+    const file = path.join(dir, 'f.csv');
+    await writeFile(file, `\uFEFF${rows.join('\r\n')}\r\n`);
+    const read = await readCsv(file);
+    expect(read.records).toBe(4);
+    expect(read.ids.map((id: string) => Buffer.from(id, 'latin1').toString('utf8'))).toEqual(['=1+1', 'plain', 'quo"ted', 'é-id']);
+    expect(read.bytes).toBe((await readFile(file)).length);
+    // The same without a final newline, and a file with no id column.
+    await writeFile(file, rows.slice(0, 2).join('\n'));
+    expect((await readCsv(file)).records).toBe(1);
+    await writeFile(file, 'sport\nFootball\n');
+    await expect(readCsv(file)).rejects.toThrow(/no "id" column/);
+  });
+
+  it('runs with Node alone and says how to use it', async () => {
+    const failed = await run(process.execPath, ['public/verify-picks-file.mjs']).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: node verify-picks-file.mjs <file> --keys') });
+    const source = await readFile('public/verify-picks-file.mjs', 'utf8');
+    expect([...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]).every((name) => name!.startsWith('node:'))).toBe(true);
+  });
+});

@@ -1,0 +1,28 @@
+// Types of the standalone verifier (public/verify-picks-file.mjs: plain JavaScript, so that a recipient needs Node alone).
+declare module '@/public/verify-picks-file.mjs' {
+  export interface Jwk {
+    kid?: string;
+    kty?: string;
+    crv?: string;
+    x?: string;
+    retiredAt?: string;
+    [name: string]: unknown;
+  }
+  export interface Check {
+    name: string;
+    ok: boolean;
+    detail: string;
+  }
+  export function readKeys(where: string): Promise<Jwk[]>;
+  export function checkJws(jws: string, keys: Jwk[]): { payload: Buffer; header: Record<string, unknown>; retiredAt: string | null };
+  export function idsDigest(ids: string[]): { count: number; sha256: string };
+  export function readCsv(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function readJson(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function verifyFile(options: {
+    file: string;
+    manifest?: string;
+    jws?: string;
+    keys: Jwk[];
+  }): Promise<{ checks: Check[]; attestation: Record<string, unknown> | null; manifest?: Record<string, unknown> }>;
+  export function describeAttestation(attestation: Record<string, unknown> | null): string[];
+}

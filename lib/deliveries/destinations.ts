@@ -13,6 +13,8 @@ export interface Finished {
   spool: string;
   file: string;
   manifest: Record<string, unknown>;
+  /** The manifest as canonical JSON and its JWS (lib/proof/signer.ts): placed beside the file, after it, in that order. */
+  signed: { json: Buffer; jws: string };
   contentType: string;
 }
 
@@ -64,7 +66,8 @@ export async function toDirectory(root: string, folder: string, done: Finished):
     await copyFile(done.spool, part);
     await syncFile(part);
     await rename(part, final);
-    await writeAtomically(path.join(realTarget, `${done.file}.manifest.json`), `${JSON.stringify(done.manifest, null, 2)}\n`);
+    await writeAtomically(path.join(realTarget, `${done.file}.manifest.json`), done.signed.json);
+    await writeAtomically(path.join(realTarget, `${done.file}.manifest.jws`), done.signed.jws);
   } catch (error) {
     await rm(part, { force: true });
     throw deliveryFailed(`Writing to the folder failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
@@ -81,7 +84,7 @@ async function syncFile(file: string) {
   }
 }
 
-async function writeAtomically(file: string, text: string) {
+async function writeAtomically(file: string, text: string | Buffer) {
   const part = path.join(path.dirname(file), `.${path.basename(file)}.part`);
   await writeFile(part, text, { mode: 0o640 });
   await syncFile(part);

@@ -1,3 +1,4 @@
+import type { FileProof } from '../proof/attest';
 import 'server-only';
 import type { Kysely } from 'kysely';
 import { queueDeliveryAlert } from '../alerts';
@@ -18,6 +19,7 @@ export interface RunFacts {
   bytes: number;
   resolved: Record<string, string>;
   walk: WalkSummary | null;
+  proof?: FileProof | null;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function recordRunEnd(
     durationMs: finishedMs - startedMs,
     licence: ok ? result.licence : null,
     walk: facts.walk,
+    proof: facts.proof ?? null,
   });
   return paused;
 }

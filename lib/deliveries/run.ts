@@ -13,7 +13,11 @@ import { AppError, toAppError } from '../errors';
 import { planExport, startExport } from '../export/stream';
 import { contentTypeOf, fileLabel, fileStamp } from '../export/file-headers';
 import { newWalkReport, picksApi, walkSummary, type WalkReport } from '../picks-api';
-import { licenceOrNull } from '../picks-api/portal';
+import { getRecentLicence, licenceOrNull } from '../picks-api/portal';
+import type { FileProof } from '../proof/attest';
+import { finishProof, notePage, startProof, type ProofInProgress } from '../proof/file-proof';
+import { signDocument } from '../proof/signer';
+import { MANIFEST_TYPE, MANIFEST_VERSION } from '../audit/manifest';
 import { readFeed } from '../store/change-feed';
 import { pinHostKey, renewRun, stillRunning, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
@@ -71,6 +75,8 @@ interface Produced {
   resolved: Record<string, string>;
   /** What the walk saw while the upstream moved (null for `changes`, which read the store). */
   walk: WalkReport | null;
+  /** The records checked against the licence as they were written (null for `changes`). */
+  proof: ProofInProgress | null;
 }
 
 async function produce(
@@ -84,6 +90,7 @@ async function produce(
   let records = 0;
   let stream: ReadableStream<Uint8Array>;
   let until: string | null = null;
+  let proof: ProofInProgress | null = null;
   let walk: WalkReport | null = null;
   if (delivery.kind === 'changes') {
     const feed = await readFeed(db);
@@ -105,7 +112,14 @@ async function produce(
   } else {
     const plan = planExport(delivery.kind, new URLSearchParams(resolved), delivery.format, null);
     walk = newWalkReport();
-    const started = await startExport(plan, { client: picksApi(), onPage: (n) => (records = n), report: walk });
+    const licence = await getRecentLicence();
+    const checking = (proof = startProof(licence.ok ? licence.value : null, plan.filters));
+    const started = await startExport(plan, {
+      client: picksApi(),
+      onPage: (n) => (records = n),
+      onRecords: (page, encoding) => notePage(checking, page, encoding),
+      report: walk,
+    });
     stream = started.stream;
   }
   const tap = new Transform({
@@ -121,6 +135,7 @@ async function produce(
     contentType: contentTypeOf(delivery.format),
     resolved,
     walk,
+    proof,
   };
 }
 
@@ -137,6 +152,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   let records = 0;
   let resolved: Record<string, string> = delivery.filters;
   let walk: ReturnType<typeof walkSummary> = null;
+  let proof: FileProof | null = null;
   let result: RunEnd;
   let takenOver = false;
 
@@ -151,8 +167,10 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     records = made.records;
     resolved = made.resolved;
     walk = made.walk ? walkSummary(made.walk) : null;
+    proof = made.proof ? finishProof(made.proof) : null;
     const sha256 = hash.digest('hex');
     const manifest = {
+      manifestVersion: MANIFEST_VERSION,
       delivery: { id: delivery.id, name: delivery.name },
       run: ticket.id,
       kind: delivery.kind,
@@ -163,7 +181,11 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
       records,
       bytes,
       sha256,
-      licence: (await licenceOrNull())?.licenceId ?? null,
+      licence: proof ? proof.licence.licenceId : ((await licenceOrNull())?.licenceId ?? null),
+      recordIds: proof?.recordIds ?? null,
+      dataAsOf: proof?.dataAsOf ?? null,
+      licenceAttestation: proof?.licence ?? null,
+      requestedBy: { delivery: delivery.id, trigger: ticket.trigger },
       // What the walk saw while the upstream moved: duplicates dropped, later passes and what they added (null: nothing moved).
       walk,
       startedAt: new Date(startedMs).toISOString(),
@@ -173,7 +195,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     // may have taken it for crashed and retried it. While the store is away, the file waits in the spool.
     takenOver = !(await untilStored('checking the run is still this instance’s', () => stillRunning(db, ticket.id), ticket.id));
     if (takenOver) throw new AppError({ code: 'DELIVERY_FAILED', message: 'taken for crashed while the store was away' });
-    const placed = await deliver(db, delivery, { spool, file, manifest, contentType: made.contentType }, settings);
+    const signed = await signDocument(manifest, MANIFEST_TYPE);
+    const placed = await deliver(db, delivery, { spool, file, manifest, signed, contentType: made.contentType }, settings);
     result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
   } catch (error) {
     const failure = toAppError(error);
@@ -183,7 +206,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   try {
     // Another instance took the run for crashed (and retries it): its row is theirs to write; nothing was placed.
     if (takenOver) return void said.warn(`${delivery.name}: not placed; the run was taken for crashed while the store was away`);
-    const paused = await recordRunEnd(db, delivery, ticket.id, { startedMs, records, bytes, resolved, walk }, result);
+    const paused = await recordRunEnd(db, delivery, ticket.id, { startedMs, records, bytes, resolved, walk, proof }, result);
     if ('file' in result)
       said.info(
         { records, bytes, sha256: result.sha256, ms: Date.now() - startedMs },

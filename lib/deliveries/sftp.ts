@@ -28,7 +28,7 @@ export interface SftpTarget {
 
 export const fingerprint = (key: Buffer) => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
-/** Uploads under a temporary name, renames after the last byte, then the manifest. */
+/** Uploads under a temporary name, renames after the last byte, then the manifest and its JWS. */
 export async function toSftp(target: SftpTarget, done: Finished): Promise<{ file: string; hostKey: string }> {
   const sftp = new SftpClient('picks-portal');
   let seen = '';
@@ -71,9 +71,13 @@ export async function toSftp(target: SftpTarget, done: Finished): Promise<{ file
     if (dir !== '.' && !(await sftp.exists(dir))) await sftp.mkdir(dir, true);
     await sftp.put(createReadStream(done.spool), part);
     await sftp.rename(part, final);
-    const manifest = `${dir}/${done.file}.manifest.json`;
-    await sftp.put(Buffer.from(`${JSON.stringify(done.manifest, null, 2)}\n`), `${dir}/.${done.file}.manifest.json.part`);
-    await sftp.rename(`${dir}/.${done.file}.manifest.json.part`, manifest);
+    for (const [suffix, bytes] of [
+      ['manifest.json', done.signed.json],
+      ['manifest.jws', Buffer.from(done.signed.jws)],
+    ] as const) {
+      await sftp.put(bytes, `${dir}/.${done.file}.${suffix}.part`);
+      await sftp.rename(`${dir}/.${done.file}.${suffix}.part`, `${dir}/${done.file}.${suffix}`);
+    }
     return { file: final, hostKey: seen };
   } catch (error) {
     await sftp.delete(part, true).catch(() => undefined);

@@ -41,7 +41,7 @@ export async function signatureOf(secret: string, parts: SignedParts, spool: str
 
 export async function toWebhook(target: WebhookTarget, done: Finished, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))) {
   const dispatcher = new Agent({ connect: { lookup: pinnedLookup(target.address) } });
-  const manifest = Buffer.from(JSON.stringify(done.manifest)).toString('base64url');
+  const manifest = done.signed.json.toString('base64url');
   let last = '';
   try {
     for (let attempt = 0; attempt < 4; attempt += 1) {
@@ -68,6 +68,8 @@ export async function toWebhook(target: WebhookTarget, done: Finished, sleep = (
             'X-Picks-Timestamp': timestamp,
             'X-Picks-Signature': `v2=${signature}`,
             'X-Picks-Manifest': manifest,
+            // The manifest's JWS (its payload is exactly the bytes X-Picks-Manifest carries): checkable with the public keys alone.
+            'X-Picks-Manifest-JWS': done.signed.jws,
           },
         });
         await res.body?.cancel().catch(() => undefined);

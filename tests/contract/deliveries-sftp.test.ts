@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
+import { runVerifier, writeTestKeys } from '../support/proof';
 
 /**
  * SFTP deliveries into a real sshd (Debian's openssh-server, started here on a loopback port with a
@@ -73,15 +74,19 @@ describe('an SFTP delivery', () => {
     expect(run).toMatchObject({ outcome: 'complete', error: null });
     const folder = path.join(sshd.home, 'incoming', 'daily');
     const names = (await readdir(folder)).sort();
-    expect(names).toHaveLength(2);
+    expect(names).toHaveLength(3);
     expect(names[0]).toMatch(/^partner-sftp-results-\d{8}T\d{6}Z-[a-f0-9]{6}\.csv$/);
-    expect(names[1]).toBe(`${names[0]}.manifest.json`);
+    expect(names.slice(1)).toEqual([`${names[0]}.manifest.json`, `${names[0]}.manifest.jws`]);
     const bytes = await readFile(path.join(folder, names[0]!));
     const manifest = JSON.parse(await readFile(path.join(folder, names[1]!), 'utf8'));
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(run!.sha256);
     expect(manifest).toMatchObject({ sha256: run!.sha256, records: run!.records, kind: 'results' });
     expect(run!.records).toBeGreaterThan(50);
     expect(bytes.toString().trim().split('\r\n')).toHaveLength(run!.records! + 1);
+    // What arrived on the SFTP server verifies with the public key alone.
+    const checked = await runVerifier([path.join(folder, names[0]!), '--keys', await writeTestKeys(path.join(sshd.home, 'keys.json'))]);
+    expect(checked.out).toContain(`ok   records: ${run!.records}`);
+    expect(checked.code).toBe(0);
     const pinned = (await store.findDelivery(db, 'dlv_00000000000000a1'))!.hostKey;
     expect(pinned).toBe(sshd.fingerprint);
 
@@ -92,7 +97,7 @@ describe('an SFTP delivery', () => {
     const [refused] = await store.listRuns(db, 'dlv_00000000000000a1');
     expect(refused).toMatchObject({ outcome: 'failed' });
     expect(refused!.error).toContain(`host key changed: pinned ${pinned}, offered ${offered}`);
-    expect(await readdir(folder)).toHaveLength(2);
+    expect(await readdir(folder)).toHaveLength(3);
 
     // An admin re-pins: the pin is cleared, and the next run's first handshake pins the key now offered.
     await store.updateDelivery(db, 'dlv_00000000000000a1', { hostKey: null });
@@ -101,7 +106,7 @@ describe('an SFTP delivery', () => {
     ).done;
     expect((await store.listRuns(db, 'dlv_00000000000000a1'))[0]).toMatchObject({ outcome: 'complete' });
     expect((await store.findDelivery(db, 'dlv_00000000000000a1'))!.hostKey).toBe(offered);
-    expect(await readdir(folder)).toHaveLength(4);
+    expect(await readdir(folder)).toHaveLength(6);
 
     // Trust on first use happens at the handshake, before authenticating: a first run whose sign-in fails
     // has pinned the key all the same, so a later impostor gets no credential.

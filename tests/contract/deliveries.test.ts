@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { latestAlerts } from '@/lib/store/alerts';
-import { readdir, readFile, mkdtemp } from 'node:fs/promises';
+import { readdir, readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import type { Delivery, NewDelivery } from '@/lib/store/deliveries';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { createFaultProxy } from '../support/fault-proxy';
 import { receiverAccepts } from '../support/webhook-signature';
+import { runVerifier, writeTestKeys } from '../support/proof';
 
 /**
  * Scheduled deliveries against the sandbox over real HTTP (through a fault proxy, to break a run mid-way),
@@ -104,7 +105,11 @@ describe('a run into a directory', () => {
     expect(result).toMatchObject({ id: run.id, outcome: 'complete', trigger: 'manual', error: null });
     const folder = path.join(root, 'team', String(counter));
     const names = (await readdir(folder)).sort();
-    expect(names).toEqual([path.basename(result!.file!), `${path.basename(result!.file!)}.manifest.json`]);
+    expect(names).toEqual([
+      path.basename(result!.file!),
+      `${path.basename(result!.file!)}.manifest.json`,
+      `${path.basename(result!.file!)}.manifest.jws`,
+    ]);
     expect(names[0]).toMatch(/^morning-\d+-picks-\d{8}T\d{6}Z-[a-f0-9]{6}\.json$/);
     const bytes = await readFile(path.join(folder, names[0]!));
     const manifest = JSON.parse(await readFile(path.join(folder, names[1]!), 'utf8'));
@@ -124,6 +129,17 @@ describe('a run into a directory', () => {
     expect(manifest.resolvedFilters.from).toBe(new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 3 * 86_400_000).toISOString());
     const [entry] = await auditOf(delivery.name);
     expect(entry).toMatchObject({ action: 'delivery.run', outcome: 'complete', sha256: sha, records: expected.length });
+    expect(entry!.proof).toEqual({
+      recordIds: manifest.recordIds,
+      filtersResolved: expect.any(Object),
+      dataAsOf: manifest.dataAsOf,
+      licence: manifest.licenceAttestation,
+    });
+    // A recipient checks it with the public key alone: signature, bytes, sha256, records and their ids.
+    const checked = await runVerifier([path.join(folder, names[0]!), '--keys', await writeTestKeys(path.join(root, 'keys.json'))]);
+    expect(checked.out).toContain(`ok   records: ${expected.length}`);
+    expect(checked.out).toContain('licence attestation: inside');
+    expect(checked.code).toBe(0);
   });
 
   it('leaves nothing when the upstream fails mid-way, records the error, and pauses after three failures in a row', async () => {
@@ -298,8 +314,16 @@ describe('a webhook delivery', () => {
         expect(receiverAccepts(secret, { ...got!.headers, [header]: `${String(got!.headers[header])}x` }, got!.body), header).toBe(false);
       expect(receiverAccepts(secret, got!.headers, Buffer.concat([got!.body, Buffer.from(' ')]))).toBe(false);
       expect(createHash('sha256').update(got!.body).digest('hex')).toBe(run!.sha256);
-      const manifest = JSON.parse(Buffer.from(String(got!.headers['x-picks-manifest']), 'base64url').toString());
-      expect(manifest).toMatchObject({ sha256: run!.sha256, records: run!.records });
+      const manifestBytes = Buffer.from(String(got!.headers['x-picks-manifest']), 'base64url');
+      expect(JSON.parse(manifestBytes.toString())).toMatchObject({ sha256: run!.sha256, records: run!.records });
+      // What a receiver keeps of it (body, manifest, JWS) verifies with the public key alone.
+      const kept = path.join(root, `hook-${run!.id}.csv`);
+      await writeFile(kept, got!.body);
+      await writeFile(`${kept}.manifest.json`, manifestBytes);
+      await writeFile(`${kept}.manifest.jws`, String(got!.headers['x-picks-manifest-jws']));
+      const checked = await runVerifier([kept, '--keys', await writeTestKeys(path.join(root, 'keys.json'))]);
+      expect(checked.out).toContain(`ok   records: ${run!.records}`);
+      expect(checked.code).toBe(0);
       expect(JSON.stringify(got!.headers)).not.toContain(secret);
     } finally {
       server.close();

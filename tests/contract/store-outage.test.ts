@@ -176,7 +176,11 @@ describe('the store goes away', () => {
     expect(runs[0]).toMatchObject({ outcome: 'complete', file: done!.file, sha256: done!.sha256, records: done!.records });
     expect(runs[0]!.error).toMatch(/recorded from the file’s manifest/);
     const folder = path.join(root, 'team', String(counter));
-    expect((await readdir(folder)).sort()).toEqual([path.basename(done!.file!), `${path.basename(done!.file!)}.manifest.json`]);
+    expect((await readdir(folder)).sort()).toEqual([
+      path.basename(done!.file!),
+      `${path.basename(done!.file!)}.manifest.json`,
+      `${path.basename(done!.file!)}.manifest.jws`,
+    ]);
   }, 60_000);
 
   it('audit entries kept while it is away are written in order when it answers, the chain intact; through a stop too', async () => {

@@ -165,7 +165,11 @@ test('SIGTERM drains an instance: health 503 at once, its running export finishe
   const run = (await client.query('select outcome, records, file, instance from delivery_runs where id = $1', [runId])).rows[0];
   expect(run).toMatchObject({ outcome: 'complete', file: expect.stringMatching(/^stop\//) });
   expect(Number(run.records)).toBeGreaterThan(100);
-  expect(readdirSync(path.join(root, 'stop')).sort()).toEqual([path.basename(run.file), `${path.basename(run.file)}.manifest.json`]);
+  expect(readdirSync(path.join(root, 'stop')).sort()).toEqual([
+    path.basename(run.file),
+    `${path.basename(run.file)}.manifest.json`,
+    `${path.basename(run.file)}.manifest.jws`,
+  ]);
   expect((await client.query('select count(*)::int as n from delivery_runs where delivery_id = $1', [deliveryId])).rows[0]).toEqual({
     n: 1,
   });

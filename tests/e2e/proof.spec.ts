@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { compactVerify, createRemoteJWKSet } from 'jose';
+import { expect, signIn, test } from './fixtures';
+import { E2E } from './ports';
+import { sessionCookie } from './support/session';
+
+/**
+ * Signed manifests end to end: an export's manifest and JWS, checked by the standalone verifier (run with Node
+ * alone, as a recipient would) and by jose against the JWK Set fetched over HTTP — neither imports the portal's
+ * signing code; each kind of tampering fails the verifier, naming it; a record outside the licence is flagged.
+ */
+
+const run = promisify(execFile);
+const main = `http://127.0.0.1:${E2E.port}`;
+const faulty = `http://127.0.0.1:${E2E.faultyPort}`;
+const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
+const VERIFIER = path.resolve('public/verify-picks-file.mjs');
+
+type Entry = { seq: number; sha256: string | null; target: string | null };
+
+/** Exports as `cookie`, finds the export's audit entry by its sha256, and saves file, manifest, JWS and keys in a folder. */
+async function exportAndFetch(origin: string, role: 'editor', query: string) {
+  const cookie = await sessionCookie(origin, role);
+  const bytes = Buffer.from(await (await fetch(`${origin}${query}`, { headers: { cookie } })).arrayBuffer());
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const admin = await sessionCookie(origin, 'admin');
+  let entry: Entry | undefined;
+  await expect
+    .poll(async () => {
+      const trail = (await (await fetch(`${origin}/api/audit?format=json&outcome=complete`, { headers: { cookie: admin } })).json()) as {
+        entries: Entry[];
+      };
+      entry = trail.entries.find((e) => e.sha256 === sha256);
+      return entry !== undefined;
+    })
+    .toBe(true);
+  const manifest = Buffer.from(await (await fetch(`${origin}/api/exports/${entry!.seq}/manifest`, { headers: { cookie } })).arrayBuffer());
+  const jwsResponse = await fetch(`${origin}/api/exports/${entry!.seq}/manifest.jws`, { headers: { cookie } });
+  expect(jwsResponse.headers.get('content-type')).toBe('application/jose');
+  const jws = await jwsResponse.text();
+  const keys = await fetch(`${origin}/api/proof/keys`); // public: no cookie
+  expect(keys.status).toBe(200);
+  const dir = await mkdtemp(path.join(tmpdir(), 'proof-e2e-'));
+  const file = path.join(dir, entry!.target!);
+  await writeFile(file, bytes);
+  await writeFile(`${file}.manifest.json`, manifest);
+  await writeFile(`${file}.manifest.jws`, jws);
+  await writeFile(path.join(dir, 'keys.json'), await keys.text());
+  return { dir, file, bytes, manifest, jws, seq: entry!.seq, keysFile: path.join(dir, 'keys.json') };
+}
+
+/** The verifier as a recipient runs it: `node verify-picks-file.mjs …`, from another folder. */
+async function verify(args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout } = await run(process.execPath, [VERIFIER, ...args], { cwd: tmpdir() });
+    return { code: 0, out: stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, out: `${failed.stdout}${failed.stderr}` };
+  }
+}
+
+test('an export’s signed manifest verifies with the published keys, and every kind of tampering is named', async () => {
+  const got = await exportAndFetch(main, 'editor', '/api/export/picks?format=csv&sport=Football');
+  const manifest = JSON.parse(got.manifest.toString('utf8'));
+  const rows = got.bytes.toString('utf8').trim().split('\r\n').length - 1;
+  expect(manifest).toMatchObject({
+    manifestVersion: 2,
+    file: path.basename(got.file),
+    records: rows,
+    bytes: got.bytes.length,
+    filters: { sport: 'Football' },
+    filtersResolved: expect.objectContaining({ sport: 'Football' }),
+    requestedBy: { user: 'editor@demo.picks.test', role: 'editor' },
+    audit: { seq: got.seq, hash: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    recordIds: { count: rows, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    licenceAttestation: { licenceId: 'lic_full', result: 'inside', checks: { sports: { state: 'inside' } } },
+  });
+  expect(Date.parse(manifest.dataAsOf.firstPage)).toBeLessThanOrEqual(Date.parse(manifest.dataAsOf.lastPage));
+
+  // jose, with the key set fetched over HTTP: the payload is exactly the manifest's bytes.
+  const verified = await compactVerify(got.jws, createRemoteJWKSet(new URL(`${main}/api/proof/keys`)));
+  expect(verified.protectedHeader).toMatchObject({ alg: 'EdDSA', typ: 'picks-manifest+json' });
+  expect(Buffer.from(verified.payload).equals(got.manifest)).toBe(true);
+
+  const good = await verify([got.file, '--keys', got.keysFile]);
+  expect(good.code).toBe(0);
+  expect(good.out).toContain(`ok   records: ${rows}`);
+  expect(good.out).toContain('licence attestation: inside (licence lic_full)');
+  expect(good.out).toContain('verified: every check holds');
+  // The keys can be fetched by the verifier itself too.
+  expect((await verify([got.file, '--keys', `${main}/api/proof/keys`])).code).toBe(0);
+
+  // One byte of the file changed.
+  const edited = Buffer.from(got.bytes);
+  edited[edited.length - 5] = edited[edited.length - 5] === 0x31 ? 0x32 : 0x31;
+  await writeFile(got.file, edited);
+  let result = await verify([got.file, '--keys', got.keysFile]);
+  expect(result.code).toBe(1);
+  expect(result.out).toMatch(/FAIL sha256: the file's is [0-9a-f]{64}, the manifest says/);
+  expect(result.out).toMatch(/NOT VERIFIED: sha256$/m);
+
+  // A record removed.
+  const lines = got.bytes.toString('utf8').split('\r\n');
+  await writeFile(got.file, [...lines.slice(0, 2), ...lines.slice(3)].join('\r\n'));
+  result = await verify([got.file, '--keys', got.keysFile]);
+  expect(result.out).toMatch(/NOT VERIFIED: bytes, sha256, records, record ids/);
+  await writeFile(got.file, got.bytes);
+
+  // A manifest field changed (the file made to match it would still fail: the JWS signs the original).
+  await writeFile(`${got.file}.manifest.json`, JSON.stringify({ ...manifest, records: rows + 1 }));
+  result = await verify([got.file, '--keys', got.keysFile]);
+  expect(result.out).toContain('FAIL manifest: ');
+  expect(result.out).toContain('differs from what was signed');
+  await writeFile(`${got.file}.manifest.json`, got.manifest);
+
+  // The JWS's payload swapped for an edited manifest, keeping the signature.
+  const [header, , signature] = got.jws.split('.');
+  const forged = `${header}.${Buffer.from(JSON.stringify({ ...manifest, records: rows + 1 })).toString('base64url')}.${signature}`;
+  await writeFile(`${got.file}.manifest.jws`, forged);
+  result = await verify([got.file, '--keys', got.keysFile, '--manifest', path.join(got.dir, 'none.json')].slice(0, 3));
+  expect(result.out).toMatch(/FAIL signature: its signature does not match key/);
+
+  // A key set without the portal's key.
+  await writeFile(`${got.file}.manifest.jws`, got.jws);
+  await writeFile(got.keysFile, JSON.stringify({ keys: [] }));
+  result = await verify([got.file, '--keys', got.keysFile]);
+  expect(result.out).toMatch(/FAIL signature: it was signed with key \S+, which is not among the keys given/);
+});
+
+test('a JSON export verifies too; the verifier is downloadable from the portal, the same file', async () => {
+  const got = await exportAndFetch(main, 'editor', '/api/export/results?format=json&league=NBA');
+  const good = await verify([got.file, '--keys', got.keysFile]);
+  expect(good.code).toBe(0);
+  const served = Buffer.from(await (await fetch(`${main}/verify-picks-file.mjs`)).arrayBuffer());
+  expect(served.equals(await readFile(VERIFIER))).toBe(true);
+});
+
+test('records outside the licence are delivered, flagged in the manifest and marked in “My exports”', async ({ page }) => {
+  // /me narrowed to Football: every other sport the upstream still sends is outside the licence.
+  const me = { partner: 'Partner', licence: { id: 'lic_narrow', status: 'active', sports: ['Football'], contentMode: 'full' } };
+  await fetch(`${proxy}/__faults`, {
+    method: 'POST',
+    body: JSON.stringify([{ path: '^/api/v1/me', status: 200, body: JSON.stringify(me), headers: { 'content-type': 'application/json' } }]),
+  });
+  try {
+    const got = await exportAndFetch(faulty, 'editor', '/api/export/picks?format=json&league=NBA');
+    const sent = JSON.parse(got.bytes.toString('utf8')) as { data: { id: string; sport: string }[] };
+    const outside = sent.data.filter((record) => record.sport !== 'Football');
+    expect(outside.length).toBeGreaterThan(0);
+    const manifest = JSON.parse(got.manifest.toString('utf8'));
+    expect(manifest.licenceAttestation).toMatchObject({
+      licenceId: 'lic_narrow',
+      result: 'outside',
+      scope: { sports: ['Football'] },
+      checks: { sports: { state: 'outside', outside: outside.length }, leagues: { state: 'unknown' }, contentMode: { state: 'unknown' } },
+      outside: { count: outside.length, firstIds: outside.slice(0, 10).map((record) => record.id) },
+    });
+    const result = await verify([got.file, '--keys', got.keysFile]);
+    expect(result.code).toBe(0); // the file is what was delivered: verified, with the attestation saying what it found
+    expect(result.out).toContain(`outside the licence: ${outside.length} records`);
+
+    await signIn(page, 'editor', '/exports', faulty);
+    await page.goto(`${faulty}/exports`);
+    const row = page.locator(`[data-testid="exports-table"] tbody tr[data-export="${got.seq}"]`);
+    await expect(row.getByTestId('outside-licence')).toHaveText(`${outside.length} outside the licence`);
+  } finally {
+    await fetch(`${proxy}/__faults`, { method: 'DELETE' });
+  }
+});

@@ -37,6 +37,8 @@ export interface ProcessState {
   observeStore?: (ms: number, failed: boolean) => void;
   /** This process's signing key (lib/proof/signer.ts), read from its file once. */
   signingKey?: Promise<import('./proof/keys').SigningKey>;
+  /** The audit trail's checkpoints made by this process (lib/audit/sealing.ts); unset in commands. */
+  sealing?: import('./audit/sealing').Sealing;
 }
 
 const holder = globalThis as typeof globalThis & { __portalProcess?: ProcessState };

@@ -75,5 +75,8 @@ export async function shutdownPortal(graceMs: number, dataDir: string, log: Line
   await saveKeptAuditEntries(dataDir, store?.instance ?? String(process.pid)).catch((error: unknown) =>
     log(`[audit] kept audit entries could not be saved: ${(error as Error).message}`),
   );
+  // What this instance added to the audit trail is sealed before it goes (lib/audit/sealing.ts).
+  processState.sealing?.stop();
+  await processState.sealing?.flush();
   await closeStore().catch(() => undefined);
 }

@@ -16,6 +16,7 @@ import { log } from './log';
 import { requestFinisher } from './log/requests';
 import { shutdownPortal } from './shutdown';
 import { startSigning } from './proof/signer';
+import { startSealing } from './audit/sealing';
 
 /**
  * Everything the portal starts with its server, once, from instrumentation.ts (Node runtime only): the
@@ -43,12 +44,13 @@ export async function startPortal(): Promise<void> {
     await importSavedAuditEntries(config.PORTAL_DATA_DIR).catch((error: unknown) =>
       log('audit').error({ err: error }, 'audit entries saved by an earlier stop could not be written yet; tried again at the next start'),
     );
-    pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS });
     // The signing key read and its public half published; a missing, unreadable or retired key stops the start.
     const signing = await startSigning(store).catch((error: unknown) => {
       throw new ConfigError([(error as Error).message]);
     });
     log('proof').info({ kid: signing.kid }, `signing manifests and checkpoints with key ${signing.kid}`);
+    const sealing = startSealing(store.db, config);
+    pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS }, sealing.pruning);
     await recordSettingsChange(store, config);
     startChangeFeed(store, config);
     startDeliveries(store, config);

@@ -1,4 +1,5 @@
 import { metrics } from '../metrics';
+import { processState } from '../process-state';
 import { getStore } from '../store';
 import { appendAudit, type AuditEntry, type AuditInput } from '../store/audit';
 import { auditBacklog, flushAuditEntries, keepAuditEntry } from './outbox';
@@ -60,7 +61,9 @@ export async function recordAudit(record: AuditRecord): Promise<AuditEntry | nul
     return null;
   }
   try {
-    return await appendAudit((await getStore()).db, entry);
+    const appended = await appendAudit((await getStore()).db, entry);
+    processState.sealing?.appended(appended.seq);
+    return appended;
   } catch (error) {
     keepAuditEntry(entry, (error as Error).message);
     return null;

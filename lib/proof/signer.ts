@@ -1,11 +1,13 @@
 import 'server-only';
 import { CompactSign } from 'jose';
-import canonicalize from 'canonicalize';
+import { canonicalBytes } from './canonical';
 import { getConfig } from '../config';
 import { processState } from '../process-state';
 import { listSigningKeys, registerSigningKey } from '../store/signing-keys';
 import type { Store } from '../store/open';
 import { loadSigningKey, type SigningKey } from './keys';
+
+export { canonicalBytes };
 
 /**
  * Signing, for every proof the portal makes: a compact JWS (RFC 7515, EdDSA, `kid` in its header) whose payload
@@ -32,16 +34,13 @@ export async function startSigning(store: Store): Promise<SigningKey> {
   return key;
 }
 
-/** The canonical JSON bytes of a document (RFC 8785). */
-export function canonicalBytes(document: unknown): Buffer {
-  const text = canonicalize(document);
-  if (text === undefined) throw new Error('nothing to serialise');
-  return Buffer.from(text, 'utf8');
-}
-
 /** A compact JWS over `payload`; `typ` says what it proves (e.g. picks-manifest+json). */
 export async function signBytes(payload: Uint8Array, typ: string): Promise<string> {
-  const key = await signingKey();
+  return signWith(await signingKey(), payload, typ);
+}
+
+/** The same with a key in hand (the command-line tools read theirs themselves). */
+export function signWith(key: SigningKey, payload: Uint8Array, typ: string): Promise<string> {
   return new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ }).sign(key.privateKey);
 }
 

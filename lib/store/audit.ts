@@ -142,7 +142,8 @@ export function toRow(entry: AuditEntry): Insertable<AuditLogTable> {
   };
 }
 
-async function anchor(db: Db): Promise<{ seq: number; hash: string }> {
+/** Where the chain starts: the last pruned entry (or the genesis, seq 0). */
+export async function anchor(db: Db): Promise<{ seq: number; hash: string }> {
   const stored = await readMeta(db, ANCHOR);
   return stored ? (JSON.parse(stored) as { seq: number; hash: string }) : { seq: 0, hash: GENESIS };
 }
@@ -227,8 +228,21 @@ export async function verifyAudit(db: Db): Promise<AuditVerdict> {
   return { ok: true, entries, head: expected.hash };
 }
 
-/** Removes entries older than `before` (ISO), keeping the hash of the last one removed as the anchor. */
-export async function pruneAudit(db: Db, before: string): Promise<number> {
+/** The newest entry (or the anchor when the trail is empty). */
+export async function auditHead(db: Db): Promise<{ seq: number; hash: string }> {
+  const last = await db.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return last ? { seq: Number(last.seq), hash: last.hash } : anchor(db);
+}
+
+/**
+ * Removes entries older than `before` (ISO), keeping the hash of the last one removed as the anchor;
+ * `sealCut` runs in the same transaction, so the new start is sealed by a signed checkpoint (lib/audit/checkpoints.ts).
+ */
+export async function pruneAudit(
+  db: Db,
+  before: string,
+  sealCut?: (trx: Db, cut: { seq: number; hash: string }) => Promise<void>,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await takeLock(trx, 'audit');
     // The cut is a prefix of the chain: up to the last entry older than `before` that has no newer one before it.
@@ -239,6 +253,7 @@ export async function pruneAudit(db: Db, before: string): Promise<number> {
     if (!last) return 0;
     const removed = await trx.deleteFrom('audit_log').where('seq', '<=', Number(last.seq)).executeTakeFirst();
     await writeMeta(trx, ANCHOR, JSON.stringify({ seq: Number(last.seq), hash: last.hash, at: new Date().toISOString() }));
+    await sealCut?.(trx, { seq: Number(last.seq), hash: last.hash });
     return Number(removed.numDeletedRows);
   });
 }

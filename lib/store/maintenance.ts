@@ -17,10 +17,20 @@ export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Prom
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
 /** Prunes once now and then every hour, in the background of a server process; a failed round is retried next hour. */
-export function pruneHourly(db: Kysely<Database>, retention: { auditDays: number; changesDays: number }): void {
+export function pruneHourly(
+  db: Kysely<Database>,
+  retention: { auditDays: number; changesDays: number },
+  sealing?: () => { sealCut: Parameters<typeof pruneAudit>[2]; kept: () => Promise<void> },
+): void {
   const round = () => {
     const pass = log('store', { prune: workId('prune') });
-    void Promise.all([pruneExpired(db), pruneAudit(db, daysAgo(retention.auditDays)), pruneChanges(db, daysAgo(retention.changesDays))])
+    // The audit trail's new start is sealed by a signed checkpoint in the pruning's transaction (lib/audit/sealing.ts).
+    const seal = sealing?.();
+    const audit = pruneAudit(db, daysAgo(retention.auditDays), seal?.sealCut).then(async (removed) => {
+      if (removed > 0) await seal?.kept();
+      return removed;
+    });
+    void Promise.all([pruneExpired(db), audit, pruneChanges(db, daysAgo(retention.changesDays))])
       .then(([, audit, changes]) => pass[audit + changes > 0 ? 'info' : 'debug']({ audit, changes }, 'pruned what is past its retention'))
       .catch((error: unknown) => pass.warn({ err: error }, 'pruning failed; it is tried again in an hour'));
   };

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import type { Kysely } from 'kysely';
+import { takeLock } from '../store/locks';
+import { auditHead } from '../store/audit';
+import { insertCheckpoint, lastCheckpoint, sealedUpTo, type StoredCheckpoint } from '../store/checkpoints';
+import type { Database } from '../store/schema';
+import { canonicalBytes } from '../proof/canonical';
+
+/**
+ * The sealed audit trail. A checkpoint signs the seq and hash of the newest entry, how many entries it seals
+ * since the one before, the previous checkpoint's hash and the time: a database writer, who cannot sign, can no
+ * longer rewrite, cut or re-anchor what a checkpoint covers without it showing (lib/audit/verify-sealed.ts).
+ * One is made every AUDIT_CHECKPOINT_EVERY entries and at least every AUDIT_CHECKPOINT_MINUTES while entries
+ * are unsealed; pruning makes one of kind `anchor` sealing the new start. Each is kept in the store and appended
+ * to a file outside it (AUDIT_CHECKPOINT_FILE), whence an operator copies it elsewhere.
+ */
+
+type Db = Kysely<Database>;
+export const CHECKPOINT_TYPE = 'picks-audit-checkpoint+json';
+
+export interface CheckpointPayload {
+  type: 'picks-audit-checkpoint';
+  id: number;
+  /** `seal`: the trail up to headSeq; `anchor`: pruning removed every entry up to headSeq, the trail starts after it. */
+  kind: 'seal' | 'anchor';
+  headSeq: number;
+  headHash: string;
+  /** Entries sealed since the previous checkpoint (0 for an anchor). */
+  entries: number;
+  /** sha256 of the previous checkpoint's payload; null for the first. */
+  previous: string | null;
+  at: string;
+}
+
+export type Signer = (payload: Uint8Array) => Promise<string>;
+
+/** Makes and stores checkpoint `kind` over `head`, in the caller's transaction (which holds the checkpoints lock). */
+async function makeCheckpoint(trx: Db, kind: CheckpointPayload['kind'], head: { seq: number; hash: string }, sign: Signer, now: Date) {
+  const last = await lastCheckpoint(trx);
+  const sealed = await sealedUpTo(trx);
+  const payload: CheckpointPayload = {
+    type: 'picks-audit-checkpoint',
+    id: (last?.id ?? 0) + 1,
+    kind,
+    headSeq: head.seq,
+    headHash: head.hash,
+    entries: kind === 'seal' ? Math.max(0, head.seq - sealed) : 0,
+    previous: last?.hash ?? null,
+    at: now.toISOString(),
+  };
+  const bytes = canonicalBytes(payload);
+  const checkpoint: StoredCheckpoint = {
+    id: payload.id,
+    headSeq: head.seq,
+    headHash: head.hash,
+    jws: await sign(bytes),
+    hash: createHash('sha256').update(bytes).digest('hex'),
+    at: payload.at,
+  };
+  await insertCheckpoint(trx, checkpoint);
+  return checkpoint;
+}
+
+export interface SealRules {
+  every: number;
+  minutes: number;
+  /** Seal whatever is unsealed now (a stop, a command). */
+  force?: boolean;
+  now?: Date;
+}
+
+/** A checkpoint when one is due (entries unsealed, and enough of them or for long enough); null otherwise. */
+export async function sealAudit(db: Db, sign: Signer, rules: SealRules): Promise<StoredCheckpoint | null> {
+  const now = rules.now ?? new Date();
+  return db.transaction().execute(async (trx) => {
+    await takeLock(trx, 'checkpoints');
+    const head = await auditHead(trx);
+    const sealed = await sealedUpTo(trx);
+    if (head.seq <= sealed) return null;
+    // Stale: the oldest unsealed entry has waited the time allowed.
+    const oldest = await trx.selectFrom('audit_log').select('at').where('seq', '>', sealed).orderBy('seq').limit(1).executeTakeFirst();
+    const stale = oldest !== undefined && now.getTime() - Date.parse(oldest.at) >= rules.minutes * 60_000;
+    if (!rules.force && head.seq - sealed < rules.every && !stale) return null;
+    return makeCheckpoint(trx, 'seal', head, sign, now);
+  });
+}
+
+/** For pruneAudit: the new start sealed, in the pruning's own transaction; what it made is pushed to `made` (for the file, after commit). */
+export function anchorSealer(sign: Signer, made: StoredCheckpoint[], now = new Date()) {
+  return async (trx: Db, cut: { seq: number; hash: string }) => {
+    await takeLock(trx, 'checkpoints');
+    made.push(await makeCheckpoint(trx, 'anchor', cut, sign, now));
+  };
+}
+
+/** Appends checkpoints to the file kept outside the store: one JSON line each, the JWS holding everything. */
+export async function keepOutside(file: string, checkpoints: StoredCheckpoint[]): Promise<void> {
+  if (checkpoints.length === 0) return;
+  const lines = checkpoints.map(
+    (c) => `${JSON.stringify({ id: c.id, headSeq: c.headSeq, headHash: c.headHash, at: c.at, hash: c.hash, jws: c.jws })}\n`,
+  );
+  await appendFile(file, lines.join(''), { mode: 0o600 });
+}

@@ -1,0 +1,69 @@
+import 'server-only';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { PortalConfig } from '../config';
+import { log } from '../log';
+import { processState } from '../process-state';
+import { signBytes } from '../proof/signer';
+import type { Database } from '../store/schema';
+import type { StoredCheckpoint } from '../store/checkpoints';
+import { anchorSealer, CHECKPOINT_TYPE, keepOutside, sealAudit, type Signer } from './checkpoints';
+
+/**
+ * The portal's side of the sealed trail (lib/audit/checkpoints.ts): a checkpoint as soon as an entry's seq is a
+ * multiple of AUDIT_CHECKPOINT_EVERY (one instance appends each seq, so one seals it), a look every minute for
+ * entries unsealed for AUDIT_CHECKPOINT_MINUTES, one at a clean stop, and an anchor checkpoint with every pruning.
+ * Every checkpoint this instance makes is appended to AUDIT_CHECKPOINT_FILE.
+ */
+
+export const signCheckpoint: Signer = (payload) => signBytes(payload, CHECKPOINT_TYPE);
+
+export interface Sealing {
+  /** After an entry is appended (lib/audit/record.ts). */
+  appended(seq: number): void;
+  /** Seals what is unsealed (a clean stop). */
+  flush(): Promise<void>;
+  /** For pruneAudit: seals the new start (the file is written once the pruning commits, by `kept`). */
+  pruning(): { sealCut: ReturnType<typeof anchorSealer>; kept: () => Promise<void> };
+  stop(): void;
+}
+
+export function checkpointFile(config: Pick<PortalConfig, 'AUDIT_CHECKPOINT_FILE' | 'PORTAL_DATA_DIR'>): string {
+  return config.AUDIT_CHECKPOINT_FILE ?? path.join(config.PORTAL_DATA_DIR, 'audit-checkpoints.jsonl');
+}
+
+export function startSealing(db: Kysely<Database>, config: PortalConfig): Sealing {
+  const file = checkpointFile(config);
+  const said = log('audit');
+  const rules = { every: config.AUDIT_CHECKPOINT_EVERY, minutes: config.AUDIT_CHECKPOINT_MINUTES };
+  let running: Promise<void> = Promise.resolve();
+  const keep = async (made: StoredCheckpoint[]) => {
+    for (const c of made)
+      said.info({ checkpoint: c.id, headSeq: c.headSeq }, `audit trail sealed up to entry ${c.headSeq} (checkpoint ${c.id})`);
+    await keepOutside(file, made).catch((error: unknown) =>
+      said.error({ err: error, file }, 'a checkpoint could not be appended to the file kept outside the store; it is in the store'),
+    );
+  };
+  // One at a time in this process; across instances the checkpoints lock orders them.
+  const seal = (force = false) =>
+    (running = running
+      .then(() => sealAudit(db, signCheckpoint, { ...rules, force }))
+      .then((made) => keep(made ? [made] : []))
+      .catch((error: unknown) => said.warn({ err: error }, 'sealing the audit trail failed; tried again within a minute')));
+  const timer = setInterval(() => void seal(), 60_000);
+  timer.unref();
+  const sealing: Sealing = {
+    appended: (seq) => {
+      if (seq % rules.every === 0) void seal(true);
+    },
+    flush: () => seal(true),
+    pruning: () => {
+      const made: StoredCheckpoint[] = [];
+      return { sealCut: anchorSealer(signCheckpoint, made), kept: () => keep(made) };
+    },
+    stop: () => clearInterval(timer),
+  };
+  processState.sealing = sealing;
+  void seal();
+  return sealing;
+}

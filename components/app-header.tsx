@@ -19,6 +19,7 @@ const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/deliveries', label: 'Deliveries', needs: 'deliveries' },
   { href: '/admin/users', label: 'Users', needs: 'users' },
   { href: '/admin/audit', label: 'Audit', needs: 'audit' },
+  { href: '/admin/proofs', label: 'Proofs', needs: 'audit' },
   { href: '/alerts', label: 'Alerts', needs: 'alerts' },
 ];
 

@@ -36,7 +36,12 @@ export interface RequestPolicyOptions {
   origin: string;
   /** The largest request body read, in bytes. */
   maxBodyBytes: number;
+  /** The largest file an admin may upload to "check a file" (POST /api/proof/check), in bytes. */
+  maxCheckBytes: number;
 }
+
+/** The one route that takes a whole file: its own limit (PROOF_CHECK_MAX_MB), every other route PORTAL_MAX_BODY_KB. */
+export const CHECK_PATH = '/api/proof/check';
 
 /** true: the request was answered here; false: it is ready for Next. */
 export type RequestPolicy = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -55,6 +60,7 @@ export function requestPolicyOptions(config: PortalConfig): RequestPolicyOptions
     dev: config.NODE_ENV !== 'production',
     origin: portalOrigin(config),
     maxBodyBytes: config.PORTAL_MAX_BODY_KB * 1024,
+    maxCheckBytes: config.PROOF_CHECK_MAX_MB * 1024 * 1024,
   };
 }
 
@@ -89,11 +95,11 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
       res.end(body);
       return true;
     }
-    if (limitBody(req, res, options.maxBodyBytes)) return true;
-    delete headers['content-security-policy']; // only ours names the nonce Next puts on its scripts
     const raw = req.url ?? '/';
     const query = raw.indexOf('?');
     const rawPath = query < 0 ? raw : raw.slice(0, query);
+    if (limitBody(req, res, rawPath === CHECK_PATH ? options.maxCheckBytes : options.maxBodyBytes)) return true;
+    delete headers['content-security-policy']; // only ours names the nonce Next puts on its scripts
     if (ASSETS.test(rawPath) || (dev && DEV_ASSETS.test(rawPath))) return false;
 
     const url = parsePath(raw);

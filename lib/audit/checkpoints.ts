@@ -97,8 +97,9 @@ export function anchorSealer(sign: Signer, made: StoredCheckpoint[], now = new D
 /** Appends checkpoints to the file kept outside the store: one JSON line each, the JWS holding everything. */
 export async function keepOutside(file: string, checkpoints: StoredCheckpoint[]): Promise<void> {
   if (checkpoints.length === 0) return;
-  const lines = checkpoints.map(
-    (c) => `${JSON.stringify({ id: c.id, headSeq: c.headSeq, headHash: c.headHash, at: c.at, hash: c.hash, jws: c.jws })}\n`,
-  );
-  await appendFile(file, lines.join(''), { mode: 0o600 });
+  await appendFile(file, checkpoints.map(checkpointLine).join(''), { mode: 0o600 });
 }
+
+/** One checkpoint as a line of the file kept outside (and of GET /api/audit/checkpoints). */
+export const checkpointLine = (c: StoredCheckpoint) =>
+  `${JSON.stringify({ id: c.id, headSeq: c.headSeq, headHash: c.headHash, at: c.at, hash: c.hash, jws: c.jws })}\n`;

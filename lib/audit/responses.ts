@@ -6,6 +6,8 @@ import { fromStore, storeUnavailable } from '../store';
 import { batchedFileStream } from '../export/batched-file';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { findAuditEntry, readAudit, type AuditEntry } from '../store/audit';
+import { listCheckpoints } from '../store/checkpoints';
+import { checkpointLine } from './checkpoints';
 import { canonicalBytes, signBytes } from '../proof/signer';
 import { MANIFEST_TYPE, toManifest } from './manifest';
 import { parseAuditQuery } from './query';
@@ -57,4 +59,19 @@ export async function manifestResponse(id: string, session: PortalSession, form:
   if (form === 'json') return new Response(new Uint8Array(json), { headers: headers('application/json', `${name}.manifest.json`) });
   const jws = await signBytes(json, MANIFEST_TYPE);
   return new Response(jws, { headers: headers('application/jose', `${name}.manifest.jws`) });
+}
+
+/**
+ * GET /api/audit/checkpoints: every checkpoint as JSON lines, the form AUDIT_CHECKPOINT_FILE has and
+ * `npm run audit -- verify --checkpoints` reads, to keep where the database's writers cannot reach.
+ */
+export async function checkpointsResponse(): Promise<Response> {
+  const checkpoints = await fromStore((db) => listCheckpoints(db));
+  return new Response(checkpoints.map(checkpointLine).join(''), {
+    headers: {
+      'Content-Type': 'application/x-ndjson',
+      'Cache-Control': 'private, no-store',
+      'Content-Disposition': `attachment; filename="audit-checkpoints-${fileStamp(new Date())}.jsonl"`,
+    },
+  });
 }

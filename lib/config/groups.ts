@@ -158,6 +158,8 @@ export const proofSettings = {
   AUDIT_CHECKPOINT_EVERY: wholeNumber(100, 1, 1_000_000),
   AUDIT_CHECKPOINT_MINUTES: wholeNumber(5, 1, 1_440),
   AUDIT_CHECKPOINT_FILE: optionalText,
+  // The largest file an admin may upload to "check a file" (/admin/proofs); the offline verifier has no limit.
+  PROOF_CHECK_MAX_MB: positiveInt(100, 2_048),
 };
 
 /** Every group, by the name docs/configuration.md gives its section. OIDC has its own parser (lib/auth/oidc.ts). */

@@ -24,6 +24,7 @@ async function portalWith(options: Partial<RequestPolicyOptions>): Promise<Porta
     dev: false,
     origin: 'http://localhost:3000',
     maxBodyBytes: 64 * 1024,
+    maxCheckBytes: 256 * 1024,
     ...options,
   });
   const server: Server = createServer(async (req, res) => {
@@ -219,5 +220,14 @@ describe('request policy over http', () => {
       duplex: 'half',
     } as RequestInit);
     expect(await small.json()).toMatchObject({ bodyBytes: 1000 });
+  });
+
+  it('lets "check a file" alone take a file up to its own limit, and no more', async () => {
+    const origin = { origin: 'http://localhost:3000' };
+    const file = await post('/api/proof/check', origin, 'x'.repeat(200 * 1024));
+    expect(await file.json()).toMatchObject({ bodyBytes: 200 * 1024 });
+    expect((await post('/api/proof/check?x=1', origin, 'x'.repeat(256 * 1024 + 1))).status).toBe(413);
+    expect((await post('/api/proof/check/../deliveries', origin, 'x'.repeat(200 * 1024))).status).toBe(413);
+    expect((await post('/api/deliveries', origin, 'x'.repeat(200 * 1024))).status).toBe(413);
   });
 });

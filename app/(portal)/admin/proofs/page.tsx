@@ -1,0 +1,97 @@
+import type { Metadata } from 'next';
+import { CheckFileForm } from '@/components/admin/check-file-form';
+import { DataTable, type Column } from '@/components/data-table';
+import { ErrorPanel } from '@/components/error-panel';
+import { PageHeader } from '@/components/ui/page-header';
+import { UtcTime } from '@/components/utc-time';
+import { requirePage } from '@/lib/auth/session';
+import { getConfig } from '@/lib/config';
+import { proofsView, type ProofsView } from '@/lib/proof/view';
+
+export const metadata: Metadata = { title: 'Proofs' };
+
+const KEY_COLUMNS: Column<ProofsView['keys'][number]>[] = [
+  { id: 'kid', header: 'Key (kid)', className: 'font-mono text-xs', cell: (k) => k.kid },
+  { id: 'created', header: 'Signing since', nowrap: true, cell: (k) => <UtcTime iso={k.createdAt} /> },
+  {
+    id: 'state',
+    header: 'State',
+    cell: (k) =>
+      k.retiredAt ? (
+        <>
+          retired <UtcTime iso={k.retiredAt} />
+        </>
+      ) : (
+        'signing now'
+      ),
+  },
+];
+
+const CHECKPOINT_COLUMNS: Column<ProofsView['checkpoints'][number]>[] = [
+  { id: 'id', header: 'Checkpoint', align: 'right', cell: (c) => c.id },
+  { id: 'kind', header: 'Kind', cell: (c) => (c.kind === 'anchor' ? 'pruned up to' : 'sealed up to') },
+  { id: 'head', header: 'Entry', align: 'right', cell: (c) => c.headSeq },
+  { id: 'at', header: 'Made', nowrap: true, cell: (c) => <UtcTime iso={c.at} /> },
+  { id: 'hash', header: 'Hash', className: 'font-mono text-xs', title: (c) => c.hash, cell: (c) => `${c.hash.slice(0, 16)}…` },
+];
+
+export default async function ProofsPage() {
+  await requirePage('audit', '/admin/proofs');
+  const shown = await proofsView();
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Proofs">
+        The keys the portal signs manifests and audit checkpoints with, the latest checkpoints, and a check of any file it delivered. Give
+        recipients the{' '}
+        <a className="text-brand-700 hover:underline" href="/api/proof/keys">
+          key set
+        </a>{' '}
+        through a channel of your own, and the{' '}
+        <a className="text-brand-700 hover:underline" href="/verify-picks-file.mjs">
+          verifier
+        </a>{' '}
+        (Node alone runs it).
+      </PageHeader>
+      {!shown.ok ? (
+        <ErrorPanel error={shown.error} retryHref="/admin/proofs" />
+      ) : (
+        <>
+          <section className="space-y-2" aria-labelledby="keys-heading">
+            <h2 id="keys-heading" className="text-base font-semibold text-slate-900">
+              Signing keys
+            </h2>
+            <DataTable
+              testId="keys-table"
+              columns={KEY_COLUMNS}
+              rows={shown.view.keys}
+              rowKey={(k) => k.kid}
+              rowData={(k) => ({ 'data-kid': k.kid })}
+            />
+          </section>
+          <section className="space-y-2" aria-labelledby="checkpoints-heading">
+            <h2 id="checkpoints-heading" className="text-base font-semibold text-slate-900">
+              Audit checkpoints
+            </h2>
+            <p className="text-sm text-slate-600" data-testid="sealed-summary">
+              {shown.view.sealed >= shown.view.head
+                ? `The trail is sealed up to its newest entry (${shown.view.head}).`
+                : `Sealed up to entry ${shown.view.sealed}; entries ${shown.view.sealed + 1}–${shown.view.head} are not sealed yet.`}{' '}
+              Keep a copy of{' '}
+              <a className="text-brand-700 hover:underline" href="/api/audit/checkpoints">
+                every checkpoint
+              </a>{' '}
+              where the database’s writers cannot reach, and check with <code>npm run audit -- verify --keys … --checkpoints …</code>.
+            </p>
+            <DataTable testId="checkpoints-table" columns={CHECKPOINT_COLUMNS} rows={shown.view.checkpoints} rowKey={(c) => c.id} />
+          </section>
+        </>
+      )}
+      <section className="space-y-2" aria-labelledby="check-heading">
+        <h2 id="check-heading" className="text-base font-semibold text-slate-900">
+          Check a file
+        </h2>
+        <CheckFileForm maxMb={getConfig().PROOF_CHECK_MAX_MB} />
+      </section>
+    </div>
+  );
+}

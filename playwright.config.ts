@@ -27,6 +27,7 @@ const portal = (port: number, env: Record<string, string>, users: 'staff' | 'non
     NEXTAUTH_URL: `http://localhost:${port}`,
     CHANGES_POLL_SECONDS: port === E2E.port ? '300' : '0',
     DELIVERY_SPOOL_MIN_FREE_MB: '1', // not this machine's free disk space
+    AUDIT_CHECKPOINT_EVERY: '5', // the audit trail sealed often enough for proof.spec.ts to see checkpoints
     ...env,
   },
 });

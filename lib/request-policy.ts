@@ -46,8 +46,8 @@ export const CHECK_PATH = '/api/proof/check';
 /** true: the request was answered here; false: it is ready for Next. */
 export type RequestPolicy = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-// Hashed assets, the image optimiser and the icons: no page, no nonce, no sign-in needed.
-const ASSETS = /^\/(?:_next\/static\/|_next\/image|favicon\.ico|icon\.svg)/;
+// Hashed assets, the image optimiser, the icons and the offline verifier recipients download: no page, no nonce, no sign-in needed.
+const ASSETS = /^\/(?:_next\/static\/|_next\/image|favicon\.ico|icon\.svg|verify-picks-file\.mjs$)/;
 // next dev's own endpoints (hot reload, error overlay).
 const DEV_ASSETS = /^\/(?:_next\/|__nextjs)/;
 const ORIGIN = 'http://portal.invalid';

@@ -1,5 +1,5 @@
 import { expect, signIn, snapshot, test } from './fixtures';
-import { E2E } from './ports';
+import { E2E, e2eDay } from './ports';
 import { sessionCookie, walkSandbox } from './support/session';
 
 /** Coverage for account managers, in Chromium against the e2e sandbox (frozen at E2E.now). */
@@ -10,7 +10,7 @@ test('a manager sees scope against delivery, charts and field coverage for the d
   await signIn(page, 'manager');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coverage' }).click();
   await expect(page.getByTestId('coverage-report')).toBeVisible();
-  // Default range: the last 30 days to the next 14, UTC, around the sandbox's frozen day 2026-11-20.
+  // Default range: the last 30 days to the next 14, UTC, around the sandbox's frozen day (E2E.now).
   await expect(page.getByRole('search').getByLabel('From (UTC day)')).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
   const from = await page.getByRole('search').getByLabel('From (UTC day)').inputValue();
   const to = await page.getByRole('search').getByLabel('To (UTC day)').inputValue();
@@ -34,23 +34,23 @@ test('a manager sees scope against delivery, charts and field coverage for the d
 test('a manager changes the range and the figures follow', async ({ page }) => {
   await signIn(page, 'manager', '/coverage');
   await expect(page.getByTestId('coverage-report')).toBeVisible();
-  await page.getByRole('search').getByLabel('From (UTC day)').fill('2026-11-01');
-  await page.getByRole('search').getByLabel('To (UTC day)').fill('2026-11-10');
+  await page.getByRole('search').getByLabel('From (UTC day)').fill(e2eDay(-19));
+  await page.getByRole('search').getByLabel('To (UTC day)').fill(e2eDay(-10));
   await page.getByRole('search').getByLabel('Sport', { exact: true }).selectOption('Tennis');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect
     .poll(() => Object.fromEntries(new URL(page.url()).searchParams))
-    .toMatchObject({ from: '2026-11-01', to: '2026-11-10', sport: 'Tennis' });
-  await expect(page.getByTestId('coverage-cost')).toContainText('for 10 UTC days (2026-11-01 to 2026-11-10)');
+    .toMatchObject({ from: e2eDay(-19), to: e2eDay(-10), sport: 'Tennis' });
+  await expect(page.getByTestId('coverage-cost')).toContainText(`for 10 UTC days (${e2eDay(-19)} to ${e2eDay(-10)})`);
   const direct = await walkSandbox(sandbox, E2E.sandboxKey, 'picks', {
-    from: '2026-11-01T00:00:00.000Z',
-    to: '2026-11-11T00:00:00.000Z',
+    from: `${e2eDay(-19)}T00:00:00.000Z`,
+    to: `${e2eDay(-9)}T00:00:00.000Z`,
     sport: 'Tennis',
   });
   await expect(page.getByTestId('coverage-cost')).toContainText(`${direct.length.toLocaleString('en-US')} picks delivered`);
   expect(await page.getByTestId('coverage-matrix').locator('tbody tr').count()).toBe(2);
   const csv = await page.request.get((await page.getByRole('link', { name: 'Download the matrix as CSV' }).getAttribute('href')) as string);
-  expect(csv.headers()['content-disposition']).toContain('coverage-tennis-2026-11-01-to-2026-11-10.csv');
+  expect(csv.headers()['content-disposition']).toContain(`coverage-tennis-${e2eDay(-19)}-to-${e2eDay(-10)}.csv`);
   expect((await csv.text()).split('\r\n')[0]).toBe(
     'sport,league,licensed,total,upcoming,live,settled,void,other,playerPicks,playerShare,lastPublishedAt,emptyDays,win,loss,push,resultVoid',
   );

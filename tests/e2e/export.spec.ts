@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { CSV_COLUMNS } from '@/lib/export/csv';
 import { expect, signIn, test } from './fixtures';
-import { E2E } from './ports';
+import { E2E, e2eDay } from './ports';
 import { sessionCookie, walkSandbox } from './support/session';
 
 /**
@@ -26,8 +26,8 @@ const SETS: { name: string; kind: 'picks' | 'results'; portal: Record<string, st
   {
     name: 'a date range',
     kind: 'picks',
-    portal: { from: '2026-11-01', to: '2026-11-09' },
-    api: { from: '2026-11-01T00:00:00.000Z', to: '2026-11-10T00:00:00.000Z' },
+    portal: { from: e2eDay(-19), to: e2eDay(-11) },
+    api: { from: `${e2eDay(-19)}T00:00:00.000Z`, to: `${e2eDay(-10)}T00:00:00.000Z` },
   },
   {
     name: 'status, result and sport',

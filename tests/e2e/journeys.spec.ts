@@ -1,5 +1,6 @@
 import { expect, ROLES, sandboxApi, signIn, snapshot, test } from './fixtures';
 import { RecordsPage } from './pages/records-page';
+import { e2eDay } from './ports';
 
 type List = {
   data: {
@@ -57,16 +58,16 @@ for (const role of ROLES)
       expect(new Set(await picks.columnTexts('Result'))).toEqual(new Set(['win']));
       expect(new Set(await picks.columnTexts('Status'))).toEqual(new Set(['settled']));
 
-      await picks.filter({ Status: '', Result: '', from: '2026-11-10', to: '2026-11-12' });
+      await picks.filter({ Status: '', Result: '', from: e2eDay(-10), to: e2eDay(-8) });
       const inRange = await sandboxApi<List>(
-        `/picks?${q({ from: '2026-11-10T00:00:00.000Z', to: '2026-11-13T00:00:00.000Z', limit: '50' })}`,
+        `/picks?${q({ from: `${e2eDay(-10)}T00:00:00.000Z`, to: `${e2eDay(-7)}T00:00:00.000Z`, limit: '50' })}`,
       );
       expect(inRange.data.length).toBeGreaterThan(0);
       expect(await picks.ids()).toEqual(inRange.data.map((p) => p.id));
 
-      await picks.filter({ Sport: 'Basketball', Status: 'settled', 'Page size': '25', from: '2026-11-01', to: '' });
+      await picks.filter({ Sport: 'Basketball', Status: 'settled', 'Page size': '25', from: e2eDay(-19), to: '' });
       const combined = await sandboxApi<List>(
-        `/picks?${q({ sport: 'Basketball', status: 'settled', from: '2026-11-01T00:00:00.000Z', limit: '25' })}`,
+        `/picks?${q({ sport: 'Basketball', status: 'settled', from: `${e2eDay(-19)}T00:00:00.000Z`, limit: '25' })}`,
       );
       expect(await picks.ids()).toEqual(combined.data.map((p) => p.id));
       if (role === 'viewer') await snapshot(page, 'picks-filtered');

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, ROLES, sandboxApi, signIn, test } from './fixtures';
-import { E2E } from './ports';
+import { E2E, e2eDay } from './ports';
 
 /**
  * The partner key never reaches a browser. The e2e portals run with a canary key (and `npm test` builds
@@ -80,7 +80,7 @@ async function crawl(page: Page, origin: string, role: (typeof ROLES)[number] | 
     '/api/export/picks?format=csv&sport=Cricket',
     '/api/export/results?format=json&sport=Cricket',
     '/api/export/picks?format=xml',
-    '/api/coverage?from=2026-11-01&to=2026-11-03',
+    `/api/coverage?from=${e2eDay(-19)}&to=${e2eDay(-17)}`,
     '/api/auth/session',
     '/api/auth/csrf',
     '/api/auth/providers',

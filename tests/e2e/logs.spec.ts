@@ -1,5 +1,5 @@
 import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
+import { E2E, e2eDay, upstreamEnv } from './ports';
 import { waitUntil, type Instance } from './support/instances';
 import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
@@ -97,9 +97,12 @@ test('JSON lines: a request id in the header, the error body and the line; route
   expect(lineOf(invalidId)).toMatchObject({ status: 400, route: '/api/export/picks', role: 'editor' });
 
   // An export the upstream breaks after its first pages: one warning line with the request's id, no stack.
-  const exported = await fetch(`${origin}/api/export/picks?format=csv&from=2026-01-01T00:00:00Z&to=2027-12-31T00:00:00Z&limit=100`, {
-    headers: { cookie: editor },
-  });
+  const exported = await fetch(
+    `${origin}/api/export/picks?format=csv&from=${e2eDay(-400)}T00:00:00Z&to=${e2eDay(400)}T00:00:00Z&limit=100`,
+    {
+      headers: { cookie: editor },
+    },
+  );
   expect(exported.status).toBe(200);
   const exportId = exported.headers.get('x-request-id')!;
   const reader = exported.body!.getReader();

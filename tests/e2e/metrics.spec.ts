@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
+import { E2E, e2eDay, upstreamEnv } from './ports';
 import { waitUntil, type Instance } from './support/instances';
 import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
@@ -123,7 +123,7 @@ test('Prometheus scrapes both instances and finds the page views, exports, a fai
   expect((await fetch(`${a.origin}/metrics`)).status).toBe(401);
   expect((await fetch(`${a.origin}/metrics`, { headers: { cookie: await sessionCookie(a.origin, 'admin') } })).status).toBe(401);
 
-  const window = 'from=2026-01-01T00:00:00Z&to=2027-12-31T00:00:00Z';
+  const window = `from=${e2eDay(-400)}T00:00:00Z&to=${e2eDay(400)}T00:00:00Z`;
   for (let i = 0; i < 5; i += 1)
     expect((await fetch(`${a.origin}/picks?${window}&limit=50`, { headers: { cookie: viewerA } })).status).toBe(200);
   const editorB = await sessionCookie(b.origin, 'editor');

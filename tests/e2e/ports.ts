@@ -21,9 +21,16 @@ export const E2E = {
   logFile: (port: number) => `.data/e2e-logs/${port}.log`,
   /** The full-licence key of the e2e sandbox is a canary: it must never reach a browser or a log (leak.spec.ts). */
   sandboxKey: readFileSync('tests/e2e/canary-key', 'utf8').trim(),
-  /** The e2e sandbox's frozen clock: the same records, statuses and pages on every run. */
-  now: '2026-11-20T12:00:00.000Z',
+  /**
+   * The e2e sandbox's frozen clock: noon (UTC) of the day the run started, so that the portal's own defaults (the
+   * last 7 days, yesterday to tomorrow), which follow the real clock, meet the sandbox's records. Set once in
+   * E2E_NOW by the first process to load this file; the test workers inherit it, so a run crossing midnight keeps one day.
+   */
+  now: (process.env.E2E_NOW ??= new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000).toISOString()),
 } as const;
+
+/** A UTC day (YYYY-MM-DD) counted from the sandbox's frozen day: e2eDay(0) is its day, e2eDay(-19) nineteen days before. */
+export const e2eDay = (offset: number): string => new Date(Date.parse(E2E.now) + offset * 86_400_000).toISOString().slice(0, 10);
 
 /** The upstream settings of one e2e portal (kept here, in tests/, so no root file names the key variable). */
 export function upstreamEnv(baseUrl: string, key: string): Record<string, string> {

@@ -31,13 +31,16 @@ async function exportAndFetch(origin: string, role: 'editor', query: string) {
   const admin = await sessionCookie(origin, 'admin');
   let entry: Entry | undefined;
   await expect
-    .poll(async () => {
-      const trail = (await (await fetch(`${origin}/api/audit?format=json&outcome=complete`, { headers: { cookie: admin } })).json()) as {
-        entries: Entry[];
-      };
-      entry = trail.entries.find((e) => e.sha256 === sha256);
-      return entry !== undefined;
-    })
+    .poll(
+      async () => {
+        const trail = (await (await fetch(`${origin}/api/audit?format=json&outcome=complete`, { headers: { cookie: admin } })).json()) as {
+          entries: Entry[];
+        };
+        entry = trail.entries.find((e) => e.sha256 === sha256);
+        return entry !== undefined;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   const manifest = Buffer.from(await (await fetch(`${origin}/api/exports/${entry!.seq}/manifest`, { headers: { cookie } })).arrayBuffer());
   const jwsResponse = await fetch(`${origin}/api/exports/${entry!.seq}/manifest.jws`, { headers: { cookie } });
@@ -171,5 +174,64 @@ test('records outside the licence are delivered, flagged in the manifest and mar
     await expect(row.getByTestId('outside-licence')).toHaveText(`${outside.length} outside the licence`);
   } finally {
     await fetch(`${proxy}/__faults`, { method: 'DELETE' });
+  }
+});
+
+test('an admin sees the keys and checkpoints, and checks a file and its signature on /admin/proofs', async ({ page }) => {
+  const got = await exportAndFetch(main, 'editor', '/api/export/picks?format=csv&league=NBA');
+  const kid = JSON.parse(Buffer.from(got.jws.split('.')[0]!, 'base64url').toString()).kid as string;
+  await signIn(page, 'admin', '/admin/proofs');
+  await page.goto('/admin/proofs');
+  await expect(page.getByTestId('keys-table').locator(`tr[data-kid="${kid}"]`)).toContainText('signing now');
+  await expect(page.getByTestId('sealed-summary')).toContainText(/sealed/);
+
+  const form = page.getByRole('form', { name: 'Check a file' });
+  await form.getByLabel(/^File/).setInputFiles(got.file);
+  await form.getByLabel(/signature/).setInputFiles(`${got.file}.manifest.jws`);
+  await form.getByRole('button', { name: 'Check' }).click();
+  const result = page.getByTestId('check-result');
+  await expect(result).toHaveAttribute('data-ok', 'yes');
+  await expect(result.locator('[data-check="record ids"]')).toHaveAttribute('data-ok', 'yes');
+  await expect(result).toContainText('licence attestation: inside');
+
+  // The same file with one byte changed: named, not verified.
+  const edited = Buffer.from(got.bytes);
+  edited[edited.length - 3] = edited[edited.length - 3] === 0x31 ? 0x32 : 0x31;
+  await form.getByLabel(/^File/).setInputFiles({ name: path.basename(got.file), mimeType: 'text/csv', buffer: edited });
+  await form.getByRole('button', { name: 'Check' }).click();
+  await expect(result).toHaveAttribute('data-ok', 'no');
+  await expect(result.locator('[data-check="sha256"]')).toHaveAttribute('data-ok', 'no');
+  await expect(result).toContainText('Not verified: sha256');
+
+  // Nothing given: every missing field named at once.
+  const empty = await page.request.post(`http://localhost:${E2E.port}/api/proof/check`, {
+    multipart: { note: 'x' },
+    headers: { origin: `http://localhost:${E2E.port}` },
+  });
+  expect(empty.status()).toBe(400);
+  expect((await empty.json()).error.details).toEqual({
+    file: expect.stringContaining('is required'),
+    jws: expect.stringContaining('is required'),
+  });
+});
+
+test('the checkpoints download is for admins only, and verifies with the published keys', async () => {
+  const admin = await sessionCookie(main, 'admin');
+  const editor = await sessionCookie(main, 'editor');
+  expect((await fetch(`${main}/api/audit/checkpoints`, { headers: { cookie: editor } })).status).toBe(403);
+  const res = await fetch(`${main}/api/audit/checkpoints`, { headers: { cookie: admin } });
+  expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+  const lines = (await res.text()).trim().split('\n').filter(Boolean);
+  expect(lines.length).toBeGreaterThan(0); // sealed at start and at least every few minutes while entries come
+  const jwks = createRemoteJWKSet(new URL(`${main}/api/proof/keys`));
+  let previous: string | null = null;
+  for (const line of lines) {
+    const { jws, hash } = JSON.parse(line) as { jws: string; hash: string };
+    const { payload, protectedHeader } = await compactVerify(jws, jwks);
+    expect(protectedHeader.typ).toBe('picks-audit-checkpoint+json');
+    const checkpoint = JSON.parse(Buffer.from(payload).toString());
+    expect(checkpoint.previous).toBe(previous);
+    expect(createHash('sha256').update(payload).digest('hex')).toBe(hash);
+    previous = hash;
   }
 });

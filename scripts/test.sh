@@ -67,6 +67,8 @@ set -e
 echo "[test] the self-contained browser specs, run after the others:"
 cat "$standalone_log"
 [ "$status" -eq 0 ] && [ "$standalone_status" -eq 0 ] || {
+  # The main suite's summary again, last, so that the end of the output (all CI may keep) names what failed.
+  [ "$status" -eq 0 ] || { echo "[test] the main browser suite failed:"; grep -v '^{"level"' "$e2e_log" | grep -E '^\s+[0-9]+ (failed|flaky|passed)|^\s+tests/e2e/.*›' | tail -20; }
   echo "[test] the portals' output of this run: .data/e2e-logs/<port>.log" >&2
   exit 1
 }

@@ -59,7 +59,15 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
     setPending(true);
     const answer = await callApi('/api/deliveries', {
       method: 'POST',
-      body: JSON.stringify({ name: text('name'), kind, format: text('format'), schedule, filters: sent, destination }),
+      body: JSON.stringify({
+        name: text('name'),
+        kind,
+        format: text('format'),
+        schedule,
+        filters: sent,
+        destination,
+        ...(text('encryptTo') ? { encryptTo: text('encryptTo') } : {}),
+      }),
     });
     setPending(false);
     if (!answer.ok) return setProblem(answer.problem);
@@ -133,6 +141,21 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
             />
           </>
         )}
+        <div className="sm:col-span-2 lg:col-span-4">
+          <Field
+            label="Encrypt to (the recipient's OpenPGP public key, optional): files are placed as <file>.pgp"
+            htmlFor="f-encryptTo"
+            error={errors.encryptTo}
+          >
+            <textarea
+              id="f-encryptTo"
+              name="encryptTo"
+              rows={2}
+              className={controlClass()}
+              placeholder="-----BEGIN PGP PUBLIC KEY BLOCK-----"
+            />
+          </Field>
+        </div>
       </div>
       <Problem problem={problem} />
       <Button type="submit" tone="primary" disabled={pending}>

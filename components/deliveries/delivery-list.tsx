@@ -125,6 +125,14 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                     <dd>{String(d.destination.secret)} (never shown)</dd>
                   </>
                 ) : null}
+                {d.encryptedTo ? (
+                  <>
+                    <dt className="text-slate-500">Encrypted to</dt>
+                    <dd className="font-mono text-xs" data-testid="encrypted-to">
+                      {d.encryptedTo}
+                    </dd>
+                  </>
+                ) : null}
                 {d.hostKey ? (
                   <>
                     <dt className="text-slate-500">Host key pinned</dt>

@@ -5,6 +5,7 @@ import { folderProblem } from './destinations';
 import { filterProblems, type Vocabulary } from './filter-rules';
 import { invalidDelivery, parseDeliveryFields, runFilters, type DeliveryInput } from './input';
 import { intervalProblem } from './limits';
+import { readRecipient } from './encryption';
 import { describeBinding, sealSecret, secretBinding } from './secrets';
 import { targetProblem, webhookUrlProblem } from './targets';
 
@@ -31,6 +32,8 @@ export interface Checked {
   secret: string | null;
   /** A host key fingerprint given with an SFTP destination: pinned as given. */
   hostKey: string | null;
+  /** The recipient key read and checked; null: remove it; undefined: not given (unchanged). */
+  encryptTo: Delivery['encryptTo'] | undefined;
 }
 
 export async function checkDelivery(input: unknown, existing: Delivery | null, context: CheckContext): Promise<Checked> {
@@ -53,6 +56,15 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     const problem = intervalProblem(fields.schedule, context.minIntervalMinutes);
     if (problem) problems.schedule = problem;
   }
+  let encryptTo: Delivery['encryptTo'] | undefined;
+  if (typeof fields.encryptTo === 'string' && fields.encryptTo !== '') {
+    try {
+      const recipient = await readRecipient(fields.encryptTo);
+      encryptTo = { armoured: recipient.armoured, fingerprint: recipient.fingerprint };
+    } catch (error) {
+      problems.encryptTo = (error as Error).message;
+    }
+  } else if (fields.encryptTo === null || fields.encryptTo === '') encryptTo = null;
   if (!fields.destination) throw invalidDelivery(problems);
   const value = fields as DeliveryInput;
   const d = value.destination;
@@ -92,5 +104,5 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     problems.destination = 'holds a secret, and DELIVERY_SECRET_KEY is not set on the server: secrets cannot be stored';
   if (Object.keys(problems).length > 0) throw invalidDelivery(problems);
   if (plain !== null) secret = sealSecret(plain, context.secretKey!, binding!);
-  return { value, destination, secret, hostKey };
+  return { value, destination, secret, hostKey, encryptTo };
 }

@@ -11,7 +11,10 @@ import { AppError } from '../errors';
 export interface Finished {
   /** The spooled file, complete. */
   spool: string;
+  /** The name placed: the file's own, or `<file>.pgp` when it is encrypted. */
   file: string;
+  /** The clear file's name, whose manifest is placed beside it as `<manifestName>.manifest.json` and `.jws`. */
+  manifestName: string;
   manifest: Record<string, unknown>;
   /** The manifest as canonical JSON and its JWS (lib/proof/signer.ts): placed beside the file, after it, in that order. */
   signed: { json: Buffer; jws: string };
@@ -66,8 +69,8 @@ export async function toDirectory(root: string, folder: string, done: Finished):
     await copyFile(done.spool, part);
     await syncFile(part);
     await rename(part, final);
-    await writeAtomically(path.join(realTarget, `${done.file}.manifest.json`), done.signed.json);
-    await writeAtomically(path.join(realTarget, `${done.file}.manifest.jws`), done.signed.jws);
+    await writeAtomically(path.join(realTarget, `${done.manifestName}.manifest.json`), done.signed.json);
+    await writeAtomically(path.join(realTarget, `${done.manifestName}.manifest.jws`), done.signed.jws);
   } catch (error) {
     await rm(part, { force: true });
     throw deliveryFailed(`Writing to the folder failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);

@@ -106,6 +106,13 @@ export const deliverySchema = z.strictObject({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   destination: destinationSchema,
+  /** The recipient's armoured OpenPGP public key (files placed encrypted, as <file>.pgp); null removes it. */
+  encryptTo: z
+    .string({ error: 'must be an armoured OpenPGP public key' })
+    .trim()
+    .max(100_000, 'is too long for a public key')
+    .nullable()
+    .optional(),
 });
 export type DeliveryInput = z.infer<typeof deliverySchema>;
 

@@ -74,10 +74,12 @@ export async function placedBy(run: Run, delivery: Delivery, root: string): Prom
         records?: number;
         bytes?: number;
         sha256?: string;
+        encryption?: { placedAs?: string };
       };
       if (manifest.run !== run.id || !manifest.file) continue;
       return {
-        file: path.join(folder, manifest.file),
+        // An encrypted file was placed as <file>.pgp; the manifest describes the clear one.
+        file: path.join(folder, manifest.encryption?.placedAs ?? manifest.file),
         records: manifest.records ?? null,
         bytes: manifest.bytes ?? null,
         sha256: manifest.sha256 ?? null,

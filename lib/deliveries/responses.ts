@@ -61,7 +61,10 @@ export async function createResponse(request: Request, user: User): Promise<Resp
   const all = await fromStore(listDeliveries);
   const tooMany = tooManyDeliveries(all.filter((d) => d.createdBy === user.email).length, runtime.limits.maxPerUser);
   if (tooMany) throw invalidDelivery({ delivery: tooMany });
-  const { value, destination, secret, hostKey } = await checkDelivery(body, null, { ...runtime, vocabulary: await filterVocabulary() });
+  const { value, destination, secret, hostKey, encryptTo } = await checkDelivery(body, null, {
+    ...runtime,
+    vocabulary: await filterVocabulary(),
+  });
   const now = Date.now();
   const id = `dlv_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   if (all.some((d) => d.name.toLowerCase() === value.name.toLowerCase())) throw nameTaken();
@@ -75,6 +78,7 @@ export async function createResponse(request: Request, user: User): Promise<Resp
       schedule: value.schedule,
       destination,
       secret,
+      encryptTo: encryptTo ?? null,
       createdBy: user.email,
       createdAt: new Date(now).toISOString(),
       updatedAt: new Date(now).toISOString(),
@@ -121,7 +125,7 @@ export async function patchResponse(id: string, request: Request, user: User): P
   };
   // Filters are held to the licence when they are sent: a pause must not fail because the licence moved since.
   const changesFilters = 'filters' in body || 'kind' in body;
-  const { value, destination, secret, hostKey } = await checkDelivery(merged, current, {
+  const { value, destination, secret, hostKey, encryptTo } = await checkDelivery(merged, current, {
     ...deliveryRuntime(),
     vocabulary: changesFilters ? await filterVocabulary() : undefined,
   });
@@ -133,10 +137,12 @@ export async function patchResponse(id: string, request: Request, user: User): P
     destination.type !== current.destination.type ||
     (destination.type === 'sftp' && (destination.host !== current.destination.host || destination.port !== current.destination.port));
   // A fingerprint given is pinned; another server, or an admin's re-pin, pins the key of the next handshake.
+  const { encryptTo: _given, ...fields } = value;
   const change: DeliveryChange = {
-    ...value,
+    ...fields,
     destination,
     secret,
+    ...(encryptTo !== undefined ? { encryptTo } : {}),
     ...(hostKey ? { hostKey } : moved || repinHostKey ? { hostKey: null } : {}),
   };
   // A new schedule starts from now: a due time of it that fell before the change is not run as "missed".

@@ -24,6 +24,7 @@ import type { Database } from '../store/schema';
 import { toDirectory, toSftp, toWebhook, type Finished } from './destinations';
 import { runFilters } from './input';
 import { checkSpoolSpace } from './limits';
+import { encryptFile } from './encryption';
 import { openSecret, secretBinding } from './secrets';
 import { log } from '../log';
 import { runningHere, untilStored } from './kept';
@@ -195,8 +196,15 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     // may have taken it for crashed and retried it. While the store is away, the file waits in the spool.
     takenOver = !(await untilStored('checking the run is still this instance’s', () => stillRunning(db, ticket.id), ticket.id));
     if (takenOver) throw new AppError({ code: 'DELIVERY_FAILED', message: 'taken for crashed while the store was away' });
+    // Encrypted to the recipient's key when the delivery names one: only `<file>.pgp` reaches the destination.
+    const sealed = delivery.encryptTo ? { spool: `${spool}.pgp`, file: `${file}.pgp` } : { spool, file };
+    if (delivery.encryptTo) {
+      await encryptFile(spool, sealed.spool, delivery.encryptTo.armoured);
+      Object.assign(manifest, { encryption: { format: 'openpgp', recipient: delivery.encryptTo.fingerprint, placedAs: sealed.file } });
+    }
     const signed = await signDocument(manifest, MANIFEST_TYPE);
-    const placed = await deliver(db, delivery, { spool, file, manifest, signed, contentType: made.contentType }, settings);
+    const contentType = delivery.encryptTo ? 'application/pgp-encrypted' : made.contentType;
+    const placed = await deliver(db, delivery, { ...sealed, manifestName: file, manifest, signed, contentType }, settings);
     result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
   } catch (error) {
     const failure = toAppError(error);

@@ -75,8 +75,8 @@ export async function toSftp(target: SftpTarget, done: Finished): Promise<{ file
       ['manifest.json', done.signed.json],
       ['manifest.jws', Buffer.from(done.signed.jws)],
     ] as const) {
-      await sftp.put(bytes, `${dir}/.${done.file}.${suffix}.part`);
-      await sftp.rename(`${dir}/.${done.file}.${suffix}.part`, `${dir}/${done.file}.${suffix}`);
+      await sftp.put(bytes, `${dir}/.${done.manifestName}.${suffix}.part`);
+      await sftp.rename(`${dir}/.${done.manifestName}.${suffix}.part`, `${dir}/${done.manifestName}.${suffix}`);
     }
     return { file: final, hostKey: seen };
   } catch (error) {

@@ -33,6 +33,8 @@ export function deliveryView(d: Delivery, last: Run | undefined, viewer: string,
     nextRuns: d.paused ? [] : nextRuns(d.schedule, 3),
     destination: { ...destination, ...(d.destination.type === 'directory' ? {} : { secret: d.secret ? 'set' : 'not set' }) },
     hostKey: d.hostKey,
+    // Files are placed encrypted to this key: its fingerprint, for the recipient to compare with their own.
+    encryptedTo: d.encryptTo?.fingerprint ?? null,
     paused: d.paused,
     pauseReason: d.pauseReason,
     failuresInARow: d.failures,

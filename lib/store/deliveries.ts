@@ -24,6 +24,8 @@ export interface Delivery {
   /** Sealed (lib/deliveries/secrets.ts); never leaves the server. */
   secret: string | null;
   hostKey: string | null;
+  /** The recipient's OpenPGP public key its files are encrypted to, with its fingerprint; null: placed in clear. */
+  encryptTo: { armoured: string; fingerprint: string } | null;
   createdBy: string;
   createdAt: string;
   updatedAt: string;
@@ -45,6 +47,7 @@ const toDelivery = (row: Selectable<DeliveriesTable>): Delivery => ({
   destination: JSON.parse(row.destination) as Delivery['destination'],
   secret: row.secret,
   hostKey: row.host_key,
+  encryptTo: row.encrypt_to && row.encrypt_fingerprint ? { armoured: row.encrypt_to, fingerprint: row.encrypt_fingerprint } : null,
   createdBy: row.created_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -67,7 +70,8 @@ export async function findDelivery(db: Db, id: string): Promise<Delivery | undef
   return row && toDelivery(row);
 }
 
-export type NewDelivery = Omit<Delivery, 'paused' | 'pauseReason' | 'failures' | 'changesUntil' | 'hostKey'>;
+export type NewDelivery = Omit<Delivery, 'paused' | 'pauseReason' | 'failures' | 'changesUntil' | 'hostKey' | 'encryptTo'> &
+  Partial<Pick<Delivery, 'encryptTo'>>;
 
 export async function insertDelivery(db: Db, d: NewDelivery): Promise<void> {
   await db
@@ -82,6 +86,8 @@ export async function insertDelivery(db: Db, d: NewDelivery): Promise<void> {
       destination: JSON.stringify(d.destination),
       secret: d.secret,
       host_key: null,
+      encrypt_to: d.encryptTo?.armoured ?? null,
+      encrypt_fingerprint: d.encryptTo?.fingerprint ?? null,
       created_by: d.createdBy,
       created_at: d.createdAt,
       updated_at: d.updatedAt,
@@ -103,6 +109,7 @@ export interface DeliveryChange {
   destination?: Delivery['destination'];
   secret?: string | null;
   hostKey?: string | null;
+  encryptTo?: Delivery['encryptTo'];
   paused?: boolean;
   pauseReason?: string | null;
   failures?: number;
@@ -120,6 +127,10 @@ export async function updateDelivery(db: Db, id: string, change: DeliveryChange,
   if (change.destination !== undefined) set.destination = JSON.stringify(change.destination);
   if (change.secret !== undefined) set.secret = change.secret;
   if (change.hostKey !== undefined) set.host_key = change.hostKey;
+  if (change.encryptTo !== undefined) {
+    set.encrypt_to = change.encryptTo?.armoured ?? null;
+    set.encrypt_fingerprint = change.encryptTo?.fingerprint ?? null;
+  }
   if (change.paused !== undefined) set.paused = change.paused ? 1 : 0;
   if (change.pauseReason !== undefined) set.pause_reason = change.pauseReason;
   if (change.failures !== undefined) set.failures = change.failures;

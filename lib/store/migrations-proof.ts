@@ -24,6 +24,9 @@ export const PROOF: Record<string, Migration> = {
         .addColumn('hash', 'text', (c) => c.notNull())
         .addColumn('at', 'text', (c) => c.notNull())
         .execute();
+      // A delivery's recipient key (armoured OpenPGP public key) and its fingerprint: its files are placed encrypted.
+      await db.schema.alterTable('deliveries').addColumn('encrypt_to', 'text').execute();
+      await db.schema.alterTable('deliveries').addColumn('encrypt_fingerprint', 'text').execute();
       // Serialises key registration (a new key retires the others) and the making of checkpoints.
       await db.insertInto('locks').values({ name: 'signing-keys', version: 0 }).execute();
       await db.insertInto('locks').values({ name: 'checkpoints', version: 0 }).execute();

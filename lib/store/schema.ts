@@ -193,6 +193,9 @@ export interface DeliveriesTable {
   failures: number;
   last_due_ms: number;
   changes_until: string | null;
+  /** 0011: the recipient's armoured OpenPGP public key and its fingerprint (lib/deliveries/encryption.ts). */
+  encrypt_to?: string | null;
+  encrypt_fingerprint?: string | null;
 }
 
 /** One run of a delivery; unique per (delivery, due time, attempt). */

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
 import type { Delivery, NewDelivery } from '@/lib/store/deliveries';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
+import * as openpgp from 'openpgp';
 import { startSshd, type TestSshd } from '../support/sshd';
+import { runVerifier, writeTestKeys } from '../support/proof';
 
 /**
  * The delivery fixes of the second security review that live below the HTTP API, against the sandbox
@@ -156,7 +158,7 @@ describe('DNS rebinding', () => {
       ).done;
       expect(await lastRun(delivery.id)).toMatchObject({ outcome: 'complete' });
       expect(lookups).toEqual(['sftp.rebind.test']);
-      expect(await readdir(path.join(sshd.home, 'in'))).toHaveLength(2);
+      expect(await readdir(path.join(sshd.home, 'in'))).toHaveLength(3); // the file, its manifest and the manifest’s JWS
     } finally {
       sshd.stop();
     }
@@ -182,7 +184,7 @@ describe('folder deliveries', () => {
       await api.runNow(ctx, fine)
     ).done;
     expect(await lastRun(fine.id)).toMatchObject({ outcome: 'complete' });
-    expect(await readdir(path.join(root, 'a', 'b', 'c'))).toHaveLength(2);
+    expect(await readdir(path.join(root, 'a', 'b', 'c'))).toHaveLength(3); // the file, its manifest and the manifest’s JWS
   });
 });
 
@@ -223,4 +225,73 @@ describe('secrets saved before binding', () => {
     ).toThrow();
     expect(await bindLegacySecrets(db, KEY)).toBe(0);
   });
+});
+
+describe('protected files at rest', () => {
+  const recipient = () =>
+    openpgp.generateKey({ type: 'curve25519', userIDs: [{ name: 'Recipient', email: 'files@partner.test' }], format: 'armored' });
+
+  it('checks the recipient key on save, naming the field: not a key, a private key; a good one gives its fingerprint', async () => {
+    const { checkDelivery } = await import('@/lib/deliveries/check');
+    const { publicKey, privateKey } = await recipient();
+    const base = {
+      name: 'Sealed',
+      kind: 'results',
+      format: 'csv',
+      schedule: '0 6 * * *',
+      filters: {},
+      destination: { type: 'directory', folder: 'sealed' },
+    };
+    const context = { allowPrivate: false, secretKey: KEY, minIntervalMinutes: 15 };
+    const refused = async (encryptTo: string) =>
+      (await checkDelivery({ ...base, encryptTo }, null, context).catch((error: { details: Record<string, string> }) => error)) as {
+        details: Record<string, string>;
+      };
+    expect((await refused('not a key')).details.encryptTo).toBe(
+      'must be an armoured OpenPGP public key (-----BEGIN PGP PUBLIC KEY BLOCK-----)',
+    );
+    expect((await refused(privateKey)).details.encryptTo).toMatch(/^is a private key: give the recipient’s public key/);
+    const checked = await checkDelivery({ ...base, encryptTo: publicKey }, null, context);
+    const fingerprint = (await openpgp.readKey({ armoredKey: publicKey })).getFingerprint().toUpperCase();
+    expect(checked.encryptTo).toMatchObject({ fingerprint });
+  });
+
+  it('places only <file>.pgp and the signed manifest of the clear file: decrypted with the right key it verifies; another key fails', async () => {
+    const { publicKey, privateKey } = await recipient();
+    const fingerprint = (await openpgp.readKey({ armoredKey: publicKey })).getFingerprint().toUpperCase();
+    const delivery = await newDelivery({
+      destination: { type: 'directory', folder: 'sealed' },
+      encryptTo: { armoured: publicKey, fingerprint },
+    });
+    await (
+      await api.runNow(ctx, delivery)
+    ).done;
+    const run = await lastRun(delivery.id);
+    expect(run).toMatchObject({ outcome: 'complete', error: null });
+    const folder = path.join(root, 'sealed');
+    const names = (await readdir(folder)).sort();
+    const clear = names.find((n) => n.endsWith('.csv.manifest.json'))!.replace(/\.manifest\.json$/, '');
+    expect(names).toEqual([`${clear}.manifest.json`, `${clear}.manifest.jws`, `${clear}.pgp`]); // never the clear file
+    const manifest = JSON.parse(await readFile(path.join(folder, `${clear}.manifest.json`), 'utf8'));
+    expect(manifest).toMatchObject({ file: clear, encryption: { format: 'openpgp', recipient: fingerprint, placedAs: `${clear}.pgp` } });
+    expect(run.file).toBe(`${path.join('sealed', clear)}.pgp`);
+
+    const sealed = await readFile(path.join(folder, `${clear}.pgp`));
+    const message = await openpgp.readMessage({ binaryMessage: sealed });
+    const { data } = await openpgp.decrypt({
+      message,
+      decryptionKeys: await openpgp.readPrivateKey({ armoredKey: privateKey }),
+      format: 'binary',
+    });
+    // The recipient decrypts beside the manifest, then verifies the clear file with the public key alone.
+    await writeFile(path.join(folder, clear), data as Uint8Array);
+    const checked = await runVerifier([path.join(folder, clear), '--keys', await writeTestKeys(path.join(root, 'keys.json'))]);
+    expect(checked.out).toContain(`ok   sha256: ${manifest.sha256}`);
+    expect(checked.code).toBe(0);
+
+    const stranger = await recipient();
+    await expect(
+      openpgp.decrypt({ message, decryptionKeys: await openpgp.readPrivateKey({ armoredKey: stranger.privateKey }) }),
+    ).rejects.toThrow(/Session key decryption failed|decrypt/i);
+  }, 30_000);
 });

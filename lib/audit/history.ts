@@ -17,6 +17,7 @@ export function runAgainHref(entry: AuditEntry): string {
   const format = entry.target?.endsWith('.json') ? 'json' : 'csv';
   const query = new URLSearchParams({ ...(entry.filters ?? {}), format });
   if (entry.action === 'export.changes') return `/api/changes?${query.toString()}`;
+  if (entry.action === 'export.audit') return `/api/audit?${query.toString()}`;
   const kind = entry.action === 'export.results' ? 'results' : 'picks';
   return `/api/export/${kind}?${query.toString()}`;
 }

@@ -17,7 +17,7 @@ export const MANIFEST_TYPE = 'picks-manifest+json';
 export interface Manifest {
   manifestVersion: number;
   id: number;
-  kind: 'picks' | 'results' | 'changes';
+  kind: 'picks' | 'results' | 'changes' | 'audit';
   file: string | null;
   filters: Record<string, string>;
   outcome: string;
@@ -43,11 +43,18 @@ export interface Manifest {
   licenceAttestation: FileProof['licence'] | null;
 }
 
+const KINDS: Record<string, Manifest['kind']> = {
+  'export.picks': 'picks',
+  'export.results': 'results',
+  'export.changes': 'changes',
+  'export.audit': 'audit',
+};
+
 export function toManifest(entry: AuditEntry): Manifest {
   return {
     manifestVersion: MANIFEST_VERSION,
     id: entry.seq,
-    kind: entry.action === 'export.results' ? 'results' : entry.action === 'export.changes' ? 'changes' : 'picks',
+    kind: KINDS[entry.action] ?? 'picks',
     file: entry.target,
     filters: entry.filters ?? {},
     outcome: entry.outcome,

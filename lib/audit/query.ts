@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'export.picks',
   'export.results',
   'export.changes',
+  'export.audit',
   'user.add',
   'user.role',
   'user.disable',

@@ -17,6 +17,7 @@ export type AuditAction =
   | 'export.picks'
   | 'export.results'
   | 'export.changes'
+  | 'export.audit'
   | 'user.add'
   | 'user.role'
   | 'user.disable'

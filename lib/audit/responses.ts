@@ -10,6 +10,7 @@ import { listCheckpoints } from '../store/checkpoints';
 import { checkpointLine } from './checkpoints';
 import { canonicalBytes, signBytes } from '../proof/signer';
 import { MANIFEST_TYPE, toManifest } from './manifest';
+import { auditedStream, newProgress, type ExportContext } from './export-trail';
 import { parseAuditQuery } from './query';
 
 /**
@@ -17,11 +18,14 @@ import { parseAuditQuery } from './query';
  * with backpressure (never built in memory). A failure mid-way breaks the download (no closing line),
  * so a cut file never looks complete.
  */
-export async function auditResponse(request: Request): Promise<Response> {
+export async function auditResponse(request: Request, who: { email: string; role: string }): Promise<Response> {
+  const startedAt = Date.now();
   const url = new URL(request.url);
   const query = parseAuditQuery(url.searchParams);
   const format = query.format ?? 'json';
   const sent = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as Record<string, string>;
+  const filters = Object.fromEntries(Object.entries(sent).filter(([key]) => key !== 'format'));
+  const progress = newProgress();
   const entries = await fromStore(async (db) => readAudit(db, query, 500)[Symbol.asyncIterator]());
   const stream = await batchedFileStream<AuditEntry>(
     entries,
@@ -31,13 +35,14 @@ export async function auditResponse(request: Request): Promise<Response> {
     {
       batch: 500,
       fault: storeUnavailable,
+      onCount: (count) => (progress.records = count),
       onError: (cause, count) => console.error(`[portal] audit download failed after ${count} entries: ${(cause as Error).message}`),
     },
   );
-  const stamp = fileStamp(new Date());
-  return new Response(stream, {
-    headers: fileHeaders(contentTypeOf(format), `audit-${stamp}.${format}`),
-  });
+  const target = `audit-${fileStamp(new Date(startedAt))}.${format}`;
+  // Recorded like any export (export.audit): its sha256 and count in the trail, its manifest signed on request.
+  const context: ExportContext = { actor: who.email, role: who.role, action: 'export.audit', target, filters };
+  return new Response(auditedStream(stream, context, progress, startedAt), { headers: fileHeaders(contentTypeOf(format), target) });
 }
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditQuery } from '@/lib/audit/query';
 import { auditResponse } from '@/lib/audit/responses';
 import { closeStore, getStore } from '@/lib/store';
-import { appendAudit, entryHash, GENESIS, toRow, type AuditInput } from '@/lib/store/audit';
+import { appendAudit, entryHash, GENESIS, latestAudit, toRow, type AuditInput } from '@/lib/store/audit';
 
 /** The audit trail from outside: `npm run audit -- verify`, and GET /api/audit's file with 100,000 entries. */
 
@@ -91,7 +91,8 @@ describe('the audit file', () => {
     global.gc();
     const before = process.memoryUsage().heapUsed;
     let peak = 0;
-    const res = await auditResponse(new Request('http://portal/api/audit?format=csv'));
+    const admin = { email: 'admin@example.com', role: 'admin' };
+    const res = await auditResponse(new Request('http://portal/api/audit?format=csv'), admin);
     expect(res.headers.get('content-type')).toContain('text/csv');
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
@@ -113,7 +114,16 @@ describe('the audit file', () => {
     expect(lines).toBe(100_001); // the header and every entry
     expect(bytes).toBeGreaterThan(30_000_000);
     expect(peak).toBeLessThan(bytes / 10); // a file held in memory would be at least its own size
-    const last = await auditResponse(new Request('http://portal/api/audit?format=json&from=2026-01-02T03:46:00Z&outcome=failed'));
+    // The download itself is in the trail, like any export: its count and bytes, for its signed manifest.
+    const [recorded] = await latestAudit(db, { action: 'export.audit' }, 1);
+    expect(recorded).toMatchObject({
+      actor: 'admin@example.com',
+      outcome: 'complete',
+      records: 100_000,
+      bytes,
+      target: expect.stringMatching(/^audit-.*\.csv$/),
+    });
+    const last = await auditResponse(new Request('http://portal/api/audit?format=json&from=2026-01-02T03:46:00Z&outcome=failed'), admin);
     const body = (await last.json()) as { entries: { seq: number; outcome: string }[]; count: number; complete: boolean };
     expect(body.complete).toBe(true);
     expect(body.entries.every((entry) => entry.outcome === 'failed' && entry.seq >= 99_960)).toBe(true);

@@ -44,7 +44,14 @@ const behindFaultProxy = (port: number) =>
   });
 
 /** Specs that start every server they use (their own sandbox, portals, PostgreSQL): run after this suite (playwright.standalone.config.ts). */
-export const STANDALONE_SPECS = ['alerting.spec.ts', 'shutdown.spec.ts', 'metrics.spec.ts', 'logs.spec.ts', 'deployment.spec.ts'];
+export const STANDALONE_SPECS = [
+  'alerting.spec.ts',
+  'shutdown.spec.ts',
+  'metrics.spec.ts',
+  'logs.spec.ts',
+  'deployment.spec.ts',
+  'proof-rotation.spec.ts',
+];
 
 export default defineConfig({
   testDir: 'tests/e2e',

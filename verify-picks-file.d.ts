@@ -16,13 +16,13 @@ declare module '@/public/verify-picks-file.mjs' {
   export function readKeys(where: string): Promise<Jwk[]>;
   export function checkJws(jws: string, keys: Jwk[]): { payload: Buffer; header: Record<string, unknown>; retiredAt: string | null };
   export function idsDigest(ids: string[]): { count: number; sha256: string };
-  export function readCsv(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function readCsv(file: string, needIds?: boolean): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
   export function readJson(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
   export function verifyFile(options: {
     file: string;
     manifest?: string;
     jws?: string;
     keys: Jwk[];
-  }): Promise<{ checks: Check[]; attestation: Record<string, unknown> | null; manifest?: Record<string, unknown> }>;
+  }): Promise<{ checks: Check[]; attestation: Record<string, unknown> | null; manifest?: Record<string, unknown>; notes?: string[] }>;
   export function describeAttestation(attestation: Record<string, unknown> | null): string[];
 }

@@ -55,8 +55,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 const FORMULA = /^'[=+\-@\t\r\n]/; // the portal's CSV neutralises formulas with a leading '
 
-/** A CSV file's bytes, sha256, record count and ids (as byte strings), read once as a stream. */
-export async function readCsv(file) {
+/** A CSV file's bytes, sha256, record count and ids (as byte strings), read once as a stream; without `needIds`, a file with no id column is counted all the same. */
+export async function readCsv(file, needIds = true) {
   const hash = createHash('sha256');
   const ids = [];
   const header = [];
@@ -133,7 +133,7 @@ export async function readCsv(file) {
     endField(Buffer.alloc(0), 0);
     endRow();
   }
-  if (idColumn < 0) throw new Error('its header has no "id" column');
+  if (idColumn < 0 && needIds) throw new Error('its header has no "id" column');
   return { bytes, sha256: hash.digest('hex'), records: rows, ids };
 }
 
@@ -141,7 +141,8 @@ export async function readCsv(file) {
 export async function readJson(file) {
   const buffer = await readFile(file);
   const document = JSON.parse(buffer.toString('utf8'));
-  const data = Array.isArray(document) ? document : document.data;
+  // Records (`data`), or an audit download's `entries`, or a change-feed file's `changes`.
+  const data = Array.isArray(document) ? document : (document.data ?? document.entries ?? document.changes);
   if (!Array.isArray(data)) throw new Error('it has no "data" array of records');
   if (typeof document.count === 'number' && document.count !== data.length)
     throw new Error(`it says it holds ${document.count} records but holds ${data.length}`);
@@ -156,6 +157,7 @@ export async function readJson(file) {
 /** Every check, in order: `{ name, ok, detail }`; and the manifest's licence attestation. */
 export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, keys }) {
   const checks = [];
+  const notes = [];
   const check = (name, ok, detail) => checks.push({ name, ok, detail });
   const beside = (suffix) => (existsSync(`${file}${suffix}`) ? `${file}${suffix}` : null);
   jwsFile ??= beside('.manifest.jws');
@@ -182,7 +184,7 @@ export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, k
   const json = (manifest.format ?? path.extname(manifest.file ?? file).slice(1)) === 'json';
   let read;
   try {
-    read = await (json ? readJson(file) : readCsv(file));
+    read = await (json ? readJson(file) : readCsv(file, Boolean(manifest.recordIds)));
   } catch (error) {
     check('file', false, `${path.basename(file)} cannot be read as ${json ? 'JSON' : 'CSV'}: ${error.message}`);
     return { checks, attestation: manifest.licenceAttestation ?? null };
@@ -192,7 +194,8 @@ export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, k
   same('bytes', read.bytes, manifest.bytes);
   same('sha256', read.sha256, manifest.sha256);
   same('records', read.records, manifest.records);
-  if (!manifest.recordIds) check('record ids', false, 'the manifest states no record-id digest (made before the portal signed them)');
+  // Audit downloads and change-feed files hold entries, not records: their manifests have no record-id digest.
+  if (!manifest.recordIds) notes.push(`record ids: not stated by this manifest (a ${manifest.kind ?? 'file'} of entries, not records)`);
   else {
     const digest = idsDigest(read.ids);
     const ok = digest.sha256 === manifest.recordIds.sha256 && digest.count === manifest.recordIds.count;
@@ -204,7 +207,7 @@ export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, k
         : `the file's ids digest to ${digest.sha256} (${digest.count}), the manifest says ${manifest.recordIds.sha256} (${manifest.recordIds.count})`,
     );
   }
-  return { checks, attestation: manifest.licenceAttestation ?? null, manifest };
+  return { checks, attestation: manifest.licenceAttestation ?? null, manifest, notes };
 }
 
 /** The attestation in a few lines. */
@@ -232,9 +235,10 @@ async function main(argv) {
     return 2;
   }
   const keys = await readKeys(values.keys);
-  const { checks, attestation } = await verifyFile({ file: positionals[0], manifest: values.manifest, jws: values.jws, keys });
+  const { checks, attestation, notes = [] } = await verifyFile({ file: positionals[0], manifest: values.manifest, jws: values.jws, keys });
   console.log(path.basename(positionals[0]));
   for (const c of checks) console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
+  for (const note of notes) console.log(`  note ${note}`);
   for (const line of describeAttestation(attestation)) console.log(line);
   const failed = checks.filter((c) => !c.ok);
   console.log(failed.length ? `NOT VERIFIED: ${failed.map((c) => c.name).join(', ')}` : 'verified: every check holds');

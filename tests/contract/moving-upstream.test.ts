@@ -189,7 +189,7 @@ describe('a folder delivery while the upstream moves', () => {
     const [unsettled] = await store.listRuns(db, 'dlv_00000000000000c1');
     expect(unsettled).toMatchObject({ outcome: 'failed', file: null });
     expect(unsettled!.error).toMatch(/^WALK_UNSETTLED/);
-    expect(await readdir(folder)).toHaveLength(2);
+    expect(await readdir(folder)).toHaveLength(3);
   });
 });
 

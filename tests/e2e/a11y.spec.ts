@@ -30,6 +30,7 @@ for (const scheme of ['light', 'dark'] as const)
       '/coverage',
       '/admin/users',
       '/admin/audit',
+      '/admin/proofs',
       '/exports',
       '/changes',
       '/changes?kind=nope',

@@ -219,7 +219,11 @@ test.describe.serial('deliveries on one portal', () => {
       const sftpRun = await runOf(editor, sftp.json!.id, (await editor('POST', `/api/deliveries/${sftp.json!.id}/run`)).json!.run.id);
       expect(sftpRun).toMatchObject({ outcome: 'complete' });
       const names = (await readdir(path.join(sshd.home, 'drop'))).sort();
-      expect(names).toEqual([expect.stringMatching(/^sftp-partner-picks-.*\.csv$/), expect.stringMatching(/\.csv\.manifest\.json$/)]);
+      expect(names).toEqual([
+        expect.stringMatching(/^sftp-partner-picks-.*\.csv$/),
+        expect.stringMatching(/\.csv\.manifest\.json$/),
+        expect.stringMatching(/\.csv\.manifest\.jws$/),
+      ]);
       const uploaded = await readFile(path.join(sshd.home, 'drop', names[0]!));
       expect(createHash('sha256').update(uploaded).digest('hex')).toBe(sftpRun.sha256);
       expect((await editor('GET', `/api/deliveries/${sftp.json!.id}`)).json!.hostKey).toBe(sshd.fingerprint);

@@ -113,7 +113,13 @@ test('a rotated key signs from the next start; the retired one stays published a
 
   // The retired key is never used again: a portal given it stops at start, naming it.
   const child = spawn('npm', ['start'], {
-    env: { ...process.env, ...env, PORT: String(PORT + 100), PORTAL_SIGNING_KEY_FILE: oldKey },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(PORT + 100),
+      NEXTAUTH_URL: `http://localhost:${PORT + 100}`,
+      PORTAL_SIGNING_KEY_FILE: oldKey,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let said = '';

@@ -71,7 +71,7 @@ export default async function ExportsPage() {
         Your latest 200 exports, newest first (times in UTC). Each has a manifest for whoever receives the file: the filters, the number of
         records, the sha256 of exactly the bytes sent, the licence and the times, and every record checked against the licence; its
         signature lets anyone holding the portal’s public key check it (
-        <a className="text-brand-700 hover:underline" href="/verify-picks-file.mjs">
+        <a className="text-brand-700 underline" href="/verify-picks-file.mjs">
           the verifier
         </a>
         ). “Run again” downloads the same filters anew.

@@ -239,4 +239,12 @@ test('TLS in front of two instances: HTTPS only, sign-in limits by client addres
   });
   expect(big.status).toBe(413);
   expect(big.headers.get('x-request-id')).toBeNull();
+  // "Check a file" alone takes a whole file: the same body reaches the portal, which answers it (an editor may not check).
+  const file = await second(`${base}/api/proof/check`, {
+    method: 'POST',
+    headers: { cookie: editor.cookie!, origin: base, 'Content-Type': 'application/octet-stream' },
+    body: 'x'.repeat(2 * 1024 * 1024),
+  });
+  expect(file.status).toBe(403);
+  expect(file.headers.get('x-request-id')).toMatch(/^[0-9a-f]{16}$/);
 });

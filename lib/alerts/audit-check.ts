@@ -9,11 +9,24 @@ type Db = Kysely<Database>;
 const CHECKED = 'alerts.audit-checked-ms';
 const FAILING = 'alerts.audit-failing';
 
+/** A check of the whole trail: its problems, in words (none: it holds). */
+export type TrailCheck = (db: Db) => Promise<string[]>;
+
+/** The hash chain alone: its first entry that does not fit. */
+export const chainCheck: TrailCheck = async (db) => {
+  const verdict = await verifyAudit(db);
+  return verdict.ok ? [] : [`Entry ${verdict.seq}: ${verdict.problem}`];
+};
+
 /**
- * The audit trail's chain checked every AUDIT_VERIFY_HOURS by one instance (the one that claims the turn);
- * a check that fails is an `audit.failed` alert, once per distinct failure, and a later clean check clears it.
+ * The audit trail checked every AUDIT_VERIFY_HOURS by one instance (the one that claims the turn): the chain, and
+ * in the portal its checkpoints too (lib/audit/sealing.ts `sealedCheck`). A check that fails is an `audit.failed`
+ * alert, once per distinct failure, and a later clean check clears it.
  */
-export async function checkAuditTrail(db: Db, options: { now: number; everyMs: number }): Promise<'skipped' | 'ok' | 'failed'> {
+export async function checkAuditTrail(
+  db: Db,
+  options: { now: number; everyMs: number; check?: TrailCheck },
+): Promise<'skipped' | 'ok' | 'failed'> {
   const { now } = options;
   if (options.everyMs <= 0) return 'skipped';
   const due = (last: string | undefined) => now - Number(last ?? 0) >= options.everyMs;
@@ -26,13 +39,13 @@ export async function checkAuditTrail(db: Db, options: { now: number; everyMs: n
     return true;
   });
   if (!mine) return 'skipped';
-  const verdict = await verifyAudit(db);
+  const problems = await (options.check ?? chainCheck)(db);
   const before = (await readMeta(db, FAILING)) ?? '';
-  if (verdict.ok) {
+  if (problems.length === 0) {
     if (before) await writeMeta(db, FAILING, '');
     return 'ok';
   }
-  const problem = `Entry ${verdict.seq}: ${verdict.problem}`;
+  const problem = problems.join('; ');
   if (problem !== before) {
     await writeMeta(db, FAILING, problem);
     await queueAlerts(db, [

@@ -2,6 +2,7 @@ import 'server-only';
 import type { PortalConfig } from '../config';
 import { portalOrigin } from '../config';
 import { checkAuditTrail } from './audit-check';
+import { sealedCheck } from '../audit/sealing';
 import { feedPeriodMs } from '../feed-health';
 import { watchPolling } from '../feed-health/watchdog';
 import { processState } from '../process-state';
@@ -74,7 +75,7 @@ export function startAlerts(store: Store, config: PortalConfig, log: LineLog = l
       });
       await step('digests could not be sent', () => sendDigests(db, { now, hour: config.ALERT_DIGEST_HOUR, send, portalUrl }));
       await step('the audit trail could not be checked', () =>
-        checkAuditTrail(db, { now, everyMs: config.AUDIT_VERIFY_HOURS * 3_600_000 }),
+        checkAuditTrail(db, { now, everyMs: config.AUDIT_VERIFY_HOURS * 3_600_000, check: sealedCheck(config) }),
       );
     })().finally(() => (running = null)));
   const timer = setInterval(() => void tick(), config.ALERT_CHECK_SECONDS * 1000);

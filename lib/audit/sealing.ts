@@ -1,5 +1,7 @@
 import 'server-only';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { JSONWebKeySet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { PortalConfig } from '../config';
 import { log } from '../log';
@@ -7,7 +9,9 @@ import { processState } from '../process-state';
 import { signBytes } from '../proof/signer';
 import type { Database } from '../store/schema';
 import type { StoredCheckpoint } from '../store/checkpoints';
+import { listSigningKeys } from '../store/signing-keys';
 import { anchorSealer, CHECKPOINT_TYPE, keepOutside, sealAudit, type Signer } from './checkpoints';
+import { verifySealed } from './verify-sealed';
 
 /**
  * The portal's side of the sealed trail (lib/audit/checkpoints.ts): a checkpoint as soon as an entry's seq is a
@@ -26,6 +30,24 @@ export interface Sealing {
   /** For pruneAudit: seals the new start (the file is written once the pruning commits, by `kept`). */
   pruning(): { sealCut: ReturnType<typeof anchorSealer>; kept: () => Promise<void> };
   stop(): void;
+}
+
+/**
+ * The portal's own periodic check (lib/alerts/audit-check.ts): the chain and every checkpoint, with the keys the
+ * portal publishes and the checkpoints this instance appended to its file. Keys read from the database are what a
+ * database writer could add to, so this catches edits, cuts and rewrites, not a forger who also planted a key;
+ * `npm run audit -- verify --keys <a set kept elsewhere>` is the check that trusts nothing in the database.
+ */
+export function sealedCheck(config: Pick<PortalConfig, 'AUDIT_CHECKPOINT_FILE' | 'PORTAL_DATA_DIR'>) {
+  return async (db: Kysely<Database>): Promise<string[]> => {
+    const keys = { keys: (await listSigningKeys(db)).map((k) => k.jwk) } as JSONWebKeySet;
+    const text = await readFile(checkpointFile(config), 'utf8').catch(() => '');
+    const outside = text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => (JSON.parse(line) as { jws: string }).jws);
+    return (await verifySealed(db, { keys, outside })).problems;
+  };
 }
 
 export function checkpointFile(config: Pick<PortalConfig, 'AUDIT_CHECKPOINT_FILE' | 'PORTAL_DATA_DIR'>): string {

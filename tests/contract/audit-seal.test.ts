@@ -7,6 +7,9 @@ import type { JSONWebKeySet } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { anchorSealer, CHECKPOINT_TYPE, sealAudit } from '@/lib/audit/checkpoints';
 import { verifySealed } from '@/lib/audit/verify-sealed';
+import { sealedCheck } from '@/lib/audit/sealing';
+import { chainCheck } from '@/lib/alerts/audit-check';
+import { registerSigningKey } from '@/lib/store/signing-keys';
 import { newKeyPem, parseSigningKey, type SigningKey } from '@/lib/proof/keys';
 import { signWith } from '@/lib/proof/signer';
 import { appendAudit, entryHash, findAuditEntry, pruneAudit, toRow, type AuditInput } from '@/lib/store/audit';
@@ -160,6 +163,22 @@ describe.each(storeEngines())('the sealed audit trail on $name', (engine) => {
       'entry 30 is not the one checkpoint 3 sealed: the trail was rewritten from some entry on',
       'entry 40 is not the one checkpoint 4 sealed: the trail was rewritten from some entry on',
       'entry 50 is not the one checkpoint 5 sealed: the trail was rewritten from some entry on',
+    ]);
+  });
+
+  it('the portal’s own periodic check finds, through the checkpoints, a rewrite the chain alone passes', async () => {
+    const { db, outside } = await setUp();
+    await registerSigningKey(db, key.kid, key.publicJwk);
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sealed-check-'));
+    await writeFile(path.join(dataDir, 'audit-checkpoints.jsonl'), outside.map((jws) => `${JSON.stringify({ jws })}\n`).join(''));
+    const check = sealedCheck({ PORTAL_DATA_DIR: dataDir, AUDIT_CHECKPOINT_FILE: undefined });
+    expect(await check(db)).toEqual([]);
+    await db.deleteFrom('audit_log').where('seq', '>', 40).execute();
+    await db.deleteFrom('audit_checkpoints').where('id', '=', 5).execute();
+    expect(await chainCheck(db)).toEqual([]); // a cut end leaves a valid chain
+    expect(await check(db)).toEqual([
+      'checkpoint 5, kept outside the database, is missing from it',
+      'entry 50, sealed by checkpoint 5, is missing: the newest entries were deleted',
     ]);
   });
 

@@ -51,6 +51,7 @@ export const STANDALONE_SPECS = [
   'logs.spec.ts',
   'deployment.spec.ts',
   'proof-rotation.spec.ts',
+  'upgrade.spec.ts',
 ];
 
 export default defineConfig({

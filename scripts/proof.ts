@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { closeStore, getStore } from '../lib/store';
 import { storeSettings } from '../lib/config';
-import { listSigningKeys } from '../lib/store/signing-keys';
+import { publishedKeys } from '../lib/proof/signer';
 import { EMBEDDED_KEY_FILE, replaceKey, writeNewKey } from '../lib/proof/keys';
 
 /**
@@ -21,9 +21,7 @@ const exit = async (code: number) => {
 try {
   if (command === 'keys') {
     const { db } = await getStore({ attempts: 3, log: (line) => console.error(line) });
-    const keys = await listSigningKeys(db);
-    const set = { keys: keys.map((k) => ({ ...k.jwk, createdAt: k.createdAt, ...(k.retiredAt ? { retiredAt: k.retiredAt } : {}) })) };
-    console.log(JSON.stringify(set, null, 2));
+    console.log(JSON.stringify(await publishedKeys(db), null, 2));
   } else if (command === 'new-key' && (flag === undefined || (flag === '--out' && out))) {
     const settings = storeSettings();
     if (!out && settings.DATABASE_URL) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeAttestation, verifyFile, type Jwk } from '@/public/verify-picks-file.mjs';
 import { invalidFields } from '../errors';
-import { getStore } from '../store';
+import { fromStore } from '../store';
 import { publishedKeys } from './signer';
 
 /**
@@ -34,7 +34,7 @@ export async function checkFileResponse(request: Request): Promise<Response> {
     await writeFile(path.join(dir, 'given.jws'), jws);
     const manifestText = await asText(manifest);
     if (manifestText) await writeFile(path.join(dir, 'given.manifest.json'), manifestText);
-    const keys = (await publishedKeys(await getStore())).keys as Jwk[];
+    const keys = (await fromStore((db) => publishedKeys(db))).keys as Jwk[];
     const result = await verifyFile({
       file: target,
       jws: path.join(dir, 'given.jws'),

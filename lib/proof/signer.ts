@@ -51,8 +51,8 @@ export async function signDocument(document: unknown, typ: string): Promise<{ js
 }
 
 /** The JWK Set (RFC 7517) of every key the portal has signed with: retired ones too, with when they were retired. */
-export async function publishedKeys(store: Store): Promise<{ keys: Record<string, unknown>[] }> {
-  const keys = await listSigningKeys(store.db);
+export async function publishedKeys(db: Store['db']): Promise<{ keys: Record<string, unknown>[] }> {
+  const keys = await listSigningKeys(db);
   return {
     keys: keys.map((key) => ({ ...key.jwk, createdAt: key.createdAt, ...(key.retiredAt ? { retiredAt: key.retiredAt } : {}) })),
   };

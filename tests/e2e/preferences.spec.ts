@@ -32,6 +32,8 @@ test('a person’s time zone, theme and density follow them to another browser, 
   await expect(b.locator('html')).toHaveAttribute('data-theme', 'dark');
   await expect(b.getByLabel('Time zone')).toHaveValue('Asia/Tokyo');
   await expect(b.getByTestId('records-table')).toHaveAttribute('data-density', 'comfortable');
+  // The rows' times are shown once the page's table has its rows (it may still be streaming in).
+  await expect(b.locator('main time[datetime]:not([data-day])').first()).toContainText(/GMT\+9|JST/);
   const times = await b.locator('main time[datetime]:not([data-day])').allInnerTexts();
   expect(times.length).toBeGreaterThan(0);
   expect(times.filter((text) => !/GMT\+9|JST/.test(text))).toEqual([]);

@@ -184,7 +184,7 @@ test.describe.serial('the second security review, over HTTP', () => {
       }
       const sftpRun = await runOf(editor, sftpId, (await editor('POST', `/api/deliveries/${sftpId}/run`)).json.run.id);
       expect(sftpRun).toMatchObject({ outcome: 'complete' });
-      expect(await readdir(path.join(sshd.home, 'drop'))).toHaveLength(2);
+      expect(await readdir(path.join(sshd.home, 'drop'))).toHaveLength(3); // the file, its manifest and the manifest’s JWS
       expect(trapped).toBe(0);
     } finally {
       original.close();

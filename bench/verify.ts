@@ -114,5 +114,5 @@ const figures = {
 console.log(`[bench:verify] ${figures.fileMb} MB, ${figures.records} records, ${options.rounds} rounds (medians, each a whole process)`);
 console.log(`  verifier              ${figures.verifyMs} ms   ${figures.verifyMbPerS} MB/s   (target ≥ 100 MB/s)`);
 console.log(`  read + sha256 floor   ${figures.floorMs} ms   ${figures.floorMbPerS} MB/s   verifier/floor ${figures.ratio}×`);
-console.log(`  written to ${await writeResult('verify', { options, figures })}`);
+await writeResult('verify', { options, figures });
 await rm(dir, { recursive: true, force: true });

@@ -73,8 +73,15 @@ export function meDigest(me: unknown): string {
 /** Checks records against the licence read from /me (null: /me could not be read, so everything is unknown). */
 export function newAttestor(licence: { summary: LicenceSummary; document: unknown; readAt: string } | null): Attestor {
   const summary = licence?.summary ?? null;
+  // Names as /me gives them (most records match one exactly: no string is made for them), and folded for the rest.
   const sets = (list: string[] | null | undefined) =>
-    list ? { utf8: new Set(list.map(fold)), latin1: new Set(list.map((v) => fold(asBytes(v)))) } : null;
+    list
+      ? {
+          exact: { utf8: new Set(list), latin1: new Set(list.map(asBytes)) },
+          utf8: new Set(list.map(fold)),
+          latin1: new Set(list.map((v) => fold(asBytes(v)))),
+        }
+      : null;
   const sports = sets(summary?.sports);
   const leagues = sets(summary?.leagues);
   const from = summary?.from ? Date.parse(summary.from) : null;
@@ -86,7 +93,7 @@ export function newAttestor(licence: { summary: LicenceSummary; document: unknow
   let outsideCount = 0;
 
   const named = (set: ReturnType<typeof sets>, value: unknown, encoding: Encoding) =>
-    typeof value === 'string' && set![encoding].has(fold(value));
+    typeof value === 'string' && (set!.exact[encoding].has(value) || set![encoding].has(fold(value)));
   const inWindow = (value: unknown) => {
     const at = typeof value === 'string' ? Date.parse(value) : NaN;
     if (Number.isNaN(at)) return false;

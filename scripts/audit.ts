@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JSONWebKeySet } from 'jose';
 import { closeStore, getStore } from '../lib/store';
 import { pruneAudit, verifyAudit } from '../lib/store/audit';
 import { auditRetentionDays, storeSettings } from '../lib/config';
-import { anchorSealer, CHECKPOINT_TYPE, keepOutside, sealAudit } from '../lib/audit/checkpoints';
+import { anchorSealer, CHECKPOINT_TYPE, checkpointFile, checkpointsIn, keepOutside, sealAudit } from '../lib/audit/checkpoints';
 import { verifySealed } from '../lib/audit/verify-sealed';
 import { loadSigningKey } from '../lib/proof/keys';
 import { signWith } from '../lib/proof/signer';
@@ -32,27 +31,16 @@ const exit = async (code: number) => {
 };
 const env = process.env;
 const settings = storeSettings();
-const checkpointFile = env.AUDIT_CHECKPOINT_FILE || path.join(settings.PORTAL_DATA_DIR, 'audit-checkpoints.jsonl');
+const keptIn = checkpointFile({ ...settings, AUDIT_CHECKPOINT_FILE: env.AUDIT_CHECKPOINT_FILE });
 const signer = async () => {
   const key = await loadSigningKey({ ...settings, PORTAL_SIGNING_KEY_FILE: env.PORTAL_SIGNING_KEY_FILE || undefined });
   return (payload: Uint8Array) => signWith(key, payload, CHECKPOINT_TYPE);
 };
-/** Checkpoints from a file: JSON lines (as the portal appends them) or the JSON of GET /api/audit/checkpoints. */
-const readCheckpoints = async (file: string): Promise<string[]> => {
-  const text = await readFile(file, 'utf8');
-  if (text.trimStart().startsWith('{"checkpoints"'))
-    return (JSON.parse(text) as { checkpoints: { jws: string }[] }).checkpoints.map((c) => c.jws);
-  return text
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => (JSON.parse(line) as { jws: string }).jws);
-};
-
 try {
   const { db, target } = await getStore({ attempts: 3, log: (line) => console.error(line) });
   if (command === 'verify' && values.keys) {
     const keys = JSON.parse(await readFile(values.keys, 'utf8')) as JSONWebKeySet;
-    const outside = values.checkpoints ? await readCheckpoints(values.checkpoints) : undefined;
+    const outside = values.checkpoints ? checkpointsIn(await readFile(values.checkpoints, 'utf8')) : undefined;
     const verdict = await verifySealed(db, { keys, outside });
     console.log(`audit trail in ${target.label}: ${verdict.entries} entries up to ${verdict.head.seq}, ${verdict.checkpoints} checkpoints`);
     for (const problem of verdict.problems) console.log(`  FAIL ${problem}`);
@@ -71,13 +59,13 @@ try {
       );
   } else if (command === 'checkpoint') {
     const made = await sealAudit(db, await signer(), { every: 1, minutes: 0, force: true });
-    if (made) await keepOutside(checkpointFile, [made]);
-    console.log(made ? `checkpoint ${made.id} seals entries up to ${made.headSeq}; appended to ${checkpointFile}` : 'nothing unsealed');
+    if (made) await keepOutside(keptIn, [made]);
+    console.log(made ? `checkpoint ${made.id} seals entries up to ${made.headSeq}; appended to ${keptIn}` : 'nothing unsealed');
   } else if (command === 'prune') {
     const days = auditRetentionDays();
     const made: StoredCheckpoint[] = [];
     const removed = await pruneAudit(db, new Date(Date.now() - days * 86_400_000).toISOString(), anchorSealer(await signer(), made));
-    await keepOutside(checkpointFile, made);
+    await keepOutside(keptIn, made);
     console.log(`removed ${removed} entries older than ${days} days; the new start is sealed by a signed checkpoint`);
   } else {
     console.error('usage: npm run audit -- verify [--keys <jwks.json> [--checkpoints <file>]] | head | checkpoint | prune');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { takeLock } from '../store/locks';
 import { auditHead } from '../store/audit';
@@ -98,6 +99,21 @@ export function anchorSealer(sign: Signer, made: StoredCheckpoint[], now = new D
 export async function keepOutside(file: string, checkpoints: StoredCheckpoint[]): Promise<void> {
   if (checkpoints.length === 0) return;
   await appendFile(file, checkpoints.map(checkpointLine).join(''), { mode: 0o600 });
+}
+
+/** The file checkpoints are appended to: AUDIT_CHECKPOINT_FILE, or one in the data directory. */
+export function checkpointFile(settings: { AUDIT_CHECKPOINT_FILE?: string; PORTAL_DATA_DIR: string }): string {
+  return settings.AUDIT_CHECKPOINT_FILE || path.join(settings.PORTAL_DATA_DIR, 'audit-checkpoints.jsonl');
+}
+
+/** The JWS of every checkpoint in a file's text: JSON lines (as appended), or the JSON `{ "checkpoints": [...] }`. */
+export function checkpointsIn(text: string): string[] {
+  if (text.trimStart().startsWith('{"checkpoints"'))
+    return (JSON.parse(text) as { checkpoints: { jws: string }[] }).checkpoints.map((c) => c.jws);
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => (JSON.parse(line) as { jws: string }).jws);
 }
 
 /** One checkpoint as a line of the file kept outside (and of GET /api/audit/checkpoints). */

@@ -1,16 +1,14 @@
 import 'server-only';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { JSONWebKeySet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { PortalConfig } from '../config';
 import { log } from '../log';
 import { processState } from '../process-state';
-import { signBytes } from '../proof/signer';
+import { publishedKeys, signBytes } from '../proof/signer';
 import type { Database } from '../store/schema';
 import type { StoredCheckpoint } from '../store/checkpoints';
-import { listSigningKeys } from '../store/signing-keys';
-import { anchorSealer, CHECKPOINT_TYPE, keepOutside, sealAudit, type Signer } from './checkpoints';
+import { anchorSealer, CHECKPOINT_TYPE, checkpointFile, checkpointsIn, keepOutside, sealAudit, type Signer } from './checkpoints';
 import { verifySealed } from './verify-sealed';
 
 /**
@@ -40,18 +38,10 @@ export interface Sealing {
  */
 export function sealedCheck(config: Pick<PortalConfig, 'AUDIT_CHECKPOINT_FILE' | 'PORTAL_DATA_DIR'>) {
   return async (db: Kysely<Database>): Promise<string[]> => {
-    const keys = { keys: (await listSigningKeys(db)).map((k) => k.jwk) } as JSONWebKeySet;
-    const text = await readFile(checkpointFile(config), 'utf8').catch(() => '');
-    const outside = text
-      .split('\n')
-      .filter((line) => line.trim())
-      .map((line) => (JSON.parse(line) as { jws: string }).jws);
+    const keys = (await publishedKeys(db)) as JSONWebKeySet;
+    const outside = checkpointsIn(await readFile(checkpointFile(config), 'utf8').catch(() => ''));
     return (await verifySealed(db, { keys, outside })).problems;
   };
-}
-
-export function checkpointFile(config: Pick<PortalConfig, 'AUDIT_CHECKPOINT_FILE' | 'PORTAL_DATA_DIR'>): string {
-  return config.AUDIT_CHECKPOINT_FILE ?? path.join(config.PORTAL_DATA_DIR, 'audit-checkpoints.jsonl');
 }
 
 export function startSealing(db: Kysely<Database>, config: PortalConfig): Sealing {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { idsDigest as verifierIdsDigest } from '@/public/verify-picks-file.mjs';
 import type { LicenceSummary } from '../picks-api/licence';
 
 /**
@@ -159,13 +160,8 @@ export function newAttestor(licence: { summary: LicenceSummary; document: unknow
   };
 }
 
-/** The digest of a set of ids given as byte strings (see RecordIdsDigest); sorts the array given. */
-export function idsDigest(byteStringIds: string[]): RecordIdsDigest {
-  const sorted = byteStringIds.sort(); // in place (they can be many); byte strings: code-unit order is UTF-8 byte order
-  const hash = createHash('sha256');
-  for (const id of sorted) hash.update(`${id}\n`, 'latin1');
-  return { count: sorted.length, sha256: hash.digest('hex') };
-}
+/** The digest of ids given as byte strings: the verifier's own (public/verify-picks-file.mjs), so both sides hash alike. */
+export const idsDigest: (byteStringIds: string[]) => RecordIdsDigest = verifierIdsDigest;
 
 /** What an export's or delivery run's audit entry keeps of its file, for its manifest (lib/audit/manifest.ts). */
 export interface FileProof {

@@ -52,6 +52,7 @@ export interface PlacedFile {
   records: number | null;
   bytes: number | null;
   sha256: string | null;
+  outsideLicence: number | null;
 }
 
 /**
@@ -75,6 +76,7 @@ export async function placedBy(run: Run, delivery: Delivery, root: string): Prom
         bytes?: number;
         sha256?: string;
         encryption?: { placedAs?: string };
+        licenceAttestation?: { result?: string; outside?: { count?: number } };
       };
       if (manifest.run !== run.id || !manifest.file) continue;
       return {
@@ -83,6 +85,7 @@ export async function placedBy(run: Run, delivery: Delivery, root: string): Prom
         records: manifest.records ?? null,
         bytes: manifest.bytes ?? null,
         sha256: manifest.sha256 ?? null,
+        outsideLicence: manifest.licenceAttestation?.result === 'outside' ? (manifest.licenceAttestation.outside?.count ?? null) : null,
       };
     } catch {
       // a manifest being written, or not ours
@@ -100,6 +103,7 @@ export async function recoverPlacedRun(db: Kysely<Database>, delivery: Delivery,
     bytes: placed.bytes,
     sha256: placed.sha256,
     file: placed.file,
+    outsideLicence: placed.outsideLicence,
     error: 'its instance stopped after placing the file and before recording it: recorded from the file’s manifest',
     finishedMs,
     durationMs: finishedMs - Date.parse(run.startedAt),

@@ -49,6 +49,7 @@ export async function recordRunEnd(
         error: ok ? null : `${result.failure.code}: ${result.message}`.slice(0, 1000),
         finishedMs,
         durationMs: finishedMs - startedMs,
+        outsideLicence: ok && facts.proof?.licence.result === 'outside' ? facts.proof.licence.outside.count : null,
       });
       if (ok && result.until) await updateDelivery(db, delivery.id, { changesUntil: result.until });
     },

@@ -25,6 +25,8 @@ export interface Run {
   file: string | null;
   error: string | null;
   durationMs: number | null;
+  /** Records of the run outside the licence the portal read from /me (its manifest's attestation); null: none or not known. */
+  outsideLicence: number | null;
 }
 
 const toRun = (row: Selectable<DeliveryRunsTable>): Run => ({
@@ -43,6 +45,7 @@ const toRun = (row: Selectable<DeliveryRunsTable>): Run => ({
   file: row.file,
   error: row.error,
   durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
+  outsideLicence: row.outside_licence === null ? null : Number(row.outside_licence),
 });
 
 export interface Claim {
@@ -107,7 +110,7 @@ export async function renewRun(db: Db, runId: string, until: number): Promise<vo
   await db.updateTable('delivery_runs').set({ lease_expires: until }).where('id', '=', runId).where('outcome', '=', 'running').execute();
 }
 
-export type RunResult = Pick<Run, 'outcome' | 'records' | 'bytes' | 'sha256' | 'file' | 'error'> & {
+export type RunResult = Pick<Run, 'outcome' | 'records' | 'bytes' | 'sha256' | 'file' | 'error' | 'outsideLicence'> & {
   finishedMs: number;
   durationMs: number;
 };
@@ -123,6 +126,7 @@ export async function finishRun(db: Db, runId: string, result: RunResult): Promi
       file: result.file,
       error: result.error,
       duration_ms: result.durationMs,
+      outside_licence: result.outsideLicence,
       finished_at: new Date(result.finishedMs).toISOString(),
     })
     .where('id', '=', runId)

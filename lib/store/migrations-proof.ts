@@ -32,4 +32,10 @@ export const PROOF: Record<string, Migration> = {
       await db.insertInto('locks').values({ name: 'checkpoints', version: 0 }).execute();
     },
   },
+  '0012_run_licence': {
+    async up(db: AnyDb) {
+      // How many of a delivery run's records fell outside the licence (its manifest's attestation); null: none, or not known.
+      await db.schema.alterTable('delivery_runs').addColumn('outside_licence', 'bigint').execute();
+    },
+  },
 };

@@ -217,6 +217,7 @@ export interface DeliveryRunsTable {
   file: string | null;
   error: string | null;
   duration_ms: number | null;
+  outside_licence: number | null;
 }
 
 export interface Database {

@@ -10,7 +10,7 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../support/po
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
 import { writeUsersFile } from '../support/users-file';
 import { receiverAccepts } from '../support/webhook-signature';
-import { expect, STAFF, test } from './fixtures';
+import { expect, signIn, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
 import { startInstance, waitUntil, type Instance } from './support/instances';
 import { sessionCookie, walkSandbox } from './support/session';
@@ -130,6 +130,49 @@ test.describe.serial('deliveries on one portal', () => {
     expect(expected.length).toBeGreaterThan(100);
     expect((JSON.parse(bytes.toString()) as { data: { id: string }[] }).data.map((p) => p.id)).toEqual(expected);
     expect((await readdir(path.dirname(file))).filter((n) => n.includes('.part'))).toEqual([]);
+  });
+
+  test('a run whose records fall outside the licence is delivered, and marked with how many on its page', async ({ page }) => {
+    // /me narrowed to Football: the Tennis records the upstream still sends are outside the licence.
+    const me = { partner: 'Partner', licence: { id: 'lic_narrow', status: 'active', sports: ['Football'], contentMode: 'full' } };
+    await fetch(`${proxyUrl}/__faults`, {
+      method: 'POST',
+      body: JSON.stringify([
+        { path: '^/api/v1/me', status: 200, body: JSON.stringify(me), headers: { 'content-type': 'application/json' } },
+      ]),
+    });
+    const created = await editor('POST', '/api/deliveries', {
+      name: 'Tennis narrowed',
+      kind: 'results',
+      format: 'csv',
+      filters: { league: 'ATP Tour' },
+      schedule: '0 6 * * *',
+      destination: { type: 'directory', folder: 'partner/narrowed' },
+    });
+    const id = created.json!.id as string;
+    let run: Record<string, unknown>;
+    try {
+      run = await runOf(editor, id, (await editor('POST', `/api/deliveries/${id}/run`)).json!.run.id);
+    } finally {
+      await fetch(`${proxyUrl}/__faults`, { method: 'DELETE' });
+    }
+    expect(run).toMatchObject({ outcome: 'complete', outsideLicence: run.records });
+    expect(run.records).toBeGreaterThan(0);
+    const manifest = JSON.parse(await readFile(path.join(root, `${String(run.file)}.manifest.json`), 'utf8'));
+    expect(manifest.licenceAttestation).toMatchObject({ result: 'outside', outside: { count: run.records } });
+
+    // An ordinary run of the same delivery is not marked.
+    const plain = await runOf(editor, id, (await editor('POST', `/api/deliveries/${id}/run`)).json!.run.id);
+    expect(plain).toMatchObject({ outcome: 'complete', outsideLicence: null });
+
+    await signIn(page, 'editor', `/deliveries/${id}`, portal.origin);
+    await page.goto(`${portal.origin}/deliveries/${id}`);
+    const rows = page.getByTestId('runs-table').locator('tbody tr');
+    await expect(rows.filter({ has: page.getByTestId('outside-licence') })).toHaveCount(1);
+    await expect(page.locator(`tr[data-run="${String(run.id)}"]`).getByTestId('outside-licence')).toHaveText(
+      `${String(run.records)} outside the licence`,
+    );
+    await expect(page.locator(`tr[data-run="${String(plain.id)}"]`)).toHaveAttribute('data-outside-licence', '0');
   });
 
   test('a run on its cron (every minute), and a failure mid-way that leaves nothing and is shown', async () => {

@@ -15,7 +15,7 @@ import { TEST_KEY_FILE } from '../support/proof';
 
 /**
  * A rolling upgrade as docs/operations.md#upgrades describes it, side by side on one PostgreSQL: the release
- * before the proofs (migration 0011) serves people; this release starts beside it and migrates the database; the
+ * before this one's migrations (`PREVIOUS`) serves people; this release starts beside it and migrates the database; the
  * previous one goes on working on the migrated schema — sign-in, pages, an export, a delivery run — and its
  * audit entries and this release's chain into one trail that both releases verify.
  *
@@ -24,7 +24,7 @@ import { TEST_KEY_FILE } from '../support/proof';
  * production build of it would cost this suite minutes on two cores, and the schema is what the test is about.
  */
 
-const PREVIOUS = 'ce40bfb'; // the last commit before migration 0011
+const PREVIOUS = '5e8fee1'; // the last commit before migration 0012 (move it to the commit before a release's first migration)
 const SANDBOX_PORT = 4238;
 const OLD_PORT = 3236;
 const NEW_PORT = 3237;

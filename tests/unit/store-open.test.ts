@@ -57,6 +57,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0009_alerts',
       '0010_alert_channels',
       '0011_proof',
+      '0012_run_licence',
     ]);
   });
 

@@ -25,7 +25,25 @@ const COLUMNS: Column<Run>[] = [
         run.outcome
       ),
   },
-  { id: 'records', header: 'Records', align: 'right', cell: (run) => run.records ?? '—' },
+  {
+    id: 'records',
+    header: 'Records',
+    align: 'right',
+    cell: (run) => (
+      <>
+        {run.records ?? '—'}
+        {run.outsideLicence ? (
+          <span
+            className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900"
+            data-testid="outside-licence"
+            title="Delivered as the upstream sent them; the run’s manifest names the first of them"
+          >
+            {run.outsideLicence} outside the licence
+          </span>
+        ) : null}
+      </>
+    ),
+  },
   { id: 'bytes', header: 'Bytes', align: 'right', cell: (run) => run.bytes ?? '—' },
   sha256Column((run) => run.sha256),
   { id: 'file', header: 'File', className: 'font-mono text-xs', cell: (run) => run.file ?? '—' },
@@ -67,6 +85,7 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
                 'data-run': run.id,
                 'data-outcome': run.outcome,
                 'data-empty': String(run.outcome === 'complete' && run.records === 0),
+                'data-outside-licence': String(run.outsideLicence ?? 0),
               })}
             />
           )}

@@ -45,7 +45,8 @@ export function checkJws(jws, keys) {
 export function idsDigest(ids) {
   ids.sort();
   const hash = createHash('sha256');
-  for (const id of ids) hash.update(`${id}\n`, 'latin1');
+  // A few thousand ids per update: one call per id costs more than the hashing.
+  for (let i = 0; i < ids.length; i += 4096) hash.update(`${ids.slice(i, i + 4096).join('\n')}\n`, 'latin1');
   return { count: ids.length, sha256: hash.digest('hex') };
 }
 

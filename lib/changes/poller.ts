@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { toAppError } from '../errors';
+import { versionOf, type Version } from '../history/version';
 import { lineLog, workId, type LineLog } from '../log';
 import { plural } from '../plural';
 import type { UpstreamOutcome } from '../picks-api/client';
@@ -86,6 +87,8 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
   try {
     const previousState = await readFeed(db);
     const delivered = new Map<string, Snapshot>();
+    // Every record's version as read: kept in the record history with the poll (lib/history).
+    const versions = new Map<string, Version>();
     const ignore = new Set(settings.digestIgnore ?? []);
     // A walk that cannot settle throws (WALK_UNSETTLED): the poll fails and records nothing, so no record is
     // taken for withdrawn on the strength of a walk the upstream moved under.
@@ -96,7 +99,9 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
     );
     for await (const record of walk) {
       // A record without an id cannot be followed (spec §2.2: the id is what changes are keyed on).
-      if (typeof record.id === 'string' && record.id !== '') delivered.set(record.id, snapshot(record as Pick & { id: string }, ignore));
+      if (typeof record.id !== 'string' || record.id === '') continue;
+      delivered.set(record.id, snapshot(record as Pick & { id: string }, ignore));
+      versions.set(record.id, versionOf(record as Pick & { id: string }));
     }
     const watched = await readWatched(db);
     const previous =
@@ -111,6 +116,7 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
       watched: delivered.size,
       requests,
       walk: walkSummary(report) ? describeWalk(report) : null,
+      versions: [...versions.values()],
     });
     await recordPoll(db, { at: startedMs, instance, outcome: 'complete', code: null, answers }).catch(() => undefined);
     const byKind: Partial<Record<ChangeKind, number>> = {};

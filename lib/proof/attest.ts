@@ -51,6 +51,8 @@ const NOT_ON_RECORDS = 'records do not carry it (spec §2), so no record can be 
 const fold = (value: string) => value.trim().toLowerCase();
 /** A name as a byte string: how it reads in a page read with one character per byte. */
 const asBytes = (value: string) => Buffer.from(value, 'utf8').toString('latin1');
+/** An ASCII string is its own byte string (most ids): no buffer made for it. */
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** The end of a licence window: a date without a time includes its whole day. */
 function windowEnd(to: string): number {
@@ -106,7 +108,7 @@ export function newAttestor(licence: { summary: LicenceSummary; document: unknow
       for (const item of records) {
         const record = item as RecordLike;
         const id = typeof record.id === 'string' ? record.id : String(record.id);
-        ids.push(encoding === 'latin1' ? id : asBytes(id));
+        ids.push(encoding === 'latin1' || ASCII.test(id) ? id : asBytes(id));
         const offSport = sports !== null && !named(sports, record.sport, encoding);
         const offLeague = leagues !== null && !named(leagues, record.league, encoding);
         const offDates = dated && !inWindow(record.eventDate);

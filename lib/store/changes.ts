@@ -1,6 +1,8 @@
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
 import type { ChangeEntry, ChangeKind, Display, Lifecycle, Plan, Snapshot } from '../changes/reconcile';
+import type { Version } from '../history/version';
 import { takeFeed } from './change-feed';
+import { recordVersionsIn, recordWithdrawalsIn } from './history';
 import type { ChangesTable, Database } from './schema';
 
 /**
@@ -61,6 +63,8 @@ export interface PollSummary {
   requests: number;
   /** What the walk saw while the upstream moved, in words; absent or null when nothing did. */
   walk?: string | null;
+  /** Every record's version as read, for the record history (absent: not kept). */
+  versions?: readonly Version[];
 }
 
 /** Applies a complete walk's plan, or nothing: the lease is checked (and held) first, inside the transaction. */
@@ -132,6 +136,11 @@ export async function applyPoll(db: Db, plan: Plan, summary: PollSummary): Promi
         .execute();
     }
     for (const chunk of chunks(plan.removals, 500)) await trx.deleteFrom('watched').where('id', 'in', chunk).execute();
+    if (summary.versions) {
+      await recordVersionsIn(trx, summary.versions, summary.now, 'poll');
+      const withdrawn = plan.entries.filter((entry) => entry.kinds.includes('withdrawn')).map((entry) => entry.id);
+      await recordWithdrawalsIn(trx, withdrawn, summary.now);
+    }
     return plan.entries.length;
   });
 }

@@ -7,7 +7,7 @@ import type { Database } from './schema';
  */
 export async function takeLock(
   trx: Kysely<Database>,
-  name: 'walks' | 'audit' | 'users' | 'watchdog' | 'signing-keys' | 'checkpoints',
+  name: 'walks' | 'audit' | 'users' | 'watchdog' | 'signing-keys' | 'checkpoints' | 'history',
 ): Promise<void> {
   await trx
     .updateTable('locks')

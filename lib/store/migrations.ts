@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { EVERYDAY_AND_HEALTH } from './migrations-health';
+import { HISTORY } from './migrations-history';
 import { PROOF } from './migrations-proof';
 
 /**
@@ -229,6 +230,7 @@ const MIGRATIONS: Record<string, Migration> = {
   },
   ...EVERYDAY_AND_HEALTH,
   ...PROOF,
+  ...HISTORY,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

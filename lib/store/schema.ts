@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { AuditCheckpointsTable, SigningKeysTable } from './schema-proof';
+import type { DeliveredVersionsTable, RecordBodiesTable, RecordHeadsTable, RecordVersionsTable } from './schema-history';
 import type { AlertDigestsTable, AlertSendsTable, AlertsTable, AlertSubscriptionsTable, AlertWebhooksTable } from './schema-alerts';
 
 /**
@@ -246,4 +247,8 @@ export interface Database {
   delivery_runs: DeliveryRunsTable;
   signing_keys: SigningKeysTable;
   audit_checkpoints: AuditCheckpointsTable;
+  record_bodies: RecordBodiesTable;
+  record_versions: RecordVersionsTable;
+  record_heads: RecordHeadsTable;
+  delivered_versions: DeliveredVersionsTable;
 }

@@ -58,6 +58,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0010_alert_channels',
       '0011_proof',
       '0012_run_licence',
+      '0013_history',
     ]);
   });
 

@@ -1,0 +1,186 @@
+import { sql, type Kysely } from 'kysely';
+import type { Observer } from '../history/version';
+import { chunks } from './history';
+import { takeLock } from './locks';
+import type { Database } from './schema';
+
+/** Reading record history (./history.ts writes it): one record's versions, the set at a moment, retention. */
+
+type Db = Kysely<Database>;
+
+export interface StoredVersion {
+  seq: number;
+  /** null: the record was seen withdrawn. */
+  digest: string | null;
+  body: string | null;
+  firstMs: number;
+  firstBy: Observer;
+  lastMs: number;
+  lastBy: Observer;
+}
+
+/** A record's versions, oldest first; the newest carries its latest sighting. Empty when the portal never saw it. */
+export async function readRecordHistory(db: Db, pickId: string): Promise<StoredVersion[]> {
+  const [rows, head] = await Promise.all([
+    db
+      .selectFrom('record_versions as v')
+      .leftJoin('record_bodies as b', 'b.digest', 'v.digest')
+      .select(['v.seq', 'v.digest', 'b.body', 'v.first_ms', 'v.first_by', 'v.last_ms', 'v.last_by'])
+      .where('v.pick_id', '=', pickId)
+      .orderBy('v.seq')
+      .execute(),
+    db.selectFrom('record_heads').selectAll().where('pick_id', '=', pickId).executeTakeFirst(),
+  ]);
+  return rows.map((row) => {
+    const newest = head && Number(head.seq) === Number(row.seq);
+    return {
+      seq: Number(row.seq),
+      digest: row.digest,
+      body: row.body ?? null,
+      firstMs: Number(row.first_ms),
+      firstBy: row.first_by as Observer,
+      lastMs: Number(newest ? head.last_ms : row.last_ms),
+      lastBy: (newest ? head.last_by : row.last_by) as Observer,
+    };
+  });
+}
+
+/** The point-in-time filters: the picks filters, compared as the store holds the fields. */
+export interface HistoryFilters {
+  sport?: string;
+  league?: string;
+  status?: string;
+  result?: string;
+  /** Event date, ISO: inclusive. */
+  from?: string;
+  /** Event date, ISO: exclusive. */
+  to?: string;
+}
+
+export interface VersionAt {
+  pickId: string;
+  digest: string;
+  body: string;
+  firstMs: number;
+}
+
+/**
+ * The records as the portal knew them at `asOfMs`: each record's latest version first seen at or before it,
+ * without those seen withdrawn by then. Keyset pages in record id order, `after` the last id of the page before.
+ */
+export async function versionsAt(
+  db: Db,
+  asOfMs: number,
+  filters: HistoryFilters,
+  after: string | null,
+  limit: number,
+): Promise<VersionAt[]> {
+  let select = db
+    .selectFrom('record_versions as v')
+    .innerJoin('record_bodies as b', 'b.digest', 'v.digest')
+    .select(['v.pick_id', 'v.digest', 'b.body', 'v.first_ms'])
+    .where('v.first_ms', '<=', asOfMs)
+    .where('v.seq', '=', (eb) =>
+      eb
+        .selectFrom('record_versions as w')
+        .select((w) => w.fn.max('w.seq').as('seq'))
+        .whereRef('w.pick_id', '=', 'v.pick_id')
+        .where('w.first_ms', '<=', asOfMs),
+    );
+  if (after !== null) select = select.where('v.pick_id', '>', after);
+  if (filters.sport) select = select.where(sql<string>`lower(b.sport)`, '=', filters.sport.toLowerCase());
+  if (filters.league) select = select.where(sql<string>`lower(b.league)`, '=', filters.league.toLowerCase());
+  if (filters.status) select = select.where('b.status', '=', filters.status);
+  if (filters.result) select = select.where('b.result', '=', filters.result);
+  if (filters.from) select = select.where('b.event_ms', '>=', Date.parse(filters.from));
+  if (filters.to) select = select.where('b.event_ms', '<', Date.parse(filters.to));
+  const rows = await select.orderBy('v.pick_id').limit(limit).execute();
+  return rows.map((row) => ({ pickId: row.pick_id, digest: row.digest!, body: row.body, firstMs: Number(row.first_ms) }));
+}
+
+/** Every version at a moment, a batch at a time, never the whole set in memory. */
+export async function* eachVersionAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<VersionAt[]> {
+  let after: string | null = null;
+  for (;;) {
+    const rows = await versionsAt(db, asOfMs, filters, after, batch);
+    if (rows.length > 0) yield rows;
+    if (rows.length < batch) return;
+    after = rows.at(-1)!.pickId;
+  }
+}
+
+const SINCE = 'history.since';
+
+/**
+ * From when the history can vouch for a moment: its first sighting, or the cut-off of the last pruning if
+ * that is later (before it, versions that were replaced are gone). null: nothing recorded yet.
+ */
+export async function historySince(db: Db): Promise<number | null> {
+  const [first, pruned] = await Promise.all([
+    db
+      .selectFrom('record_versions')
+      .select((eb) => eb.fn.min('first_ms').as('first'))
+      .executeTakeFirst(),
+    db.selectFrom('meta').select('value').where('key', '=', SINCE).executeTakeFirst(),
+  ]);
+  if (first?.first === null || first?.first === undefined) return null;
+  return Math.max(Number(first.first), pruned ? Number(pruned.value) : 0);
+}
+
+/**
+ * Drops what is past retention: versions replaced before `cutoffMs`; a record's newest version only when it
+ * was last seen before the cut-off and the change feed no longer watches the record; bodies nothing refers to
+ * any more (neither a version nor a delivered file's list, which is pruned by the same cut-off).
+ */
+export async function pruneHistory(db: Db, cutoffMs: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await takeLock(trx, 'history');
+    let removed = 0;
+    // Replaced before the cut-off: the next version of the same record was first seen before it.
+    const replaced = await trx
+      .deleteFrom('record_versions as v')
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('record_versions as n')
+            .select('n.seq')
+            .whereRef('n.pick_id', '=', 'v.pick_id')
+            .whereRef('n.seq', '>', 'v.seq')
+            .where('n.first_ms', '<', cutoffMs),
+        ),
+      )
+      .executeTakeFirst();
+    removed += Number(replaced.numDeletedRows);
+    // Forgotten records: newest sighting before the cut-off, and no longer watched by the feed.
+    const forgotten = (
+      await trx
+        .selectFrom('record_heads as h')
+        .select('h.pick_id')
+        .where('h.last_ms', '<', cutoffMs)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('watched as w').select('w.id').whereRef('w.id', '=', 'h.pick_id'))))
+        .execute()
+    ).map((row) => row.pick_id);
+    for (const chunk of chunks(forgotten, 500)) {
+      const gone = await trx.deleteFrom('record_versions').where('pick_id', 'in', chunk).executeTakeFirst();
+      removed += Number(gone.numDeletedRows);
+      await trx.deleteFrom('record_heads').where('pick_id', 'in', chunk).execute();
+    }
+    await trx.deleteFrom('delivered_versions').where('at_ms', '<', cutoffMs).execute();
+    await trx
+      .deleteFrom('record_bodies as b')
+      .where((eb) =>
+        eb.and([
+          eb.not(eb.exists(eb.selectFrom('record_versions as v').select('v.seq').whereRef('v.digest', '=', 'b.digest'))),
+          eb.not(eb.exists(eb.selectFrom('delivered_versions as d').select('d.pick_id').whereRef('d.digest', '=', 'b.digest'))),
+        ]),
+      )
+      .execute();
+    if (removed > 0)
+      await trx
+        .insertInto('meta')
+        .values({ key: SINCE, value: String(cutoffMs) })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(cutoffMs) }))
+        .execute();
+    return removed;
+  });
+}

@@ -1,0 +1,155 @@
+import type { Kysely } from 'kysely';
+import type { Observer, Version } from '../history/version';
+import { takeLock } from './locks';
+import type { Database } from './schema';
+
+/**
+ * Record history (lib/history): every distinct content of a record once (`record_bodies`), the order in which
+ * a record's versions were seen (`record_versions`), and each record's newest version with its latest
+ * sighting (`record_heads`). Writers of every instance take the `history` lock, so a record's versions are
+ * numbered once; a sighting that is older than what is known of a record (a slow export) adds no version.
+ */
+
+type Db = Kysely<Database>;
+const CHUNK = 400;
+
+export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** What was written: versions new to their record, and bodies new to the store. */
+export interface Recorded {
+  versions: number;
+  bodies: number;
+}
+
+/** Records sightings of versions at `at`, inside a transaction of the caller that holds (or here takes) the lock. */
+export async function recordVersionsIn(trx: Db, versions: readonly Version[], at: number, by: Observer): Promise<Recorded> {
+  await takeLock(trx, 'history');
+  const recorded: Recorded = { versions: 0, bodies: 0 };
+  // One sighting per record: the last one given (a walk that moved may have read a record twice).
+  const latest = new Map<string, Version>();
+  for (const version of versions) latest.set(version.id, version);
+  for (const chunk of chunks([...latest.values()])) {
+    const heads = new Map(
+      (
+        await trx
+          .selectFrom('record_heads')
+          .selectAll()
+          .where(
+            'pick_id',
+            'in',
+            chunk.map((v) => v.id),
+          )
+          .execute()
+      ).map((row) => [row.pick_id, row]),
+    );
+    const seen: string[] = [];
+    const bodies = new Map<string, Version>();
+    for (const version of chunk) {
+      const head = heads.get(version.id);
+      bodies.set(version.digest, version);
+      if (head && head.digest === version.digest) {
+        seen.push(version.id);
+        continue;
+      }
+      // Older than the newest sighting of another version: history already knows better (its body is kept all the same).
+      if (head && Number(head.last_ms) > at) continue;
+      await openVersion(trx, version.id, head, version.digest, at, by);
+      recorded.versions += 1;
+    }
+    if (seen.length > 0)
+      await trx
+        .updateTable('record_heads')
+        .set({ last_ms: at, last_by: by })
+        .where('pick_id', 'in', seen)
+        .where('last_ms', '<=', at)
+        .execute();
+    recorded.bodies += await storeBodies(trx, [...bodies.values()], at);
+  }
+  return recorded;
+}
+
+/** Sightings of versions, in a transaction of their own. */
+export function recordVersions(db: Db, versions: readonly Version[], at: number, by: Observer): Promise<Recorded> {
+  return db.transaction().execute((trx) => recordVersionsIn(trx, versions, at, by));
+}
+
+/** Records withdrawn by a complete poll (the poller's transaction, which holds the lock). */
+export async function recordWithdrawalsIn(trx: Db, ids: readonly string[], at: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  await takeLock(trx, 'history');
+  let withdrawn = 0;
+  for (const chunk of chunks(ids)) {
+    const heads = await trx.selectFrom('record_heads').selectAll().where('pick_id', 'in', chunk).execute();
+    for (const head of heads) {
+      if (head.digest === null) continue;
+      await openVersion(trx, head.pick_id, head, null, at, 'poll');
+      withdrawn += 1;
+    }
+  }
+  return withdrawn;
+}
+
+type Head = Database['record_heads'];
+
+/** A new newest version (digest null: withdrawn): the one before it gets its last sighting from the head. */
+async function openVersion(trx: Db, pickId: string, head: Head | undefined, digest: string | null, at: number, by: Observer) {
+  const seq = (head ? Number(head.seq) : 0) + 1;
+  if (head)
+    await trx
+      .updateTable('record_versions')
+      .set({ last_ms: head.last_ms, last_by: head.last_by })
+      .where('pick_id', '=', pickId)
+      .where('seq', '=', head.seq)
+      .execute();
+  await trx
+    .insertInto('record_versions')
+    .values({ pick_id: pickId, seq, digest, first_ms: at, first_by: by, last_ms: at, last_by: by })
+    .execute();
+  await trx
+    .insertInto('record_heads')
+    .values({ pick_id: pickId, seq, digest, last_ms: at, last_by: by })
+    .onConflict((oc) => oc.column('pick_id').doUpdateSet({ seq, digest, last_ms: at, last_by: by }))
+    .execute();
+}
+
+/** Bodies not stored yet: each content once. */
+async function storeBodies(trx: Db, versions: readonly Version[], at: number): Promise<number> {
+  if (versions.length === 0) return 0;
+  const known = new Set(
+    (
+      await trx
+        .selectFrom('record_bodies')
+        .select('digest')
+        .where(
+          'digest',
+          'in',
+          versions.map((v) => v.digest),
+        )
+        .execute()
+    ).map((row) => row.digest),
+  );
+  const fresh = versions.filter((v) => !known.has(v.digest));
+  if (fresh.length === 0) return 0;
+  await trx
+    .insertInto('record_bodies')
+    .values(
+      fresh.map((v) => ({
+        digest: v.digest,
+        pick_id: v.id,
+        sport: v.sport,
+        league: v.league,
+        status: v.status,
+        result: v.result,
+        event_ms: v.eventMs,
+        body: v.body,
+        first_ms: at,
+      })),
+    )
+    .onConflict((oc) => oc.column('digest').doNothing())
+    .execute();
+  return fresh.length;
+}

@@ -1,0 +1,64 @@
+import type { Migration } from 'kysely';
+import type { AnyDb } from './migrations';
+
+/** Record history's migration (lib/history): additive, so the release before it keeps working beside it (docs/operations.md#upgrades). */
+
+export const HISTORY: Record<string, Migration> = {
+  '0013_history': {
+    async up(db: AnyDb) {
+      // Every distinct content of a record, once: the canonical body (keys sorted, null members left out) and the
+      // fields the point-in-time filters read, taken from it.
+      await db.schema
+        .createTable('record_bodies')
+        .addColumn('digest', 'text', (c) => c.primaryKey())
+        .addColumn('pick_id', 'text', (c) => c.notNull())
+        .addColumn('sport', 'text')
+        .addColumn('league', 'text')
+        .addColumn('status', 'text')
+        .addColumn('result', 'text')
+        .addColumn('event_ms', 'bigint')
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('first_ms', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('record_bodies_pick').on('record_bodies').column('pick_id').execute();
+      // A record's versions in the order they were seen: a new row whenever what is seen differs from the one
+      // before. digest null: seen withdrawn (absent from a complete poll while its event date was in the window).
+      await db.schema
+        .createTable('record_versions')
+        .addColumn('pick_id', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('digest', 'text')
+        .addColumn('first_ms', 'bigint', (c) => c.notNull())
+        .addColumn('first_by', 'text', (c) => c.notNull())
+        .addColumn('last_ms', 'bigint', (c) => c.notNull())
+        .addColumn('last_by', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('record_versions_pk', ['pick_id', 'seq'])
+        .execute();
+      await db.schema.createIndex('record_versions_first').on('record_versions').column('first_ms').execute();
+      await db.schema.createIndex('record_versions_digest').on('record_versions').column('digest').execute();
+      // Each record's newest version, and when and by what it was last seen (updated on every sighting; the
+      // version's own row gets its last sighting when a newer one replaces it).
+      await db.schema
+        .createTable('record_heads')
+        .addColumn('pick_id', 'text', (c) => c.primaryKey())
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('digest', 'text')
+        .addColumn('last_ms', 'bigint', (c) => c.notNull())
+        .addColumn('last_by', 'text', (c) => c.notNull())
+        .execute();
+      // Which version of each record an export or a delivery run delivered: what reconciliation compares.
+      await db.schema
+        .createTable('delivered_versions')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('pick_id', 'text', (c) => c.notNull())
+        .addColumn('digest', 'text', (c) => c.notNull())
+        .addColumn('at_ms', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('delivered_versions_pk', ['source', 'pick_id'])
+        .execute();
+      await db.schema.createIndex('delivered_versions_at').on('delivered_versions').column('at_ms').execute();
+      await db.schema.createIndex('delivered_versions_digest').on('delivered_versions').column('digest').execute();
+      // Serialises the writing of versions by the poller, exports and deliveries of every instance.
+      await db.insertInto('locks').values({ name: 'history', version: 0 }).execute();
+    },
+  },
+};

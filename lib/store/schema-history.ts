@@ -1,0 +1,43 @@
+/** Record history's tables (lib/history/), part of the store's Database (./schema.ts). */
+
+/** Every distinct content of a record, stored once; `digest` is sha256 (base64url) of `body`. */
+export interface RecordBodiesTable {
+  digest: string;
+  pick_id: string;
+  sport: string | null;
+  league: string | null;
+  status: string | null;
+  result: string | null;
+  event_ms: number | null;
+  /** The record as canonical JSON: keys sorted at every depth, null members left out (null and absent are one: spec §9). */
+  body: string;
+  first_ms: number;
+}
+
+/** A record's versions in the order seen; digest null marks a withdrawal. */
+export interface RecordVersionsTable {
+  pick_id: string;
+  seq: number;
+  digest: string | null;
+  first_ms: number;
+  first_by: string;
+  last_ms: number;
+  last_by: string;
+}
+
+/** Each record's newest version and its latest sighting. */
+export interface RecordHeadsTable {
+  pick_id: string;
+  seq: number;
+  digest: string | null;
+  last_ms: number;
+  last_by: string;
+}
+
+/** The version of each record an export (its audit seq) or a delivery run (its id) delivered. */
+export interface DeliveredVersionsTable {
+  source: string;
+  pick_id: string;
+  digest: string;
+  at_ms: number;
+}

@@ -1,0 +1,169 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { historyOf } from '@/lib/history/diff';
+import { versionOf } from '@/lib/history/version';
+import { recordVersions, recordWithdrawalsIn } from '@/lib/store/history';
+import { eachVersionAt, historySince, pruneHistory, readRecordHistory, versionsAt } from '@/lib/store/history-read';
+import { openStore, type Store } from '@/lib/store/open';
+import { storeEngines } from '../support/store-engines';
+
+/** Record history's store on both engines: versions once per content, a record's history, the set at a moment, retention. */
+
+const T = Date.parse('2026-11-20T12:00:00Z');
+const MIN = 60_000;
+
+const pick = (id: string, fields: Record<string, unknown> = {}) => ({
+  id,
+  sport: 'Football',
+  league: 'Serie A',
+  homeTeam: 'Etna Calcio',
+  awayTeam: 'Bergamo Nord FC',
+  eventDate: '2026-11-21T18:00:00.000Z',
+  eventMetadata: { competition: 'Serie A', stage: 'Round 12' },
+  marketType: 'moneyline',
+  selection: 'Etna Calcio',
+  line: null,
+  odds: 2.1,
+  status: 'upcoming',
+  result: null,
+  settledAt: null,
+  publishedAt: '2026-11-20T09:00:00.000Z',
+  ...fields,
+});
+
+describe.each(storeEngines())('record history on $name', (engine) => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+  async function fresh() {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    return store;
+  }
+  const see = (store: Store, at: number, records: Record<string, unknown>[], by: 'poll' | 'export' | 'delivery' = 'poll') =>
+    recordVersions(
+      store.db,
+      records.map((r) => versionOf(r as { id: string })),
+      at,
+      by,
+    );
+  const withdraw = (store: Store, at: number, ids: string[]) => store.db.transaction().execute((trx) => recordWithdrawalsIn(trx, ids, at));
+
+  it('stores each distinct content once, however often and by whatever it is seen; null and absent are one', async () => {
+    const store = await fresh();
+    expect(await see(store, T, [pick('p1'), pick('p2')])).toEqual({ versions: 2, bodies: 2 });
+    expect(await see(store, T + MIN, [pick('p1'), pick('p2')], 'export')).toEqual({ versions: 0, bodies: 0 });
+    // The same content with its null members left out and its keys in another order.
+    const { line: _line, result: _result, settledAt: _settled, ...rest } = pick('p1');
+    const reordered = Object.fromEntries(Object.entries(rest).reverse());
+    expect(await see(store, T + 2 * MIN, [reordered], 'delivery')).toEqual({ versions: 0, bodies: 0 });
+    const history = await readRecordHistory(store.db, 'p1');
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ seq: 1, firstMs: T, firstBy: 'poll', lastMs: T + 2 * MIN, lastBy: 'delivery' });
+    expect(JSON.parse(history[0]!.body!)).not.toHaveProperty('line');
+    expect(await store.db.selectFrom('record_bodies').select('digest').execute()).toHaveLength(2);
+  });
+
+  it('follows one record through new, live, settled, a corrected result, withdrawn and restored, field by field', async () => {
+    const store = await fresh();
+    await see(store, T, [pick('p1')]);
+    await see(store, T + MIN, [pick('p1', { status: 'live', publishedAt: '2026-11-21T18:00:00.000Z' })]);
+    const settled = { status: 'settled', result: 'win', settledAt: '2026-11-21T20:00:00.000Z', publishedAt: '2026-11-21T20:00:00.000Z' };
+    await see(store, T + 2 * MIN, [pick('p1', settled)]);
+    await see(store, T + 3 * MIN, [pick('p1', settled)]); // seen again: no new version
+    const corrected = { ...settled, result: 'loss', publishedAt: '2026-11-22T08:00:00.000Z' };
+    await see(store, T + 4 * MIN, [pick('p1', corrected)]);
+    await withdraw(store, T + 5 * MIN, ['p1']);
+    await withdraw(store, T + 6 * MIN, ['p1']); // still withdrawn: nothing new
+    await see(store, T + 7 * MIN, [pick('p1', corrected)]);
+
+    const entries = historyOf(await readRecordHistory(store.db, 'p1'));
+    expect(entries.map((e) => [e.version, e.kind])).toEqual([
+      [1, 'first'],
+      [2, 'changed'],
+      [3, 'changed'],
+      [4, 'changed'],
+      [5, 'withdrawn'],
+      [6, 'restored'],
+    ]);
+    expect(entries[1]!.changes).toEqual([
+      { field: 'publishedAt', before: '2026-11-20T09:00:00.000Z', after: '2026-11-21T18:00:00.000Z' },
+      { field: 'status', before: 'upcoming', after: 'live' },
+    ]);
+    expect(entries[2]!.changes).toEqual([
+      { field: 'publishedAt', before: '2026-11-21T18:00:00.000Z', after: '2026-11-21T20:00:00.000Z' },
+      { field: 'result', before: null, after: 'win' },
+      { field: 'settledAt', before: null, after: '2026-11-21T20:00:00.000Z' },
+      { field: 'status', before: 'live', after: 'settled' },
+    ]);
+    expect(entries[2]).toMatchObject({ firstSeen: new Date(T + 2 * MIN).toISOString(), lastSeen: new Date(T + 3 * MIN).toISOString() });
+    expect(entries[3]!.changes).toEqual([
+      { field: 'publishedAt', before: '2026-11-21T20:00:00.000Z', after: '2026-11-22T08:00:00.000Z' },
+      { field: 'result', before: 'win', after: 'loss' },
+    ]);
+    expect(entries[4]).toMatchObject({ record: null, digest: null, firstSeen: new Date(T + 5 * MIN).toISOString() });
+    expect(entries[5]).toMatchObject({ changes: [], digest: entries[3]!.digest, record: { result: 'loss' } });
+    // Five versions, four contents: the restored one is the corrected one's.
+    expect(await store.db.selectFrom('record_bodies').select('digest').execute()).toHaveLength(4);
+  });
+
+  it('adds no version for a sighting older than the newest one of another version (a slow export)', async () => {
+    const store = await fresh();
+    await see(store, T + 2 * MIN, [pick('p1', { status: 'live' })]);
+    await see(store, T + MIN, [pick('p1')], 'export');
+    const history = await readRecordHistory(store.db, 'p1');
+    expect(history.map((v) => v.seq)).toEqual([1]);
+    // Its content is kept all the same: what an export delivered can be shown.
+    expect(await store.db.selectFrom('record_bodies').select('digest').execute()).toHaveLength(2);
+  });
+
+  it('answers the set at a moment: the latest version seen by then, without the withdrawn, filtered, in id order, in batches', async () => {
+    const store = await fresh();
+    await see(store, T, [pick('p1'), pick('p2', { sport: 'Tennis', league: 'ATP Tour' }), pick('p3')]);
+    await see(store, T + 10 * MIN, [pick('p1', { status: 'live' }), pick('p3'), pick('p4', { eventDate: '2026-11-25T18:00:00.000Z' })]);
+    await withdraw(store, T + 10 * MIN, ['p2']);
+    const at = async (ms: number, filters = {}) =>
+      (await versionsAt(store.db, ms, filters, null, 100)).map((v) => [v.pickId, JSON.parse(v.body).status]);
+    expect(await at(T - 1)).toEqual([]);
+    expect(await at(T + 5 * MIN)).toEqual([
+      ['p1', 'upcoming'],
+      ['p2', 'upcoming'],
+      ['p3', 'upcoming'],
+    ]);
+    expect(await at(T + 10 * MIN)).toEqual([
+      ['p1', 'live'],
+      ['p3', 'upcoming'],
+      ['p4', 'upcoming'],
+    ]);
+    expect(await at(T + 5 * MIN, { sport: 'tennis' })).toEqual([['p2', 'upcoming']]);
+    expect(await at(T + 10 * MIN, { status: 'live' })).toEqual([['p1', 'live']]);
+    expect(await at(T + 10 * MIN, { from: '2026-11-22T00:00:00.000Z' })).toEqual([['p4', 'upcoming']]);
+    expect(await at(T + 10 * MIN, { to: '2026-11-22T00:00:00.000Z', league: 'SERIE A' })).toEqual([
+      ['p1', 'live'],
+      ['p3', 'upcoming'],
+    ]);
+    const batches: string[][] = [];
+    for await (const batch of eachVersionAt(store.db, T + 10 * MIN, {}, 2)) batches.push(batch.map((v) => v.pickId));
+    expect(batches).toEqual([['p1', 'p3'], ['p4']]);
+    expect(await historySince(store.db)).toBe(T);
+  });
+
+  it('prunes versions replaced before the cut-off and forgotten records, never the newest version of a watched one', async () => {
+    const store = await fresh();
+    await see(store, T, [pick('p1'), pick('gone')]);
+    await see(store, T + 10 * MIN, [pick('p1', { status: 'live' })]);
+    await see(store, T + 20 * MIN, [pick('p1', { status: 'settled', result: 'win' })]);
+    await store.db
+      .insertInto('watched')
+      .values({ id: 'p1', published_at: null, status: 'settled', result: 'win', digest: 'x', event_ms: null, display: '{}', withdrawn: 0 })
+      .execute();
+    expect(await pruneHistory(store.db, T + 15 * MIN)).toBe(2); // p1's first version, and "gone"
+    expect((await readRecordHistory(store.db, 'p1')).map((v) => v.seq)).toEqual([2, 3]);
+    expect(await readRecordHistory(store.db, 'gone')).toEqual([]);
+    expect(await historySince(store.db)).toBe(T + 15 * MIN);
+    expect(await store.db.selectFrom('record_bodies').select('digest').execute()).toHaveLength(2);
+    // Long after, p1 is still watched: its newest version stays.
+    await pruneHistory(store.db, T + 100 * MIN);
+    expect((await readRecordHistory(store.db, 'p1')).map((v) => v.seq)).toEqual([3]);
+  });
+});

@@ -13,6 +13,7 @@ const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/picks', label: 'Picks', needs: 'browse' },
   { href: '/results', label: 'Results', needs: 'browse' },
   { href: '/changes', label: 'Changes', needs: 'browse' },
+  { href: '/history', label: 'History', needs: 'browse' },
   { href: '/health', label: 'Health', needs: 'browse' },
   { href: '/coverage', label: 'Coverage', needs: 'coverage' },
   { href: '/exports', label: 'My exports', needs: 'export' },

@@ -130,27 +130,37 @@ function readAll(input: SearchParamsInput, key: string): string[] {
 }
 
 function parseWith<T>(kind: FilterKind, schema: z.ZodType<T>, input: SearchParamsInput): FilterParseResult<T> {
-  const raw: Record<string, string> = {};
-  const problems: string[] = [];
-  for (const key of FILTER_KEYS[kind]) {
-    const values = readAll(input, key);
-    if (values.length > 1) problems.push(`${key} was given more than once`);
-    const value = values[0]?.trim();
-    if (value) raw[key] = value; // an empty field in a form means "no filter"
-  }
-  const result = schema.safeParse(raw);
-  if (result.success && problems.length === 0) return { ok: true, filters: result.data };
-  if (!result.success) {
-    for (const issue of result.error.issues) problems.push(`${String(issue.path[0] ?? 'filters')} ${issue.message}`);
-  }
+  const { result, problems } = check(kind, schema, input);
+  if (result.success && Object.keys(problems).length === 0) return { ok: true, filters: result.data };
   return {
     ok: false,
     error: new AppError({
       code: 'INVALID_FILTERS',
-      message: `One or more filters are invalid: ${problems.join('; ')}.`,
+      message: `One or more filters are invalid: ${Object.entries(problems)
+        .map(([key, problem]) => `${key} ${problem}`)
+        .join('; ')}.`,
       details: sentFilterValues(kind, input),
     }),
   };
+}
+
+function check<T>(kind: FilterKind, schema: z.ZodType<T>, input: SearchParamsInput) {
+  const raw: Record<string, string> = {};
+  const problems: Record<string, string> = {};
+  for (const key of FILTER_KEYS[kind]) {
+    const values = readAll(input, key);
+    if (values.length > 1) problems[key] = 'was given more than once';
+    const value = values[0]?.trim();
+    if (value) raw[key] = value; // an empty field in a form means "no filter"
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) for (const issue of result.error.issues) problems[String(issue.path[0] ?? 'filters')] ??= issue.message;
+  return { result, problems };
+}
+
+/** Each wrong picks filter with what is wrong with it (none: {}), for a request that names them with its own fields. */
+export function pickFilterProblems(input: SearchParamsInput): Record<string, string> {
+  return check('picks', pickFiltersSchema, input).problems;
 }
 
 /** Filters without paging state: what an export or a coverage walk uses. */

@@ -18,6 +18,7 @@ export function runAgainHref(entry: AuditEntry): string {
   const query = new URLSearchParams({ ...(entry.filters ?? {}), format });
   if (entry.action === 'export.changes') return `/api/changes?${query.toString()}`;
   if (entry.action === 'export.audit') return `/api/audit?${query.toString()}`;
+  if (entry.action === 'export.history') return `/api/history?${query.toString()}`;
   const kind = entry.action === 'export.results' ? 'results' : 'picks';
   return `/api/export/${kind}?${query.toString()}`;
 }

@@ -17,7 +17,7 @@ export const MANIFEST_TYPE = 'picks-manifest+json';
 export interface Manifest {
   manifestVersion: number;
   id: number;
-  kind: 'picks' | 'results' | 'changes' | 'audit';
+  kind: 'picks' | 'results' | 'changes' | 'audit' | 'history';
   file: string | null;
   filters: Record<string, string>;
   outcome: string;
@@ -48,6 +48,7 @@ const KINDS: Record<string, Manifest['kind']> = {
   'export.results': 'results',
   'export.changes': 'changes',
   'export.audit': 'audit',
+  'export.history': 'history',
 };
 
 export function toManifest(entry: AuditEntry): Manifest {

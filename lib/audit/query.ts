@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'export.results',
   'export.changes',
   'export.audit',
+  'export.history',
   'user.add',
   'user.role',
   'user.disable',

@@ -18,6 +18,7 @@ export type AuditAction =
   | 'export.results'
   | 'export.changes'
   | 'export.audit'
+  | 'export.history'
   | 'user.add'
   | 'user.role'
   | 'user.disable'

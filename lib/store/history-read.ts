@@ -109,6 +109,42 @@ export async function* eachVersionAt(db: Db, asOfMs: number, filters: HistoryFil
   }
 }
 
+/** Records with a version first seen in (fromMs, toMs], in id order, `after` the last of the batch before. */
+export async function changedBetween(db: Db, fromMs: number, toMs: number, after: string | null, limit: number): Promise<string[]> {
+  let select = db.selectFrom('record_versions').select('pick_id').distinct().where('first_ms', '>', fromMs).where('first_ms', '<=', toMs);
+  if (after !== null) select = select.where('pick_id', '>', after);
+  return (await select.orderBy('pick_id').limit(limit).execute()).map((row) => row.pick_id);
+}
+
+/** What each of `ids` was at `atMs`: its body, null when it was seen withdrawn by then; absent when not yet seen. */
+export async function statesAt(db: Db, ids: readonly string[], atMs: number): Promise<Map<string, string | null>> {
+  const states = new Map<string, string | null>();
+  for (const chunk of chunks(ids, 500)) {
+    const rows = await db
+      .selectFrom('record_versions as v')
+      .leftJoin('record_bodies as b', 'b.digest', 'v.digest')
+      .select(['v.pick_id', 'b.body'])
+      .where('v.pick_id', 'in', chunk)
+      .where('v.seq', '=', (eb) =>
+        eb
+          .selectFrom('record_versions as w')
+          .select((w) => w.fn.max('w.seq').as('seq'))
+          .whereRef('w.pick_id', '=', 'v.pick_id')
+          .where('w.first_ms', '<=', atMs),
+      )
+      .execute();
+    for (const row of rows) states.set(row.pick_id, row.body ?? null);
+  }
+  return states;
+}
+
+/** How many records the set at `asOfMs` holds (the page's count; files count as they stream). */
+export async function countVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters): Promise<number> {
+  let count = 0;
+  for await (const batch of eachVersionAt(db, asOfMs, filters, 5_000)) count += batch.length;
+  return count;
+}
+
 const SINCE = 'history.since';
 
 /**

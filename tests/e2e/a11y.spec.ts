@@ -34,6 +34,8 @@ for (const scheme of ['light', 'dark'] as const)
       '/exports',
       '/changes',
       '/changes?kind=nope',
+      '/history',
+      '/history?asOf=nope',
       '/health',
       '/alerts',
       '/deliveries',

@@ -19,6 +19,7 @@ const PAGES: { path: string; nav: string; roles: readonly RoleName[] }[] = [
   { path: '/picks', nav: 'Picks', roles: ROLES },
   { path: '/results', nav: 'Results', roles: ROLES },
   { path: '/changes', nav: 'Changes', roles: ROLES },
+  { path: '/history', nav: 'History', roles: ROLES },
   { path: '/health', nav: 'Health', roles: ROLES },
   { path: '/coverage', nav: 'Coverage', roles: ['manager', 'admin'] },
   { path: '/exports', nav: 'My exports', roles: ['editor', 'admin'] },

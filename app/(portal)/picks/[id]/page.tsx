@@ -10,6 +10,8 @@ import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
 import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref } from '@/lib/picks-api/pick-view';
 import { getPickDetail } from '@/lib/picks-api/portal';
+import { RecordHistory } from '@/components/history/record-history';
+import { recordHistory } from '@/lib/history/responses';
 
 export const metadata: Metadata = { title: 'Pick' };
 
@@ -26,13 +28,27 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
   const id = idFromSegment((await params).id);
   if (id === null) notFound();
   await requirePage('browse', pickHref(id));
-  const result = await settle(getPickDetail(id));
-  if (!result.ok && result.error.code === 'NOT_FOUND') notFound();
+  const [result, history] = await Promise.all([settle(getPickDetail(id)), settle(recordHistory(id))]);
+  const historySection = history.ok ? (
+    <RecordHistory versions={history.value.versions} recordedSince={history.value.recordedSince} />
+  ) : (
+    <ErrorPanel error={history.error.toJSON()} retryHref={pickHref(id)} />
+  );
+  // A record the API no longer serves (withdrawn, or outside the licence now) still has the history the portal kept.
+  if (!result.ok && result.error.code === 'NOT_FOUND' && !(history.ok && history.value.versions.length > 0)) notFound();
   if (!result.ok) {
     return (
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">Pick</h1>
-        <ErrorPanel error={result.error.toJSON()} retryHref={pickHref(id)} />
+        {result.error.code === 'NOT_FOUND' ? (
+          <p className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="not-served">
+            The Picks API no longer serves this record (<span className="font-mono text-xs">{id}</span>): it was withdrawn, or the licence
+            no longer covers it. What the portal saw of it is below.
+          </p>
+        ) : (
+          <ErrorPanel error={result.error.toJSON()} retryHref={pickHref(id)} />
+        )}
+        {historySection}
       </div>
     );
   }
@@ -130,6 +146,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
           </dl>
         </section>
       </div>
+      {historySection}
       <section aria-labelledby="all-fields" className="rounded-lg border border-slate-200 bg-white p-5">
         <h2 id="all-fields" className="mb-3 font-semibold">
           Every field of the record

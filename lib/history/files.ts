@@ -1,0 +1,96 @@
+import 'server-only';
+import type { Kysely } from 'kysely';
+import Papa from 'papaparse';
+import { batchedFileStream } from '../export/batched-file';
+import { csvHeader, csvLines } from '../export/csv';
+import type { Pick } from '../picks-api/schemas';
+import { notePage, type ProofInProgress } from '../proof/file-proof';
+import { toSafeJson } from '../safe-json';
+import { storeUnavailable } from '../store';
+import { eachVersionAt, type HistoryFilters, type VersionAt } from '../store/history-read';
+import type { Database } from '../store/schema';
+import { eachDifference, type Difference } from './moments';
+import { bodyOf } from './version';
+
+/**
+ * History as files, streamed from the store a batch at a time like every other file the portal writes
+ * (lib/export/batched-file.ts): the set at a moment — the records as exports write them, CSV or JSON — and
+ * the difference between two moments, one change per row.
+ */
+
+const BATCH = 1_000;
+const FORMULA = /^[=+\-@\t\r\n]/;
+const CSV = { newline: '\r\n', escapeFormulae: FORMULA, quotes: false } as const;
+const closing = (count: number) => `\n],\n"count":${count},\n"completedAt":${JSON.stringify(new Date().toISOString())}}\n`;
+
+async function* versions(db: Kysely<Database>, asOfMs: number, filters: HistoryFilters, proof: ProofInProgress | null) {
+  for await (const batch of eachVersionAt(db, asOfMs, filters, BATCH)) {
+    if (proof)
+      notePage(
+        proof,
+        batch.map((version) => bodyOf(version.body)),
+        'utf8',
+      );
+    yield* batch;
+  }
+}
+
+/** The records as the portal knew them at `asOfMs`; `meta` heads a JSON file (what the history can vouch for). */
+export function momentStream(
+  db: Kysely<Database>,
+  asOfMs: number,
+  filters: HistoryFilters,
+  format: 'csv' | 'json',
+  meta: Record<string, unknown>,
+  options: { proof: ProofInProgress | null; onCount?: (count: number) => void },
+): Promise<ReadableStream<Uint8Array>> {
+  return batchedFileStream<VersionAt>(
+    versions(db, asOfMs, filters, options.proof)[Symbol.asyncIterator](),
+    format === 'csv'
+      ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(v.body) as Pick)), tail: () => '' }
+      : {
+          head: `{"history":${toSafeJson(meta)},\n"data":[`,
+          // The stored bodies are canonical JSON already: written as they are.
+          rows: (batch, first) => batch.map((v, i) => `${first && i === 0 ? '\n' : ',\n'}${v.body}`).join(''),
+          tail: closing,
+        },
+    { batch: BATCH, fault: storeUnavailable, onCount: options.onCount },
+  );
+}
+
+export const DIFFERENCE_CSV_COLUMNS = ['id', 'change', 'field', 'before', 'after', 'sport', 'league', 'eventDate', 'homeTeam', 'awayTeam'];
+
+const cell = (value: unknown) => (value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : value);
+
+function differenceRows(batch: Difference[]): string {
+  const rows: unknown[][] = [];
+  for (const d of batch) {
+    const shown = d.after ?? d.before ?? {};
+    const context = ['sport', 'league', 'eventDate', 'homeTeam', 'awayTeam'].map((key) => cell(shown[key]));
+    if (d.change !== 'changed') rows.push([d.id, d.change, null, null, null, ...context]);
+    for (const field of d.fields) rows.push([d.id, d.change, field.field, cell(field.before), cell(field.after), ...context]);
+  }
+  return rows.length === 0 ? '' : `${Papa.unparse(rows, CSV)}\r\n`;
+}
+
+/** The difference between two moments: records added, withdrawn and changed (with each field's before and after). */
+export function differenceStream(
+  db: Kysely<Database>,
+  range: { fromMs: number; toMs: number },
+  filters: HistoryFilters,
+  format: 'csv' | 'json',
+  meta: Record<string, unknown>,
+  onCount?: (count: number) => void,
+): Promise<ReadableStream<Uint8Array>> {
+  return batchedFileStream<Difference>(
+    eachDifference(db, range, filters)[Symbol.asyncIterator](),
+    format === 'csv'
+      ? { head: `${Papa.unparse([DIFFERENCE_CSV_COLUMNS], CSV)}\r\n`, rows: differenceRows, tail: () => '' }
+      : {
+          head: `{"history":${toSafeJson(meta)},\n"data":[`,
+          rows: (batch, first) => batch.map((d, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson(d)}`).join(''),
+          tail: closing,
+        },
+    { batch: 500, fault: storeUnavailable, onCount },
+  );
+}

@@ -52,6 +52,7 @@ export const STANDALONE_SPECS = [
   'deployment.spec.ts',
   'proof-rotation.spec.ts',
   'upgrade.spec.ts',
+  'history.spec.ts',
 ];
 
 export default defineConfig({

@@ -73,6 +73,7 @@ export const ERROR_KINDS = {
     message: 'The portal has too little free disk space to spool a delivery. Ask an operator.',
   },
   INVALID_PREFERENCES: { status: 400, title: 'The preferences are not valid', message: 'The preferences are not valid.' },
+  RECONCILE_NOT_READY: { status: 409, title: 'Not ready to reconcile', message: 'This file cannot be reconciled yet.' },
   INVALID_CHECK: { status: 400, title: 'Nothing to check', message: 'Give a file and its signature (JWS).' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request is too large', message: 'The request body is too large.' },
   DELIVERY_NOT_READY: { status: 503, title: 'Deliveries cannot run yet', message: 'Deliveries cannot run yet.' },

@@ -50,7 +50,11 @@ export async function startPortal(): Promise<void> {
     });
     log('proof').info({ kid: signing.kid }, `signing manifests and checkpoints with key ${signing.kid}`);
     const sealing = startSealing(store.db, config);
-    pruneHourly(store.db, { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS }, sealing.pruning);
+    pruneHourly(
+      store.db,
+      { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS, historyDays: config.HISTORY_RETENTION_DAYS },
+      sealing.pruning,
+    );
     await recordSettingsChange(store, config);
     startChangeFeed(store, config);
     startDeliveries(store, config);

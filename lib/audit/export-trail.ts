@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { getStore } from '../store';
+import type { AuditEntry } from '../store/audit';
+import { linkExport } from '../store/delivered';
 import { toAppError } from '../errors';
 import { walkSummary, type WalkReport } from '../picks-api/settle';
 import { finishProof, type ProofInProgress } from '../proof/file-proof';
@@ -29,10 +32,14 @@ export interface ExportProgress {
   walk?: WalkReport;
   /** The file's proof, made as it is written. */
   proof?: ProofInProgress;
+  /** The export's id from its first byte (its X-Export-Id): its audit entry's seq is known only at its end. */
+  exportId: string;
+  /** Told how the export ended, with its audit entry (null when the entry waits for the store). */
+  onEnd?: (outcome: 'complete' | 'failed' | 'cancelled', entry: AuditEntry | null) => void;
 }
 
 export function newProgress(): ExportProgress {
-  return { records: 0, requestIds: new Set() };
+  return { records: 0, requestIds: new Set(), exportId: `exp_${randomBytes(10).toString('hex')}` };
 }
 
 /** Records an export that failed before its first byte (the upstream refused its first page). */
@@ -74,7 +81,14 @@ export function auditedStream(
       requestIds: [...progress.requestIds],
       walk: progress.walk ? walkSummary(progress.walk) : null,
       proof: progress.proof ? finishProof(progress.proof) : null,
-    }).then(() => undefined);
+    }).then(async (entry) => {
+      progress.onEnd?.(outcome, entry);
+      // Its X-Export-Id leads to this entry (GET /api/exports/<id>/…) once the entry is written.
+      if (entry)
+        await getStore()
+          .then((store) => linkExport(store.db, progress.exportId, entry.seq, context.actor, startedAt))
+          .catch(() => undefined);
+    });
   };
   return new ReadableStream<Uint8Array>(
     {

@@ -6,6 +6,7 @@ import { fromStore, storeUnavailable } from '../store';
 import { batchedFileStream } from '../export/batched-file';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { findAuditEntry, readAudit, type AuditEntry } from '../store/audit';
+import { findDeliveredFile } from '../store/delivered';
 import { listCheckpoints } from '../store/checkpoints';
 import { checkpointLine } from './checkpoints';
 import { canonicalBytes, signBytes } from '../proof/signer';
@@ -42,7 +43,9 @@ export async function auditResponse(request: Request, who: { email: string; role
   const target = `audit-${fileStamp(new Date(startedAt))}.${format}`;
   // Recorded like any export (export.audit): its sha256 and count in the trail, its manifest signed on request.
   const context: ExportContext = { actor: who.email, role: who.role, action: 'export.audit', target, filters };
-  return new Response(auditedStream(stream, context, progress, startedAt), { headers: fileHeaders(contentTypeOf(format), target) });
+  return new Response(auditedStream(stream, context, progress, startedAt), {
+    headers: { ...fileHeaders(contentTypeOf(format), target), 'X-Export-Id': progress.exportId },
+  });
 }
 
 /**
@@ -50,8 +53,10 @@ export async function auditResponse(request: Request, who: { email: string; role
  * JSON, and the compact JWS whose payload is exactly those bytes. Editors see their own, admins any.
  */
 export async function manifestResponse(id: string, session: PortalSession, form: 'json' | 'jws'): Promise<Response> {
-  if (!/^[1-9]\d{0,15}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export.' });
-  const entry = await fromStore((db) => findAuditEntry(db, Number(id)));
+  // An export's X-Export-Id (exp_…) leads to its audit entry once that is written.
+  const seq = /^exp_[0-9a-f]{20}$/.test(id) ? ((await fromStore((db) => findDeliveredFile(db, id)))?.auditSeq ?? null) : Number(id);
+  if (seq === null || !/^[1-9]\d{0,15}$/.test(String(seq))) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export.' });
+  const entry = await fromStore((db) => findAuditEntry(db, seq));
   const mine = entry && entry.action.startsWith('export.') && (entry.actor === session.user.email || session.user.role === 'admin');
   if (!entry || !mine) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export of yours.' });
   const json = canonicalBytes(toManifest(entry));

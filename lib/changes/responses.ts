@@ -36,7 +36,7 @@ export async function changesResponse(request: Request, who: { email: string; ro
     const meta = { filters: sent, lastCompletePollAt: feed.completeMs === null ? null : new Date(feed.completeMs).toISOString() };
     const source = await fromStore((db) => changesStream(db, query, format, meta, (count) => (progress.records = count)));
     return new Response(auditedStream(source, context, progress, startedAt), {
-      headers: fileHeaders(contentTypeOf(format), context.target),
+      headers: { ...fileHeaders(contentTypeOf(format), context.target), 'X-Export-Id': progress.exportId },
     });
   } catch (error) {
     if (context) await recordExportRefused(context, error, startedAt);

@@ -14,6 +14,7 @@ import { planExport, startExport } from '../export/stream';
 import { contentTypeOf, fileLabel, fileStamp } from '../export/file-headers';
 import { newWalkReport, picksApi, walkSummary, type WalkReport } from '../picks-api';
 import { getRecentLicence, licenceOrNull } from '../picks-api/portal';
+import { keepDelivered, type Keeping } from '../history/keep';
 import type { FileProof } from '../proof/attest';
 import { finishProof, notePage, startProof, type ProofInProgress } from '../proof/file-proof';
 import { signDocument } from '../proof/signer';
@@ -86,6 +87,7 @@ async function produce(
   startedMs: number,
   spool: string,
   digest: (chunk: Buffer) => void,
+  keeping: Keeping | null,
 ): Promise<Produced> {
   const resolved = runFilters(delivery.kind, delivery.filters, startedMs);
   let records = 0;
@@ -119,6 +121,7 @@ async function produce(
       client: picksApi(),
       onPage: (n) => (records = n),
       onRecords: (page, encoding) => notePage(checking, page, encoding),
+      onWritten: (page) => keeping?.page(page),
       report: walk,
     });
     stream = started.stream;
@@ -156,15 +159,16 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   let proof: FileProof | null = null;
   let result: RunEnd;
   let takenOver = false;
+  let keeping: Keeping | null = null;
 
   try {
     await checkSpoolSpace(spoolOf(settings));
     dir = await mkdtemp(path.join(spoolOf(settings).spoolDir, 'picks-delivery-'));
     spool = path.join(dir, file);
-    const made = await produce(db, delivery, startedMs, spool, (chunk) => {
-      hash.update(chunk);
-      bytes += chunk.length;
-    });
+    // Which version of each record the run delivers, kept for reconciliation and corrections (lib/history/keep.ts).
+    const run = { id: ticket.id, kind: 'run' as const, actor: `delivery:${delivery.name}`, deliveryId: delivery.id };
+    if (delivery.kind !== 'changes') keeping = await keepDelivered(run, () => Promise.resolve(db)).catch(() => null);
+    const made = await produce(db, delivery, startedMs, spool, (chunk) => (hash.update(chunk), (bytes += chunk.length)), keeping);
     records = made.records;
     resolved = made.resolved;
     walk = made.walk ? walkSummary(made.walk) : null;
@@ -210,6 +214,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     const failure = toAppError(error);
     result = { failure, message: failure.code === 'INTERNAL' ? (error as Error).message : failure.message };
   }
+  keeping?.finish('file' in result && !takenOver);
   const said = log('deliveries', { run: ticket.id, delivery: delivery.id });
   try {
     // Another instance took the run for crashed (and retries it): its row is theirs to write; nothing was placed.

@@ -4,6 +4,7 @@ import { toAppError } from '../errors';
 import type { FilterKind } from '../filters';
 import { newWalkReport } from '../picks-api';
 import { getRecentLicence } from '../picks-api/portal';
+import { keepExport, type Keeping } from '../history/keep';
 import { notePage, startProof } from '../proof/file-proof';
 import { claimWalkSlot } from '../walk-slots';
 import { fileHeaders } from './file-headers';
@@ -23,6 +24,7 @@ export async function exportResponse(
   const url = new URL(request.url);
   const startedAt = Date.now();
   let context: ExportContext | undefined;
+  let keeping: Keeping | undefined;
   try {
     const plan = planExport(kind, url.searchParams, url.searchParams.get('format'), url.searchParams.get('bom'));
     // Cut (recorded cancelled) if this instance stops with the export still running at the end of its grace.
@@ -45,11 +47,15 @@ export async function exportResponse(
     const progress = newProgress();
     progress.walk = newWalkReport();
     const proof = (progress.proof = startProof(licence.ok ? licence.value : null, plan.filters));
+    // Which version of each record the file holds, kept for reconciliation once it has ended (lib/history/keep.ts).
+    keeping = await keepExport(progress, who.email);
+    const kept = keeping;
     const started = await startExport(plan, {
       signal: AbortSignal.any([request.signal, stopping.signal]),
       report: progress.walk,
       onDone: release,
       onRecords: (records, encoding) => notePage(proof, records, encoding),
+      onWritten: (page) => kept.page(page),
       onPage: (records, requestId) => {
         progress.records = records;
         if (requestId) progress.requestIds.add(requestId);
@@ -57,9 +63,10 @@ export async function exportResponse(
     });
     context.target = started.filename;
     return new Response(auditedStream(started.stream, context, progress, startedAt), {
-      headers: fileHeaders(started.contentType, started.filename),
+      headers: { ...fileHeaders(started.contentType, started.filename), 'X-Export-Id': progress.exportId },
     });
   } catch (error) {
+    keeping?.finish(false);
     if (context) await recordExportRefused(context, error, startedAt);
     return toAppError(error).toResponse();
   }

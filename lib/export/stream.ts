@@ -59,6 +59,8 @@ export async function startExport(
     onPage?: (records: number, requestId: string | null) => void;
     /** Each page's records as they are written, in the page's encoding (a proof checks them: lib/proof). */
     onRecords?: (records: readonly unknown[], encoding: 'latin1' | 'utf8') => void;
+    /** Each page as it is written (record history keeps what was delivered: lib/history/keep.ts). */
+    onWritten?: (page: PickList) => void;
     onDone?: () => void;
     /** Filled in by the walk: what it saw while the upstream moved (lib/picks-api/settle.ts). */
     report?: WalkReport;
@@ -87,6 +89,7 @@ export async function startExport(
   let opened = false;
   const write = (page: PickList): Uint8Array => {
     options.onRecords?.(page.data, encodingOf(page));
+    options.onWritten?.(page);
     const bytes = plan.format === 'csv' ? Buffer.from(csvLines(page.data), encodingOf(page)) : jsonPage(page, count === 0);
     count += page.data.length;
     options.onPage?.(count, typeof page.requestId === 'string' ? page.requestId : null);

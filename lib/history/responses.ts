@@ -71,7 +71,11 @@ export async function historyFileResponse(
       stream = await fromStore((db) => differenceStream(db, query, query.filters, format, meta, onCount));
     }
     return new Response(auditedStream(stream, context, progress, startedAt), {
-      headers: { ...fileHeaders(contentTypeOf(format), context.target), 'X-History-Since': coverage.recordedSince ?? '' },
+      headers: {
+        ...fileHeaders(contentTypeOf(format), context.target),
+        'X-Export-Id': progress.exportId,
+        'X-History-Since': coverage.recordedSince ?? '',
+      },
     });
   } catch (error) {
     if (context) await recordExportRefused(context, error, startedAt);

@@ -180,7 +180,8 @@ export interface AuditQuery {
 /** The entries a query selects (every filter optional). */
 function matching(db: Db, query: AuditQuery): SelectQueryBuilder<Database, 'audit_log', Selectable<AuditLogTable>> {
   let select = db.selectFrom('audit_log').selectAll();
-  if (query.exportsOnly) select = select.where('action', 'in', ['export.picks', 'export.results', 'export.changes', 'export.audit', 'export.history']);
+  if (query.exportsOnly)
+    select = select.where('action', 'in', ['export.picks', 'export.results', 'export.changes', 'export.audit', 'export.history']);
   if (query.from) select = select.where('at', '>=', query.from);
   if (query.to) select = select.where('at', '<', query.to);
   if (query.actor) select = select.where('actor', '=', query.actor);

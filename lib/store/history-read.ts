@@ -202,6 +202,7 @@ export async function pruneHistory(db: Db, cutoffMs: number): Promise<number> {
       await trx.deleteFrom('record_heads').where('pick_id', 'in', chunk).execute();
     }
     await trx.deleteFrom('delivered_versions').where('at_ms', '<', cutoffMs).execute();
+    await trx.deleteFrom('delivered_files').where('at_ms', '<', cutoffMs).execute();
     await trx
       .deleteFrom('record_bodies as b')
       .where((eb) =>

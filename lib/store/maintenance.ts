@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { pruneAudit } from './audit';
 import { pruneChanges } from './changes';
+import { pruneHistory } from './history-read';
 import type { Database } from './schema';
 import { log, workId } from '../log';
 
@@ -19,7 +20,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISO
 /** Prunes once now and then every hour, in the background of a server process; a failed round is retried next hour. */
 export function pruneHourly(
   db: Kysely<Database>,
-  retention: { auditDays: number; changesDays: number },
+  retention: { auditDays: number; changesDays: number; historyDays?: number },
   sealing?: () => { sealCut: Parameters<typeof pruneAudit>[2]; kept: () => Promise<void> },
 ): void {
   const round = () => {
@@ -30,8 +31,11 @@ export function pruneHourly(
       if (removed > 0) await seal?.kept();
       return removed;
     });
-    void Promise.all([pruneExpired(db), audit, pruneChanges(db, daysAgo(retention.changesDays))])
-      .then(([, audit, changes]) => pass[audit + changes > 0 ? 'info' : 'debug']({ audit, changes }, 'pruned what is past its retention'))
+    const history = retention.historyDays ? pruneHistory(db, Date.now() - retention.historyDays * 86_400_000) : Promise.resolve(0);
+    void Promise.all([pruneExpired(db), audit, pruneChanges(db, daysAgo(retention.changesDays)), history])
+      .then(([, audit, changes, versions]) =>
+        pass[audit + changes + versions > 0 ? 'info' : 'debug']({ audit, changes, versions }, 'pruned what is past its retention'),
+      )
       .catch((error: unknown) => pass.warn({ err: error }, 'pruning failed; it is tried again in an hour'));
   };
   round();

@@ -57,6 +57,22 @@ export const HISTORY: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex('delivered_versions_at').on('delivered_versions').column('at_ms').execute();
       await db.schema.createIndex('delivered_versions_digest').on('delivered_versions').column('digest').execute();
+      // Every file whose records are kept for reconciliation: an export (its X-Export-Id, and its audit entry once
+      // written) or a delivery run; `kept`: pending (being read back), kept, failed (with why), none (it did not complete).
+      await db.schema
+        .createTable('delivered_files')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('audit_seq', 'bigint')
+        .addColumn('delivery_id', 'text')
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('at_ms', 'bigint', (c) => c.notNull())
+        .addColumn('records', 'bigint')
+        .addColumn('kept', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .execute();
+      await db.schema.createIndex('delivered_files_seq').on('delivered_files').column('audit_seq').execute();
+      await db.schema.createIndex('delivered_files_delivery').on('delivered_files').columns(['delivery_id', 'at_ms']).execute();
       // Serialises the writing of versions by the poller, exports and deliveries of every instance.
       await db.insertInto('locks').values({ name: 'history', version: 0 }).execute();
     },

@@ -41,3 +41,17 @@ export interface DeliveredVersionsTable {
   digest: string;
   at_ms: number;
 }
+
+/** A file whose records are kept for reconciliation: an export (`exp_…`) or a delivery run (`run_…`). */
+export interface DeliveredFilesTable {
+  id: string;
+  kind: string;
+  audit_seq: number | null;
+  delivery_id: string | null;
+  actor: string;
+  at_ms: number;
+  records: number | null;
+  /** pending | kept | failed | none */
+  kept: string;
+  error: string | null;
+}

@@ -1,6 +1,12 @@
 import type { Generated } from 'kysely';
 import type { AuditCheckpointsTable, SigningKeysTable } from './schema-proof';
-import type { DeliveredVersionsTable, RecordBodiesTable, RecordHeadsTable, RecordVersionsTable } from './schema-history';
+import type {
+  DeliveredFilesTable,
+  DeliveredVersionsTable,
+  RecordBodiesTable,
+  RecordHeadsTable,
+  RecordVersionsTable,
+} from './schema-history';
 import type { AlertDigestsTable, AlertSendsTable, AlertsTable, AlertSubscriptionsTable, AlertWebhooksTable } from './schema-alerts';
 
 /**
@@ -251,4 +257,5 @@ export interface Database {
   record_versions: RecordVersionsTable;
   record_heads: RecordHeadsTable;
   delivered_versions: DeliveredVersionsTable;
+  delivered_files: DeliveredFilesTable;
 }

@@ -1,0 +1,130 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import { pageBytes, type PickList } from '../picks-api';
+import { encodingOf } from '../picks-api/byte-strings';
+import { recordDelivered } from '../store/delivered';
+import { recordVersions } from '../store/history';
+import type { Database } from '../store/schema';
+import { versionOf, type Observer, type Version } from './version';
+
+/**
+ * What an export or a delivery run delivered, kept for reconciliation without slowing it down: while it
+ * streams, each page's body goes to a spool file as the upstream sent it (no work per record: the bytes are
+ * already in hand); once it has ended complete, the spool is read back in the background, each record's
+ * version is named and kept in the history, and the file's list of (record, version) is stored. A run
+ * that fails or is cancelled keeps nothing. Records a walk dropped as duplicates are dropped here too
+ * (the first sighting of an id is the one written).
+ */
+
+export interface Capture {
+  /** A page as written to the file. */
+  page(page: PickList): void;
+  /** The file ended: kept when complete (in the background; `kept` settles when done), discarded otherwise. */
+  finish(complete: boolean): void;
+  /** Settles once the spool is processed or discarded; rejects when keeping failed. */
+  readonly kept: Promise<number>;
+}
+
+const BATCH = 500;
+
+export function startCapture(
+  db: () => Promise<Kysely<Database>>,
+  source: { id: string; by: Observer },
+  spoolDir: string,
+  onError: (error: unknown) => void = () => undefined,
+): Capture {
+  const file = path.join(spoolDir, `capture-${source.id}.bin`);
+  let stream: WriteStream | null = null;
+  let failed: unknown = null;
+  let settle: (value: Promise<number>) => void = () => undefined;
+  const kept = new Promise<number>((resolve) => (settle = resolve));
+  kept.catch(onError);
+
+  const writer = () => {
+    if (!stream) {
+      mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+      stream = createWriteStream(file, { mode: 0o600 });
+      stream.on('error', (error) => (failed = error));
+    }
+    return stream;
+  };
+
+  return {
+    page(page) {
+      if (failed) return;
+      const raw = pageBytes(page);
+      // The upstream's bytes when the page is written as received; otherwise (records dropped by the walk) its data.
+      const payload = raw
+        ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)
+        : Buffer.from(JSON.stringify({ data: page.data }), encodingOf(page));
+      const header = Buffer.alloc(13);
+      header.writeUInt32BE(payload.length, 0);
+      header.writeDoubleBE(Date.now(), 4);
+      header.writeUInt8(encodingOf(page) === 'latin1' ? 1 : 0, 12);
+      const out = writer();
+      out.write(header);
+      out.write(payload);
+    },
+    finish(complete) {
+      const closed = stream ? new Promise<void>((resolve) => stream!.end(resolve)) : Promise.resolve();
+      settle(
+        closed.then(async () => {
+          try {
+            if (failed) throw failed;
+            return complete && stream ? await keepSpool(await db(), file, source) : 0;
+          } finally {
+            await rm(file, { force: true });
+          }
+        }),
+      );
+    },
+    kept,
+  };
+}
+
+/** Reads a spool back a page at a time: versions into the history, the list into delivered_versions. */
+async function keepSpool(db: Kysely<Database>, file: string, source: { id: string; by: Observer }): Promise<number> {
+  const handle = await open(file, 'r');
+  const seen = new Set<string>();
+  let kept = 0;
+  let batch: Version[] = [];
+  let batchAt = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await recordVersions(db, batch, batchAt, source.by);
+    await recordDelivered(db, source.id, batch, batchAt);
+    kept += batch.length;
+    batch = [];
+    await yieldToOthers(); // the pages people are waiting for go first
+  };
+  try {
+    const header = Buffer.alloc(13);
+    for (let at = 0; ;) {
+      const { bytesRead } = await handle.read(header, 0, 13, at);
+      if (bytesRead < 13) break;
+      const length = header.readUInt32BE(0);
+      const readAt = header.readDoubleBE(4);
+      const encoding = header.readUInt8(12) === 1 ? 'latin1' : 'utf8';
+      const payload = Buffer.alloc(length);
+      await handle.read(payload, 0, length, at + 13);
+      at += 13 + length;
+      const body = JSON.parse(payload.toString(encoding)) as { data?: unknown };
+      for (const record of Array.isArray(body.data) ? body.data : []) {
+        if (!record || typeof record !== 'object' || typeof (record as { id?: unknown }).id !== 'string') continue;
+        const version = versionOf(record as Record<string, unknown> & { id: string }, encoding);
+        if (seen.has(version.id)) continue;
+        seen.add(version.id);
+        batch.push(version);
+        batchAt = readAt;
+        if (batch.length >= BATCH) await flush();
+      }
+    }
+    await flush();
+    return kept;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,56 @@
+import 'server-only';
+import type { PortalSession } from '../auth/session';
+import { AppError, toAppError } from '../errors';
+import { fromStore } from '../store';
+import { findAuditEntry } from '../store/audit';
+import { findDeliveredFile, type DeliveredFile } from '../store/delivered';
+import { reconcile, type Reconciliation } from './reconcile';
+
+/** GET /api/exports/<id>/reconcile and a delivery run's: a delivered file against what the portal knows now. */
+
+const EXPORT_ID = /^(exp_[0-9a-f]{20}|[1-9]\d{0,15})$/;
+
+/** An export of this person's (an admin's: anyone's), by its X-Export-Id or its audit seq; 404 otherwise. */
+export async function findExport(id: string, session: PortalSession): Promise<DeliveredFile> {
+  const file = EXPORT_ID.test(id) ? await fromStore((db) => findDeliveredFile(db, id)) : null;
+  if (!file || file.kind !== 'export' || (file.actor !== session.user.email && session.user.role !== 'admin'))
+    throw new AppError({ code: 'NOT_FOUND', message: 'There is no such export of yours.' });
+  return file;
+}
+
+export interface ExportReconciliation extends Reconciliation {
+  export: {
+    id: string;
+    seq: number | null;
+    file: string | null;
+    filters: Record<string, string> | null;
+    exportedAt: string;
+    exportedBy: string;
+  };
+}
+
+export async function exportReconciliation(file: DeliveredFile): Promise<ExportReconciliation> {
+  const [entry, result] = await fromStore((db) =>
+    Promise.all([file.auditSeq === null ? undefined : findAuditEntry(db, file.auditSeq), reconcile(db, file)]),
+  );
+  return {
+    export: {
+      id: file.id,
+      seq: file.auditSeq,
+      file: entry?.target ?? null,
+      filters: entry?.filters ?? null,
+      exportedAt: new Date(file.atMs).toISOString(),
+      exportedBy: file.actor,
+    },
+    ...result,
+  };
+}
+
+export async function exportReconcileResponse(id: string, session: PortalSession): Promise<Response> {
+  try {
+    const body = await exportReconciliation(await findExport(id, session));
+    return Response.json(body, { headers: { 'Cache-Control': 'private, no-store' } });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}

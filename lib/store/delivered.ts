@@ -1,0 +1,134 @@
+import type { Kysely } from 'kysely';
+import type { Version } from '../history/version';
+import { chunks } from './history';
+import type { Database } from './schema';
+
+/** Which version of each record a file delivered (an export's id, a delivery run's id): what reconciliation compares. */
+
+type Db = Kysely<Database>;
+
+export async function recordDelivered(db: Db, source: string, versions: readonly Version[], at: number): Promise<void> {
+  for (const chunk of chunks(versions)) {
+    await db
+      .insertInto('delivered_versions')
+      .values(chunk.map((v) => ({ source, pick_id: v.id, digest: v.digest, at_ms: at })))
+      .onConflict((oc) => oc.columns(['source', 'pick_id']).doNothing())
+      .execute();
+  }
+}
+
+export interface DeliveredAgainstNow {
+  pickId: string;
+  delivered: string;
+  /** The body delivered. */
+  deliveredBody: string;
+  /** The record's newest version now: null when it was seen withdrawn since. */
+  now: string | null;
+  nowBody: string | null;
+}
+
+/** A file's records whose newest version differs from the one delivered, a batch at a time in id order. */
+export async function changedSince(db: Db, source: string, after: string | null, limit: number): Promise<DeliveredAgainstNow[]> {
+  let select = db
+    .selectFrom('delivered_versions as d')
+    .innerJoin('record_heads as h', 'h.pick_id', 'd.pick_id')
+    .innerJoin('record_bodies as was', 'was.digest', 'd.digest')
+    .leftJoin('record_bodies as now', 'now.digest', 'h.digest')
+    .select(['d.pick_id', 'd.digest as delivered', 'was.body as deliveredBody', 'h.digest as now', 'now.body as nowBody'])
+    .where('d.source', '=', source)
+    .where((eb) => eb.or([eb('h.digest', 'is', null), eb('h.digest', '!=', eb.ref('d.digest'))]));
+  if (after !== null) select = select.where('d.pick_id', '>', after);
+  const rows = await select.orderBy('d.pick_id').limit(limit).execute();
+  return rows.map((row) => ({
+    pickId: row.pick_id,
+    delivered: row.delivered,
+    deliveredBody: row.deliveredBody,
+    now: row.now,
+    nowBody: row.nowBody ?? null,
+  }));
+}
+
+/** How many records a file delivered, as kept. */
+export async function deliveredCount(db: Db, source: string): Promise<number> {
+  const row = await db
+    .selectFrom('delivered_versions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('source', '=', source)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export interface DeliveredFile {
+  id: string;
+  kind: 'export' | 'run';
+  auditSeq: number | null;
+  deliveryId: string | null;
+  actor: string;
+  atMs: number;
+  records: number | null;
+  kept: 'pending' | 'kept' | 'failed' | 'none';
+  error: string | null;
+}
+
+export async function openDeliveredFile(db: Db, file: Omit<DeliveredFile, 'records' | 'kept' | 'error' | 'auditSeq'>): Promise<void> {
+  await db
+    .insertInto('delivered_files')
+    .values({
+      id: file.id,
+      kind: file.kind,
+      audit_seq: null,
+      delivery_id: file.deliveryId,
+      actor: file.actor,
+      at_ms: file.atMs,
+      records: null,
+      kept: 'pending',
+      error: null,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export async function updateDeliveredFile(
+  db: Db,
+  id: string,
+  set: Partial<Pick<DeliveredFile, 'auditSeq' | 'records' | 'kept' | 'error'>>,
+): Promise<void> {
+  await db
+    .updateTable('delivered_files')
+    .set({
+      ...(set.auditSeq !== undefined ? { audit_seq: set.auditSeq } : {}),
+      ...(set.records !== undefined ? { records: set.records } : {}),
+      ...(set.kept !== undefined ? { kept: set.kept } : {}),
+      ...(set.error !== undefined ? { error: set.error } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** An export by its X-Export-Id or its audit entry's seq; a run by its id. */
+export async function findDeliveredFile(db: Db, id: string): Promise<DeliveredFile | null> {
+  let select = db.selectFrom('delivered_files').selectAll();
+  select = /^\d+$/.test(id) ? select.where('audit_seq', '=', Number(id)) : select.where('id', '=', id);
+  const row = await select.executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    kind: row.kind as DeliveredFile['kind'],
+    auditSeq: row.audit_seq === null ? null : Number(row.audit_seq),
+    deliveryId: row.delivery_id,
+    actor: row.actor,
+    atMs: Number(row.at_ms),
+    records: row.records === null ? null : Number(row.records),
+    kept: row.kept as DeliveredFile['kept'],
+    error: row.error,
+  };
+}
+
+/** Links an export's id to its audit entry: an export that kept no records (a change-feed or audit file) gets its entry here. */
+export async function linkExport(db: Db, id: string, auditSeq: number, actor: string, atMs: number): Promise<void> {
+  await db
+    .insertInto('delivered_files')
+    .values({ id, kind: 'export', audit_seq: auditSeq, delivery_id: null, actor, at_ms: atMs, records: null, kept: 'none', error: null })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ audit_seq: auditSeq }))
+    .execute();
+}

@@ -10,6 +10,7 @@ import { readFeed, requestPoll } from '../store/change-feed';
 import { startFeedLoop, type FeedSettings, type PollAsked } from './poller';
 import { processState } from '../process-state';
 import { metrics } from '../metrics';
+import { runCorrections } from '../deliveries/scheduler';
 
 // The loop of this process (lib/process-state.ts): instrumentation starts it, route handlers reach it.
 
@@ -68,6 +69,9 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
       if (poll.outcome === 'complete' && poll.startedMs !== null)
         await queueResettlements(store.db, await resettlementsOf(store.db, new Date(poll.startedMs).toISOString()), Date.now());
       await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
+      // Deliveries that send corrections: what this poll found no longer true at their destinations (lib/history/corrections.ts).
+      const deliveries = processState.deliveries?.context;
+      if (deliveries && poll.outcome === 'complete' && poll.startedMs !== null) await runCorrections(deliveries, poll.startedMs);
     },
   });
 }

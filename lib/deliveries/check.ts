@@ -65,6 +65,8 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
       problems.encryptTo = (error as Error).message;
     }
   } else if (fields.encryptTo === null || fields.encryptTo === '') encryptTo = null;
+  if (fields.corrections === true && (fields.kind ?? existing?.kind) === 'changes')
+    problems.corrections = 'are sent only by picks and results deliveries (a changes delivery already sends only what changed)';
   if (!fields.destination) throw invalidDelivery(problems);
   const value = fields as DeliveryInput;
   const d = value.destination;

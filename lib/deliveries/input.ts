@@ -113,6 +113,8 @@ export const deliverySchema = z.strictObject({
     .max(100_000, 'is too long for a public key')
     .nullable()
     .optional(),
+  /** Send corrections (only the records changed since) to the same destination after each poll that changes what it delivered. */
+  corrections: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type DeliveryInput = z.infer<typeof deliverySchema>;
 

@@ -79,6 +79,7 @@ export async function createResponse(request: Request, user: User): Promise<Resp
       destination,
       secret,
       encryptTo: encryptTo ?? null,
+      corrections: value.corrections ?? false,
       createdBy: user.email,
       createdAt: new Date(now).toISOString(),
       updatedAt: new Date(now).toISOString(),

@@ -1,34 +1,28 @@
 import 'server-only';
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
-import { changesStream } from '../changes/stream';
-import { parseChangeQuery } from '../changes/query';
 import { AppError, toAppError } from '../errors';
-import { planExport, startExport } from '../export/stream';
-import { contentTypeOf, fileLabel, fileStamp } from '../export/file-headers';
-import { newWalkReport, picksApi, walkSummary, type WalkReport } from '../picks-api';
-import { getRecentLicence, licenceOrNull } from '../picks-api/portal';
+import { fileLabel, fileStamp } from '../export/file-headers';
+import { walkSummary } from '../picks-api';
+import { licenceOrNull } from '../picks-api/portal';
 import { keepDelivered, type Keeping } from '../history/keep';
 import type { FileProof } from '../proof/attest';
-import { finishProof, notePage, startProof, type ProofInProgress } from '../proof/file-proof';
+import { finishProof } from '../proof/file-proof';
 import { signDocument } from '../proof/signer';
 import { MANIFEST_TYPE, MANIFEST_VERSION } from '../audit/manifest';
-import { readFeed } from '../store/change-feed';
 import { pinHostKey, renewRun, stillRunning, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
 import { toDirectory, toSftp, toWebhook, type Finished } from './destinations';
-import { runFilters } from './input';
 import { checkSpoolSpace } from './limits';
 import { encryptFile } from './encryption';
 import { openSecret, secretBinding } from './secrets';
 import { log } from '../log';
 import { runningHere, untilStored } from './kept';
+import { correctsOf, keepCorrection } from './corrections';
+import { produce } from './produce';
 import { recordRunEnd, type RunEnd } from './run-end';
 import { maskedWebhookUrl, pinTarget, type Resolver } from './targets';
 
@@ -62,7 +56,7 @@ export const spoolOf = (settings: DeliverySettings) => ({
 
 export interface RunTicket {
   id: string;
-  trigger: 'schedule' | 'manual' | 'retry';
+  trigger: 'schedule' | 'manual' | 'retry' | 'correction';
   /** Gives back the run's walk slot. */
   release?: () => void;
 }
@@ -70,86 +64,15 @@ export interface RunTicket {
 const LEASE_MS = 60_000;
 export const newRunId = () => `run_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
 
-interface Produced {
-  records: number;
-  until: string | null;
-  contentType: string;
-  resolved: Record<string, string>;
-  /** What the walk saw while the upstream moved (null for `changes`, which read the store). */
-  walk: WalkReport | null;
-  /** The records checked against the licence as they were written (null for `changes`). */
-  proof: ProofInProgress | null;
-}
-
-async function produce(
-  db: Kysely<Database>,
-  delivery: Delivery,
-  startedMs: number,
-  spool: string,
-  digest: (chunk: Buffer) => void,
-  keeping: Keeping | null,
-): Promise<Produced> {
-  const resolved = runFilters(delivery.kind, delivery.filters, startedMs);
-  let records = 0;
-  let stream: ReadableStream<Uint8Array>;
-  let until: string | null = null;
-  let proof: ProofInProgress | null = null;
-  let walk: WalkReport | null = null;
-  if (delivery.kind === 'changes') {
-    const feed = await readFeed(db);
-    if (feed.completeMs === null)
-      throw new AppError({
-        code: 'DELIVERY_NOT_READY',
-        message: 'The change feed has not completed a poll yet: there is nothing to compare.',
-      });
-    until = new Date(feed.completeMs).toISOString();
-    const since = delivery.changesUntil ?? delivery.createdAt;
-    const { format: _format, visit: _visit, ...query } = parseChangeQuery(new URLSearchParams(resolved), 'download');
-    stream = await changesStream(
-      db,
-      { ...query, since, until },
-      delivery.format,
-      { delivery: delivery.name, filters: resolved, since, until },
-      (n) => (records = n),
-    );
-  } else {
-    const plan = planExport(delivery.kind, new URLSearchParams(resolved), delivery.format, null);
-    walk = newWalkReport();
-    const licence = await getRecentLicence();
-    const checking = (proof = startProof(licence.ok ? licence.value : null, plan.filters));
-    const started = await startExport(plan, {
-      client: picksApi(),
-      onPage: (n) => (records = n),
-      onRecords: (page, encoding) => notePage(checking, page, encoding),
-      onWritten: (page) => keeping?.page(page),
-      report: walk,
-    });
-    stream = started.stream;
-  }
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      digest(chunk);
-      done(null, chunk);
-    },
-  });
-  await pipeline(Readable.fromWeb(stream as never), tap, createWriteStream(spool, { mode: 0o600 }));
-  return {
-    records,
-    until,
-    contentType: contentTypeOf(delivery.format),
-    resolved,
-    walk,
-    proof,
-  };
-}
-
 export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticket: RunTicket, settings: DeliverySettings): Promise<void> {
   const startedMs = Date.now();
   runningHere().add(ticket.id);
   const renew = setInterval(() => void renewRun(db, ticket.id, Date.now() + LEASE_MS).catch(() => undefined), 20_000);
   let dir: string | null = null;
-  // What and when (UTC), and the run, so two runs in one second never share a name.
-  const file = `${fileLabel(delivery.name) || 'delivery'}-${delivery.kind}-${fileStamp(new Date(startedMs))}-${ticket.id.slice(4, 10)}.${delivery.format}`;
+  // What and when (UTC), and the run, so two runs in one second never share a name; corrections say so in theirs.
+  const correction = ticket.trigger === 'correction';
+  const what = `${delivery.kind}${correction ? '-corrections' : ''}`;
+  const file = `${fileLabel(delivery.name) || 'delivery'}-${what}-${fileStamp(new Date(startedMs))}-${ticket.id.slice(4, 10)}.${delivery.format}`;
   let spool = '';
   const hash = createHash('sha256');
   let bytes = 0;
@@ -167,8 +90,12 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     spool = path.join(dir, file);
     // Which version of each record the run delivers, kept for reconciliation and corrections (lib/history/keep.ts).
     const run = { id: ticket.id, kind: 'run' as const, actor: `delivery:${delivery.name}`, deliveryId: delivery.id };
-    if (delivery.kind !== 'changes') keeping = await keepDelivered(run, () => Promise.resolve(db)).catch(() => null);
-    const made = await produce(db, delivery, startedMs, spool, (chunk) => (hash.update(chunk), (bytes += chunk.length)), keeping);
+    if (delivery.kind !== 'changes' && !correction) keeping = await keepDelivered(run, () => Promise.resolve(db)).catch(() => null);
+    const tap = (chunk: Buffer) => {
+      hash.update(chunk);
+      bytes += chunk.length;
+    };
+    const made = await produce(db, delivery, startedMs, spool, tap, keeping, correction);
     records = made.records;
     resolved = made.resolved;
     walk = made.walk ? walkSummary(made.walk) : null;
@@ -193,6 +120,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
       requestedBy: { delivery: delivery.id, trigger: ticket.trigger },
       // What the walk saw while the upstream moved: duplicates dropped, later passes and what they added (null: nothing moved).
       walk,
+      // A correction names the runs whose records it corrects, and how many of each.
+      ...(made.corrected ? { corrects: correctsOf(made.corrected) } : {}),
       startedAt: new Date(startedMs).toISOString(),
       finishedAt: new Date().toISOString(),
     };
@@ -210,6 +139,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     const contentType = delivery.encryptTo ? 'application/pgp-encrypted' : made.contentType;
     const placed = await deliver(db, delivery, { ...sealed, manifestName: file, manifest, signed, contentType }, settings);
     result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
+    // What the destination holds now: the next correction starts from it.
+    if (made.corrected) await untilStored('the corrections sent', () => keepCorrection(db, delivery, ticket.id, made.corrected!), ticket.id);
   } catch (error) {
     const failure = toAppError(error);
     result = { failure, message: failure.code === 'INTERNAL' ? (error as Error).message : failure.message };

@@ -21,6 +21,7 @@ import { executeRun, newRunId, spoolOf, type DeliverySettings } from './run';
 import { latestDue } from './schedule';
 import { lineLog, type LineLog } from '../log';
 import { placedBy, recoverPlacedRun, runningHere } from './kept';
+import { hasCorrections } from '../store/delivered';
 
 /**
  * Each instance checks every few seconds: runs whose instance died are marked failed and retried once;
@@ -93,6 +94,24 @@ async function tryClaim(context: SchedulerContext, delivery: Delivery, claim: Om
   }
 }
 
+/**
+ * After a complete poll (by the instance that polled): each delivery that sends corrections and whose
+ * destination holds records no longer true gets a correction run, claimed once across instances for this
+ * poll (its due time; attempt 0 marks a correction). Returns the runs it started.
+ */
+export async function runCorrections(context: SchedulerContext, pollMs: number): Promise<Promise<void>[]> {
+  const started: Promise<void>[] = [];
+  for (const delivery of await listDeliveries(context.db)) {
+    if (!delivery.corrections || delivery.paused || delivery.kind === 'changes') continue;
+    if (!(await hasCorrections(context.db, delivery.id))) continue;
+    const id = newRunId();
+    const claim = { id, deliveryId: delivery.id, dueMs: pollMs, trigger: 'correction' as const, attempt: 0 };
+    const { outcome, release } = await tryClaim(context, delivery, claim);
+    if (outcome === 'claimed') started.push(executeRun(context.db, delivery, { id, trigger: 'correction', release }, context.settings));
+  }
+  return started;
+}
+
 /** One check: crashed runs, then due times. Returns the runs it started (tests await them). */
 export async function checkDue(context: SchedulerContext): Promise<Promise<void>[]> {
   const { db } = context;
@@ -115,7 +134,8 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
       errorCode: 'INTERRUPTED',
       target: null,
     });
-    if (crashed.attempt > 1) continue;
+    // A correction is not retried as such: the next poll sends whatever is still not true at the destination.
+    if (crashed.attempt > 1 || crashed.trigger === 'correction') continue;
     const id = newRunId();
     const key = crashed.dueMs ?? Date.parse(crashed.startedAt);
     const { outcome, release } = await tryClaim(context, delivery, {

@@ -35,6 +35,7 @@ export function deliveryView(d: Delivery, last: Run | undefined, viewer: string,
     hostKey: d.hostKey,
     // Files are placed encrypted to this key: its fingerprint, for the recipient to compare with their own.
     encryptedTo: d.encryptTo?.fingerprint ?? null,
+    corrections: d.corrections,
     paused: d.paused,
     pauseReason: d.pauseReason,
     failuresInARow: d.failures,

@@ -32,7 +32,7 @@ const BATCH = 500;
 
 export function startCapture(
   db: () => Promise<Kysely<Database>>,
-  source: { id: string; by: Observer },
+  source: { id: string; by: Observer; deliveryId?: string | null },
   spoolDir: string,
   onError: (error: unknown) => void = () => undefined,
 ): Capture {
@@ -86,7 +86,11 @@ export function startCapture(
 }
 
 /** Reads a spool back a page at a time: versions into the history, the list into delivered_versions. */
-async function keepSpool(db: Kysely<Database>, file: string, source: { id: string; by: Observer }): Promise<number> {
+async function keepSpool(
+  db: Kysely<Database>,
+  file: string,
+  source: { id: string; by: Observer; deliveryId?: string | null },
+): Promise<number> {
   const handle = await open(file, 'r');
   const seen = new Set<string>();
   let kept = 0;
@@ -95,7 +99,7 @@ async function keepSpool(db: Kysely<Database>, file: string, source: { id: strin
   const flush = async () => {
     if (batch.length === 0) return;
     await recordVersions(db, batch, batchAt, source.by);
-    await recordDelivered(db, source.id, batch, batchAt);
+    await recordDelivered(db, source.id, batch, batchAt, source.deliveryId ?? null);
     kept += batch.length;
     batch = [];
     await yieldToOthers(); // the pages people are waiting for go first

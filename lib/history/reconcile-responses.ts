@@ -54,3 +54,24 @@ export async function exportReconcileResponse(id: string, session: PortalSession
     return toAppError(error).toResponse();
   }
 }
+
+export interface RunReconciliation extends Reconciliation {
+  run: { id: string; deliveryId: string; deliveredAt: string };
+}
+
+/** A delivery run's records against what the portal knows now; 404 for a run not of this delivery. */
+export async function runReconciliation(deliveryId: string, runId: string): Promise<RunReconciliation> {
+  const file = /^run_[0-9a-f]{20}$/.test(runId) ? await fromStore((db) => findDeliveredFile(db, runId)) : null;
+  if (!file || file.kind !== 'run' || file.deliveryId !== deliveryId)
+    throw new AppError({ code: 'NOT_FOUND', message: 'This delivery has no such run whose records were kept.' });
+  const result = await fromStore((db) => reconcile(db, file));
+  return { run: { id: file.id, deliveryId, deliveredAt: new Date(file.atMs).toISOString() }, ...result };
+}
+
+export async function runReconcileResponse(deliveryId: string, runId: string): Promise<Response> {
+  try {
+    return Response.json(await runReconciliation(deliveryId, runId), { headers: { 'Cache-Control': 'private, no-store' } });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}

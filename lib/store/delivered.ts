@@ -7,13 +7,34 @@ import type { Database } from './schema';
 
 type Db = Kysely<Database>;
 
-export async function recordDelivered(db: Db, source: string, versions: readonly Version[], at: number): Promise<void> {
+export async function recordDelivered(
+  db: Db,
+  source: string,
+  versions: readonly Pick<Version, 'id' | 'digest'>[],
+  at: number,
+  deliveryId: string | null = null,
+): Promise<void> {
   for (const chunk of chunks(versions)) {
-    await db
-      .insertInto('delivered_versions')
-      .values(chunk.map((v) => ({ source, pick_id: v.id, digest: v.digest, at_ms: at })))
-      .onConflict((oc) => oc.columns(['source', 'pick_id']).doNothing())
-      .execute();
+    const listed = chunk.filter((v) => v.digest !== '');
+    if (listed.length > 0)
+      await db
+        .insertInto('delivered_versions')
+        .values(listed.map((v) => ({ source, pick_id: v.id, digest: v.digest, at_ms: at })))
+        .onConflict((oc) => oc.columns(['source', 'pick_id']).doNothing())
+        .execute();
+    // What the delivery's destination holds now: this file's version of each record (digest '': told it was withdrawn).
+    if (deliveryId !== null)
+      await db
+        .insertInto('delivered_state')
+        .values(chunk.map((v) => ({ delivery_id: deliveryId, pick_id: v.id, digest: v.digest, source, at_ms: at })))
+        .onConflict((oc) =>
+          oc
+            .columns(['delivery_id', 'pick_id'])
+            .doUpdateSet((eb) => ({ digest: eb.ref('excluded.digest'), source: eb.ref('excluded.source'), at_ms: eb.ref('excluded.at_ms') }))
+            // A run read back late never overwrites what a later run or correction already sent.
+            .where((eb) => eb('delivered_state.at_ms', '<=', eb.ref('excluded.at_ms'))),
+        )
+        .execute();
   }
 }
 
@@ -131,4 +152,44 @@ export async function linkExport(db: Db, id: string, auditSeq: number, actor: st
     .values({ id, kind: 'export', audit_seq: auditSeq, delivery_id: null, actor, at_ms: atMs, records: null, kept: 'none', error: null })
     .onConflict((oc) => oc.column('id').doUpdateSet({ audit_seq: auditSeq }))
     .execute();
+}
+
+/** A record whose version at a delivery's destination is no longer the newest: what a correction sends. */
+export interface Pending {
+  pickId: string;
+  /** What the destination holds ('' : told it was withdrawn) and the file that put it there. */
+  held: string;
+  heldBody: string | null;
+  source: string;
+  /** The newest version (null: withdrawn since). */
+  now: string | null;
+  nowBody: string | null;
+}
+
+/** The records a delivery's destination holds in a version that is no longer the newest, in id order. */
+export async function pendingCorrections(db: Db, deliveryId: string, after: string | null, limit: number): Promise<Pending[]> {
+  let select = db
+    .selectFrom('delivered_state as s')
+    .innerJoin('record_heads as h', 'h.pick_id', 's.pick_id')
+    .leftJoin('record_bodies as held', 'held.digest', 's.digest')
+    .leftJoin('record_bodies as now', 'now.digest', 'h.digest')
+    .select(['s.pick_id', 's.digest as held', 'held.body as heldBody', 's.source', 'h.digest as now', 'now.body as nowBody'])
+    .where('s.delivery_id', '=', deliveryId)
+    .where((eb) =>
+      eb.or([eb.and([eb('h.digest', 'is', null), eb('s.digest', '!=', '')]), eb.and([eb('h.digest', 'is not', null), eb('h.digest', '!=', eb.ref('s.digest'))])]),
+    );
+  if (after !== null) select = select.where('s.pick_id', '>', after);
+  const rows = await select.orderBy('s.pick_id').limit(limit).execute();
+  return rows.map((row) => ({
+    pickId: row.pick_id,
+    held: row.held,
+    heldBody: row.heldBody ?? null,
+    source: row.source,
+    now: row.now,
+    nowBody: row.nowBody ?? null,
+  }));
+}
+
+export async function hasCorrections(db: Db, deliveryId: string): Promise<boolean> {
+  return (await pendingCorrections(db, deliveryId, null, 1)).length > 0;
 }

@@ -26,6 +26,8 @@ export interface Delivery {
   hostKey: string | null;
   /** The recipient's OpenPGP public key its files are encrypted to, with its fingerprint; null: placed in clear. */
   encryptTo: { armoured: string; fingerprint: string } | null;
+  /** Corrections are sent to the destination after each poll that changes records it delivered. */
+  corrections: boolean;
   createdBy: string;
   createdAt: string;
   updatedAt: string;
@@ -48,6 +50,7 @@ const toDelivery = (row: Selectable<DeliveriesTable>): Delivery => ({
   secret: row.secret,
   hostKey: row.host_key,
   encryptTo: row.encrypt_to && row.encrypt_fingerprint ? { armoured: row.encrypt_to, fingerprint: row.encrypt_fingerprint } : null,
+  corrections: row.corrections === 1,
   createdBy: row.created_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -70,8 +73,8 @@ export async function findDelivery(db: Db, id: string): Promise<Delivery | undef
   return row && toDelivery(row);
 }
 
-export type NewDelivery = Omit<Delivery, 'paused' | 'pauseReason' | 'failures' | 'changesUntil' | 'hostKey' | 'encryptTo'> &
-  Partial<Pick<Delivery, 'encryptTo'>>;
+export type NewDelivery = Omit<Delivery, 'paused' | 'pauseReason' | 'failures' | 'changesUntil' | 'hostKey' | 'encryptTo' | 'corrections'> &
+  Partial<Pick<Delivery, 'encryptTo' | 'corrections'>>;
 
 export async function insertDelivery(db: Db, d: NewDelivery): Promise<void> {
   await db
@@ -88,6 +91,7 @@ export async function insertDelivery(db: Db, d: NewDelivery): Promise<void> {
       host_key: null,
       encrypt_to: d.encryptTo?.armoured ?? null,
       encrypt_fingerprint: d.encryptTo?.fingerprint ?? null,
+      corrections: d.corrections ? 1 : 0,
       created_by: d.createdBy,
       created_at: d.createdAt,
       updated_at: d.updatedAt,
@@ -110,6 +114,7 @@ export interface DeliveryChange {
   secret?: string | null;
   hostKey?: string | null;
   encryptTo?: Delivery['encryptTo'];
+  corrections?: boolean;
   paused?: boolean;
   pauseReason?: string | null;
   failures?: number;
@@ -131,6 +136,7 @@ export async function updateDelivery(db: Db, id: string, change: DeliveryChange,
     set.encrypt_to = change.encryptTo?.armoured ?? null;
     set.encrypt_fingerprint = change.encryptTo?.fingerprint ?? null;
   }
+  if (change.corrections !== undefined) set.corrections = change.corrections ? 1 : 0;
   if (change.paused !== undefined) set.paused = change.paused ? 1 : 0;
   if (change.pauseReason !== undefined) set.pause_reason = change.pauseReason;
   if (change.failures !== undefined) set.failures = change.failures;

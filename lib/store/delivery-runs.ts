@@ -13,7 +13,7 @@ export interface Run {
   id: string;
   deliveryId: string;
   dueMs: number | null;
-  trigger: 'schedule' | 'manual' | 'retry';
+  trigger: 'schedule' | 'manual' | 'retry' | 'correction';
   attempt: number;
   instance: string;
   startedAt: string;

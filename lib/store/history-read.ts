@@ -203,12 +203,14 @@ export async function pruneHistory(db: Db, cutoffMs: number): Promise<number> {
     }
     await trx.deleteFrom('delivered_versions').where('at_ms', '<', cutoffMs).execute();
     await trx.deleteFrom('delivered_files').where('at_ms', '<', cutoffMs).execute();
+    await trx.deleteFrom('delivered_state').where('at_ms', '<', cutoffMs).execute();
     await trx
       .deleteFrom('record_bodies as b')
       .where((eb) =>
         eb.and([
           eb.not(eb.exists(eb.selectFrom('record_versions as v').select('v.seq').whereRef('v.digest', '=', 'b.digest'))),
           eb.not(eb.exists(eb.selectFrom('delivered_versions as d').select('d.pick_id').whereRef('d.digest', '=', 'b.digest'))),
+          eb.not(eb.exists(eb.selectFrom('delivered_state as s').select('s.pick_id').whereRef('s.digest', '=', 'b.digest'))),
         ]),
       )
       .execute();

@@ -73,6 +73,19 @@ export const HISTORY: Record<string, Migration> = {
         .execute();
       await db.schema.createIndex('delivered_files_seq').on('delivered_files').column('audit_seq').execute();
       await db.schema.createIndex('delivered_files_delivery').on('delivered_files').columns(['delivery_id', 'at_ms']).execute();
+      // Per delivery, the version of each record its destination holds now (its runs and corrections, newest
+      // last; digest '' for a record it was told is withdrawn): what automatic corrections compare.
+      await db.schema
+        .createTable('delivered_state')
+        .addColumn('delivery_id', 'text', (c) => c.notNull())
+        .addColumn('pick_id', 'text', (c) => c.notNull())
+        .addColumn('digest', 'text', (c) => c.notNull())
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('at_ms', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('delivered_state_pk', ['delivery_id', 'pick_id'])
+        .execute();
+      // A delivery that sends corrections to the same destination after each poll that changes what it delivered.
+      await db.schema.alterTable('deliveries').addColumn('corrections', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       // Serialises the writing of versions by the poller, exports and deliveries of every instance.
       await db.insertInto('locks').values({ name: 'history', version: 0 }).execute();
     },

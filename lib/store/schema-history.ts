@@ -42,6 +42,15 @@ export interface DeliveredVersionsTable {
   at_ms: number;
 }
 
+/** Per delivery, the version of each record its destination holds ('' : told it was withdrawn). */
+export interface DeliveredStateTable {
+  delivery_id: string;
+  pick_id: string;
+  digest: string;
+  source: string;
+  at_ms: number;
+}
+
 /** A file whose records are kept for reconciliation: an export (`exp_…`) or a delivery run (`run_…`). */
 export interface DeliveredFilesTable {
   id: string;

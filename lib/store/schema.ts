@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { AuditCheckpointsTable, SigningKeysTable } from './schema-proof';
 import type {
   DeliveredFilesTable,
+  DeliveredStateTable,
   DeliveredVersionsTable,
   RecordBodiesTable,
   RecordHeadsTable,
@@ -203,6 +204,8 @@ export interface DeliveriesTable {
   /** 0011: the recipient's armoured OpenPGP public key and its fingerprint (lib/deliveries/encryption.ts). */
   encrypt_to?: string | null;
   encrypt_fingerprint?: string | null;
+  /** 0013: send corrections after each poll that changes what it delivered (lib/history/corrections.ts). */
+  corrections?: number;
 }
 
 /** One run of a delivery; unique per (delivery, due time, attempt). */
@@ -258,4 +261,5 @@ export interface Database {
   record_heads: RecordHeadsTable;
   delivered_versions: DeliveredVersionsTable;
   delivered_files: DeliveredFilesTable;
+  delivered_state: DeliveredStateTable;
 }

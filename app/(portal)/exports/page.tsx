@@ -6,6 +6,7 @@ import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import type { AuditEntry } from '@/lib/store/audit';
 import { requirePage } from '@/lib/auth/session';
 import { PageHeader } from '@/components/ui/page-header';
+import { PortalLink } from '@/components/portal-link';
 
 export const metadata: Metadata = { title: 'My exports' };
 
@@ -57,6 +58,11 @@ const COLUMNS: Column<AuditEntry>[] = [
         <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${e.seq}/manifest.jws`}>
           Signature
         </a>
+        {e.outcome === 'complete' && (e.action === 'export.picks' || e.action === 'export.results') ? (
+          <PortalLink className="ml-3 text-brand-700 hover:underline" href={`/exports/${e.seq}`}>
+            Reconcile
+          </PortalLink>
+        ) : null}
       </>
     ),
   },

@@ -54,6 +54,16 @@ const COLUMNS: Column<Run>[] = [
     cell: (run) => (run.durationMs !== null ? `${(run.durationMs / 1000).toFixed(1)} s` : '—'),
   },
   { id: 'error', header: 'Error', className: 'text-red-800', cell: (run) => run.error ?? '' },
+  {
+    id: 'reconcile',
+    header: '',
+    cell: (run) =>
+      run.outcome === 'complete' && run.records ? (
+        <PortalLink className="text-brand-700 hover:underline" href={`/deliveries/${run.deliveryId}/runs/${run.id}`}>
+          Reconcile
+        </PortalLink>
+      ) : null,
+  },
 ];
 
 export default async function DeliveryRunsPage({ params }: { params: Promise<{ id: string }> }) {

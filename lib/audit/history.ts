@@ -19,6 +19,10 @@ export function runAgainHref(entry: AuditEntry): string {
   if (entry.action === 'export.changes') return `/api/changes?${query.toString()}`;
   if (entry.action === 'export.audit') return `/api/audit?${query.toString()}`;
   if (entry.action === 'export.history') return `/api/history?${query.toString()}`;
+  if (entry.action === 'export.corrections') {
+    const { delivery, run } = entry.filters ?? {};
+    return `/api/deliveries/${delivery}/runs/${run}/corrections?format=${format}`;
+  }
   const kind = entry.action === 'export.results' ? 'results' : 'picks';
   return `/api/export/${kind}?${query.toString()}`;
 }

@@ -17,7 +17,7 @@ export const MANIFEST_TYPE = 'picks-manifest+json';
 export interface Manifest {
   manifestVersion: number;
   id: number;
-  kind: 'picks' | 'results' | 'changes' | 'audit' | 'history';
+  kind: 'picks' | 'results' | 'changes' | 'audit' | 'history' | 'corrections';
   file: string | null;
   filters: Record<string, string>;
   outcome: string;
@@ -49,6 +49,7 @@ const KINDS: Record<string, Manifest['kind']> = {
   'export.changes': 'changes',
   'export.audit': 'audit',
   'export.history': 'history',
+  'export.corrections': 'corrections',
 };
 
 export function toManifest(entry: AuditEntry): Manifest {

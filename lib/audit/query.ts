@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'export.changes',
   'export.audit',
   'export.history',
+  'export.corrections',
   'user.add',
   'user.role',
   'user.disable',

@@ -19,6 +19,7 @@ export type AuditAction =
   | 'export.changes'
   | 'export.audit'
   | 'export.history'
+  | 'export.corrections'
   | 'user.add'
   | 'user.role'
   | 'user.disable'

@@ -140,7 +140,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     const placed = await deliver(db, delivery, { ...sealed, manifestName: file, manifest, signed, contentType }, settings);
     result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
     // What the destination holds now: the next correction starts from it.
-    if (made.corrected) await untilStored('the corrections sent', () => keepCorrection(db, delivery, ticket.id, made.corrected!), ticket.id);
+    if (made.corrected)
+      await untilStored('the corrections sent', () => keepCorrection(db, delivery, ticket.id, made.corrected!), ticket.id);
   } catch (error) {
     const failure = toAppError(error);
     result = { failure, message: failure.code === 'INTERNAL' ? (error as Error).message : failure.message };

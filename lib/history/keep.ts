@@ -41,7 +41,11 @@ export async function keepDelivered(
     deliveryId: file.deliveryId ?? null,
     atMs: Date.now(),
   });
-  const capture = startCapture(db, { id: file.id, by: file.kind === 'run' ? 'delivery' : 'export', deliveryId: file.deliveryId }, spoolDir());
+  const capture = startCapture(
+    db,
+    { id: file.id, by: file.kind === 'run' ? 'delivery' : 'export', deliveryId: file.deliveryId },
+    spoolDir(),
+  );
   let finished = false;
   return {
     page: (page) => capture.page(page),

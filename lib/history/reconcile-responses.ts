@@ -4,7 +4,10 @@ import { AppError, toAppError } from '../errors';
 import { fromStore } from '../store';
 import { findAuditEntry } from '../store/audit';
 import { findDeliveredFile, type DeliveredFile } from '../store/delivered';
-import { reconcile, type Reconciliation } from './reconcile';
+import { auditedStream, newProgress, type ExportContext } from '../audit/export-trail';
+import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
+import { changedInRun, correctionsStream } from './corrections';
+import { reconcilable, reconcile, type Reconciliation } from './reconcile';
 
 /** GET /api/exports/<id>/reconcile and a delivery run's: a delivered file against what the portal knows now. */
 
@@ -71,6 +74,41 @@ export async function runReconciliation(deliveryId: string, runId: string): Prom
 export async function runReconcileResponse(deliveryId: string, runId: string): Promise<Response> {
   try {
     return Response.json(await runReconciliation(deliveryId, runId), { headers: { 'Cache-Control': 'private, no-store' } });
+  } catch (error) {
+    return toAppError(error).toResponse();
+  }
+}
+
+/** GET /api/deliveries/<id>/runs/<runId>/corrections?format=: the run's records changed since, as a file (audited as an export). */
+export async function runCorrectionsResponse(
+  request: Request,
+  who: { email: string; role: string },
+  deliveryId: string,
+  runId: string,
+): Promise<Response> {
+  const startedAt = Date.now();
+  try {
+    const format = new URL(request.url).searchParams.get('format') ?? 'csv';
+    if (format !== 'csv' && format !== 'json') throw new AppError({ code: 'INVALID_FORMAT', details: { format } });
+    const file = /^run_[0-9a-f]{20}$/.test(runId) ? await fromStore((db) => findDeliveredFile(db, runId)) : null;
+    if (!file || file.kind !== 'run' || file.deliveryId !== deliveryId)
+      throw new AppError({ code: 'NOT_FOUND', message: 'This delivery has no such run whose records were kept.' });
+    reconcilable(file);
+    const context: ExportContext = {
+      actor: who.email,
+      role: who.role,
+      action: 'export.corrections',
+      target: `corrections-${runId}-${fileStamp(new Date(startedAt))}.${format}`,
+      filters: { delivery: deliveryId, run: runId },
+    };
+    const progress = newProgress();
+    const meta = { delivery: deliveryId, corrects: runId, asOf: new Date(startedAt).toISOString() };
+    const stream = await fromStore((db) =>
+      correctionsStream(changedInRun(db, runId)[Symbol.asyncIterator](), format, meta, (n) => (progress.records = n)),
+    );
+    return new Response(auditedStream(stream, context, progress, startedAt), {
+      headers: { ...fileHeaders(contentTypeOf(format), context.target), 'X-Export-Id': progress.exportId },
+    });
   } catch (error) {
     return toAppError(error).toResponse();
   }

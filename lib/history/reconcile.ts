@@ -10,7 +10,18 @@ import { bodyOf } from './version';
  * unchanged when its newest version is the one delivered; otherwise it is said how it changed.
  */
 
-export const CORRECTION_KINDS = ['withdrawn', 'restored', 'voided', 'result', 'resettled', 'status', 'odds', 'line', 'edited', 'republished'] as const;
+export const CORRECTION_KINDS = [
+  'withdrawn',
+  'restored',
+  'voided',
+  'result',
+  'resettled',
+  'status',
+  'odds',
+  'line',
+  'edited',
+  'republished',
+] as const;
 export type CorrectionKind = (typeof CORRECTION_KINDS)[number];
 
 const OWN = new Set(['status', 'result', 'settledAt', 'odds', 'line', 'publishedAt']);

@@ -181,7 +181,14 @@ export interface AuditQuery {
 function matching(db: Db, query: AuditQuery): SelectQueryBuilder<Database, 'audit_log', Selectable<AuditLogTable>> {
   let select = db.selectFrom('audit_log').selectAll();
   if (query.exportsOnly)
-    select = select.where('action', 'in', ['export.picks', 'export.results', 'export.changes', 'export.audit', 'export.history']);
+    select = select.where('action', 'in', [
+      'export.picks',
+      'export.results',
+      'export.changes',
+      'export.audit',
+      'export.history',
+      'export.corrections',
+    ]);
   if (query.from) select = select.where('at', '>=', query.from);
   if (query.to) select = select.where('at', '<', query.to);
   if (query.actor) select = select.where('actor', '=', query.actor);

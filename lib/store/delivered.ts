@@ -30,7 +30,11 @@ export async function recordDelivered(
         .onConflict((oc) =>
           oc
             .columns(['delivery_id', 'pick_id'])
-            .doUpdateSet((eb) => ({ digest: eb.ref('excluded.digest'), source: eb.ref('excluded.source'), at_ms: eb.ref('excluded.at_ms') }))
+            .doUpdateSet((eb) => ({
+              digest: eb.ref('excluded.digest'),
+              source: eb.ref('excluded.source'),
+              at_ms: eb.ref('excluded.at_ms'),
+            }))
             // A run read back late never overwrites what a later run or correction already sent.
             .where((eb) => eb('delivered_state.at_ms', '<=', eb.ref('excluded.at_ms'))),
         )
@@ -176,7 +180,10 @@ export async function pendingCorrections(db: Db, deliveryId: string, after: stri
     .select(['s.pick_id', 's.digest as held', 'held.body as heldBody', 's.source', 'h.digest as now', 'now.body as nowBody'])
     .where('s.delivery_id', '=', deliveryId)
     .where((eb) =>
-      eb.or([eb.and([eb('h.digest', 'is', null), eb('s.digest', '!=', '')]), eb.and([eb('h.digest', 'is not', null), eb('h.digest', '!=', eb.ref('s.digest'))])]),
+      eb.or([
+        eb.and([eb('h.digest', 'is', null), eb('s.digest', '!=', '')]),
+        eb.and([eb('h.digest', 'is not', null), eb('h.digest', '!=', eb.ref('s.digest'))]),
+      ]),
     );
   if (after !== null) select = select.where('s.pick_id', '>', after);
   const rows = await select.orderBy('s.pick_id').limit(limit).execute();

@@ -85,7 +85,10 @@ export const HISTORY: Record<string, Migration> = {
         .addPrimaryKeyConstraint('delivered_state_pk', ['delivery_id', 'pick_id'])
         .execute();
       // A delivery that sends corrections to the same destination after each poll that changes what it delivered.
-      await db.schema.alterTable('deliveries').addColumn('corrections', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('deliveries')
+        .addColumn('corrections', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       // Serialises the writing of versions by the poller, exports and deliveries of every instance.
       await db.insertInto('locks').values({ name: 'history', version: 0 }).execute();
     },

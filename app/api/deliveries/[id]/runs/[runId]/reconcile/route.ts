@@ -2,4 +2,6 @@ import { runReconcileResponse } from '@/lib/history/reconcile-responses';
 import { withRole } from '@/lib/http';
 
 // One run's records against what the portal knows now: unchanged, and each changed one with how it changed.
-export const GET = withRole<{ id: string; runId: string }>('deliveries', (_request, _session, { id, runId }) => runReconcileResponse(id, runId));
+export const GET = withRole<{ id: string; runId: string }>('deliveries', (_request, _session, { id, runId }) =>
+  runReconcileResponse(id, runId),
+);

@@ -67,6 +67,7 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
         filters: sent,
         destination,
         ...(text('encryptTo') ? { encryptTo: text('encryptTo') } : {}),
+        ...(kind !== 'changes' && form.get('corrections') === 'on' ? { corrections: true } : {}),
       }),
     });
     setPending(false);
@@ -156,6 +157,12 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
             />
           </Field>
         </div>
+        {kind !== 'changes' && (
+          <label className="flex items-center gap-2 text-sm sm:col-span-2 lg:col-span-4">
+            <input type="checkbox" name="corrections" />
+            Send corrections: after each poll that changes records this delivery delivered, place only those (named …-corrections-…)
+          </label>
+        )}
       </div>
       <Problem problem={problem} />
       <Button type="submit" tone="primary" disabled={pending}>

@@ -125,6 +125,12 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                     <dd>{String(d.destination.secret)} (never shown)</dd>
                   </>
                 ) : null}
+                {d.corrections ? (
+                  <>
+                    <dt className="text-slate-500">Corrections</dt>
+                    <dd data-testid="sends-corrections">sent after each poll that changes what it delivered</dd>
+                  </>
+                ) : null}
                 {d.encryptedTo ? (
                   <>
                     <dt className="text-slate-500">Encrypted to</dt>

@@ -31,7 +31,7 @@ async function walk(window: { from: string; to: string }): Promise<Map<string, R
   const out = new Map<string, Rec>();
   let cursor: string | null = null;
   do {
-    const params = new URLSearchParams({ ...window, limit: '200', ...(cursor ? { cursor } : {}) });
+    const params = new URLSearchParams({ from: window.from, to: window.to, limit: '200', ...(cursor ? { cursor } : {}) });
     const res = await fetch(`${SANDBOX}/api/v1/picks?${params}`, { headers: { Authorization: `Bearer ${KEY}` } });
     const body = (await res.json()) as { data: Rec[]; page: { hasMore: boolean; nextCursor: string | null } };
     for (const r of body.data) out.set(r.id, r);
@@ -204,5 +204,56 @@ test('a record’s versions on its page and in JSON; the set at a moment is what
   );
   await expect(page.getByTestId('history-differences').locator(`tr[data-id="${gone.id}"]`)).toHaveAttribute('data-change', 'withdrawn');
   await page.goto(`${portal.origin}/history?asOf=2020-01-01`);
-  await expect(page.getByRole('alert')).toContainText('asOf');
+  await expect(page.locator('[data-error-code="INVALID_FILTERS"]')).toContainText('is before');
+});
+
+test('an export answers with its id; after the sandbox corrects one of its records, reconciling it says exactly which, on its page too', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const editor = await sessionCookie(portal.origin, 'editor');
+  const res = await fetch(`${portal.origin}/api/export/picks?format=json&status=settled`, { headers: { cookie: editor } });
+  expect(res.status).toBe(200);
+  const exportId = res.headers.get('x-export-id')!;
+  expect(exportId).toMatch(/^exp_[0-9a-f]{20}$/);
+  const sent = (JSON.parse(await res.text()) as { data: Rec[] }).data;
+  expect(sent.length).toBeGreaterThan(5);
+  const reconcile = async () => {
+    const answer = await fetch(`${portal.origin}/api/exports/${exportId}/reconcile`, { headers: { cookie: editor } });
+    return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+  };
+  await expect.poll(async () => (await reconcile()).status, { timeout: 30_000 }).toBe(200);
+  expect((await reconcile()).body).toMatchObject({ records: sent.length, unchanged: sent.length, changed: [] });
+  // Its manifest is reachable by the same id; another person's id is not found.
+  expect((await fetch(`${portal.origin}/api/exports/${exportId}/manifest`, { headers: { cookie: editor } })).status).toBe(200);
+  const viewerRes = await fetch(`${portal.origin}/api/exports/${exportId}/reconcile`, {
+    headers: { cookie: await sessionCookie(portal.origin, 'viewer') },
+  });
+  expect(viewerRes.status).toBe(403);
+
+  // A record the change feed watches (inside its window): the history learns of changes from its polls.
+  const { window_from: from, window_to: to } = feed();
+  const target = sent.find((r) => (r.result === 'win' || r.result === 'loss') && String(r.eventDate) >= from && String(r.eventDate) < to)!;
+  await hook('clock', { advanceMs: 60_000 });
+  await hook('edit', { id: target.id, fields: { odds: 9.99, result: target.result === 'win' ? 'loss' : 'win' } });
+  await pollNow();
+  const { body } = await reconcile();
+  expect(body).toMatchObject({ records: sent.length, unchanged: sent.length - 1, byKind: { result: 1, resettled: 1, odds: 1 } });
+  expect(body.changed).toEqual([
+    expect.objectContaining({
+      id: target.id,
+      kinds: ['result', 'resettled', 'odds'],
+      delivered: expect.objectContaining({ result: target.result }),
+    }),
+  ]);
+
+  await signIn(page, 'editor', `/exports/${exportId}`, portal.origin);
+  await page.goto(`${portal.origin}/exports/${exportId}`);
+  await expect(page.getByTestId('reconcile-counts')).toHaveAttribute('data-changed', '1');
+  await expect(page.getByTestId('reconcile-changed').locator(`tr[data-id="${target.id}"]`)).toHaveAttribute(
+    'data-kinds',
+    'result resettled odds',
+  );
+  await page.goto(`${portal.origin}/exports/exp_00000000000000000000`);
+  await expect(page.getByRole('heading', { name: /not found/i })).toBeVisible();
 });

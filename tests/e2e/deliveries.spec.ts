@@ -94,7 +94,11 @@ test.describe.serial('deliveries on one portal', () => {
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     proxyUrl = await proxy.listen(0);
-    portal = await startPortal(3216, { ...upstreamEnv(proxyUrl, E2E.sandboxKey), PICKS_API_MAX_RETRIES: '0', DELIVERY_ROOT: root }, logs);
+    portal = await startPortal(
+      3216,
+      { ...upstreamEnv(proxyUrl, E2E.sandboxKey), PICKS_API_MAX_RETRIES: '0', DELIVERY_ROOT: root, PICKS_ME_CACHE_SECONDS: '0' },
+      logs,
+    );
     editor = api(portal.origin, await sessionCookie(portal.origin, 'editor'));
   });
 

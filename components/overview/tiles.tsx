@@ -1,5 +1,5 @@
 import type { changeCounts } from '@/lib/changes/view';
-import type { deliveryAlerts } from '@/lib/deliveries/view';
+import { RESETTLED_DAYS, type deliveryAlerts } from '@/lib/deliveries/view';
 import type { LicenceSummary } from '@/lib/picks-api/licence';
 import { datePresets } from '@/lib/date-presets';
 import { daysUntil } from '@/lib/time';
@@ -80,6 +80,12 @@ function DeliveriesTile({ deliveries }: { deliveries: Awaited<ReturnType<typeof 
           <>
             Last run {last.outcome === 'complete' ? `delivered ${plural(last.records ?? 0, 'record')}` : last.outcome},{' '}
             <UtcTime iso={last.startedAt} />
+            {deliveries.resettled > 0 ? (
+              <span data-testid="resettled" data-count={deliveries.resettled}>
+                {' '}
+                · {plural(deliveries.resettled, 'record')} re-settled after delivery ({RESETTLED_DAYS} days)
+              </span>
+            ) : null}
           </>
         ) : deliveries.count === 0 ? (
           'No delivery is set up'

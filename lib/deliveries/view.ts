@@ -1,6 +1,7 @@
 import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
 import { fromStore } from '../store';
+import { countResettled } from '../store/delivered';
 import { findDelivery, isDeliveryId, latestRuns, listDeliveries, listRuns, type Delivery, type Run } from '../store/deliveries';
 import { emptyStreaks } from '../store/delivery-runs';
 import { describeSchedule, nextRuns } from './schedule';
@@ -66,10 +67,16 @@ export async function deliveriesForPage(viewer: string): Promise<Result<{ delive
   }
 }
 
-export async function runsForPage(id: string): Promise<Result<{ delivery: Delivery | null; runs: Run[] }>> {
+/** Re-settlements are counted over this many days (the overview and a delivery's page). */
+export const RESETTLED_DAYS = 30;
+
+export async function runsForPage(id: string): Promise<Result<{ delivery: Delivery | null; runs: Run[]; resettled: number }>> {
   try {
     const delivery = isDeliveryId(id) ? ((await fromStore((db) => findDelivery(db, id))) ?? null) : null;
-    return { ok: true, delivery, runs: delivery ? await fromStore((db) => listRuns(db, id, 200)) : [] };
+    if (!delivery) return { ok: true, delivery, runs: [], resettled: 0 };
+    const since = Date.now() - RESETTLED_DAYS * 86_400_000;
+    const [runs, resettled] = await fromStore((db) => Promise.all([listRuns(db, id, 200), countResettled(db, since, id)]));
+    return { ok: true, delivery, runs, resettled };
   } catch (error) {
     return { ok: false, error: toAppError(error).toJSON() };
   }
@@ -82,10 +89,13 @@ export async function deliveryAlerts(): Promise<{
   failing: string[];
   paused: string[];
   empty: string[];
+  /** Records deliveries delivered settled whose result changed after (the last RESETTLED_DAYS days). */
+  resettled: number;
 } | null> {
   try {
-    const [all, last, empty] = await fromStore((db) =>
-      Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT)]),
+    const since = Date.now() - RESETTLED_DAYS * 86_400_000;
+    const [all, last, empty, resettled] = await fromStore((db) =>
+      Promise.all([listDeliveries(db), latestRuns(db), emptyStreaks(db, EMPTY_RUNS_ALERT), countResettled(db, since)]),
     );
     const latest = all
       .map((d) => ({ d, run: last.get(d.id) }))
@@ -97,6 +107,7 @@ export async function deliveryAlerts(): Promise<{
       failing: all.filter((d) => !d.paused && d.failures > 0).map((d) => d.name),
       paused: all.filter((d) => d.paused).map((d) => d.name),
       empty: all.filter((d) => !d.paused && (empty.get(d.id) ?? 0) >= EMPTY_RUNS_ALERT).map((d) => d.name),
+      resettled,
     };
   } catch {
     return null;

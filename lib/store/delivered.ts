@@ -200,3 +200,24 @@ export async function pendingCorrections(db: Db, deliveryId: string, after: stri
 export async function hasCorrections(db: Db, deliveryId: string): Promise<boolean> {
   return (await pendingCorrections(db, deliveryId, null, 1)).length > 0;
 }
+
+/**
+ * Re-settlements: records a delivery run delivered settled (with a result) whose result changed after, as a
+ * later version seen since shows; each record once. For one delivery, or for every delivery.
+ */
+export async function countResettled(db: Db, sinceMs: number, deliveryId: string | null = null): Promise<number> {
+  let select = db
+    .selectFrom('delivered_versions as d')
+    .innerJoin('delivered_files as f', 'f.id', 'd.source')
+    .innerJoin('record_bodies as was', 'was.digest', 'd.digest')
+    .innerJoin('record_versions as v', 'v.pick_id', 'd.pick_id')
+    .innerJoin('record_bodies as now', 'now.digest', 'v.digest')
+    .select((eb) => eb.fn.count<number>('d.pick_id').distinct().as('n'))
+    .where('f.kind', '=', 'run')
+    .where('d.at_ms', '>=', sinceMs)
+    .where('was.result', 'is not', null)
+    .whereRef('v.first_ms', '>', 'd.at_ms')
+    .where((eb) => eb.or([eb('now.result', 'is', null), eb('now.result', '!=', eb.ref('was.result'))]));
+  if (deliveryId !== null) select = select.where('f.delivery_id', '=', deliveryId);
+  return Number((await select.executeTakeFirst())?.n ?? 0);
+}

@@ -7,7 +7,7 @@ import { pollOnce } from '@/lib/changes/poller';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
 import { reconcile } from '@/lib/history/reconcile';
 import { claimFeedLease } from '@/lib/store/change-feed';
-import { findDeliveredFile } from '@/lib/store/delivered';
+import { countResettled, findDeliveredFile } from '@/lib/store/delivered';
 import { openStore, type Store } from '@/lib/store/open';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { storeEngines } from '../support/store-engines';
@@ -139,6 +139,9 @@ describe.each(storeEngines())('reconciling a delivery run on $name', (engine) =>
     ]);
     expect(new Map(result.changed.map((c) => [c.id, c.kinds]))).toEqual(expected);
     expect(result.byKind).toEqual({ result: 3, resettled: 3, voided: 2, withdrawn: 1 });
+    // Re-settlements of what the delivery delivered, as its page and the overview count them.
+    expect(await countResettled(db, NOW - 86_400_000, id)).toBe(3);
+    expect(await countResettled(db, NOW - 86_400_000, 'dlv_00000000000000bb')).toBe(0);
     const first = result.changed.find((c) => c.id === corrected[0])!;
     expect(first.now?.result).not.toBe(first.delivered.result);
     expect(result.changed.find((c) => c.id === withdrawn)!.now).toBeNull();
@@ -186,5 +189,6 @@ describe.each(storeEngines())('reconciling a delivery run on $name', (engine) =>
     // Sent once: nothing is left to correct, and the correction itself reconciles as unchanged.
     expect(await runCorrections(context(two, 'b'), Date.now())).toEqual([]);
     expect(await reconcile(db, await keptFile(corrections[0]!.id))).toMatchObject({ records: 5, unchanged: 5, changed: [] });
+    expect(await countResettled(db, NOW - 86_400_000)).toBe(3); // corrected, still counted: it happened
   });
 });

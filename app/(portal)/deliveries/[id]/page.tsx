@@ -5,7 +5,8 @@ import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
-import { runsForPage } from '@/lib/deliveries/view';
+import { RESETTLED_DAYS, runsForPage } from '@/lib/deliveries/view';
+import { plural } from '@/lib/plural';
 import type { Run } from '@/lib/store/delivery-runs';
 
 export const metadata: Metadata = { title: 'Delivery runs' };
@@ -82,6 +83,11 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
         <>
           <h1 className="text-2xl font-semibold">Runs of “{view.delivery!.name}”</h1>
           <p className="text-sm text-slate-600">The latest 200, newest first. Also in the audit trail as delivery:{view.delivery!.name}.</p>
+          <p className="text-sm text-slate-700" data-testid="resettled" data-count={view.resettled}>
+            Re-settled after delivery: {plural(view.resettled, 'record')} in the last {RESETTLED_DAYS} days (records delivered settled whose
+            result has changed since; “Reconcile” on a run says which).
+            {view.delivery!.corrections ? ' Corrections are sent after each poll that finds them.' : ''}
+          </p>
           {view.runs.length === 0 ? (
             <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No runs yet.</p>
           ) : (

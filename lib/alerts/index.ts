@@ -114,7 +114,7 @@ export async function queueResettlements(
       sport: `${found.length} record${found.length === 1 ? '' : 's'}`,
       state: 'changed',
       side: 'upstream',
-      reason: `Settled results changed: ${named.join('; ')}${more}`,
+      reason: `Settled results of delivered records changed: ${named.join('; ')}${more}`,
       detail: null,
       createdMs: at,
       dueMs: at,

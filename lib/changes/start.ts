@@ -11,6 +11,7 @@ import { startFeedLoop, type FeedSettings, type PollAsked } from './poller';
 import { processState } from '../process-state';
 import { metrics } from '../metrics';
 import { runCorrections } from '../deliveries/scheduler';
+import { deliveredAmong } from '../store/delivered';
 
 // The loop of this process (lib/process-state.ts): instrumentation starts it, route handlers reach it.
 
@@ -64,10 +65,20 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
         onChanged: (changed, previous) => queueHealthAlerts(store.db, changed, previous, holdMs),
         onLicenceChange: (change) => queueLicenceChange(store.db, change),
       });
-      // Results that changed after a first settlement, as this poll found them: an alert of their own.
+      // Results that changed after a first settlement, as this poll found them, of records already delivered: an alert of their own.
       const poll = await readFeed(store.db);
-      if (poll.outcome === 'complete' && poll.startedMs !== null)
-        await queueResettlements(store.db, await resettlementsOf(store.db, new Date(poll.startedMs).toISOString()), Date.now());
+      if (poll.outcome === 'complete' && poll.startedMs !== null) {
+        const found = await resettlementsOf(store.db, new Date(poll.startedMs).toISOString());
+        const delivered = await deliveredAmong(
+          store.db,
+          found.map((r) => r.id),
+        );
+        await queueResettlements(
+          store.db,
+          found.filter((r) => delivered.has(r.id)),
+          Date.now(),
+        );
+      }
       await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
       // Deliveries that send corrections: what this poll found no longer true at their destinations (lib/history/corrections.ts).
       const deliveries = processState.deliveries?.context;

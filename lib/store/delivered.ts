@@ -221,3 +221,13 @@ export async function countResettled(db: Db, sinceMs: number, deliveryId: string
   if (deliveryId !== null) select = select.where('f.delivery_id', '=', deliveryId);
   return Number((await select.executeTakeFirst())?.n ?? 0);
 }
+
+/** Which of `ids` some export or delivery run delivered (within retention). */
+export async function deliveredAmong(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const chunk of chunks(ids, 500)) {
+    const rows = await db.selectFrom('delivered_versions').select('pick_id').distinct().where('pick_id', 'in', chunk).execute();
+    for (const row of rows) found.add(row.pick_id);
+  }
+  return found;
+}

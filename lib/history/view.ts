@@ -2,7 +2,7 @@ import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
 import type { PageSearchParams } from '../filters';
 import { fromStore } from '../store';
-import { countVersionsAt, versionsAt } from '../store/history-read';
+import { countVersionsAt, firstVersionsAt } from '../store/history-read';
 import type { Difference } from './moments';
 import { eachDifference } from './moments';
 import { parseHistoryQuery } from './query';
@@ -43,7 +43,7 @@ export async function historyView(params: PageSearchParams, now = Date.now()): P
     const search = new URLSearchParams(Object.entries(query.sent).filter(([key]) => key !== 'format')).toString();
     if (query.mode === 'asOf') {
       const [count, rows] = await fromStore((db) =>
-        Promise.all([countVersionsAt(db, query.asOfMs, query.filters), versionsAt(db, query.asOfMs, query.filters, null, SHOWN)]),
+        Promise.all([countVersionsAt(db, query.asOfMs, query.filters), firstVersionsAt(db, query.asOfMs, query.filters, SHOWN)]),
       );
       return {
         ok: true,

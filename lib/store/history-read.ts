@@ -66,7 +66,9 @@ export interface VersionAt {
 
 /**
  * The records as the portal knew them at `asOfMs`: each record's latest version first seen at or before it,
- * without those seen withdrawn by then. Keyset pages in record id order, `after` the last id of the page before.
+ * without those seen withdrawn by then. Read a range of record ids at a time (the next `limit` ids after
+ * `after`, from each record's head): every query covers only its range, so a whole set costs time in
+ * proportion to its size on both engines. `next` is where the following range starts (null: the last).
  */
 export async function versionsAt(
   db: Db,
@@ -74,39 +76,62 @@ export async function versionsAt(
   filters: HistoryFilters,
   after: string | null,
   limit: number,
-): Promise<VersionAt[]> {
+): Promise<{ rows: VersionAt[]; next: string | null }> {
+  let heads = db.selectFrom('record_heads').select('pick_id').orderBy('pick_id').limit(limit);
+  if (after !== null) heads = heads.where('pick_id', '>', after);
+  const ids = (await heads.execute()).map((row) => row.pick_id);
+  if (ids.length === 0) return { rows: [], next: null };
   let select = db
     .selectFrom('record_versions as v')
     .innerJoin('record_bodies as b', 'b.digest', 'v.digest')
     .select(['v.pick_id', 'v.digest', 'b.body', 'v.first_ms'])
+    .where('v.pick_id', '>=', ids[0]!)
+    .where('v.pick_id', '<=', ids.at(-1)!)
     .where('v.first_ms', '<=', asOfMs)
-    .where('v.seq', '=', (eb) =>
-      eb
-        .selectFrom('record_versions as w')
-        .select((w) => w.fn.max('w.seq').as('seq'))
-        .whereRef('w.pick_id', '=', 'v.pick_id')
-        .where('w.first_ms', '<=', asOfMs),
+    // No later version of the record seen by then.
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('record_versions as w')
+            .select('w.seq')
+            .whereRef('w.pick_id', '=', 'v.pick_id')
+            .whereRef('w.seq', '>', 'v.seq')
+            .where('w.first_ms', '<=', asOfMs),
+        ),
+      ),
     );
-  if (after !== null) select = select.where('v.pick_id', '>', after);
   if (filters.sport) select = select.where(sql<string>`lower(b.sport)`, '=', filters.sport.toLowerCase());
   if (filters.league) select = select.where(sql<string>`lower(b.league)`, '=', filters.league.toLowerCase());
   if (filters.status) select = select.where('b.status', '=', filters.status);
   if (filters.result) select = select.where('b.result', '=', filters.result);
   if (filters.from) select = select.where('b.event_ms', '>=', Date.parse(filters.from));
   if (filters.to) select = select.where('b.event_ms', '<', Date.parse(filters.to));
-  const rows = await select.orderBy('v.pick_id').limit(limit).execute();
-  return rows.map((row) => ({ pickId: row.pick_id, digest: row.digest!, body: row.body, firstMs: Number(row.first_ms) }));
+  const rows = await select.orderBy('v.pick_id').execute();
+  return {
+    rows: rows.map((row) => ({ pickId: row.pick_id, digest: row.digest!, body: row.body, firstMs: Number(row.first_ms) })),
+    next: ids.length < limit ? null : ids.at(-1)!,
+  };
 }
 
 /** Every version at a moment, a batch at a time, never the whole set in memory. */
 export async function* eachVersionAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<VersionAt[]> {
   let after: string | null = null;
-  for (;;) {
-    const rows = await versionsAt(db, asOfMs, filters, after, batch);
+  do {
+    const { rows, next } = await versionsAt(db, asOfMs, filters, after, batch);
     if (rows.length > 0) yield rows;
-    if (rows.length < batch) return;
-    after = rows.at(-1)!.pickId;
+    after = next;
+  } while (after !== null);
+}
+
+/** The first `limit` records of the set at a moment, in id order (the page). */
+export async function firstVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, limit: number): Promise<VersionAt[]> {
+  const out: VersionAt[] = [];
+  for await (const batch of eachVersionAt(db, asOfMs, filters)) {
+    out.push(...batch.slice(0, limit - out.length));
+    if (out.length >= limit) break;
   }
+  return out;
 }
 
 /** Records with a version first seen in (fromMs, toMs], in id order, `after` the last of the batch before. */

@@ -230,6 +230,8 @@ test('an export answers with its id; after the sandbox corrects one of its recor
     headers: { cookie: await sessionCookie(portal.origin, 'viewer') },
   });
   expect(viewerRes.status).toBe(403);
+  for (const unknown of ['exp_00000000000000000000', '999999', 'nope'])
+    expect((await fetch(`${portal.origin}/api/exports/${unknown}/reconcile`, { headers: { cookie: editor } })).status).toBe(404);
 
   // A record the change feed watches (inside its window): the history learns of changes from its polls.
   const { window_from: from, window_to: to } = feed();

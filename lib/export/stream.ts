@@ -59,8 +59,8 @@ export async function startExport(
     onPage?: (records: number, requestId: string | null) => void;
     /** Each page's records as they are written, in the page's encoding (a proof checks them: lib/proof). */
     onRecords?: (records: readonly unknown[], encoding: 'latin1' | 'utf8') => void;
-    /** Each page as it is written (record history keeps what was delivered: lib/history/keep.ts). */
-    onWritten?: (page: PickList) => void;
+    /** Each page as it is written (record history keeps what was delivered: lib/history/keep.ts); a promise holds the next page back. */
+    onWritten?: (page: PickList) => Promise<void> | void;
     onDone?: () => void;
     /** Filled in by the walk: what it saw while the upstream moved (lib/picks-api/settle.ts). */
     report?: WalkReport;
@@ -87,9 +87,9 @@ export async function startExport(
   const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
   let count = 0;
   let opened = false;
-  const write = (page: PickList): Uint8Array => {
+  const write = async (page: PickList): Promise<Uint8Array> => {
     options.onRecords?.(page.data, encodingOf(page));
-    options.onWritten?.(page);
+    await options.onWritten?.(page);
     const bytes = plan.format === 'csv' ? Buffer.from(csvLines(page.data), encodingOf(page)) : jsonPage(page, count === 0);
     count += page.data.length;
     options.onPage?.(count, typeof page.requestId === 'string' ? page.requestId : null);
@@ -111,12 +111,12 @@ export async function startExport(
                     startedAt: startedAt.toISOString(),
                   });
             const opening = encode(`${plan.bom ? '\uFEFF' : ''}${head}`);
-            output.enqueue(first.done ? opening : Buffer.concat([opening, write(first.value)]));
+            output.enqueue(first.done ? opening : Buffer.concat([opening, await write(first.value)]));
             if (!first.done) return;
           }
           const next = first.done ? first : await pages.next();
           if (!next.done) {
-            output.enqueue(write(next.value));
+            output.enqueue(await write(next.value));
             return;
           }
           if (plan.format === 'json') output.enqueue(encode(jsonClosing(count, options.report ? walkSummary(options.report) : null)));

@@ -20,8 +20,8 @@ import { versionOf, type Observer, type Version } from './version';
  */
 
 export interface Capture {
-  /** A page as written to the file. */
-  page(page: PickList): void;
+  /** A page as written to the file; resolves when the spool can take more (its disk is slower than the reader). */
+  page(page: PickList): Promise<void> | void;
   /** The file ended: kept when complete (in the background; `kept` settles when done), discarded otherwise. */
   finish(complete: boolean): void;
   /** Settles once the spool is processed or discarded; rejects when keeping failed. */
@@ -66,7 +66,16 @@ export function startCapture(
       header.writeUInt8(encodingOf(page) === 'latin1' ? 1 : 0, 12);
       const out = writer();
       out.write(header);
-      out.write(payload);
+      // A spool that falls behind holds the export back: memory stays bounded whatever the disk.
+      if (!out.write(payload))
+        return new Promise<void>((resolve) => {
+          // A spool that fails lets the export go on (it keeps nothing): never a stream waiting for ever.
+          const done = () => {
+            for (const event of ['drain', 'error', 'close']) out.off(event, done);
+            resolve();
+          };
+          for (const event of ['drain', 'error', 'close']) out.on(event, done);
+        });
     },
     finish(complete) {
       const closed = stream ? new Promise<void>((resolve) => stream!.end(resolve)) : Promise.resolve();

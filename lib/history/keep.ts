@@ -24,7 +24,7 @@ export function spoolDir(): string {
 const storeDb = async () => (await getStore()).db;
 
 export interface Keeping {
-  page(page: PickList): void;
+  page(page: PickList): Promise<void> | void;
   finish(complete: boolean): void;
   readonly kept: Promise<number>;
 }

@@ -170,6 +170,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     clearInterval(renew);
     ticket.release?.();
     if (dir) await rm(dir, { recursive: true, force: true });
+    // What the run delivered is read back from its spool before the run is over: reconcilable at once, and no spool left.
+    await keeping?.done;
   }
 }
 

@@ -26,7 +26,8 @@ const storeDb = async () => (await getStore()).db;
 export interface Keeping {
   page(page: PickList): Promise<void> | void;
   finish(complete: boolean): void;
-  readonly kept: Promise<number>;
+  /** Settles once what the file delivered is kept (or could not be): its entry says which. */
+  readonly done: Promise<void>;
 }
 
 /** Starts keeping a file's records; `source` names it (exp_… or run_…). */
@@ -46,6 +47,7 @@ export async function keepDelivered(
     { id: file.id, by: file.kind === 'run' ? 'delivery' : 'export', deliveryId: file.deliveryId },
     spoolDir(),
   );
+  let settled: Promise<void> = Promise.resolve();
   let finished = false;
   return {
     page: (page) => capture.page(page),
@@ -53,17 +55,20 @@ export async function keepDelivered(
       if (finished) return;
       finished = true;
       capture.finish(complete);
-      void capture.kept.then(
-        async (records) => updateDeliveredFile(await db(), file.id, complete ? { kept: 'kept', records } : { kept: 'none' }),
-        async (error: unknown) => {
-          log('history').warn({ err: error, file: file.id }, 'what a file delivered could not be kept; it cannot be reconciled');
-          await updateDeliveredFile(await db(), file.id, { kept: 'failed', error: (error as Error).message.slice(0, 500) }).catch(
-            () => undefined,
-          );
-        },
-      );
+      settled = capture.kept
+        .then(
+          async (records) => updateDeliveredFile(await db(), file.id, complete ? { kept: 'kept', records } : { kept: 'none' }),
+          async (error: unknown) => {
+            log('history').warn({ err: error, file: file.id }, 'what a file delivered could not be kept; it cannot be reconciled');
+            await updateDeliveredFile(await db(), file.id, { kept: 'failed', error: (error as Error).message.slice(0, 500) });
+          },
+        )
+        // The store may be gone by then (the process stopping): the file stays pending, and is said so when asked.
+        .catch(() => undefined);
     },
-    kept: capture.kept,
+    get done() {
+      return settled;
+    },
   };
 }
 

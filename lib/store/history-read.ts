@@ -77,34 +77,56 @@ export async function versionsAt(
   after: string | null,
   limit: number,
 ): Promise<{ rows: VersionAt[]; next: string | null }> {
-  let heads = db.selectFrom('record_heads').select('pick_id').orderBy('pick_id').limit(limit);
-  if (after !== null) heads = heads.where('pick_id', '>', after);
-  const ids = (await heads.execute()).map((row) => row.pick_id);
+  let range = db.selectFrom('record_heads').select('pick_id').orderBy('pick_id').limit(limit);
+  if (after !== null) range = range.where('pick_id', '>', after);
+  const ids = (await range.execute()).map((row) => row.pick_id);
   if (ids.length === 0) return { rows: [], next: null };
-  // The version in force of each record of the range, then their bodies by digest: two indexed reads, whatever
-  // the planner knows of the tables (a join let PostgreSQL hash the whole bodies table for every range).
-  const versions = await db
-    .selectFrom('record_versions as v')
-    .select(['v.pick_id', 'v.digest', 'v.first_ms'])
-    .where('v.pick_id', '>=', ids[0]!)
-    .where('v.pick_id', '<=', ids.at(-1)!)
-    .where('v.first_ms', '<=', asOfMs)
-    .where('v.digest', 'is not', null)
-    // No later version of the record seen by then.
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('record_versions as w')
-            .select('w.seq')
-            .whereRef('w.pick_id', '=', 'v.pick_id')
-            .whereRef('w.seq', '>', 'v.seq')
-            .where('w.first_ms', '<=', asOfMs),
-        ),
-      ),
-    )
-    .orderBy('v.pick_id')
+  // The version in force of each record of the range, then their bodies by digest: indexed reads whatever the
+  // planner knows of the tables (a join let PostgreSQL hash the whole bodies table for every range). Most
+  // records' newest version was already seen by the moment asked: read from their heads; only the others
+  // (changed since) are looked for among their older versions.
+  const heads = await db
+    .selectFrom('record_heads as h')
+    .innerJoin('record_versions as v', (join) => join.onRef('v.pick_id', '=', 'h.pick_id').onRef('v.seq', '=', 'h.seq'))
+    .select(['h.pick_id', 'h.digest', 'v.first_ms'])
+    .where('h.pick_id', '>=', ids[0]!)
+    .where('h.pick_id', '<=', ids.at(-1)!)
     .execute();
+  const inForce = new Map<string, { digest: string | null; first_ms: number }>();
+  const changedSince: string[] = [];
+  for (const head of heads) {
+    if (Number(head.first_ms) <= asOfMs) inForce.set(head.pick_id, head);
+    else changedSince.push(head.pick_id);
+  }
+  if (changedSince.length > 0) {
+    const wanted = new Set(changedSince);
+    const older = await db
+      .selectFrom('record_versions as v')
+      .select(['v.pick_id', 'v.digest', 'v.first_ms'])
+      .where('v.pick_id', '>=', ids[0]!)
+      .where('v.pick_id', '<=', ids.at(-1)!)
+      .where('v.first_ms', '<=', asOfMs)
+      // No later version of the record seen by then.
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('record_versions as w')
+              .select('w.seq')
+              .whereRef('w.pick_id', '=', 'v.pick_id')
+              .whereRef('w.seq', '>', 'v.seq')
+              .where('w.first_ms', '<=', asOfMs),
+          ),
+        ),
+      )
+      .execute();
+    for (const version of older) if (wanted.has(version.pick_id)) inForce.set(version.pick_id, version);
+  }
+  // In the store's order of ids, as the ranges are.
+  const versions = ids.flatMap((pickId) => {
+    const version = inForce.get(pickId);
+    return version && version.digest !== null ? [{ pick_id: pickId, digest: version.digest, first_ms: version.first_ms }] : [];
+  });
   const bodies = new Map<string, string>();
   if (versions.length > 0) {
     let select = db

@@ -160,7 +160,7 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
         {kind !== 'changes' && (
           <label className="flex items-center gap-2 text-sm sm:col-span-2 lg:col-span-4">
             <input type="checkbox" name="corrections" />
-            Send corrections: after each poll that changes records this delivery delivered, place only those (named …-corrections-…)
+            Send corrections: after each poll that changes records it delivered, place only those, in files called …-corrections-…
           </label>
         )}
       </div>

@@ -231,3 +231,14 @@ export async function deliveredAmong(db: Db, ids: readonly string[]): Promise<Se
   }
   return found;
 }
+
+/** Files still being read back long after they ended: their instance stopped first. Said failed, with why. */
+export async function failAbandoned(db: Db, beforeMs: number): Promise<number> {
+  const result = await db
+    .updateTable('delivered_files')
+    .set({ kept: 'failed', error: 'its portal instance stopped before what it delivered was recorded' })
+    .where('kept', '=', 'pending')
+    .where('at_ms', '<', beforeMs)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,11 +1,15 @@
 import type { Kysely } from 'kysely';
 import { pruneAudit } from './audit';
 import { pruneChanges } from './changes';
+import { failAbandoned } from './delivered';
 import { pruneHistory } from './history-read';
 import type { Database } from './schema';
 import { log, workId } from '../log';
 
-/** Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs. */
+/**
+ * Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs;
+ * and files whose read-back was abandoned (said failed).
+ */
 export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Promise<void> {
   await db
     .deleteFrom('rate_limits')
@@ -13,6 +17,8 @@ export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Prom
     .execute();
   await db.deleteFrom('revoked_sessions').where('expires_at', '<=', now).execute();
   await db.deleteFrom('walk_slots').where('expires_at', '<=', now).execute();
+  // A file still "being recorded" six hours on will never be: its instance stopped (lib/history/keep.ts).
+  await failAbandoned(db, now - 6 * 3_600_000);
 }
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();

@@ -3,6 +3,8 @@ import { historyOf } from '@/lib/history/diff';
 import { versionOf } from '@/lib/history/version';
 import { recordVersions, recordWithdrawalsIn } from '@/lib/store/history';
 import { eachVersionAt, firstVersionsAt, historySince, pruneHistory, readRecordHistory } from '@/lib/store/history-read';
+import { findDeliveredFile, openDeliveredFile } from '@/lib/store/delivered';
+import { pruneExpired } from '@/lib/store/maintenance';
 import { openStore, type Store } from '@/lib/store/open';
 import { storeEngines } from '../support/store-engines';
 
@@ -163,6 +165,19 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     expect(await readRecordHistory(store.db, 'gone')).toEqual([]);
     expect(await historySince(store.db)).toBe(T + 15 * MIN);
     expect(await store.db.selectFrom('record_bodies').select('digest').execute()).toHaveLength(2);
+    // A file whose instance stopped before it was read back is said failed, once it is hours old.
+    await openDeliveredFile(store.db, {
+      id: 'exp_0123456789abcdef0123',
+      kind: 'export',
+      actor: 'ana@example.com',
+      deliveryId: null,
+      atMs: T,
+    });
+    await pruneExpired(store.db, T + 7 * 3_600_000);
+    expect(await findDeliveredFile(store.db, 'exp_0123456789abcdef0123')).toMatchObject({
+      kept: 'failed',
+      error: expect.stringContaining('stopped'),
+    });
     // Long after, p1 is still watched: its newest version stays.
     await pruneHistory(store.db, T + 100 * MIN);
     expect((await readRecordHistory(store.db, 'p1')).map((v) => v.seq)).toEqual([3]);

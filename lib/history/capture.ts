@@ -1,12 +1,12 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { setImmediate as yieldToOthers } from 'node:timers/promises';
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { pageBytes, type PickList } from '../picks-api';
 import { encodingOf } from '../picks-api/byte-strings';
 import { recordDelivered } from '../store/delivered';
-import { recordVersions } from '../store/history';
+import { recordVersionsIn } from '../store/history';
 import type { Database } from '../store/schema';
 import { versionOf, type Observer, type Version } from './version';
 
@@ -28,7 +28,12 @@ export interface Capture {
   readonly kept: Promise<number>;
 }
 
-const BATCH = 500;
+// Read back in small batches with a pause between them: background work that leaves the process to the pages
+// and files people are waiting for (a 40,000-record file takes a few seconds more to be kept, not their time).
+const BATCH = 5_000;
+const PAUSE_MS = 2;
+// The spool takes a few pages before it holds the export back.
+const SPOOL_BUFFER = 4 * 1024 * 1024;
 
 export function startCapture(
   db: () => Promise<Kysely<Database>>,
@@ -46,7 +51,7 @@ export function startCapture(
   const writer = () => {
     if (!stream) {
       mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
-      stream = createWriteStream(file, { mode: 0o600 });
+      stream = createWriteStream(file, { mode: 0o600, highWaterMark: SPOOL_BUFFER });
       stream.on('error', (error) => (failed = error));
     }
     return stream;
@@ -107,11 +112,15 @@ async function keepSpool(
   let batchAt = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await recordVersions(db, batch, batchAt, source.by);
-    await recordDelivered(db, source.id, batch, batchAt, source.deliveryId ?? null);
+    // One transaction for a batch's versions and list: a handful of commits for a whole file, not hundreds.
+    const [versions, at] = [batch, batchAt];
+    await db.transaction().execute(async (trx) => {
+      await recordVersionsIn(trx, versions, at, source.by);
+      await recordDelivered(trx, source.id, versions, at, source.deliveryId ?? null);
+    });
     kept += batch.length;
     batch = [];
-    await yieldToOthers(); // the pages people are waiting for go first
+    await pause(PAUSE_MS);
   };
   try {
     const header = Buffer.alloc(13);

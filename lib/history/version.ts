@@ -21,16 +21,31 @@ export interface Version {
   eventMs: number | null;
 }
 
+// Records of one feed share a few shapes: each shape's keys are sorted once, each key quoted once.
+const SHAPES = new Map<string, { key: string; quoted: string }[]>();
+const MAX_SHAPES = 1_000;
+
+function sortedKeys(record: Record<string, unknown>): { key: string; quoted: string }[] {
+  const keys = Object.keys(record);
+  const shape = keys.join('\u0000');
+  let sorted = SHAPES.get(shape);
+  if (!sorted) {
+    sorted = keys.sort().map((key) => ({ key, quoted: `${JSON.stringify(key)}:` }));
+    if (SHAPES.size < MAX_SHAPES) SHAPES.set(shape, sorted);
+  }
+  return sorted;
+}
+
 /** JSON with object keys sorted and null/absent members left out, at every depth (arrays keep their nulls). */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map((item) => (item == null ? 'null' : canonicalJson(item))).join(',')}]`;
   const record = value as Record<string, unknown>;
   let out = '';
-  for (const key of Object.keys(record).sort()) {
+  for (const { key, quoted } of sortedKeys(record)) {
     const member = record[key];
     if (member == null) continue;
-    out += `${out ? ',' : ''}${JSON.stringify(key)}:${typeof member === 'object' ? canonicalJson(member) : JSON.stringify(member)}`;
+    out += `${out ? ',' : ''}${quoted}${typeof member === 'object' ? canonicalJson(member) : JSON.stringify(member)}`;
   }
   return `{${out}}`;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../history/version';
 import type { Pick } from '../picks-api/schemas';
 
 /**
@@ -81,24 +82,11 @@ export function snapshot(record: Pick & { id: string }, ignore: ReadonlySet<stri
     status: record.status ?? null,
     result: record.result ?? null,
     publishedAt: record.publishedAt ?? null,
-    digest: createHash('sha256').update(canonical(rest)).digest('base64url').slice(0, 32),
+    digest: createHash('sha256').update(canonicalJson(rest)).digest('base64url').slice(0, 32),
     eventMs: Number.isFinite(eventMs) ? eventMs : null,
     display,
     withdrawn: false,
   };
-}
-
-/** JSON with object keys sorted and null/absent members left out, at every depth. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => (item === null || item === undefined ? 'null' : canonical(item))).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] != null)
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 const lifecycle = (s: Snapshot): Lifecycle => ({ status: s.status, result: s.result, publishedAt: s.publishedAt });

@@ -5,6 +5,7 @@ import { getConfig, type PortalConfig } from '../config';
 import type { Store } from '../store';
 import { listDeliveries, updateDelivery, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
+import { spoolDirOf } from './limits';
 import type { DeliverySettings } from './run';
 import { runNow, startDeliveryLoop } from './scheduler';
 import { isLegacySecret, openSecret, sealSecret, secretBinding } from './secrets';
@@ -20,7 +21,7 @@ export function deliverySettings(config: PortalConfig): Required<Omit<DeliverySe
     root: deliveryRoot(config),
     secretKey: config.DELIVERY_SECRET_KEY ?? null,
     allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
-    spoolDir: path.resolve(/*turbopackIgnore: true*/ config.DELIVERY_SPOOL_DIR ?? `${config.PORTAL_DATA_DIR}/spool`),
+    spoolDir: spoolDirOf(config),
     spoolMinFreeMb: config.DELIVERY_SPOOL_MIN_FREE_MB,
     limits: { MAX_EXPORTS_PER_USER: config.MAX_EXPORTS_PER_USER, MAX_CONCURRENT_EXPORTS: config.MAX_CONCURRENT_EXPORTS },
   };

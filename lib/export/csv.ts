@@ -35,6 +35,16 @@ export function toCsvRow(pick: Pick): Cell[] {
   return READERS.map((read) => cell(read(pick)));
 }
 
+/** Rows of plain values as CSV lines, each ending in CRLF, with the same quoting and formula rules ('' for none). */
+export function csvRows(rows: unknown[][]): string {
+  return rows.length === 0
+    ? ''
+    : `${Papa.unparse(
+        rows.map((row) => row.map(cell)),
+        options,
+      )}\r\n`;
+}
+
 /** A small table (e.g. the coverage matrix) as one CSV text, with the same quoting and formula rules. */
 export function csvTable(columns: string[], rows: unknown[][]): string {
   return `${Papa.unparse({ fields: columns, data: rows.map((row) => row.map(cell)) }, options)}\r\n`;

@@ -1,7 +1,7 @@
-import Papa from 'papaparse';
 import type { Kysely } from 'kysely';
 import { batchedFileStream } from '../export/batched-file';
-import { CSV_COLUMNS, toCsvRow } from '../export/csv';
+import { CSV_COLUMNS, csvRows, toCsvRow } from '../export/csv';
+import { jsonClosing } from '../export/json';
 import type { Pick } from '../picks-api/schemas';
 import { toSafeJson } from '../safe-json';
 import { storeUnavailable } from '../store';
@@ -48,14 +48,10 @@ export async function* changedInRun(db: Kysely<Database>, runId: string): AsyncG
     yield { id: changed.id, kinds: changed.kinds, record: changed.now, digest: '', corrects: runId };
 }
 
-const FORMULA = /^[=+\-@\t\r\n]/;
-const CSV = { newline: '\r\n', escapeFormulae: FORMULA, quotes: false } as const;
 export const CORRECTION_CSV_COLUMNS = ['correction', ...CSV_COLUMNS];
 
-function csvRows(batch: Correction[]): string {
-  const rows = batch.map((c) => [c.kinds.join(' '), ...toCsvRow((c.record ?? { id: c.id }) as Pick)]);
-  return rows.length === 0 ? '' : `${Papa.unparse(rows, CSV)}\r\n`;
-}
+const correctionRows = (batch: Correction[]) =>
+  csvRows(batch.map((c) => [c.kinds.join(' '), ...toCsvRow((c.record ?? { id: c.id }) as Pick)]));
 
 export function correctionsStream(
   items: AsyncIterator<Correction>,
@@ -66,14 +62,14 @@ export function correctionsStream(
   return batchedFileStream<Correction>(
     items,
     format === 'csv'
-      ? { head: `${Papa.unparse([CORRECTION_CSV_COLUMNS], CSV)}\r\n`, rows: csvRows, tail: () => '' }
+      ? { head: csvRows([CORRECTION_CSV_COLUMNS]), rows: correctionRows, tail: () => '' }
       : {
           head: `{"corrections":${toSafeJson(meta)},\n"data":[`,
           rows: (batch, first) =>
             batch
               .map((c, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson({ id: c.id, correction: c.kinds, record: c.record })}`)
               .join(''),
-          tail: (count) => `\n],\n"count":${count},\n"completedAt":${JSON.stringify(new Date().toISOString())}}\n`,
+          tail: (count) => jsonClosing(count),
         },
     { batch: 500, fault: storeUnavailable, onCount },
   );

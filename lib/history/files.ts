@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
-import Papa from 'papaparse';
 import { batchedFileStream } from '../export/batched-file';
-import { csvHeader, csvLines } from '../export/csv';
+import { csvHeader, csvLines, csvRows } from '../export/csv';
+import { jsonClosing } from '../export/json';
 import type { Pick } from '../picks-api/schemas';
 import { notePage, type ProofInProgress } from '../proof/file-proof';
 import { toSafeJson } from '../safe-json';
@@ -19,9 +19,7 @@ import { bodyOf } from './version';
  */
 
 const BATCH = 1_000;
-const FORMULA = /^[=+\-@\t\r\n]/;
-const CSV = { newline: '\r\n', escapeFormulae: FORMULA, quotes: false } as const;
-const closing = (count: number) => `\n],\n"count":${count},\n"completedAt":${JSON.stringify(new Date().toISOString())}}\n`;
+const closing = (count: number) => jsonClosing(count);
 
 async function* versions(db: Kysely<Database>, asOfMs: number, filters: HistoryFilters, proof: ProofInProgress | null) {
   for await (const batch of eachVersionAt(db, asOfMs, filters, BATCH)) {
@@ -60,17 +58,15 @@ export function momentStream(
 
 export const DIFFERENCE_CSV_COLUMNS = ['id', 'change', 'field', 'before', 'after', 'sport', 'league', 'eventDate', 'homeTeam', 'awayTeam'];
 
-const cell = (value: unknown) => (value === null || value === undefined ? null : typeof value === 'object' ? JSON.stringify(value) : value);
-
 function differenceRows(batch: Difference[]): string {
   const rows: unknown[][] = [];
   for (const d of batch) {
     const shown = d.after ?? d.before ?? {};
-    const context = ['sport', 'league', 'eventDate', 'homeTeam', 'awayTeam'].map((key) => cell(shown[key]));
+    const context = ['sport', 'league', 'eventDate', 'homeTeam', 'awayTeam'].map((key) => shown[key]);
     if (d.change !== 'changed') rows.push([d.id, d.change, null, null, null, ...context]);
-    for (const field of d.fields) rows.push([d.id, d.change, field.field, cell(field.before), cell(field.after), ...context]);
+    for (const field of d.fields) rows.push([d.id, d.change, field.field, field.before, field.after, ...context]);
   }
-  return rows.length === 0 ? '' : `${Papa.unparse(rows, CSV)}\r\n`;
+  return csvRows(rows);
 }
 
 /** The difference between two moments: records added, withdrawn and changed (with each field's before and after). */
@@ -85,7 +81,7 @@ export function differenceStream(
   return batchedFileStream<Difference>(
     eachDifference(db, range, filters)[Symbol.asyncIterator](),
     format === 'csv'
-      ? { head: `${Papa.unparse([DIFFERENCE_CSV_COLUMNS], CSV)}\r\n`, rows: differenceRows, tail: () => '' }
+      ? { head: csvRows([DIFFERENCE_CSV_COLUMNS]), rows: differenceRows, tail: () => '' }
       : {
           head: `{"history":${toSafeJson(meta)},\n"data":[`,
           rows: (batch, first) => batch.map((d, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson(d)}`).join(''),

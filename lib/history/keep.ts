@@ -1,7 +1,7 @@
 import 'server-only';
-import path from 'node:path';
 import type { ExportProgress } from '../audit/export-trail';
 import { getConfig } from '../config';
+import { spoolDirOf } from '../deliveries/limits';
 import { log } from '../log';
 import type { PickList } from '../picks-api';
 import type { Kysely } from 'kysely';
@@ -16,10 +16,7 @@ import { startCapture } from './capture';
  * then kept with its count, or failed with why, or none when the file did not complete.
  */
 
-export function spoolDir(): string {
-  const config = getConfig();
-  return path.resolve(/*turbopackIgnore: true*/ config.DELIVERY_SPOOL_DIR ?? `${config.PORTAL_DATA_DIR}/spool`);
-}
+const spoolDir = () => spoolDirOf(getConfig());
 
 const storeDb = async () => (await getStore()).db;
 

@@ -58,15 +58,21 @@ export async function exportReconcileResponse(id: string, session: PortalSession
   }
 }
 
+/** A run of this delivery whose records were kept; 404 otherwise. */
+async function findRun(deliveryId: string, runId: string): Promise<DeliveredFile> {
+  const file = /^run_[0-9a-f]{20}$/.test(runId) ? await fromStore((db) => findDeliveredFile(db, runId)) : null;
+  if (!file || file.kind !== 'run' || file.deliveryId !== deliveryId)
+    throw new AppError({ code: 'NOT_FOUND', message: 'This delivery has no such run whose records were kept.' });
+  return file;
+}
+
 export interface RunReconciliation extends Reconciliation {
   run: { id: string; deliveryId: string; deliveredAt: string };
 }
 
 /** A delivery run's records against what the portal knows now; 404 for a run not of this delivery. */
 export async function runReconciliation(deliveryId: string, runId: string): Promise<RunReconciliation> {
-  const file = /^run_[0-9a-f]{20}$/.test(runId) ? await fromStore((db) => findDeliveredFile(db, runId)) : null;
-  if (!file || file.kind !== 'run' || file.deliveryId !== deliveryId)
-    throw new AppError({ code: 'NOT_FOUND', message: 'This delivery has no such run whose records were kept.' });
+  const file = await findRun(deliveryId, runId);
   const result = await fromStore((db) => reconcile(db, file));
   return { run: { id: file.id, deliveryId, deliveredAt: new Date(file.atMs).toISOString() }, ...result };
 }
@@ -90,10 +96,7 @@ export async function runCorrectionsResponse(
   try {
     const format = new URL(request.url).searchParams.get('format') ?? 'csv';
     if (format !== 'csv' && format !== 'json') throw new AppError({ code: 'INVALID_FORMAT', details: { format } });
-    const file = /^run_[0-9a-f]{20}$/.test(runId) ? await fromStore((db) => findDeliveredFile(db, runId)) : null;
-    if (!file || file.kind !== 'run' || file.deliveryId !== deliveryId)
-      throw new AppError({ code: 'NOT_FOUND', message: 'This delivery has no such run whose records were kept.' });
-    reconcilable(file);
+    reconcilable(await findRun(deliveryId, runId));
     const context: ExportContext = {
       actor: who.email,
       role: who.role,

@@ -85,8 +85,8 @@ export async function historyFileResponse(
 
 /** A record's versions as the portal saw them; 404 when it never saw the record. */
 export async function recordHistory(id: string) {
-  const [versions, coverage] = await Promise.all([fromStore((db) => readRecordHistory(db, id)), historyCoverage()]);
-  return { id, recordedSince: coverage.recordedSince, versions: historyOf(versions) };
+  const [versions, sinceMs] = await fromStore((db) => Promise.all([readRecordHistory(db, id), historySince(db)]));
+  return { id, recordedSince: iso(sinceMs), versions: historyOf(versions) };
 }
 
 export async function recordHistoryResponse(id: string): Promise<Response> {

@@ -2,7 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kyse
 import type { ChangeEntry, ChangeKind, Display, Lifecycle, Plan, Snapshot } from '../changes/reconcile';
 import type { Version } from '../history/version';
 import { takeFeed } from './change-feed';
-import { recordVersionsIn, recordWithdrawalsIn } from './history';
+import { chunks, recordVersionsIn, recordWithdrawalsIn } from './history';
 import type { ChangesTable, Database } from './schema';
 
 /**
@@ -143,12 +143,6 @@ export async function applyPoll(db: Db, plan: Plan, summary: PollSummary): Promi
     }
     return plan.entries.length;
   });
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 function matching(db: Db, query: ChangeQuery): SelectQueryBuilder<Database, 'changes', Selectable<ChangesTable>> {

@@ -8,6 +8,10 @@ import type { Database } from './schema';
 
 type Db = Kysely<Database>;
 
+/** A version `v` (record_versions as v) in force at a moment: no later version of its record was seen by then. */
+const noLaterVersionBy = (atMs: number) =>
+  sql<boolean>`not exists (select 1 from record_versions w where w.pick_id = v.pick_id and w.seq > v.seq and w.first_ms <= ${atMs})`;
+
 export interface StoredVersion {
   seq: number;
   /** null: the record was seen withdrawn. */
@@ -106,19 +110,7 @@ export async function versionsAt(
       .where('v.pick_id', '>=', ids[0]!)
       .where('v.pick_id', '<=', ids.at(-1)!)
       .where('v.first_ms', '<=', asOfMs)
-      // No later version of the record seen by then.
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('record_versions as w')
-              .select('w.seq')
-              .whereRef('w.pick_id', '=', 'v.pick_id')
-              .whereRef('w.seq', '>', 'v.seq')
-              .where('w.first_ms', '<=', asOfMs),
-          ),
-        ),
-      )
+      .where(noLaterVersionBy(asOfMs))
       .execute();
     for (const version of older) if (wanted.has(version.pick_id)) inForce.set(version.pick_id, version);
   }
@@ -189,13 +181,8 @@ export async function statesAt(db: Db, ids: readonly string[], atMs: number): Pr
       .leftJoin('record_bodies as b', 'b.digest', 'v.digest')
       .select(['v.pick_id', 'b.body'])
       .where('v.pick_id', 'in', chunk)
-      .where('v.seq', '=', (eb) =>
-        eb
-          .selectFrom('record_versions as w')
-          .select((w) => w.fn.max('w.seq').as('seq'))
-          .whereRef('w.pick_id', '=', 'v.pick_id')
-          .where('w.first_ms', '<=', atMs),
-      )
+      .where('v.first_ms', '<=', atMs)
+      .where(noLaterVersionBy(atMs))
       .execute();
     for (const row of rows) states.set(row.pick_id, row.body ?? null);
   }

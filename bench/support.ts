@@ -59,6 +59,24 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * Waits until a process is idle (under 10 % of a core over two 200 ms windows in a row, at most 60 s): the
+ * background work a request left behind (an export's record history is kept after its file ends) then does not
+ * fall on the next measured request. Returns that work's CPU time and how long it took.
+ */
+export async function settled(pid: number): Promise<{ cpuMs: number; ms: number }> {
+  const [start, cpu0] = [performance.now(), cpuMs(pid)];
+  let quiet = 0;
+  let last = cpu0;
+  while (quiet < 2 && performance.now() - start < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = cpuMs(pid);
+    quiet = now - last <= 20 ? quiet + 1 : 0;
+    last = now;
+  }
+  return { cpuMs: last - cpu0, ms: Math.max(0, performance.now() - start - 400) };
+}
+
 export interface Running {
   sandbox: ChildProcess;
   portal: ChildProcess;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { pageBytes, type PickList } from '../picks-api';
+import { processState } from '../process-state';
 import { encodingOf } from '../picks-api/byte-strings';
 import { recordDelivered } from '../store/delivered';
 import { recordVersionsIn } from '../store/history';
@@ -30,8 +31,12 @@ export interface Capture {
 
 // Read back in small batches with a pause between them: background work that leaves the process to the pages
 // and files people are waiting for (a 40,000-record file takes a few seconds more to be kept, not their time).
-const BATCH = 5_000;
+// While exports, coverage reports or delivery runs are running in this process, it waits for them to end (they are
+// what people wait for), but never more than YIELD_MAX_MS in all: a file is reconcilable within a minute or so.
+const BATCH = 1_000;
 const PAUSE_MS = 2;
+const YIELD_MAX_MS = 60_000;
+const YIELD_POLL_MS = 100;
 // The spool takes a few pages before it holds the export back.
 const SPOOL_BUFFER = 4 * 1024 * 1024;
 
@@ -110,8 +115,13 @@ async function keepSpool(
   let kept = 0;
   let batch: Version[] = [];
   let batchAt = 0;
+  const yieldUntil = Date.now() + YIELD_MAX_MS;
+  const giveWay = async () => {
+    while ((processState.runningWalks ?? 0) > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
+  };
   const flush = async () => {
     if (batch.length === 0) return;
+    await giveWay();
     // One transaction for a batch's versions and list: a handful of commits for a whole file, not hundreds.
     const [versions, at] = [batch, batchAt];
     await db.transaction().execute(async (trx) => {

@@ -1,0 +1,46 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCapture } from '@/lib/history/capture';
+import type { PickList } from '@/lib/picks-api';
+import { processState } from '@/lib/process-state';
+import { deliveredCount } from '@/lib/store/delivered';
+import { openStore, type Store } from '@/lib/store/open';
+import { storeEngines } from '../support/store-engines';
+
+/** Keeping what a file delivered is background work: it gives way to the whole-set walks people are waiting for. */
+
+const page = (from: number, count: number) =>
+  ({
+    data: Array.from({ length: count }, (_, i) => ({ id: `pk_${from + i}`, sport: 'Football', league: 'Serie A', status: 'upcoming', odds: 2.1 })),
+    page: { nextCursor: null, hasMore: false },
+  }) as unknown as PickList;
+
+describe.each(storeEngines())('keeping a file’s records on $name', (engine) => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    processState.runningWalks = 0;
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+
+  it('waits while an export or delivery run is running in this process, then keeps every record once', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    const spool = await mkdtemp(path.join(tmpdir(), 'capture-'));
+    const capture = startCapture(async () => store.db, { id: 'exp_yield', by: 'export' }, spool);
+    await capture.page(page(0, 1_500));
+    await capture.page(page(1_000, 1_000)); // 500 of them again: the first sighting is the one kept
+    processState.runningWalks = 1;
+    capture.finish(true);
+    let kept: number | null = null;
+    void capture.kept.then((n) => (kept = n));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Nothing written while the walk runs: not a single batch.
+    expect(kept).toBeNull();
+    expect(await deliveredCount(store.db, 'exp_yield')).toBe(0);
+    processState.runningWalks = 0;
+    expect(await capture.kept).toBe(2_000);
+    expect(await deliveredCount(store.db, 'exp_yield')).toBe(2_000);
+  });
+});

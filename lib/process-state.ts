@@ -39,6 +39,10 @@ export interface ProcessState {
   signingKey?: Promise<import('./proof/keys').SigningKey>;
   /** The audit trail's checkpoints made by this process (lib/audit/sealing.ts); unset in commands. */
   sealing?: import('./audit/sealing').Sealing;
+  /** API tokens (lib/tokens): the shared counters, tokens read in the last seconds, use counted since the last flush. */
+  tokenLimits?: Promise<import('./tokens/limits').TokenLimiters>;
+  tokenCache?: Map<string, { at: number; token: import('./store/tokens').ApiToken | null }>;
+  tokenUsage?: import('./tokens/usage').UsageCounter;
 }
 
 const holder = globalThis as typeof globalThis & { __portalProcess?: ProcessState };
@@ -55,7 +59,7 @@ export function once<K extends keyof ProcessState>(key: K, create: () => NonNull
  * A promise kept under `key`, made by `create` on first use; one that fails is forgotten, so the next call
  * tries again (a store that was away, limiters whose store was away).
  */
-export function oncePromise<K extends 'store' | 'signInLimits'>(
+export function oncePromise<K extends 'store' | 'signInLimits' | 'tokenLimits'>(
   key: K,
   create: () => NonNullable<ProcessState[K]>,
 ): NonNullable<ProcessState[K]> {

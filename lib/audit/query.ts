@@ -28,6 +28,9 @@ export const AUDIT_ACTIONS = [
   'alerts.webhook.add',
   'alerts.webhook.change',
   'alerts.webhook.remove',
+  'token.create',
+  'token.change',
+  'token.revoke',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

@@ -3,13 +3,13 @@
 export const ROLES = ['viewer', 'editor', 'manager', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-export type Capability = 'browse' | 'export' | 'coverage' | 'audit' | 'users' | 'poll' | 'deliveries' | 'alerts';
+export type Capability = 'browse' | 'export' | 'coverage' | 'audit' | 'users' | 'poll' | 'deliveries' | 'alerts' | 'tokens';
 
 const GRANTS: Record<Role, readonly Capability[]> = {
   viewer: ['browse'],
-  editor: ['browse', 'export', 'deliveries'],
+  editor: ['browse', 'export', 'deliveries', 'tokens'],
   manager: ['browse', 'coverage'],
-  admin: ['browse', 'export', 'coverage', 'audit', 'users', 'poll', 'deliveries', 'alerts'],
+  admin: ['browse', 'export', 'coverage', 'audit', 'users', 'poll', 'deliveries', 'alerts', 'tokens'],
 };
 
 export function isRole(value: unknown): value is Role {

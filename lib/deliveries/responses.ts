@@ -1,4 +1,5 @@
 import 'server-only';
+import { readJsonObject } from '../net/json-body';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record';
 import type { PortalSession } from '../auth/session';
@@ -32,19 +33,7 @@ import { emptyStreaks } from '../store/delivery-runs';
 
 type User = PortalSession['user'];
 
-async function readBody(request: Request): Promise<Record<string, unknown>> {
-  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
-    throw invalidDelivery({ body: 'must be JSON (Content-Type: application/json)' });
-  const text = await request.text();
-  if (text.length > 64_000) throw invalidDelivery({ body: 'is too large' });
-  try {
-    const body: unknown = JSON.parse(text);
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
-    return body as Record<string, unknown>;
-  } catch {
-    throw invalidDelivery({ body: 'is not a JSON object' });
-  }
-}
+const readBody = (request: Request) => readJsonObject(request, 64_000, invalidDelivery);
 
 const notFound = () => new AppError({ code: 'NOT_FOUND', message: 'There is no such delivery.' });
 

@@ -235,6 +235,22 @@ export function createPicksClient(options: PicksClientOptions) {
   const listResults = (filters: PickFilters, call: CallOptions = {}): Promise<PickList> =>
     getParsed(resultListSchema, '/results', filterQuery(filters), call, 'a page of results');
 
+  /**
+   * One page of /picks or /results with the bytes it was parsed from (the portal's API v1 hands records on as
+   * the upstream sent them). `query` is sent as given: filters, limit and cursor.
+   */
+  async function listPage(
+    endpoint: 'picks' | 'results',
+    query: Record<string, string | number | undefined>,
+    call: CallOptions = {},
+  ): Promise<{ list: PickList; bytes: Uint8Array | null }> {
+    let bytes: Uint8Array | null = null;
+    const body = await getJson(`/${endpoint}`, query, call, (raw) => ((bytes = raw), false));
+    const list =
+      endpoint === 'picks' ? check(pickListSchema, body, 'a page of picks', true) : check(resultListSchema, body, 'a page of results');
+    return { list, bytes };
+  }
+
   async function getPick(id: string, call: CallOptions = {}): Promise<Pick> {
     // '.' and '..' would be resolved away by URL parsing, even percent-encoded: they can never name a pick.
     if (!id || id === '.' || id === '..' || id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) {
@@ -273,6 +289,7 @@ export function createPicksClient(options: PicksClientOptions) {
     health,
     listPicks,
     listResults,
+    listPage,
     getPick,
     walkPickPages,
     walkResultPages,

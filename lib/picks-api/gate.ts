@@ -5,8 +5,11 @@ import 'server-only';
  * flight, and after a 429 everybody waits out the same Retry-After instead of each caller finding the
  * throttle on its own. That keeps fifty browsing users from turning one throttle into a storm of 429s.
  */
-/** Who waits for a slot: a page someone is looking at goes before the pages of an export or coverage walk. */
-export type GatePriority = 'page' | 'bulk';
+/**
+ * Who waits for a slot: a page someone is looking at goes before the pages of an export or coverage walk, and
+ * both before the partner's own systems reading through API tokens (a busy loader never slows people).
+ */
+export type GatePriority = 'page' | 'bulk' | 'consumer';
 
 export interface UpstreamGate {
   /** Waits for a slot. While the upstream's pause is longer than `maxPauseMs`, throws GatePaused at once. */
@@ -19,9 +22,9 @@ export interface UpstreamGate {
 export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
   let active = 0;
   let resumeAt = 0;
-  const waiting: Record<GatePriority, Array<() => void>> = { page: [], bulk: [] };
+  const waiting: Record<GatePriority, Array<() => void>> = { page: [], bulk: [], consumer: [] };
 
-  const wake = () => (waiting.page.shift() ?? waiting.bulk.shift())?.();
+  const wake = () => (waiting.page.shift() ?? waiting.bulk.shift() ?? waiting.consumer.shift())?.();
 
   async function acquire(signal?: AbortSignal, maxPauseMs = Infinity, priority: GatePriority = 'page'): Promise<() => void> {
     const lane = waiting[priority];
@@ -65,7 +68,7 @@ export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
       resumeAt = Math.max(resumeAt, Date.now() + ms);
     },
     get stats() {
-      return { active, waiting: waiting.page.length + waiting.bulk.length, resumeAt };
+      return { active, waiting: waiting.page.length + waiting.bulk.length + waiting.consumer.length, resumeAt };
     },
   };
 }

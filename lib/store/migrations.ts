@@ -2,6 +2,7 @@ import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely
 import { EVERYDAY_AND_HEALTH } from './migrations-health';
 import { HISTORY } from './migrations-history';
 import { PROOF } from './migrations-proof';
+import { TOKENS } from './migrations-tokens';
 
 /**
  * Versioned migrations, applied in name order at start by Kysely's Migrator on either engine. A
@@ -231,6 +232,7 @@ const MIGRATIONS: Record<string, Migration> = {
   ...EVERYDAY_AND_HEALTH,
   ...PROOF,
   ...HISTORY,
+  ...TOKENS,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -8,6 +8,7 @@ import type {
   RecordHeadsTable,
   RecordVersionsTable,
 } from './schema-history';
+import type { ApiTokensTable, TokenUsageTable } from './schema-tokens';
 import type { AlertDigestsTable, AlertSendsTable, AlertsTable, AlertSubscriptionsTable, AlertWebhooksTable } from './schema-alerts';
 
 /**
@@ -262,4 +263,6 @@ export interface Database {
   delivered_versions: DeliveredVersionsTable;
   delivered_files: DeliveredFilesTable;
   delivered_state: DeliveredStateTable;
+  api_tokens: ApiTokensTable;
+  token_usage: TokenUsageTable;
 }

@@ -49,6 +49,20 @@ describe('gate priority', () => {
     expect(order).toEqual(['page', 'bulk-1', 'bulk-2']);
   });
 
+  it('lets pages and exports go before the partner’s systems reading through tokens', async () => {
+    const gate = createUpstreamGate(1);
+    const order: string[] = [];
+    const held = await gate.acquire();
+    const waiters = [
+      gate.acquire(undefined, Infinity, 'consumer').then((release) => (order.push('consumer'), release())),
+      gate.acquire(undefined, Infinity, 'bulk').then((release) => (order.push('bulk'), release())),
+      gate.acquire(undefined, Infinity, 'page').then((release) => (order.push('page'), release())),
+    ];
+    held();
+    await Promise.all(waiters);
+    expect(order).toEqual(['page', 'bulk', 'consumer']);
+  });
+
   it('sends walks as bulk and single requests as pages', async () => {
     const lanes: string[] = [];
     const gate = createUpstreamGate(4);

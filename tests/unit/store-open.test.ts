@@ -59,6 +59,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0011_proof',
       '0012_run_licence',
       '0013_history',
+      '0014_tokens',
     ]);
   });
 

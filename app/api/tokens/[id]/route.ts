@@ -1,0 +1,8 @@
+import { withRole } from '@/lib/http';
+import { tokenResponse } from '@/lib/tokens/responses';
+
+// One API token: read, changed (scope, expiry, limits) or revoked.
+const handler = withRole<{ id: string }>('tokens', (request, session, { id }) => tokenResponse(request, session.user, id));
+export const GET = handler;
+export const PATCH = handler;
+export const DELETE = handler;

@@ -1,0 +1,23 @@
+import type { AppError } from '../errors';
+
+/**
+ * A request's JSON object body for the portal's own APIs: JSON by its Content-Type, at most `maxBytes`, an
+ * object; otherwise `refuse` builds the refusal naming `body` (each API's own code and wording).
+ */
+export async function readJsonObject(
+  request: Request,
+  maxBytes: number,
+  refuse: (details: Record<string, string>) => AppError,
+): Promise<Record<string, unknown>> {
+  if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
+    throw refuse({ body: 'must be JSON (Content-Type: application/json)' });
+  const text = await request.text();
+  if (Buffer.byteLength(text) > maxBytes) throw refuse({ body: `is too large (at most ${maxBytes} bytes)` });
+  try {
+    const body: unknown = JSON.parse(text);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
+    return body as Record<string, unknown>;
+  } catch {
+    throw refuse({ body: 'is not a JSON object' });
+  }
+}

@@ -1,0 +1,64 @@
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { getStore } from '../store';
+import { tokenByHash, type ApiToken } from '../store/tokens';
+import { once } from '../process-state';
+import { V1Error } from './v1-errors';
+
+/**
+ * API tokens: `pvt_` and 43 base64url characters (256 random bits). Only their sha256 is stored: they are
+ * high-entropy, so a fast hash is right (no password hashing). Each instance remembers what a token is for
+ * CACHE_MS, so a revocation or a change of scope made on any instance takes effect everywhere within that
+ * time (the instance that made it forgets at once).
+ */
+
+const FORMAT = /^pvt_[A-Za-z0-9_-]{43}$/;
+const CACHE_MS = 5_000;
+const CACHE_MAX = 2_000;
+
+export function newToken(): { token: string; hash: string; prefix: string } {
+  const token = `pvt_${randomBytes(32).toString('base64url')}`;
+  return { token, hash: hashToken(token), prefix: token.slice(0, 10) };
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+const cache = () => once('tokenCache', () => new Map());
+
+/** This instance forgets a token it changed or revoked (the others within CACHE_MS). */
+export function forgetTokens(): void {
+  cache().clear();
+}
+
+const unauthorized = (message: string) => new V1Error(401, 'UNAUTHORIZED', message);
+
+/**
+ * The token a request carries in `Authorization: Bearer`, live and unexpired; 401 otherwise. A session
+ * cookie is never accepted here: these routes are for the partner's systems, not browsers.
+ */
+export async function authenticate(request: Request, now = Date.now()): Promise<ApiToken> {
+  const header = request.headers.get('authorization');
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) {
+    throw unauthorized(
+      request.headers.get('cookie')
+        ? 'Send an API token in the Authorization header (Bearer). A signed-in session is not accepted here.'
+        : 'Missing or invalid credentials.',
+    );
+  }
+  const presented = match[1]!;
+  if (!FORMAT.test(presented)) throw unauthorized('Missing or invalid credentials.');
+  const hash = hashToken(presented);
+  const known = cache();
+  let entry = known.get(hash);
+  if (!entry || now - entry.at > CACHE_MS) {
+    const { db } = await getStore();
+    entry = { at: now, token: await tokenByHash(db, hash) };
+    if (known.size >= CACHE_MAX) known.clear();
+    known.set(hash, entry);
+  }
+  const token = entry.token;
+  if (!token || token.revokedMs !== null) throw unauthorized('Missing or invalid credentials.');
+  if (token.expiresMs <= now) throw unauthorized('This token has expired.');
+  return token;
+}

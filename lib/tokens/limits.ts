@@ -1,0 +1,90 @@
+import 'server-only';
+import { RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import { getStore } from '../store';
+import { storeRateLimiter } from '../store/rate-limits';
+import { oncePromise } from '../process-state';
+import type { ApiToken } from '../store/tokens';
+import { V1Error } from './v1-errors';
+
+/**
+ * Each token's rate (requests a minute) and daily record quota, counted by rate-limiter-flexible in the store,
+ * so every instance counts the same requests and records. Tokens differ in their limits, so the counters are
+ * kept with a ceiling no token reaches and each token's own limit is compared here.
+ * The quota is reserved before the upstream is asked (the page size is capped to what is left) and what the
+ * page did not use is given back: concurrent requests never serve more than the quota.
+ */
+
+export interface TokenLimiters {
+  rate: RateLimiterStoreAbstract;
+  quota: RateLimiterStoreAbstract;
+}
+
+const CEILING = 1_000_000_000_000;
+
+const limiters = () =>
+  oncePromise('tokenLimits', async () => {
+    const store = await getStore();
+    return {
+      rate: storeRateLimiter(store, { keyPrefix: 'token-rate', points: CEILING, duration: 60 }),
+      quota: storeRateLimiter(store, { keyPrefix: 'token-quota', points: CEILING, duration: 2 * 86_400 }),
+    };
+  });
+
+export const utcDay = (ms = Date.now()) => new Date(ms).toISOString().slice(0, 10);
+const secondsToMidnight = (now = Date.now()) => Math.max(1, Math.ceil((Date.parse(`${utcDay(now)}T00:00:00Z`) + 86_400_000 - now) / 1000));
+
+async function counted<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return error as T;
+    throw error;
+  }
+}
+
+/** Counts one request; refuses it (429) past the token's requests a minute. */
+export async function takeRequest(token: ApiToken): Promise<void> {
+  const { rate } = await limiters();
+  const res = await counted(rate.consume(token.id, 1));
+  if (res.consumedPoints > token.ratePerMinute) {
+    throw new V1Error(
+      429,
+      'RATE_LIMITED',
+      `This token may make ${token.ratePerMinute} requests a minute. Try again in a moment.`,
+      Math.ceil(res.msBeforeNext / 1000),
+    );
+  }
+}
+
+/** Reserves up to `wanted` records of today's quota; refuses (429 until midnight UTC) when none is left. */
+export async function reserveRecords(
+  token: ApiToken,
+  wanted: number,
+  now = Date.now(),
+): Promise<{ granted: number; settle: (used: number) => Promise<void> }> {
+  const { quota } = await limiters();
+  const key = `${token.id}:${utcDay(now)}`;
+  const spent = (await quota.get(key))?.consumedPoints ?? 0;
+  const left = token.dailyRecords - spent;
+  const refuse = () =>
+    new V1Error(
+      429,
+      'QUOTA_EXCEEDED',
+      `This token has read its ${token.dailyRecords} records for today (UTC). It may read again from midnight UTC.`,
+      secondsToMidnight(now),
+    );
+  if (left <= 0) throw refuse();
+  const granted = Math.min(wanted, left);
+  const res = await counted(quota.consume(key, granted));
+  if (res.consumedPoints > token.dailyRecords) {
+    // Another request took the rest meanwhile: give this reservation back.
+    await quota.reward(key, granted);
+    throw refuse();
+  }
+  return {
+    granted,
+    settle: async (used) => {
+      if (used < granted) await quota.reward(key, granted - used);
+    },
+  };
+}

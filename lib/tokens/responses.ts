@@ -1,0 +1,125 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { recordAudit } from '../audit/record';
+import type { PortalSession } from '../auth/session';
+import { AppError, invalidFields } from '../errors';
+import { readJsonObject } from '../net/json-body';
+import { licenceOrNull } from '../picks-api/portal';
+import { fromStore } from '../store';
+import { getToken, insertToken, listTokens, revokeToken, updateToken, usageOf, usageSummary, type ApiToken } from '../store/tokens';
+import { forgetTokens, newToken } from './access';
+import { utcDay } from './limits';
+import { checkTokenSettings, describeScope, type TokenSettings } from './scope';
+import { flushUsage } from './usage';
+import { tokenView } from './view';
+
+/**
+ * The tokens API (POST/GET /api/tokens, GET/PATCH/DELETE /api/tokens/<id>, GET /api/tokens/<id>/usage), the one
+ * the /tokens page uses too. Admins see and manage every token; editors create and manage their own. A token
+ * is shown once, in the answer that creates it; every creation, change and revocation is audited.
+ */
+
+type User = PortalSession['user'];
+const MAX_BODY = 8_192;
+const MAX_LIVE_PER_OWNER = 25;
+const USAGE_DAYS = 30;
+
+const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
+const refuse = (details: Record<string, string>) => invalidFields('token', details, 'INVALID_TOKEN');
+const notFound = () => new AppError({ code: 'NOT_FOUND', message: 'There is no such token.' });
+const isAdmin = (user: User) => user.role === 'admin';
+
+async function visible(user: User, id: string): Promise<ApiToken> {
+  const token = /^tok_[0-9a-f]{12}$/.test(id) ? await fromStore((db) => getToken(db, id)) : null;
+  // Someone else's token is, for an editor, a token that does not exist.
+  if (!token || (!isAdmin(user) && token.owner !== user.email)) throw notFound();
+  return token;
+}
+
+const audit = (user: User, action: 'create' | 'change' | 'revoke', token: ApiToken) =>
+  recordAudit({
+    actor: user.email,
+    role: user.role,
+    action: `token.${action}`,
+    target: `${token.name} (${token.id})`,
+    filters:
+      action === 'revoke'
+        ? null
+        : {
+            scope: describeScope(token.scope),
+            expiresAt: new Date(token.expiresMs).toISOString(),
+            ratePerMinute: String(token.ratePerMinute),
+            dailyRecords: String(token.dailyRecords),
+          },
+    outcome: 'complete',
+  });
+
+export async function tokensResponse(request: Request, user: User): Promise<Response> {
+  if (request.method === 'GET') {
+    const [tokens, usage] = await Promise.all([
+      fromStore((db) => listTokens(db, isAdmin(user) ? null : user.email)),
+      fromStore((db) => usageSummary(db, utcDay())),
+    ]);
+    return json({ data: tokens.map((token) => tokenView(token, usage.get(token.id))) });
+  }
+  const body = await readJsonObject(request, MAX_BODY, refuse);
+  const settings = checkTokenSettings(body, null, await licenceOrNull());
+  const live = (await fromStore((db) => listTokens(db, user.email))).filter((t) => t.revokedMs === null && t.expiresMs > Date.now());
+  if (live.length >= MAX_LIVE_PER_OWNER)
+    throw refuse({ token: `you have ${MAX_LIVE_PER_OWNER} live tokens, the most allowed; revoke one first` });
+  const { token: secret, hash, prefix } = newToken();
+  const now = Date.now();
+  const token: ApiToken = {
+    id: `tok_${randomBytes(6).toString('hex')}`,
+    ...flatten(settings),
+    owner: user.email,
+    prefix,
+    createdMs: now,
+    createdBy: user.email,
+    updatedMs: now,
+    revokedMs: null,
+    revokedBy: null,
+  };
+  await fromStore((db) => insertToken(db, token, hash));
+  await audit(user, 'create', token);
+  return json({ ...tokenView(token, undefined), token: secret }, 201);
+}
+
+const flatten = (settings: TokenSettings) => ({
+  name: settings.name,
+  scope: settings.scope,
+  expiresMs: settings.expiresMs,
+  ratePerMinute: settings.ratePerMinute,
+  dailyRecords: settings.dailyRecords,
+});
+
+export async function tokenResponse(request: Request, user: User, id: string): Promise<Response> {
+  const current = await visible(user, id);
+  if (request.method === 'GET') {
+    const usage = await fromStore((db) => usageSummary(db, utcDay()));
+    return json(tokenView(current, usage.get(id)));
+  }
+  if (current.revokedMs !== null) throw new AppError({ code: 'NOT_FOUND', message: 'This token was revoked; it cannot be changed.' });
+  if (request.method === 'DELETE') {
+    await fromStore((db) => revokeToken(db, id, user.email, Date.now()));
+    forgetTokens();
+    await audit(user, 'revoke', current);
+    return new Response(null, { status: 204, headers: { 'Cache-Control': 'private, no-store' } });
+  }
+  const body = await readJsonObject(request, MAX_BODY, refuse);
+  const settings = checkTokenSettings(body, current, await licenceOrNull());
+  const changed: ApiToken = { ...current, ...flatten(settings), updatedMs: Date.now() };
+  await fromStore((db) => updateToken(db, id, changed));
+  forgetTokens();
+  await audit(user, 'change', changed);
+  return json(tokenView(changed, undefined));
+}
+
+/** A token's use per day over the last 30 days (days without use are left out). */
+export async function usageResponse(user: User, id: string): Promise<Response> {
+  const token = await visible(user, id);
+  await flushUsage(); // this instance's latest counts first
+  const since = utcDay(Date.now() - (USAGE_DAYS - 1) * 86_400_000);
+  const days = await fromStore((db) => usageOf(db, token.id, since));
+  return json({ token: { id: token.id, name: token.name, dailyRecords: token.dailyRecords }, since, days });
+}

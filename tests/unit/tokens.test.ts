@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { cursorKey, openCursor, sealCursor, type CursorBinding } from '@/lib/tokens/cursor';
+import { parseV1Query, planRequests } from '@/lib/tokens/plan';
+import { checkTokenSettings, inScope, type TokenScope } from '@/lib/tokens/scope';
+import type { LicenceSummary } from '@/lib/picks-api/licence';
+
+/** API tokens' pure parts: settings named field by field, the scope, the plan of upstream requests, sealed cursors. */
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const licence = {
+  sports: ['Football', 'Tennis', 'Basketball'],
+  leagues: ['Serie A', 'Premier League', 'ATP Tour', 'NBA'],
+} as LicenceSummary;
+const valid = {
+  name: 'Website backend',
+  scope: { content: ['picks'], sports: ['Football'], leagues: [] },
+  expiresAt: '2027-06-01T00:00:00Z',
+  ratePerMinute: 120,
+  dailyRecords: 100_000,
+};
+const scope = (over: Partial<TokenScope> = {}): TokenScope => ({
+  content: ['picks', 'results'],
+  sports: [],
+  leagues: [],
+  from: null,
+  to: null,
+  ...over,
+});
+
+describe('token settings', () => {
+  it('reads a valid body, defaults the window to none, and never keeps duplicates', () => {
+    const settings = checkTokenSettings({ ...valid, scope: { ...valid.scope, sports: ['Football', 'Football'] } }, null, licence, NOW);
+    expect(settings).toEqual({
+      name: 'Website backend',
+      scope: { content: ['picks'], sports: ['Football'], leagues: [], from: null, to: null },
+      expiresMs: Date.parse('2027-06-01T00:00:00Z'),
+      ratePerMinute: 120,
+      dailyRecords: 100_000,
+    });
+  });
+
+  it('names every wrong field at once, in plain words', () => {
+    let error: { status?: number; code?: string; details?: Record<string, string>; message?: string } = {};
+    try {
+      checkTokenSettings(
+        {
+          name: '',
+          scope: {
+            content: ['odds'],
+            sports: ['Curling'],
+            leagues: ['NHL'],
+            from: '2027-01-01T00:00:00Z',
+            to: '2026-01-01T00:00:00Z',
+            colour: 1,
+          },
+          expiresAt: '2026-01-01T00:00:00Z',
+          ratePerMinute: 0,
+          dailyRecords: 2.5,
+          owner: 'x',
+        },
+        null,
+        licence,
+        NOW,
+      );
+    } catch (caught) {
+      error = caught as typeof error;
+    }
+    expect(error).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    expect(Object.keys(error.details!).sort()).toEqual(
+      [
+        'dailyRecords',
+        'expiresAt',
+        'name',
+        'owner',
+        'ratePerMinute',
+        'scope.colour',
+        'scope.content',
+        'scope.leagues',
+        'scope.sports',
+        'scope.to',
+      ].sort(),
+    );
+    expect(error.details!['scope.sports']).toBe('"Curling" is not in the licence');
+    expect(error.details!.expiresAt).toBe('must be in the future');
+    expect(error.message).toMatch(/^Invalid token: /);
+  });
+
+  it('requires every setting when creating, none when changing', () => {
+    expect(() => checkTokenSettings({}, null, licence, NOW)).toThrow(/name is required; scope.content is required; expiresAt is required/);
+    const current = checkTokenSettings(valid, null, licence, NOW);
+    expect(checkTokenSettings({ ratePerMinute: 30 }, current, licence, NOW)).toEqual({ ...current, ratePerMinute: 30 });
+  });
+
+  it('takes any sport or league when /me does not say what the licence grants', () => {
+    expect(
+      checkTokenSettings({ ...valid, scope: { content: ['results'], sports: ['Curling'], leagues: [] } }, null, null, NOW).scope.sports,
+    ).toEqual(['Curling']);
+  });
+});
+
+describe('the scope', () => {
+  const record = { sport: 'Football', league: 'Serie A', eventDate: '2026-11-21T18:00:00Z' };
+  it('keeps records of its sports, leagues and window; an empty list is every one', () => {
+    expect(inScope(record, scope())).toBe(true);
+    expect(inScope(record, scope({ sports: ['Tennis'] }))).toBe(false);
+    expect(inScope(record, scope({ leagues: ['Premier League'] }))).toBe(false);
+    expect(inScope(record, scope({ from: '2026-11-22T00:00:00.000Z' }))).toBe(false);
+    expect(inScope(record, scope({ to: '2026-11-21T18:00:00.000Z' }))).toBe(false); // exclusive
+    expect(inScope({ ...record, eventDate: 'soon' }, scope({ to: '2027-01-01T00:00:00.000Z' }))).toBe(false);
+  });
+
+  it('plans one upstream request per sport or league, refuses filters outside it, narrows dates', () => {
+    expect(planRequests(scope(), { status: 'settled' })).toEqual([{ status: 'settled' }]);
+    expect(planRequests(scope({ sports: ['Football', 'Tennis'] }), {})).toEqual([{ sport: 'Football' }, { sport: 'Tennis' }]);
+    expect(planRequests(scope({ sports: ['Football'], leagues: ['Serie A', 'Premier League'] }), {})).toEqual([
+      { sport: 'Football', league: 'Serie A' },
+      { sport: 'Football', league: 'Premier League' },
+    ]);
+    expect(planRequests(scope({ sports: ['Football', 'Tennis'] }), { sport: 'Tennis' })).toEqual([{ sport: 'Tennis' }]);
+    expect(() => planRequests(scope({ sports: ['Football'] }), { sport: 'Tennis' })).toThrow(/outside this token's scope/);
+    expect(() => planRequests(scope({ leagues: ['Serie A'] }), { league: 'NBA' })).toThrow(expect.objectContaining({ status: 403 }));
+    const window = scope({ from: '2026-11-01T00:00:00.000Z', to: '2026-12-01T00:00:00.000Z' });
+    expect(planRequests(window, { from: '2026-10-01T00:00:00Z', to: '2026-11-15T00:00:00Z' })).toEqual([
+      { from: '2026-11-01T00:00:00.000Z', to: '2026-11-15T00:00:00Z' },
+    ]);
+    expect(() => planRequests(window, { from: '2027-01-01T00:00:00Z' })).toThrow(/date range/);
+  });
+
+  it('reads the query as the spec says: every wrong parameter named, the page size capped', () => {
+    expect(parseV1Query(new URLSearchParams('sport=Football&limit=5000'), 'picks')).toEqual({
+      filters: { sport: 'Football' },
+      limit: 200,
+      cursor: null,
+    });
+    expect(() => parseV1Query(new URLSearchParams('status=x&colour=red&limit=0&from=2026-11-01'), 'picks')).toThrow(
+      'One or more filters are invalid (colour, status, from, limit).',
+    );
+    expect(() => parseV1Query(new URLSearchParams('status=settled'), 'results')).toThrow(/\(status\)/);
+  });
+});
+
+describe('sealed cursors', () => {
+  const key = cursorKey('a-session-secret-of-some-length-0123456789');
+  const binding: CursorBinding = { tokenId: 'tok_000000000001', endpoint: 'picks', filters: { sport: 'Football' }, scope: '{"a":1}' };
+
+  it('round-trip for the same token, endpoint, filters and scope, and say nothing readable', () => {
+    const cursor = sealCursor({ segment: 2, upstream: 'c:abc+/=' }, binding, key);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(Buffer.from(cursor, 'base64url').toString('latin1')).not.toContain('abc');
+    expect(openCursor(cursor, { ...binding, filters: { sport: 'Football' } }, key)).toEqual({ segment: 2, upstream: 'c:abc+/=' });
+  });
+
+  it('do not open when altered, another token’s, used with other filters, after a scope change, or under another key', () => {
+    const cursor = sealCursor({ segment: 0, upstream: 'next' }, binding, key);
+    const flipped = Buffer.from(cursor, 'base64url');
+    flipped[flipped.length - 1]! ^= 1;
+    expect(openCursor(flipped.toString('base64url'), binding, key)).toBeNull();
+    expect(openCursor(cursor, { ...binding, tokenId: 'tok_000000000002' }, key)).toBeNull();
+    expect(openCursor(cursor, { ...binding, filters: { sport: 'Tennis' } }, key)).toBeNull();
+    expect(openCursor(cursor, { ...binding, endpoint: 'results' }, key)).toBeNull();
+    expect(openCursor(cursor, { ...binding, scope: '{"a":2}' }, key)).toBeNull();
+    expect(openCursor(cursor, binding, cursorKey('another-secret-0123456789-0123456789'))).toBeNull();
+    expect(openCursor('bogus', binding, key)).toBeNull();
+  });
+});

@@ -53,6 +53,7 @@ export const STANDALONE_SPECS = [
   'proof-rotation.spec.ts',
   'upgrade.spec.ts',
   'history.spec.ts',
+  'tokens.spec.ts',
 ];
 
 export default defineConfig({

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestPolicy, RETURN_HEADER, type RequestPolicyOptions } from '@/lib/request-policy';
@@ -184,6 +184,22 @@ describe('request policy over http', () => {
       expect((await post('/api/deliveries', { origin, 'sec-fetch-site': 'same-origin' })).status, origin).toBe(200);
     // Reading needs no Origin.
     expect((await fetch(`${plain.url}/api/health`, { headers: { 'sec-fetch-site': 'same-site' } })).status).toBe(200);
+  });
+
+  it('asks no Origin of the token-only API v1 (its routes answer 405 to anything but GET), judged on the routed path', async () => {
+    // fetch would resolve the dot segments itself: send the path as written, as a client could.
+    const rawPost = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${plain.url}${path}`, { method: 'POST', headers: { cookie: 'portal.session=x' } }, (res) => resolve(res.statusCode!));
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await rawPost('/api/v1/picks')).toBe(200);
+    expect(await rawPost('/api/v1')).toBe(200);
+    // A path that only looks like API v1 until its dot segments are resolved is judged as the route it reaches.
+    expect(await rawPost('/api/v1/../tokens')).toBe(403);
+    expect(await rawPost('/api/v1/%2e%2e/tokens')).toBe(403);
+    expect(await rawPost('/api/v10/picks')).toBe(403);
   });
 
   it('refuses a body over the limit with 413 before it is read, by Content-Length or as it streams', async () => {

@@ -1,0 +1,358 @@
+import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { v1Contract } from '../support/v1-contract';
+import { expect, test } from './fixtures';
+import { E2E, upstreamEnv } from './ports';
+import { type Instance } from './support/instances';
+import { startStaffPortal } from './support/staff-portal';
+import { startSandboxProcess } from './support/sandbox-process';
+import { sessionCookie } from './support/session';
+
+/**
+ * API tokens end to end: two portals (`npm start`) on one PostgreSQL in front of a sandbox of this spec's own.
+ * Admins and editors make tokens; the project's API v1 contract suite runs against the portal's /api/v1 with a
+ * whole-licence token; narrowed scopes walk exactly the upstream's own records for that scope; cursors cannot
+ * be altered or lent; expiry, revocation and scope changes reach the other instance within 10 s; rate and quota
+ * hold across instances; sessions and tokens stay on their own side; neither the partner key nor a token is
+ * ever in an answer or a log line.
+ */
+
+const SANDBOX_PORT = 4240;
+const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
+const PORTS = [3239, 3240] as const;
+const KEY = E2E.sandboxKey;
+const DAY = 86_400_000;
+
+let pgServer: TestPostgres | null = null;
+let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
+const instances: Instance[] = [];
+const output: string[] = [];
+/** Every answer of the portals' /api/v1 in this spec: none may carry the key or a token. */
+const answers: string[] = [];
+const cookies: Record<'admin' | 'editor' | 'viewer', string> = { admin: '', editor: '', viewer: '' };
+const made: Record<string, { id: string; token: string }> = {};
+let whole = '';
+
+const A = () => instances[0]!.origin;
+const B = () => instances[1]!.origin;
+
+/** The session API as a signed-in person (a state change names the portal as its Origin). */
+async function api(role: keyof typeof cookies, method: string, path: string, body?: unknown, origin = A()) {
+  const res = await fetch(`${origin}${path}`, {
+    method,
+    headers: { cookie: cookies[role], origin, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** The portal's /api/v1 with a token. */
+async function v1(origin: string, path: string, token: string) {
+  const res = await fetch(`${origin}/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  answers.push(`${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${text}`);
+  expect(res.headers.get('cache-control'), path).toBe('private, no-store');
+  return { status: res.status, headers: res.headers, body: JSON.parse(text) };
+}
+
+/** The sandbox directly, with the partner key: the upstream's own answer for a filter. */
+async function upstreamIds(filters: Record<string, string>): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const q = new URLSearchParams({ ...filters, limit: '200', ...(cursor ? { cursor } : {}) });
+    const body = (await (await fetch(`${SANDBOX}/api/v1/picks?${q}`, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as {
+      data: { id: string }[];
+      page: { nextCursor: string | null; hasMore: boolean };
+    };
+    ids.push(...body.data.map((r) => r.id));
+    cursor = body.page.hasMore ? body.page.nextCursor : null;
+  } while (cursor);
+  return ids;
+}
+
+/** Every record of a walk through the portal with a token. */
+async function walkPortal(origin: string, token: string, filters: Record<string, string> = {}, limit = 50) {
+  const records: { id: string; sport: string; league: string; eventDate: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const q = new URLSearchParams({ ...filters, limit: String(limit), ...(cursor ? { cursor } : {}) });
+    const page = await v1(origin, `/picks?${q}`, token);
+    expect(page.status).toBe(200);
+    records.push(...page.body.data);
+    cursor = page.body.page.hasMore ? page.body.page.nextCursor : null;
+  } while (cursor);
+  return records;
+}
+
+const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+const settings = (over: Record<string, unknown> = {}) => ({
+  name: 'Warehouse loader',
+  scope: { content: ['picks', 'results'], sports: [], leagues: [] },
+  expiresAt: inDays(30),
+  ratePerMinute: 6_000,
+  dailyRecords: 10_000_000,
+  ...over,
+});
+async function makeToken(name: string, over: Record<string, unknown> = {}, role: 'admin' | 'editor' = 'admin') {
+  const res = await api(role, 'POST', '/api/tokens', settings({ name, ...over }));
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  made[name] = { id: res.body.id, token: res.body.token };
+  return made[name]!;
+}
+
+const needPostgres = () => {
+  if (!pgServer) test.skip(true, postgresMissing('the API tokens test'));
+};
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  pgServer = await startPostgres();
+  if (!pgServer) return;
+  sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_PICKS: '3000', SANDBOX_RATE_LIMIT: '0' });
+  const url = await pgServer.createDatabase('tokens');
+  for (const port of PORTS)
+    instances.push(
+      await startStaffPortal(
+        port,
+        ['admin', 'editor', 'viewer'],
+        { ...upstreamEnv(SANDBOX, KEY), DATABASE_URL: url, AUTH_SECRET: 'tokens-spec-secret-0123456789-abcdef', CHANGES_POLL_SECONDS: '0' },
+        output,
+      ),
+    );
+  for (const role of ['admin', 'editor', 'viewer'] as const) cookies[role] = await sessionCookie(A(), role);
+});
+
+test.afterAll(async () => {
+  await Promise.all(instances.map((i) => i.stop()));
+  await sandbox?.stop();
+  pgServer?.destroy();
+});
+
+test('admins and editors make tokens, shown once; wrong fields are named; viewers may not; all of it audited', async () => {
+  needPostgres();
+  whole = (await makeToken('Whole licence')).token;
+  expect(whole).toMatch(/^pvt_[A-Za-z0-9_-]{43}$/);
+  const mine = await makeToken('Editor CMS', { scope: { content: ['picks'], sports: ['Football'], leagues: [] } }, 'editor');
+
+  const listed = await api('admin', 'GET', '/api/tokens');
+  expect(listed.body.data.map((t: { name: string }) => t.name).sort()).toEqual(['Editor CMS', 'Whole licence']);
+  expect(JSON.stringify(listed.body)).not.toContain(whole.slice(10));
+  expect(listed.body.data.find((t: { name: string }) => t.name === 'Whole licence')).toMatchObject({
+    prefix: whole.slice(0, 10),
+    state: 'live',
+  });
+  // An editor sees and manages only their own.
+  expect((await api('editor', 'GET', '/api/tokens')).body.data.map((t: { id: string }) => t.id)).toEqual([mine.id]);
+  expect((await api('editor', 'GET', `/api/tokens/${made['Whole licence']!.id}`)).status).toBe(404);
+  expect((await api('viewer', 'POST', '/api/tokens', settings())).status).toBe(403);
+
+  const wrong = await api('admin', 'POST', '/api/tokens', {
+    name: '',
+    scope: { content: ['odds'], sports: ['Curling'], leagues: [] },
+    expiresAt: 'tomorrow',
+    ratePerMinute: 0,
+    dailyRecords: -1,
+  });
+  expect(wrong.status).toBe(400);
+  expect(Object.keys(wrong.body.error.details).sort()).toEqual([
+    'dailyRecords',
+    'expiresAt',
+    'name',
+    'ratePerMinute',
+    'scope.content',
+    'scope.sports',
+  ]);
+  expect(wrong.body.error.message).toContain('scope.sports "Curling" is not in the licence');
+  // Another site cannot make one in an admin's name.
+  const forged = await fetch(`${A()}/api/tokens`, {
+    method: 'POST',
+    headers: { cookie: cookies.admin, origin: 'https://evil.example', 'Content-Type': 'application/json' },
+    body: JSON.stringify(settings()),
+  });
+  expect(forged.status).toBe(403);
+
+  const audit = await api('admin', 'GET', '/api/audit?action=token.create&format=json');
+  expect(audit.status).toBe(200);
+  expect(JSON.stringify(audit.body)).toContain('Whole licence');
+  expect(JSON.stringify(audit.body)).toContain('Editor CMS');
+});
+
+test.describe('the API v1 contract, through the portal with a whole-licence token', () => {
+  v1Contract({ describe: test.describe, it: test, beforeAll: test.beforeAll, expect }, () => ({ baseUrl: `${A()}`, key: whole }));
+});
+
+test('a narrowed scope walks exactly the upstream’s own records for it; filters outside it are refused', async () => {
+  needPostgres();
+  const two = await makeToken('Two sports', { scope: { content: ['picks'], sports: ['Football', 'Tennis'], leagues: [] } });
+  const walked = await walkPortal(A(), two.token);
+  expect(walked.every((r) => r.sport === 'Football' || r.sport === 'Tennis')).toBe(true);
+  const expected = [...(await upstreamIds({ sport: 'Football' })), ...(await upstreamIds({ sport: 'Tennis' }))];
+  expect(walked.map((r) => r.id)).toEqual(expected);
+  expect(new Set(walked.map((r) => r.sport))).toEqual(new Set(['Football', 'Tennis']));
+
+  const from = new Date(Date.now() - 3 * DAY).toISOString();
+  const to = new Date(Date.now() + 3 * DAY).toISOString();
+  const leagues = await makeToken('Two leagues this week', {
+    scope: { content: ['picks'], sports: ['Football'], leagues: ['Premier League', 'Serie A'], from, to },
+  });
+  const narrow = await walkPortal(B(), leagues.token, {}, 7); // across instances: the cursor opens on either
+  expect(narrow.length).toBeGreaterThan(0);
+  expect(narrow.every((r) => ['Premier League', 'Serie A'].includes(r.league) && r.eventDate >= from && r.eventDate < to)).toBe(true);
+  const upstream = [
+    ...(await upstreamIds({ sport: 'Football', league: 'Premier League', from, to })),
+    ...(await upstreamIds({ sport: 'Football', league: 'Serie A', from, to })),
+  ];
+  expect(narrow.map((r) => r.id)).toEqual(upstream);
+
+  // Outside the scope: a league, a sport, a date range, and content it was not given.
+  for (const [path, what] of [
+    ['/picks?league=NBA', 'league'],
+    ['/picks?sport=Basketball', 'sport'],
+    [`/picks?from=${encodeURIComponent(new Date(Date.now() + 30 * DAY).toISOString())}`, 'date range'],
+    ['/results', 'results'],
+  ] as const) {
+    const refused = await v1(A(), path, leagues.token);
+    expect(refused.status, path).toBe(403);
+    expect(refused.body.error.message).toContain(what);
+  }
+  // A record outside the scope does not exist for this token.
+  const basketball = (await v1(A(), '/picks?sport=Basketball&limit=1', whole)).body.data[0];
+  expect((await v1(A(), `/picks/${encodeURIComponent(basketball.id)}`, leagues.token)).status).toBe(404);
+  // /me describes the token's scope, not the whole licence.
+  const me = (await v1(A(), '/me', leagues.token)).body;
+  expect(me.licence).toMatchObject({
+    sports: ['Football'],
+    leagues: ['Premier League', 'Serie A'],
+    dateWindow: { from, to },
+    content: ['picks'],
+  });
+  expect(me.token).toMatchObject({ id: leagues.id, name: 'Two leagues this week' });
+});
+
+test('cursors are sealed: altered, lent to another token or reused with other filters, they answer 400 INVALID_FILTERS', async () => {
+  needPostgres();
+  const two = made['Two sports']!;
+  const first = await v1(A(), '/picks?limit=5', two.token);
+  const cursor: string = first.body.page.nextCursor;
+  expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+  expect((await v1(B(), `/picks?limit=5&cursor=${cursor}`, two.token)).status).toBe(200);
+  const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'AB' : 'AA'}`;
+  for (const [path, token] of [
+    [`/picks?limit=5&cursor=${tampered}`, two.token],
+    [`/picks?limit=5&cursor=${cursor}`, whole],
+    [`/picks?limit=5&sport=Tennis&cursor=${cursor}`, two.token],
+  ] as const) {
+    const refused = await v1(A(), path, token);
+    expect(refused.status, path).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'INVALID_FILTERS' });
+  }
+});
+
+test('an expired token is refused; a revocation and a change of scope reach the other instance within 10 s', async () => {
+  needPostgres();
+  const brief = await makeToken('Brief', { expiresAt: new Date(Date.now() + 4_000).toISOString() });
+  expect((await v1(B(), '/picks?limit=1', brief.token)).status).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 4_500));
+  const expired = await v1(B(), '/picks?limit=1', brief.token);
+  expect(expired.status).toBe(401);
+  expect(expired.body.error.message).toMatch(/expired/);
+
+  const loader = await makeToken('Loader');
+  expect((await v1(B(), '/picks?limit=1', loader.token)).status).toBe(200); // B now knows it
+  expect(
+    (await api('admin', 'PATCH', `/api/tokens/${loader.id}`, { scope: { content: ['picks'], sports: ['Tennis'], leagues: [] } })).status,
+  ).toBe(200);
+  const changedAt = Date.now();
+  await expect
+    .poll(async () => (await v1(B(), '/picks?limit=20', loader.token)).body.data.every((r: { sport: string }) => r.sport === 'Tennis'), {
+      timeout: 10_000,
+    })
+    .toBe(true);
+  expect(Date.now() - changedAt).toBeLessThanOrEqual(10_000);
+
+  expect((await api('admin', 'DELETE', `/api/tokens/${loader.id}`)).status).toBe(204);
+  const revokedAt = Date.now();
+  await expect.poll(async () => (await v1(B(), '/picks?limit=1', loader.token)).status, { timeout: 10_000 }).toBe(401);
+  expect(Date.now() - revokedAt).toBeLessThanOrEqual(10_000);
+  expect((await v1(A(), '/picks?limit=1', loader.token)).status).toBe(401); // at once where it was revoked
+  expect((await api('admin', 'GET', `/api/tokens/${loader.id}`)).body).toMatchObject({
+    state: 'revoked',
+    revokedBy: 'admin@staff.picks.test',
+  });
+  const audit = JSON.stringify((await api('admin', 'GET', '/api/audit?format=json')).body);
+  expect(audit).toContain('token.change');
+  expect(audit).toContain('token.revoke');
+});
+
+test('the rate limit and the daily quota hold across two instances, with 429 and Retry-After', async () => {
+  needPostgres();
+  const slow = await makeToken('Ten a minute', { ratePerMinute: 10 });
+  const statuses: number[] = [];
+  let refusal: Awaited<ReturnType<typeof v1>> | null = null;
+  for (let i = 0; i < 14; i += 1) {
+    const res = await v1(i % 2 ? B() : A(), '/picks?limit=1', slow.token);
+    statuses.push(res.status);
+    if (res.status === 429) refusal = res;
+  }
+  expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+  expect(statuses.slice(10)).toEqual([429, 429, 429, 429]);
+  expect(refusal!.body.error).toMatchObject({ code: 'RATE_LIMITED' });
+  expect(Number(refusal!.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(Number(refusal!.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+
+  const quota = await makeToken('Quota of 250', { dailyRecords: 250 });
+  const counts: number[] = [];
+  let cursor = '';
+  for (const origin of [A(), B(), A()]) {
+    const page = await v1(origin, `/picks?limit=100${cursor ? `&cursor=${cursor}` : ''}`, quota.token);
+    expect(page.status).toBe(200);
+    counts.push(page.body.data.length);
+    cursor = page.body.page.nextCursor;
+  }
+  expect(counts).toEqual([100, 100, 50]); // the last page is cut to what is left of the quota
+  const over = await v1(B(), `/picks?limit=100&cursor=${cursor}`, quota.token);
+  expect(over.status).toBe(429);
+  expect(over.body.error).toMatchObject({ code: 'QUOTA_EXCEEDED' });
+  const retry = Number(over.headers.get('retry-after'));
+  expect(retry).toBeGreaterThan(0);
+  expect(retry).toBeLessThanOrEqual(86_400);
+
+  // Use per day, summed from both instances (each flushes within a few seconds).
+  await expect
+    .poll(async () => (await api('admin', 'GET', `/api/tokens/${quota.id}/usage`)).body.days[0]?.records, { timeout: 15_000 })
+    .toBe(250);
+  const day = (await api('admin', 'GET', `/api/tokens/${quota.id}/usage`)).body.days[0];
+  expect(day).toMatchObject({ requests: 4, records: 250, throttled: 1, clientErrors: 0, lastAddress: '127.0.0.1' });
+  expect(day.bytes).toBeGreaterThan(0);
+});
+
+test('a session never opens /api/v1 and a token never opens a page or the portal’s own API', async () => {
+  needPostgres();
+  const withCookie = await fetch(`${A()}/api/v1/picks?limit=1`, { headers: { cookie: cookies.admin } });
+  expect(withCookie.status).toBe(401);
+  expect(((await withCookie.json()) as { error: { message: string } }).error.message).toMatch(/session is not accepted/);
+  const bearer = { Authorization: `Bearer ${whole}` };
+  const page = await fetch(`${A()}/picks`, { headers: bearer, redirect: 'manual' });
+  expect(page.status).toBe(307);
+  expect(page.headers.get('location')).toMatch(/^\/login/);
+  for (const path of [
+    '/api/records/count?kind=picks',
+    '/api/tokens',
+    '/api/export/picks?format=csv',
+    '/api/history?asOf=2026-11-20T00:00:00Z',
+  ])
+    expect((await fetch(`${A()}${path}`, { headers: bearer })).status, path).toBe(401);
+});
+
+test('neither the partner key nor a token is in any answer or log line', async () => {
+  needPostgres();
+  expect(answers.length).toBeGreaterThan(50);
+  const tokens = Object.values(made).map((t) => t.token);
+  for (const text of [answers.join('\n'), output.join('')]) {
+    expect(text).not.toContain(KEY);
+    for (const token of tokens) expect(text).not.toContain(token.slice(4));
+  }
+});

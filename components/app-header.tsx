@@ -18,6 +18,7 @@ const LINKS: { href: string; label: string; needs: Capability }[] = [
   { href: '/coverage', label: 'Coverage', needs: 'coverage' },
   { href: '/exports', label: 'My exports', needs: 'export' },
   { href: '/deliveries', label: 'Deliveries', needs: 'deliveries' },
+  { href: '/tokens', label: 'Tokens', needs: 'tokens' },
   { href: '/admin/users', label: 'Users', needs: 'users' },
   { href: '/admin/audit', label: 'Audit', needs: 'audit' },
   { href: '/admin/proofs', label: 'Proofs', needs: 'audit' },

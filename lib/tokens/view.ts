@@ -3,7 +3,7 @@ import { describeScope, type TokenScope } from './scope';
 
 /** A token as the API and pages show it: never its secret, only the first characters that tell it apart. */
 
-export type TokenState = 'live' | 'expired' | 'revoked';
+export type TokenState = 'active' | 'expired' | 'revoked';
 
 export interface TokenView {
   id: string;
@@ -31,7 +31,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 export function tokenState(token: Pick<ApiToken, 'revokedMs' | 'expiresMs'>, now = Date.now()): TokenState {
   if (token.revokedMs !== null) return 'revoked';
-  return token.expiresMs <= now ? 'expired' : 'live';
+  return token.expiresMs <= now ? 'expired' : 'active';
 }
 
 export function tokenView(

@@ -142,7 +142,7 @@ test('admins and editors make tokens, shown once; wrong fields are named; viewer
   expect(JSON.stringify(listed.body)).not.toContain(whole.slice(10));
   expect(listed.body.data.find((t: { name: string }) => t.name === 'Whole licence')).toMatchObject({
     prefix: whole.slice(0, 10),
-    state: 'live',
+    state: 'active',
   });
   // An editor sees and manages only their own.
   expect((await api('editor', 'GET', '/api/tokens')).body.data.map((t: { id: string }) => t.id)).toEqual([mine.id]);

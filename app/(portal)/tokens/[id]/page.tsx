@@ -1,0 +1,80 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { requirePage } from '@/lib/auth/session';
+import { licenceChoices, tokenForPage } from '@/lib/tokens/pages';
+import { ErrorPanel } from '@/components/error-panel';
+import { PortalLink } from '@/components/portal-link';
+import { StatusBadge } from '@/components/status-badge';
+import { RevokeButton, TokenForm } from '@/components/tokens/token-form';
+import { UsagePanel } from '@/components/tokens/usage-panel';
+import { PageHeader } from '@/components/ui/page-header';
+import { UtcTime } from '@/components/utc-time';
+
+export const metadata: Metadata = { title: 'API token' };
+
+export default async function TokenPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const session = await requirePage('tokens', `/tokens/${encodeURIComponent(id)}`);
+  const [found, licence] = await Promise.all([tokenForPage(session.user, id), licenceChoices()]);
+  if (!found.ok) return <ErrorPanel error={found.error} retryHref={`/tokens/${encodeURIComponent(id)}`} />;
+  if (!found.value) notFound();
+  const { token, days } = found.value;
+  return (
+    <div className="space-y-4">
+      <p className="text-sm">
+        <PortalLink href="/tokens" className="text-brand-700 hover:underline">
+          ← API tokens
+        </PortalLink>
+      </p>
+      <PageHeader title={token.name}>
+        <code className="font-mono">{token.prefix}…</code> · made by {token.createdBy} <UtcTime iso={token.createdAt} /> ·{' '}
+        <StatusBadge value={token.state} />
+      </PageHeader>
+      <dl className="grid gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm md:grid-cols-2" data-testid="token-facts">
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-600">May read</dt>
+          <dd>{token.scopeText}</dd>
+        </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-600">Limits</dt>
+          <dd>
+            {token.ratePerMinute} requests a minute, {token.dailyRecords.toLocaleString('en')} records a day (UTC)
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-600">Expires</dt>
+          <dd>
+            <UtcTime iso={token.expiresAt} />
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-600">Last used</dt>
+          <dd>
+            {token.lastUsedAt ? <UtcTime iso={token.lastUsedAt} /> : 'never'}
+            {token.lastAddress ? ` from ${token.lastAddress}` : ''}
+          </dd>
+        </div>
+        {token.revokedAt && (
+          <div>
+            <dt className="text-xs uppercase tracking-wide text-slate-600">Revoked</dt>
+            <dd>
+              <UtcTime iso={token.revokedAt} /> by {token.revokedBy}
+            </dd>
+          </div>
+        )}
+      </dl>
+      <section aria-labelledby="usage" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="usage" className="font-semibold">
+          Use, last 30 days
+        </h2>
+        <UsagePanel days={days} dailyRecords={token.dailyRecords} />
+      </section>
+      {token.state !== 'revoked' && (
+        <>
+          <TokenForm licence={licence} token={token} />
+          <RevokeButton id={token.id} name={token.name} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import type { Metadata } from 'next';
+import { requirePage } from '@/lib/auth/session';
+import { defaultExpiry, licenceChoices, tokensForPage } from '@/lib/tokens/pages';
+import type { TokenView } from '@/lib/tokens/view';
+import { DataTable, type Column } from '@/components/data-table';
+import { ErrorPanel } from '@/components/error-panel';
+import { PortalLink } from '@/components/portal-link';
+import { StatusBadge } from '@/components/status-badge';
+import { TokenForm } from '@/components/tokens/token-form';
+import { PageHeader } from '@/components/ui/page-header';
+import { UtcTime } from '@/components/utc-time';
+
+export const metadata: Metadata = { title: 'API tokens' };
+
+const COLUMNS: Column<TokenView>[] = [
+  {
+    id: 'name',
+    header: 'Token',
+    cell: (t) => (
+      <PortalLink href={`/tokens/${t.id}`} className="font-medium text-brand-700 hover:underline">
+        {t.name}
+      </PortalLink>
+    ),
+  },
+  { id: 'prefix', header: 'Begins', nowrap: true, cell: (t) => <code className="font-mono text-xs">{t.prefix}…</code> },
+  { id: 'state', header: 'State', cell: (t) => <StatusBadge value={t.state} /> },
+  { id: 'scope', header: 'May read', cell: (t) => t.scopeText, truncate: (t) => t.scopeText },
+  { id: 'owner', header: 'Owner', cell: (t) => t.owner },
+  { id: 'limits', header: 'Limits', nowrap: true, cell: (t) => `${t.ratePerMinute}/min, ${t.dailyRecords.toLocaleString('en')}/day` },
+  {
+    id: 'today',
+    header: 'Today',
+    align: 'right',
+    nowrap: true,
+    cell: (t) =>
+      t.today ? `${t.today.records.toLocaleString('en')} records (${Math.round((t.today.records / t.dailyRecords) * 100)} %)` : '—',
+  },
+  { id: 'last', header: 'Last used', nowrap: true, cell: (t) => (t.lastUsedAt ? <UtcTime iso={t.lastUsedAt} /> : 'never') },
+  { id: 'expires', header: 'Expires', nowrap: true, cell: (t) => <UtcTime iso={t.expiresAt} /> },
+];
+
+export default async function TokensPage() {
+  const session = await requirePage('tokens', '/tokens');
+  const [tokens, licence] = await Promise.all([tokensForPage(session.user), licenceChoices()]);
+  return (
+    <div className="space-y-4">
+      <PageHeader title="API tokens">
+        Tokens let the partner’s own systems (a website backend, a CMS, a loader) read the data through the portal’s API v1 at{' '}
+        <code>/api/v1</code>, exactly as the Picks API answers, without the partner key: each only what its scope allows, within its own
+        rate and daily quota. {session.user.role === 'admin' ? 'Admins see every token.' : 'You see the tokens you made.'}
+      </PageHeader>
+      {!tokens.ok ? (
+        <ErrorPanel error={tokens.error} retryHref="/tokens" />
+      ) : tokens.value.length === 0 ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No token yet.</p>
+      ) : (
+        <DataTable
+          testId="tokens-table"
+          label="API tokens"
+          columns={COLUMNS}
+          rows={tokens.value}
+          rowKey={(t) => t.id}
+          rowData={(t) => ({ 'data-token': t.id, 'data-state': t.state })}
+        />
+      )}
+      <TokenForm licence={licence} defaultExpires={defaultExpiry()} />
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+'use client';
+
+import { useState } from 'react';
+import { useRouter } from 'next/navigation';
+import { Button } from '@/components/ui/button';
+import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
+import { TextField } from '@/components/ui/field';
+import type { TokenView } from '@/lib/tokens/view';
+
+/**
+ * Making or changing an API token (POST /api/tokens, PATCH /api/tokens/<id>): its name, what it may read
+ * (content; sports and leagues ticked from the licence — none ticked is all of them; an optional window of
+ * event dates), its expiry and limits. Every wrong field is named at once. A new token is shown once, here,
+ * with a way to copy it: the portal keeps only its hash.
+ */
+
+const dateOf = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
+const utcStart = (day: FormDataEntryValue | null) => (day ? `${String(day)}T00:00:00Z` : null);
+
+function Choices({
+  legend,
+  name,
+  options,
+  chosen,
+  hint,
+  error,
+}: {
+  legend: string;
+  name: string;
+  options: string[];
+  chosen: string[];
+  hint: string;
+  error?: string;
+}) {
+  return (
+    <fieldset className="md:col-span-2">
+      <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">{legend}</legend>
+      <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
+        {options.map((option) => (
+          <label key={option} className="flex items-center gap-1.5">
+            <input type="checkbox" name={name} value={option} defaultChecked={chosen.includes(option)} />
+            {option}
+          </label>
+        ))}
+      </div>
+      <p className="mt-1 text-xs text-slate-500">{hint}</p>
+      {error && <p className="mt-1 text-xs text-red-700">{error}</p>}
+    </fieldset>
+  );
+}
+
+export function TokenForm({
+  licence,
+  token,
+  defaultExpires,
+}: {
+  licence: { sports: string[]; leagues: string[] };
+  token?: TokenView;
+  /** YYYY-MM-DD: the expiry a new token is offered. */
+  defaultExpires?: string;
+}) {
+  const router = useRouter();
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  const [created, setCreated] = useState<{ id: string; token: string; name: string } | null>(null);
+  const [note, setNote] = useState('');
+  const errors = problem?.details ?? {};
+  const scope = token?.scope;
+  return (
+    <section aria-labelledby="token-form" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+      <h2 id="token-form" className="font-semibold">
+        {token ? 'Change this token' : 'Make a token'}
+      </h2>
+      {created && (
+        <div role="status" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="new-token">
+          <p className="font-medium">{created.name}: copy this token now. It is shown only once; the portal keeps only a hash of it.</p>
+          <code className="block break-all rounded bg-white px-2 py-1 font-mono text-xs" data-testid="new-token-value">
+            {created.token}
+          </code>
+          <Button
+            size="sm"
+            tone="secondary"
+            onClick={() => void navigator.clipboard?.writeText(created.token).then(() => setNote('Copied.'))}
+          >
+            Copy
+          </Button>
+        </div>
+      )}
+      <form
+        aria-label={token ? `Change the token ${token.name}` : 'Make a token'}
+        className="grid gap-3 md:grid-cols-2"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const data = new FormData(event.currentTarget);
+          const body = {
+            name: data.get('name'),
+            scope: {
+              content: data.getAll('content'),
+              sports: data.getAll('sports'),
+              leagues: data.getAll('leagues'),
+              from: utcStart(data.get('from')),
+              to: utcStart(data.get('to')),
+            },
+            expiresAt: utcStart(data.get('expires')) ?? '',
+            ratePerMinute: Number(data.get('rate')),
+            dailyRecords: Number(data.get('daily')),
+          };
+          const answer = await callApi(token ? `/api/tokens/${token.id}` : '/api/tokens', {
+            method: token ? 'PATCH' : 'POST',
+            body: JSON.stringify(body),
+          });
+          if (!answer.ok) return setProblem(answer.problem);
+          setProblem(null);
+          if (!token) {
+            const made = answer.body as { id: string; token: string; name: string };
+            setCreated(made);
+            event.currentTarget?.reset();
+          } else setNote('Saved: every instance uses it within 10 seconds.');
+          router.refresh();
+        }}
+      >
+        <TextField
+          label="Name (the system that uses it)"
+          name="name"
+          defaultValue={token?.name}
+          required
+          error={errors.name}
+          id="tok-name"
+        />
+        <TextField
+          label="Expires (UTC)"
+          name="expires"
+          type="date"
+          required
+          defaultValue={token ? dateOf(token.expiresAt) : defaultExpires}
+          error={errors.expiresAt}
+          id="tok-expires"
+        />
+        <fieldset>
+          <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">Content</legend>
+          <div className="mt-1 flex gap-5">
+            {['picks', 'results'].map((content) => (
+              <label key={content} className="flex items-center gap-1.5">
+                <input
+                  type="checkbox"
+                  name="content"
+                  value={content}
+                  defaultChecked={scope ? scope.content.includes(content as 'picks') : true}
+                />
+                {content}
+              </label>
+            ))}
+          </div>
+          {errors['scope.content'] && <p className="mt-1 text-xs text-red-700">{errors['scope.content']}</p>}
+        </fieldset>
+        <div className="grid grid-cols-2 gap-3">
+          <TextField
+            label="Requests a minute"
+            name="rate"
+            type="number"
+            min={1}
+            required
+            defaultValue={token?.ratePerMinute ?? 60}
+            error={errors.ratePerMinute}
+            id="tok-rate"
+          />
+          <TextField
+            label="Records a day"
+            name="daily"
+            type="number"
+            min={1}
+            required
+            defaultValue={token?.dailyRecords ?? 100_000}
+            error={errors.dailyRecords}
+            id="tok-daily"
+          />
+        </div>
+        <Choices
+          legend="Sports"
+          name="sports"
+          options={licence.sports}
+          chosen={scope?.sports ?? []}
+          hint="None ticked: every sport the licence grants, now and later."
+          error={errors['scope.sports']}
+        />
+        <Choices
+          legend="Leagues"
+          name="leagues"
+          options={licence.leagues}
+          chosen={scope?.leagues ?? []}
+          hint="None ticked: every league of those sports. Ticked: only these leagues."
+          error={errors['scope.leagues']}
+        />
+        <TextField
+          label="Events from (UTC, optional)"
+          name="from"
+          type="date"
+          defaultValue={dateOf(scope?.from)}
+          error={errors['scope.from']}
+          id="tok-from"
+        />
+        <TextField
+          label="Events before (UTC, optional)"
+          name="to"
+          type="date"
+          defaultValue={dateOf(scope?.to)}
+          error={errors['scope.to']}
+          id="tok-to"
+        />
+        <div className="flex items-center gap-3 md:col-span-2">
+          <Button type="submit" size="sm" tone="primary">
+            {token ? 'Save' : 'Make token'}
+          </Button>
+          <span role="status" className="text-xs text-slate-600" data-testid="token-note">
+            {note}
+          </span>
+        </div>
+        <div className="md:col-span-2">
+          <Problem problem={problem} testId="token-problem" />
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function RevokeButton({ id, name }: { id: string; name: string }) {
+  const router = useRouter();
+  const [problem, setProblem] = useState<ApiProblem | null>(null);
+  return (
+    <div className="space-y-2">
+      <Button
+        size="sm"
+        tone="remove"
+        onClick={async () => {
+          if (!window.confirm(`Revoke ${name}? Every system using it is refused within 10 seconds. This cannot be undone.`)) return;
+          const answer = await callApi(`/api/tokens/${id}`, { method: 'DELETE' });
+          if (!answer.ok) return setProblem(answer.problem);
+          router.refresh();
+        }}
+      >
+        Revoke
+      </Button>
+      <Problem problem={problem} testId="revoke-problem" />
+    </div>
+  );
+}

@@ -11,17 +11,19 @@ import { PageHeader } from '@/components/ui/page-header';
 import { OverviewTiles } from '@/components/overview/tiles';
 import { StatusBadge } from '@/components/status-badge';
 import { unhealthySports } from '@/lib/feed-health';
+import { tokensNearLimits } from '@/lib/tokens/pages';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
   const role = session.user.role;
   const checked = getRecentHealth();
-  const [me, health, changes, deliveries, unhealthy] = await Promise.all([
+  const [me, health, changes, deliveries, unhealthy, nearLimits] = await Promise.all([
     getRecentLicence(),
     checked.health,
     changeCounts(session.user.email),
     can(role, 'deliveries') ? deliveryAlerts() : null,
     unhealthySports(),
+    can(role, 'tokens') ? tokensNearLimits(session.user) : [],
   ]);
   const licence = me.ok ? me.value.summary : null;
 
@@ -51,6 +53,27 @@ export default async function OverviewPage() {
           <PortalLink href="/health" className="mt-2 inline-block font-medium underline">
             Open feed health →
           </PortalLink>
+        </section>
+      ) : null}
+      {nearLimits.length > 0 ? (
+        <section
+          aria-labelledby="token-limits"
+          className="rounded-lg border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900"
+          data-testid="token-limits"
+        >
+          <h2 id="token-limits" className="font-semibold">
+            {nearLimits.length === 1 ? 'An API token is' : `${nearLimits.length} API tokens are`} near a limit
+          </h2>
+          <ul className="mt-1 space-y-0.5">
+            {nearLimits.map((t) => (
+              <li key={t.id} data-token={t.id}>
+                <PortalLink href={`/tokens/${t.id}`} className="font-medium underline">
+                  {t.name}
+                </PortalLink>
+                : {t.why}.
+              </li>
+            ))}
+          </ul>
         </section>
       ) : null}
       <OverviewTiles licence={licence} changes={changes} deliveries={can(role, 'deliveries') ? deliveries : undefined} />

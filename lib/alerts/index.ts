@@ -97,6 +97,9 @@ const TITLES: Record<string, string> = {
   'delivery.recovered': 'delivering again',
   'record.resettled': 're-settled',
   'audit.failed': 'failed its check',
+  'token.quota': 'over its daily quota',
+  'token.expiring': 'expiring',
+  'token.unused': 'unused',
 };
 
 /** Settled records whose result changed, found by one poll: one alert naming them (the first 20). */
@@ -160,5 +163,7 @@ export function messageFor(alerts: Alert[], to: string[], portalUrl: string): Me
     (a) => `- ${a.sport}: ${a.state}${a.side ? ` (${a.side}'s side)` : ''}. ${a.reason}.${a.detail ? ` Before: ${a.detail}.` : ''}`,
   );
   const since = new Date(Math.min(...alerts.map((a) => a.createdMs))).toISOString();
+  if (kind.startsWith('token.'))
+    return { to, subject, text: `API tokens need attention (${since}):\n\n${lines.join('\n')}\n\nSee ${portalUrl}/tokens\n` };
   return { to, subject, text: `Feed health changed at ${since}:\n\n${lines.join('\n')}\n\nSee ${portalUrl}/health\n` };
 }

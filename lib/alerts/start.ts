@@ -2,6 +2,7 @@ import 'server-only';
 import type { PortalConfig } from '../config';
 import { portalOrigin } from '../config';
 import { checkAuditTrail } from './audit-check';
+import { checkTokens } from './token-check';
 import { sealedCheck } from '../audit/sealing';
 import { feedPeriodMs } from '../feed-health';
 import { watchPolling } from '../feed-health/watchdog';
@@ -61,6 +62,7 @@ export function startAlerts(store: Store, config: PortalConfig, log: LineLog = l
   const tick = () =>
     (running ??= (async () => {
       const now = Date.now();
+      await step('API tokens could not be checked', () => checkTokens(db, now));
       // An instance that does not poll watches at the polling instances' period (or the default, if none ever polled).
       await step('the polling watchdog failed', async () =>
         watchPolling(db, { pollMs: (await feedPeriodMs(db, ownPollMs)) ?? DEFAULT_PERIOD_MS, holdMs, now }),

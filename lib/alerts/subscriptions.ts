@@ -19,6 +19,9 @@ export const ALERT_KINDS = [
   'delivery.recovered',
   'record.resettled',
   'audit.failed',
+  'token.quota',
+  'token.expiring',
+  'token.unused',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -34,6 +37,9 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'delivery.recovered': 'A delivery delivering again',
   'record.resettled': 'A settled result changed',
   'audit.failed': 'The audit trail failed its check',
+  'token.quota': 'An API token read its whole daily quota',
+  'token.expiring': 'An API token expires within 7 days',
+  'token.unused': 'An API token unused for 30 days',
 };
 
 /** As each alert happens, or in one email a day (ALERT_DIGEST_HOUR, UTC). */

@@ -48,3 +48,27 @@ export async function licenceChoices(): Promise<{ sports: string[]; leagues: str
 
 /** The expiry a new token is offered: 90 days from today (YYYY-MM-DD, UTC). */
 export const defaultExpiry = (now = Date.now()) => utcDay(now + 90 * 86_400_000);
+
+export interface TokenNearLimit {
+  id: string;
+  name: string;
+  /** What is near: in words. */
+  why: string;
+}
+
+/** Live tokens this person may see that have used 80 % of today's quota or expire within 7 days (the overview). */
+export async function tokensNearLimits(user: User, now = Date.now()): Promise<TokenNearLimit[]> {
+  const listed = await tokensForPage(user);
+  if (!listed.ok) return [];
+  const out: TokenNearLimit[] = [];
+  for (const token of listed.value) {
+    if (token.state !== 'active') continue;
+    const reasons: string[] = [];
+    const share = (token.today?.records ?? 0) / token.dailyRecords;
+    if (share >= 0.8) reasons.push(`${Math.min(100, Math.round(share * 100))} % of today’s quota used`);
+    const left = Date.parse(token.expiresAt) - now;
+    if (left <= 7 * 86_400_000) reasons.push(`expires in ${Math.max(1, Math.ceil(left / 86_400_000))} day${left > 86_400_000 ? 's' : ''}`);
+    if (reasons.length > 0) out.push({ id: token.id, name: token.name, why: reasons.join('; ') });
+  }
+  return out;
+}

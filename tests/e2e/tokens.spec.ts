@@ -1,6 +1,6 @@
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { v1Contract } from '../support/v1-contract';
-import { expect, test } from './fixtures';
+import { expect, signIn, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
 import { type Instance } from './support/instances';
 import { startStaffPortal } from './support/staff-portal';
@@ -355,4 +355,56 @@ test('neither the partner key nor a token is in any answer or log line', async (
     expect(text).not.toContain(KEY);
     for (const token of tokens) expect(text).not.toContain(token.slice(4));
   }
+});
+
+test('on /tokens an admin makes a token, sees it once, watches its use and is told on the overview when it nears its quota', async ({
+  page,
+}) => {
+  needPostgres();
+  await signIn(page, 'admin', '/tokens', A());
+  await expect(page.getByRole('heading', { name: 'API tokens' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Make a token' });
+  // Every wrong field named at once: no content ticked, no name.
+  await form.getByLabel('picks').uncheck();
+  await form.getByLabel('results').uncheck();
+  await form.getByLabel('Records a day').fill('0');
+  await form.getByLabel('Name (the system that uses it)').fill(' ');
+  await form.getByRole('button', { name: 'Make token' }).click();
+  const problem = page.getByTestId('token-problem');
+  await expect(problem).toContainText('3 fields need a change');
+  await expect(problem).toContainText('scope.content');
+  await expect(problem).toContainText('dailyRecords');
+
+  await form.getByLabel('Name (the system that uses it)').fill('Newsletter job');
+  await form.getByLabel('picks').check();
+  await form.getByLabel('Tennis', { exact: true }).check();
+  await form.getByLabel('Records a day').fill('12');
+  await form.getByRole('button', { name: 'Make token' }).click();
+  const shown = page.getByTestId('new-token-value');
+  await expect(shown).toHaveText(/^pvt_[A-Za-z0-9_-]{43}$/);
+  const token = (await shown.textContent())!;
+  made['Newsletter job'] = { id: '', token };
+  const row = page.getByTestId('tokens-table').getByRole('row', { name: /Newsletter job/ });
+  await expect(row).toContainText('picks; Tennis');
+  await expect(row).toContainText('60/min, 12/day');
+
+  // Read 10 of its 12 records: the overview says it is near its quota; its page shows the day's use.
+  const read = await v1(B(), '/picks?limit=10', token);
+  expect(read.body.data.map((r: { sport: string }) => r.sport)).toEqual(Array(10).fill('Tennis'));
+  await page.reload();
+  await expect(page.getByTestId('new-token-value')).toHaveCount(0); // shown once
+  expect(await page.content()).not.toContain(token.slice(4));
+  await page.getByRole('link', { name: 'Newsletter job' }).click();
+  await expect(page.getByRole('heading', { name: 'Newsletter job' })).toBeVisible();
+  await expect(page.getByTestId('usage-table').locator('tbody tr')).toHaveCount(1, { timeout: 15_000 });
+  await expect(page.getByTestId('usage-table').locator('tbody tr')).toContainText(['10']);
+  await page.goto(`${A()}/`);
+  await expect(page.getByTestId('token-limits')).toContainText(/Newsletter job: 83 % of today’s quota used/, { timeout: 15_000 });
+
+  // Revoked from its page: refused at once, marked revoked.
+  await page.getByRole('link', { name: 'Newsletter job' }).click();
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('revoked', { exact: true }).first()).toBeVisible();
+  expect((await v1(A(), '/picks?limit=1', token)).status).toBe(401);
 });

@@ -88,6 +88,8 @@ export function TokenForm({
       <form
         aria-label={token ? `Change the token ${token.name}` : 'Make a token'}
         className="grid gap-3 md:grid-cols-2"
+        // The portal names every wrong field at once; the browser's checks would name one at a time.
+        noValidate
         onSubmit={async (event) => {
           event.preventDefault();
           const data = new FormData(event.currentTarget);

@@ -10,6 +10,8 @@ import { startAlerts } from './alerts/start';
 import { startChangeFeed } from './changes/start';
 import { startDeliveries } from './deliveries/start';
 import { installRequestPolicy } from './request-policy';
+import { handV1ToServer } from './server-handoff';
+import { serveV1OnNode } from './tokens/v1-http';
 import { observeStore, renderMetrics } from './metrics';
 import { processState } from './process-state';
 import { log } from './log';
@@ -35,6 +37,7 @@ export async function startPortal(): Promise<void> {
       token: config.METRICS_TOKEN ?? null,
       listen: config.METRICS_LISTEN ?? null,
     };
+    handV1ToServer(serveV1OnNode);
     installRequestPolicy(config);
     if (config.METRICS_TOKEN || config.METRICS_LISTEN) processState.observeStore = observeStore;
     const store = await getStore({ attempts: Infinity });

@@ -50,6 +50,10 @@ if (typeof policy !== 'function') {
   process.exit(1);
 }
 
+// The portal's API v1 (lib/tokens/v1-http.ts), handed over by instrumentation with the policy.
+const serveV1 = globalThis.__portalV1;
+const V1_PATH = /^\/api\/v1(?:\/|$)/;
+
 // Metrics (lib/metrics, installed with the policy): /metrics for a bearer of METRICS_TOKEN, never for a
 // session cookie; or on METRICS_LISTEN without a token. Every other request is counted and logged when it closes.
 const metricsHook = globalThis.__portalRequests;
@@ -112,6 +116,18 @@ const server = createServer((req, res) => {
   req.headers[PEER_HEADER] = req.socket.remoteAddress ?? '';
   requestContext.run(context, () => {
     if (policy(req, res)) return;
+    // The portal's API v1 for API tokens, answered before Next (docs/adr/0013).
+    if (serveV1 && V1_PATH.test(pathname))
+      return void serveV1(req, res).catch((error) => {
+        logger.error({ component: 'http', reqId: context.requestId, err: error }, 'API v1 request failed');
+        if (!res.headersSent)
+          res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' });
+        res.end(
+          JSON.stringify({
+            error: { code: 'INTERNAL', message: 'The portal hit an unexpected error.', requestId: `req_${context.requestId}` },
+          }),
+        );
+      });
     handle(req, res).catch((error) => {
       logger.error({ component: 'http', reqId: context.requestId, err: error }, 'request failed');
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });

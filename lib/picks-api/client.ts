@@ -243,9 +243,15 @@ export function createPicksClient(options: PicksClientOptions) {
     endpoint: 'picks' | 'results',
     query: Record<string, string | number | undefined>,
     call: CallOptions = {},
+    /** Given the raw bytes as they arrive, before they are parsed (a reader ahead guesses the next cursor from them). */
+    onBytes?: (bytes: Uint8Array) => void,
   ): Promise<{ list: PickList; bytes: Uint8Array | null }> {
     let bytes: Uint8Array | null = null;
-    const body = await getJson(`/${endpoint}`, query, call, (raw) => ((bytes = raw), false));
+    const body = await getJson(`/${endpoint}`, query, call, (raw) => {
+      bytes = raw;
+      onBytes?.(raw);
+      return false;
+    });
     const list =
       endpoint === 'picks' ? check(pickListSchema, body, 'a page of picks', true) : check(resultListSchema, body, 'a page of results');
     return { list, bytes };

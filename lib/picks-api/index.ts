@@ -15,7 +15,7 @@ import { noteUpstreamRequest } from '../log/request';
 export type { Pick, PickList, OpenObject } from './schemas';
 export { PICK_FIELDS, NESTED_PICK_FIELDS } from './schemas';
 export type { CallOptions, WalkOptions, PicksClient } from './client';
-export { pageBytes } from './walk';
+export { pageBytes, sniffNextCursor } from './walk';
 export { describeWalk, newWalkReport, walkSummary, type WalkReport } from './settle';
 export { encodingOf } from './byte-strings';
 

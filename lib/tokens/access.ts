@@ -36,12 +36,11 @@ const unauthorized = (message: string) => new V1Error(401, 'UNAUTHORIZED', messa
  * The token a request carries in `Authorization: Bearer`, live and unexpired; 401 otherwise. A session
  * cookie is never accepted here: these routes are for the partner's systems, not browsers.
  */
-export async function authenticate(request: Request, now = Date.now()): Promise<ApiToken> {
-  const header = request.headers.get('authorization');
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+export async function authenticate(authorization: string | null, hasCookie: boolean, now = Date.now()): Promise<ApiToken> {
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!match) {
     throw unauthorized(
-      request.headers.get('cookie')
+      hasCookie
         ? 'Send an API token in the Authorization header (Bearer). A signed-in session is not accepted here.'
         : 'Missing or invalid credentials.',
     );

@@ -56,7 +56,10 @@ export async function takeRequest(token: ApiToken): Promise<void> {
   }
 }
 
-/** Reserves up to `wanted` records of today's quota; refuses (429 until midnight UTC) when none is left. */
+/**
+ * Reserves up to `wanted` records of today's quota; refuses (429 until midnight UTC) when none is left. One
+ * counted step when the page is full (the reservation is taken first, and what it did not need given back).
+ */
 export async function reserveRecords(
   token: ApiToken,
   wanted: number,
@@ -64,23 +67,19 @@ export async function reserveRecords(
 ): Promise<{ granted: number; settle: (used: number) => Promise<void> }> {
   const { quota } = await limiters();
   const key = `${token.id}:${utcDay(now)}`;
-  const spent = (await quota.get(key))?.consumedPoints ?? 0;
-  const left = token.dailyRecords - spent;
-  const refuse = () =>
-    new V1Error(
+  const taken = await counted(quota.consume(key, wanted));
+  const left = token.dailyRecords - (taken.consumedPoints - wanted);
+  if (left <= 0) {
+    await quota.reward(key, wanted);
+    throw new V1Error(
       429,
       'QUOTA_EXCEEDED',
       `This token has read its ${token.dailyRecords} records for today (UTC). It may read again from midnight UTC.`,
       secondsToMidnight(now),
     );
-  if (left <= 0) throw refuse();
-  const granted = Math.min(wanted, left);
-  const res = await counted(quota.consume(key, granted));
-  if (res.consumedPoints > token.dailyRecords) {
-    // Another request took the rest meanwhile: give this reservation back.
-    await quota.reward(key, granted);
-    throw refuse();
   }
+  const granted = Math.min(wanted, left);
+  if (granted < wanted) await quota.reward(key, wanted - granted);
   return {
     granted,
     settle: async (used) => {

@@ -45,12 +45,10 @@ export function toV1Error(error: unknown): V1Error {
   }
 }
 
-export function v1ErrorResponse(error: V1Error, requestId: string): Response {
+/** The error as an answer: its status, the spec's body, and Retry-After or WWW-Authenticate where they belong. */
+export function v1ErrorBody(error: V1Error, requestId: string): { status: number; headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = { ...V1_HEADERS, 'X-Request-Id': requestId };
   if (error.retryAfterSeconds !== null) headers['Retry-After'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="picks-api"';
-  return new Response(JSON.stringify({ error: { code: error.code, message: error.message, requestId } }), {
-    status: error.status,
-    headers,
-  });
+  return { status: error.status, headers, body: JSON.stringify({ error: { code: error.code, message: error.message, requestId } }) };
 }

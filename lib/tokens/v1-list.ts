@@ -1,11 +1,12 @@
 import 'server-only';
 import { dataSpans } from '../export/json';
-import { picksApi, type Pick } from '../picks-api';
+import { picksApi, sniffNextCursor, type Pick, type PickList } from '../picks-api';
 import type { ApiToken } from '../store/tokens';
 import { cursorKey, openCursor, sealCursor, type CursorBinding, type CursorState } from './cursor';
 import { reserveRecords } from './limits';
 import { MAX_PAGE_SIZE, parseV1Query, planRequests, type Endpoint } from './plan';
 import { inScope } from './scope';
+import type { V1Request } from './v1';
 import { V1Error } from './v1-errors';
 
 /**
@@ -13,7 +14,18 @@ import { V1Error } from './v1-errors';
  * page per request (a scope of several sports or leagues is walked request after request behind one sealed
  * cursor), records outside the scope dropped whatever the upstream sent, and the page answered in the spec's
  * envelope with the records as the upstream sent them (its bytes, when no record was dropped).
+ * A consumer walking with a cursor is served from up to two pages ahead: the upstream pages its next cursors
+ * name are asked for as soon as they are known, so the consumer's next request finds its page ready or on the
+ * way, and the walk goes at the pace of the slower of the upstream and the consumer instead of their sum. The
+ * first page of a walk is not read ahead: a consumer that reads one page costs the upstream one page; one that
+ * stops walking has cost at most two pages more.
  */
+
+type UpstreamPage = { list: PickList; bytes: Uint8Array | null };
+
+const AHEAD_MS = 30_000;
+const AHEAD_MAX = 64;
+const ahead = new Map<string, { at: number; page: Promise<UpstreamPage> }>();
 
 const keys = new Map<string, Buffer>();
 const keyFor = (secret: string) => {
@@ -25,14 +37,80 @@ const keyFor = (secret: string) => {
 const badCursor = () =>
   new V1Error(400, 'INVALID_FILTERS', 'One or more filters are invalid (cursor: not a cursor of this walk; start again without it).');
 
+const fetchPage = (
+  endpoint: Endpoint,
+  filters: Record<string, string>,
+  limit: number | undefined,
+  state: CursorState,
+  signal?: AbortSignal,
+  onBytes?: (bytes: Uint8Array) => void,
+) => picksApi().listPage(endpoint, { ...filters, limit, cursor: state.upstream ?? undefined }, { signal, priority: 'consumer' }, onBytes);
+
+const aheadKey = (binding: CursorBinding, state: CursorState, limit: number | undefined) =>
+  JSON.stringify([binding.tokenId, binding.endpoint, binding.filters, binding.scope, state.segment, state.upstream, limit ?? null]);
+
+/** What a walk reads ahead with: the upstream request of each part of its plan, and the key of each page. */
+interface Walk {
+  endpoint: Endpoint;
+  plan: Record<string, string>[];
+  binding: CursorBinding;
+  limit: number | undefined;
+}
+
+/** The state after a page: the next page of its part of the plan, the next part, or the end. */
+function nextOf(list: PickList, state: CursorState, parts: number): CursorState | null {
+  const more = list.page.hasMore && list.page.nextCursor ? list.page.nextCursor : null;
+  if (more !== null) return { segment: state.segment, upstream: more };
+  return state.segment + 1 < parts ? { segment: state.segment + 1, upstream: null } : null;
+}
+
+/**
+ * Makes sure the page at `state` is being read, and (depth 2) the one after it as soon as its cursor is known:
+ * the portal stays up to two pages ahead of a consumer that walks, so the upstream's time per page and the
+ * consumer's own overlap instead of adding up.
+ */
+function readAhead(walk: Walk, state: CursorState, depth: number): void {
+  const key = aheadKey(walk.binding, state, walk.limit);
+  let entry = ahead.get(key);
+  if (!entry) {
+    const now = Date.now();
+    for (const [k, old] of ahead) if (now - old.at > AHEAD_MS || ahead.size >= AHEAD_MAX) ahead.delete(k);
+    // The next cursor read from the bytes as they arrive (as walks do, lib/picks-api/walk.ts): the next page is asked
+    // for before this one is parsed. A wrong guess is a page read for nothing, dropped unused.
+    const guessNext = (bytes: Uint8Array) => {
+      const guess = depth > 1 ? sniffNextCursor(bytes) : null;
+      if (guess && guess !== state.upstream) readAhead(walk, { segment: state.segment, upstream: guess }, depth - 1);
+    };
+    const page = fetchPage(walk.endpoint, walk.plan[state.segment]!, walk.limit, state, AbortSignal.timeout(AHEAD_MS), guessNext);
+    page.catch(() => undefined); // asked again, in the open, if the consumer comes for it
+    entry = { at: now, page };
+    ahead.set(key, entry);
+  }
+  if (depth > 1)
+    entry.page.then(
+      (page) => {
+        const next = nextOf(page.list, state, walk.plan.length);
+        if (next) readAhead(walk, next, depth - 1);
+      },
+      () => undefined,
+    );
+}
+
+function takeAhead(key: string): Promise<UpstreamPage> | null {
+  const entry = ahead.get(key);
+  if (!entry) return null;
+  ahead.delete(key);
+  return Date.now() - entry.at <= AHEAD_MS ? entry.page : null;
+}
+
 export async function listAnswer(
-  request: Request,
+  request: V1Request,
   token: ApiToken,
   endpoint: Endpoint,
   requestId: string,
   secret: string,
 ): Promise<{ body: Uint8Array | string; records: number }> {
-  const query = parseV1Query(new URL(request.url).searchParams, endpoint);
+  const query = parseV1Query(request.url.searchParams, endpoint);
   const plan = planRequests(token.scope, query.filters);
   const binding: CursorBinding = { tokenId: token.id, endpoint, filters: query.filters, scope: JSON.stringify(token.scope) };
   const key = keyFor(secret);
@@ -48,24 +126,20 @@ export async function listAnswer(
   const limit = query.limit !== null || reserved.granted < MAX_PAGE_SIZE ? reserved.granted : undefined;
   let served = 0;
   try {
-    for (;;) {
-      const { list, bytes } = await picksApi().listPage(
-        endpoint,
-        { ...plan[state.segment], limit, cursor: state.upstream ?? undefined },
-        { signal: request.signal, priority: 'consumer' },
+    for (let first = true; ; first = false) {
+      const readying = first && query.cursor !== null ? takeAhead(aheadKey(binding, state, limit)) : null;
+      const { list, bytes } = await (readying ?? fetchPage(endpoint, plan[state.segment]!, limit, state, request.signal)).catch(
+        (error: unknown) =>
+          // What was read ahead failed: asked again now, for this request.
+          readying ? fetchPage(endpoint, plan[state.segment]!, limit, state, request.signal) : Promise.reject(error),
       );
-      const more = list.page.hasMore && list.page.nextCursor ? list.page.nextCursor : null;
-      const next: CursorState | null =
-        more !== null
-          ? { segment: state.segment, upstream: more }
-          : state.segment + 1 < plan.length
-            ? { segment: state.segment + 1, upstream: null }
-            : null;
+      const next = nextOf(list, state, plan.length);
       // A part of the scope with nothing in it is passed over in the same request.
-      if (list.data.length === 0 && more === null && next !== null) {
+      if (list.data.length === 0 && !(list.page.hasMore && list.page.nextCursor) && next !== null) {
         state = next;
         continue;
       }
+      if (next && query.cursor !== null) readAhead({ endpoint, plan, binding, limit }, next, 2);
       const kept = list.data.filter((record) => inScope(record, token.scope));
       served = kept.length;
       const page = { nextCursor: next ? sealCursor(next, binding, key) : null, hasMore: next !== null };
@@ -87,9 +161,7 @@ function envelope(
   const tail = `],"page":${JSON.stringify(page)},"requestId":${JSON.stringify(requestId)}}`;
   const spans = bytes && kept.length === sent && sent > 0 ? dataSpans(bytes) : null;
   if (!bytes || !spans || spans.length !== sent * 2) return `{"data":[${kept.map((record) => JSON.stringify(record)).join(',')}${tail}`;
-  const head = Buffer.from('{"data":[');
-  const end = Buffer.from(tail);
   // From the first record's start to the last one's end: the records and the separators between them, as sent.
   const records = Buffer.from(bytes.buffer, bytes.byteOffset + spans[0]!, spans[spans.length - 1]! - spans[0]!);
-  return Buffer.concat([head, records, end]);
+  return Buffer.concat([Buffer.from('{"data":['), records, Buffer.from(tail)]);
 }

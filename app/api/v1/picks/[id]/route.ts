@@ -1,5 +1,4 @@
-import type { RouteContext } from '@/lib/http';
-import { pickRoute } from '@/lib/tokens/v1';
+import { serveV1OnNext } from '@/lib/tokens/v1-http';
 
-// The portal's API v1 for API tokens (docs/api-v1.md): one pick, when it is inside the token's scope.
-export const GET = (request: Request, context: RouteContext<{ id: string }>) => context.params.then(({ id }) => pickRoute(id)(request));
+// The portal's API v1 for API tokens (docs/api-v1.md), when the portal runs under a server other than its own (ADR 0013).
+export const GET = serveV1OnNext;

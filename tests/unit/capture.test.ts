@@ -13,7 +13,13 @@ import { storeEngines } from '../support/store-engines';
 
 const page = (from: number, count: number) =>
   ({
-    data: Array.from({ length: count }, (_, i) => ({ id: `pk_${from + i}`, sport: 'Football', league: 'Serie A', status: 'upcoming', odds: 2.1 })),
+    data: Array.from({ length: count }, (_, i) => ({
+      id: `pk_${from + i}`,
+      sport: 'Football',
+      league: 'Serie A',
+      status: 'upcoming',
+      odds: 2.1,
+    })),
     page: { nextCursor: null, hasMore: false },
   }) as unknown as PickList;
 

@@ -190,7 +190,9 @@ describe('request policy over http', () => {
     // fetch would resolve the dot segments itself: send the path as written, as a client could.
     const rawPost = (path: string) =>
       new Promise<number>((resolve, reject) => {
-        const req = request(`${plain.url}${path}`, { method: 'POST', headers: { cookie: 'portal.session=x' } }, (res) => resolve(res.statusCode!));
+        const req = request(`${plain.url}${path}`, { method: 'POST', headers: { cookie: 'portal.session=x' } }, (res) =>
+          resolve(res.statusCode!),
+        );
         req.on('error', reject);
         req.end();
       });

@@ -26,7 +26,15 @@ const token = (id: string, over: Partial<ApiToken> = {}): ApiToken => ({
   revokedBy: null,
   ...over,
 });
-const used = (records: number, lastMs: number) => ({ requests: 3, records, bytes: 1, clientErrors: 0, throttled: 0, lastMs, lastAddress: null });
+const used = (records: number, lastMs: number) => ({
+  requests: 3,
+  records,
+  bytes: 1,
+  clientErrors: 0,
+  throttled: 0,
+  lastMs,
+  lastAddress: null,
+});
 
 describe.each(storeEngines())('API token alerts on $name', (engine) => {
   const opened: Store[] = [];

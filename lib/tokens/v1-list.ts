@@ -140,7 +140,13 @@ export async function listAnswer(
         continue;
       }
       if (next && query.cursor !== null) readAhead({ endpoint, plan, binding, limit }, next, 2);
-      const kept = list.data.filter((record) => inScope(record, token.scope));
+      // Inside the scope, and inside this part of the plan: an upstream that ignored a filter neither leaks records
+      // outside the scope nor repeats those of another part.
+      const part = plan[state.segment]!;
+      const kept = list.data.filter(
+        (record) =>
+          inScope(record, token.scope) && (!part.sport || record.sport === part.sport) && (!part.league || record.league === part.league),
+      );
       served = kept.length;
       const page = { nextCursor: next ? sealCursor(next, binding, key) : null, hasMore: next !== null };
       return { body: envelope(kept, list.data.length, bytes, page, requestId), records: kept.length };

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { v1Contract } from '../support/v1-contract';
 import { expect, signIn, test } from './fixtures';
@@ -10,7 +12,8 @@ import { sessionCookie } from './support/session';
 /**
  * API tokens end to end: two portals (`npm start`) on one PostgreSQL in front of a sandbox of this spec's own.
  * Admins and editors make tokens; the project's API v1 contract suite runs against the portal's /api/v1 with a
- * whole-licence token; narrowed scopes walk exactly the upstream's own records for that scope; cursors cannot
+ * whole-licence token; narrowed scopes walk exactly the upstream's own records for that scope, also through the
+ * second portal, whose upstream ignores the sport and league filters; cursors cannot
  * be altered or lent; expiry, revocation and scope changes reach the other instance within 10 s; rate and quota
  * hold across instances; sessions and tokens stay on their own side; neither the partner key nor a token is
  * ever in an answer or a log line.
@@ -24,6 +27,7 @@ const DAY = 86_400_000;
 
 let pgServer: TestPostgres | null = null;
 let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
+let filterless: Server | undefined;
 const instances: Instance[] = [];
 const output: string[] = [];
 /** Every answer of the portals' /api/v1 in this spec: none may carry the key or a token. */
@@ -113,12 +117,31 @@ test.beforeAll(async () => {
   if (!pgServer) return;
   sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_PICKS: '3000', SANDBOX_RATE_LIMIT: '0' });
   const url = await pgServer.createDatabase('tokens');
-  for (const port of PORTS)
+  // The second portal's upstream ignores the sport and league filters (as a faulty upstream might): what it
+  // answers through /api/v1 must still be only what each token's scope holds.
+  filterless = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', SANDBOX);
+    url.searchParams.delete('sport');
+    url.searchParams.delete('league');
+    void fetch(url, { headers: { Authorization: String(req.headers.authorization) } }).then(async (answer) => {
+      res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => filterless!.listen(0, '127.0.0.1', resolve));
+  const upstreams = [SANDBOX, `http://127.0.0.1:${(filterless!.address() as AddressInfo).port}`];
+  for (const [k, port] of PORTS.entries())
     instances.push(
       await startStaffPortal(
         port,
         ['admin', 'editor', 'viewer'],
-        { ...upstreamEnv(SANDBOX, KEY), DATABASE_URL: url, AUTH_SECRET: 'tokens-spec-secret-0123456789-abcdef', CHANGES_POLL_SECONDS: '0' },
+        {
+          ...upstreamEnv(upstreams[k]!, KEY),
+          PORTAL_IMAGE_ORIGINS: SANDBOX,
+          DATABASE_URL: url,
+          AUTH_SECRET: 'tokens-spec-secret-0123456789-abcdef',
+          CHANGES_POLL_SECONDS: '0',
+        },
         output,
       ),
     );
@@ -128,6 +151,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await Promise.all(instances.map((i) => i.stop()));
   await sandbox?.stop();
+  filterless?.close();
   pgServer?.destroy();
 });
 
@@ -198,7 +222,8 @@ test('a narrowed scope walks exactly the upstream’s own records for it; filter
   const leagues = await makeToken('Two leagues this week', {
     scope: { content: ['picks'], sports: ['Football'], leagues: ['Premier League', 'Serie A'], from, to },
   });
-  const narrow = await walkPortal(B(), leagues.token, {}, 7); // across instances: the cursor opens on either
+  // Through the portal whose upstream ignores sport and league: the portal drops what is outside the scope.
+  const narrow = await walkPortal(B(), leagues.token, {}, 7);
   expect(narrow.length).toBeGreaterThan(0);
   expect(narrow.every((r) => ['Premier League', 'Serie A'].includes(r.league) && r.eventDate >= from && r.eventDate < to)).toBe(true);
   const upstream = [
@@ -238,7 +263,7 @@ test('cursors are sealed: altered, lent to another token or reused with other fi
   const first = await v1(A(), '/picks?limit=5', two.token);
   const cursor: string = first.body.page.nextCursor;
   expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-  expect((await v1(B(), `/picks?limit=5&cursor=${cursor}`, two.token)).status).toBe(200);
+  expect((await v1(A(), `/picks?limit=5&cursor=${cursor}`, two.token)).status).toBe(200);
   const tampered = `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'AB' : 'AA'}`;
   for (const [path, token] of [
     [`/picks?limit=5&cursor=${tampered}`, two.token],

@@ -163,3 +163,32 @@ describe('sealed cursors', () => {
     expect(openCursor('bogus', binding, key)).toBeNull();
   });
 });
+
+describe('API v1 answers', () => {
+  it('routes only its five endpoints, ids decoded', async () => {
+    const { v1Endpoint } = await import('@/lib/tokens/v1');
+    expect(v1Endpoint('/api/v1/picks')).toEqual({ name: 'picks' });
+    expect(v1Endpoint('/api/v1/picks/pk%3Aa~b%2Bc%3D')).toEqual({ name: 'pick', id: 'pk:a~b+c=' });
+    expect(v1Endpoint('/api/v1/picks/a/b')).toBeNull();
+    expect(v1Endpoint('/api/v1/picks/%E0%A4%A')).toBeNull();
+    expect(v1Endpoint('/api/v1/tokens')).toBeNull();
+  });
+
+  it('tells what the portal met upstream in the consumer’s terms, never the upstream’s own text', async () => {
+    const { AppError } = await import('@/lib/errors');
+    const { toV1Error, v1ErrorBody } = await import('@/lib/tokens/v1-errors');
+    const throttled = toV1Error(new AppError({ code: 'THROTTLED', message: 'upstream said: key abc throttled', retryAfterSeconds: 7 }));
+    expect(throttled).toMatchObject({ status: 429, code: 'THROTTLED', retryAfterSeconds: 7 });
+    expect(v1ErrorBody(throttled, 'req_1').headers['Retry-After']).toBe('7');
+    expect(toV1Error(new AppError({ code: 'UPSTREAM_UNAUTHORIZED' }))).toMatchObject({ status: 502, code: 'UPSTREAM_ERROR' });
+    expect(toV1Error(new AppError({ code: 'LICENCE_UNAVAILABLE' }))).toMatchObject({ status: 403, code: 'LICENCE_UNAVAILABLE' });
+    expect(toV1Error(new Error('secret internals'))).toMatchObject({
+      status: 500,
+      code: 'INTERNAL',
+      message: 'The portal hit an unexpected error.',
+    });
+    const unauthorized = v1ErrorBody(toV1Error(new (await import('@/lib/tokens/v1-errors')).V1Error(401, 'UNAUTHORIZED', 'x')), 'req_2');
+    expect(unauthorized.headers).toMatchObject({ 'WWW-Authenticate': 'Bearer realm="picks-api"', 'Cache-Control': 'private, no-store' });
+    expect(JSON.parse(unauthorized.body)).toEqual({ error: { code: 'UNAUTHORIZED', message: 'x', requestId: 'req_2' } });
+  });
+});

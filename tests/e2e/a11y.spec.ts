@@ -39,6 +39,7 @@ for (const scheme of ['light', 'dark'] as const)
       '/health',
       '/alerts',
       '/deliveries',
+      '/tokens',
     ]) {
       await page.goto(url);
       await page.waitForLoadState('networkidle');

@@ -6,3 +6,6 @@ export function daysUntil(iso: string | null | undefined, now = Date.now()): num
   const at = iso ? Date.parse(iso) : NaN;
   return Number.isNaN(at) ? null : Math.ceil((at - now) / DAY_MS);
 }
+
+/** The UTC day of an instant, YYYY-MM-DD. */
+export const utcDay = (ms = Date.now()): string => new Date(ms).toISOString().slice(0, 10);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { queueAlerts, type AlertInput } from '../store/alerts';
 import type { Database } from '../store/schema';
+import { DAY_MS, utcDay } from '../time';
 import { listTokens, usageSummary, type ApiToken } from '../store/tokens';
 
 /**
@@ -10,12 +11,10 @@ import { listTokens, usageSummary, type ApiToken } from '../store/tokens';
  * instances look, and again only when the moment changes (another day over quota, a new expiry, a new idle spell).
  */
 
-const DAY = 86_400_000;
-export const EXPIRY_WARNING_MS = 7 * DAY;
-export const UNUSED_AFTER_MS = 30 * DAY;
+export const EXPIRY_WARNING_MS = 7 * DAY_MS;
+export const UNUSED_AFTER_MS = 30 * DAY_MS;
 
 type Db = Kysely<Database>;
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export interface TokenAttention {
   token: ApiToken;

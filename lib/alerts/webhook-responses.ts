@@ -17,16 +17,13 @@ const json = (body: unknown, status = 200) => Response.json(body, { status, head
 const MAX_BODY = 8_192;
 const MAX_WEBHOOKS = 20;
 
-async function readBody(request: Request): Promise<unknown> {
-  try {
-    return await readJsonObject(request, MAX_BODY, invalidWebhook);
-  } catch (error) {
-    // Too large: the webhook's own refusal says how large a webhook may be.
-    if ((error as { details?: Record<string, string> }).details?.body?.startsWith('is too large'))
-      throw new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A webhook is at most ${MAX_BODY} bytes.` });
-    throw error;
-  }
-}
+const readBody = (request: Request) =>
+  readJsonObject(
+    request,
+    MAX_BODY,
+    invalidWebhook,
+    () => new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A webhook is at most ${MAX_BODY} bytes.` }),
+  );
 
 const context = () => {
   const config = getConfig();

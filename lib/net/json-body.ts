@@ -8,11 +8,13 @@ export async function readJsonObject(
   request: Request,
   maxBytes: number,
   refuse: (details: Record<string, string>) => AppError,
+  /** The refusal of a body over `maxBytes`, when the API has its own (default: `refuse` naming `body`). */
+  tooLarge: () => AppError = () => refuse({ body: `is too large (at most ${maxBytes} bytes)` }),
 ): Promise<Record<string, unknown>> {
   if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
     throw refuse({ body: 'must be JSON (Content-Type: application/json)' });
   const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) throw refuse({ body: `is too large (at most ${maxBytes} bytes)` });
+  if (Buffer.byteLength(text) > maxBytes) throw tooLarge();
   try {
     const body: unknown = JSON.parse(text);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');

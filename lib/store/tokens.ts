@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { TokenScope } from '../tokens/scope';
 import type { Database } from './schema';
-import type { ApiTokensTable } from './schema-tokens';
+import type { ApiTokensTable, TokenUsageTable } from './schema-tokens';
 
 /** Scoped API tokens (lib/tokens) and their use per day. The token itself is never stored: only its sha256. */
 
@@ -151,6 +151,17 @@ export async function addUsage(db: Db, tokenId: string, day: string, delta: Usag
     .execute();
 }
 
+const toDayUsage = (row: Selectable<TokenUsageTable>): DayUsage => ({
+  day: row.day,
+  requests: Number(row.requests),
+  records: Number(row.records),
+  bytes: Number(row.bytes),
+  clientErrors: Number(row.client_errors),
+  throttled: Number(row.throttled),
+  lastMs: Number(row.last_ms),
+  lastAddress: row.last_address,
+});
+
 /** A token's days from `sinceDay` (YYYY-MM-DD), oldest first. */
 export async function usageOf(db: Db, tokenId: string, sinceDay: string): Promise<DayUsage[]> {
   const rows = await db
@@ -160,23 +171,17 @@ export async function usageOf(db: Db, tokenId: string, sinceDay: string): Promis
     .where('day', '>=', sinceDay)
     .orderBy('day')
     .execute();
-  return rows.map((row) => ({
-    day: row.day,
-    requests: Number(row.requests),
-    records: Number(row.records),
-    bytes: Number(row.bytes),
-    clientErrors: Number(row.client_errors),
-    throttled: Number(row.throttled),
-    lastMs: Number(row.last_ms),
-    lastAddress: row.last_address,
-  }));
+  return rows.map(toDayUsage);
+}
+
+/** A token's use on one day, and when it was last used on any day. */
+export interface UsageSummary {
+  today: DayUsage | null;
+  lastMs: number | null;
 }
 
 /** Each token's use on one day and its last use ever: for lists, the overview and alerts. */
-export async function usageSummary(
-  db: Db,
-  day: string,
-): Promise<Map<string, { today: DayUsage | null; lastMs: number | null; lastAddress: string | null }>> {
+export async function usageSummary(db: Db, day: string): Promise<Map<string, UsageSummary>> {
   const [today, last] = await Promise.all([
     db.selectFrom('token_usage').selectAll().where('day', '=', day).execute(),
     db
@@ -185,22 +190,11 @@ export async function usageSummary(
       .groupBy('token_id')
       .execute(),
   ]);
-  const out = new Map<string, { today: DayUsage | null; lastMs: number | null; lastAddress: string | null }>();
-  for (const row of last)
-    out.set(row.token_id, { today: null, lastMs: row.last_ms === null ? null : Number(row.last_ms), lastAddress: null });
-  for (const row of today) {
-    const entry = out.get(row.token_id) ?? { today: null, lastMs: null, lastAddress: null };
-    entry.today = {
-      day: row.day,
-      requests: Number(row.requests),
-      records: Number(row.records),
-      bytes: Number(row.bytes),
-      clientErrors: Number(row.client_errors),
-      throttled: Number(row.throttled),
-      lastMs: Number(row.last_ms),
-      lastAddress: row.last_address,
-    };
-    out.set(row.token_id, entry);
-  }
-  return out;
+  const todays = new Map(today.map((row) => [row.token_id, toDayUsage(row)]));
+  return new Map(
+    last.map((row) => [
+      row.token_id,
+      { today: todays.get(row.token_id) ?? null, lastMs: row.last_ms === null ? null : Number(row.last_ms) },
+    ]),
+  );
 }

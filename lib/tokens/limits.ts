@@ -5,6 +5,7 @@ import { storeRateLimiter } from '../store/rate-limits';
 import { oncePromise } from '../process-state';
 import type { ApiToken } from '../store/tokens';
 import { V1Error } from './v1-errors';
+import { DAY_MS, utcDay } from '../time';
 
 /**
  * Each token's rate (requests a minute) and daily record quota, counted by rate-limiter-flexible in the store,
@@ -30,8 +31,7 @@ const limiters = () =>
     };
   });
 
-export const utcDay = (ms = Date.now()) => new Date(ms).toISOString().slice(0, 10);
-const secondsToMidnight = (now = Date.now()) => Math.max(1, Math.ceil((Date.parse(`${utcDay(now)}T00:00:00Z`) + 86_400_000 - now) / 1000));
+const secondsToMidnight = (now = Date.now()) => Math.max(1, Math.ceil((Date.parse(`${utcDay(now)}T00:00:00Z`) + DAY_MS - now) / 1000));
 
 async function counted<T>(work: Promise<T>): Promise<T> {
   try {

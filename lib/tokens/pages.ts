@@ -2,40 +2,27 @@ import 'server-only';
 import type { PortalSession } from '../auth/session';
 import { settle, type Settled } from '../errors';
 import { licenceOrNull } from '../picks-api/portal';
-import { fromStore } from '../store';
-import { getToken, listTokens, usageOf, usageSummary, type DayUsage } from '../store/tokens';
-import { utcDay } from './limits';
-import { flushUsage } from './usage';
-import { tokenView, type TokenView } from './view';
+import type { DayUsage } from '../store/tokens';
+import { utcDay } from '../time';
+import { recentUsage, tokenViews, viewOf, visibleToken } from './read';
+import type { TokenView } from './view';
 
 /** What the /tokens pages show: admins every token, editors their own; the licence's sports and leagues to choose from. */
 
 type User = PortalSession['user'];
 
-export async function tokensForPage(user: User): Promise<Settled<TokenView[]>> {
-  return settle(
-    (async () => {
-      const [tokens, usage] = await Promise.all([
-        fromStore((db) => listTokens(db, user.role === 'admin' ? null : user.email)),
-        fromStore((db) => usageSummary(db, utcDay())),
-      ]);
-      return tokens.map((token) => tokenView(token, usage.get(token.id)));
-    })(),
-  );
+export function tokensForPage(user: User): Promise<Settled<TokenView[]>> {
+  return settle(tokenViews(user));
 }
 
 /** One token and its last 30 days, or null when there is none this person may see. */
-export async function tokenForPage(user: User, id: string): Promise<Settled<{ token: TokenView; days: DayUsage[] } | null>> {
+export function tokenForPage(user: User, id: string): Promise<Settled<{ token: TokenView; days: DayUsage[] } | null>> {
   return settle(
     (async () => {
-      const token = /^tok_[0-9a-f]{12}$/.test(id) ? await fromStore((db) => getToken(db, id)) : null;
-      if (!token || (user.role !== 'admin' && token.owner !== user.email)) return null;
-      await flushUsage();
-      const [usage, days] = await Promise.all([
-        fromStore((db) => usageSummary(db, utcDay())),
-        fromStore((db) => usageOf(db, id, utcDay(Date.now() - 29 * 86_400_000))),
-      ]);
-      return { token: tokenView(token, usage.get(id)), days };
+      const token = await visibleToken(user, id);
+      if (!token) return null;
+      const [view, usage] = await Promise.all([viewOf(token), recentUsage(id)]);
+      return { token: view, days: usage.days };
     })(),
   );
 }

@@ -6,11 +6,10 @@ import { AppError, invalidFields } from '../errors';
 import { readJsonObject } from '../net/json-body';
 import { licenceOrNull } from '../picks-api/portal';
 import { fromStore } from '../store';
-import { getToken, insertToken, listTokens, revokeToken, updateToken, usageOf, usageSummary, type ApiToken } from '../store/tokens';
+import { insertToken, listTokens, revokeToken, updateToken, type ApiToken } from '../store/tokens';
 import { forgetTokens, newToken } from './access';
-import { utcDay } from './limits';
-import { checkTokenSettings, describeScope, type TokenSettings } from './scope';
-import { flushUsage } from './usage';
+import { recentUsage, tokenViews, viewOf, visibleToken } from './read';
+import { checkTokenSettings, describeScope } from './scope';
 import { tokenView } from './view';
 
 /**
@@ -22,17 +21,14 @@ import { tokenView } from './view';
 type User = PortalSession['user'];
 const MAX_BODY = 8_192;
 const MAX_LIVE_PER_OWNER = 25;
-const USAGE_DAYS = 30;
 
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
 const refuse = (details: Record<string, string>) => invalidFields('token', details, 'INVALID_TOKEN');
 const notFound = () => new AppError({ code: 'NOT_FOUND', message: 'There is no such token.' });
-const isAdmin = (user: User) => user.role === 'admin';
 
 async function visible(user: User, id: string): Promise<ApiToken> {
-  const token = /^tok_[0-9a-f]{12}$/.test(id) ? await fromStore((db) => getToken(db, id)) : null;
-  // Someone else's token is, for an editor, a token that does not exist.
-  if (!token || (!isAdmin(user) && token.owner !== user.email)) throw notFound();
+  const token = await visibleToken(user, id);
+  if (!token) throw notFound();
   return token;
 }
 
@@ -55,13 +51,7 @@ const audit = (user: User, action: 'create' | 'change' | 'revoke', token: ApiTok
   });
 
 export async function tokensResponse(request: Request, user: User): Promise<Response> {
-  if (request.method === 'GET') {
-    const [tokens, usage] = await Promise.all([
-      fromStore((db) => listTokens(db, isAdmin(user) ? null : user.email)),
-      fromStore((db) => usageSummary(db, utcDay())),
-    ]);
-    return json({ data: tokens.map((token) => tokenView(token, usage.get(token.id))) });
-  }
+  if (request.method === 'GET') return json({ data: await tokenViews(user) });
   const body = await readJsonObject(request, MAX_BODY, refuse);
   const settings = checkTokenSettings(body, null, await licenceOrNull());
   const live = (await fromStore((db) => listTokens(db, user.email))).filter((t) => t.revokedMs === null && t.expiresMs > Date.now());
@@ -71,7 +61,7 @@ export async function tokensResponse(request: Request, user: User): Promise<Resp
   const now = Date.now();
   const token: ApiToken = {
     id: `tok_${randomBytes(6).toString('hex')}`,
-    ...flatten(settings),
+    ...settings,
     owner: user.email,
     prefix,
     createdMs: now,
@@ -85,20 +75,9 @@ export async function tokensResponse(request: Request, user: User): Promise<Resp
   return json({ ...tokenView(token, undefined), token: secret }, 201);
 }
 
-const flatten = (settings: TokenSettings) => ({
-  name: settings.name,
-  scope: settings.scope,
-  expiresMs: settings.expiresMs,
-  ratePerMinute: settings.ratePerMinute,
-  dailyRecords: settings.dailyRecords,
-});
-
 export async function tokenResponse(request: Request, user: User, id: string): Promise<Response> {
   const current = await visible(user, id);
-  if (request.method === 'GET') {
-    const usage = await fromStore((db) => usageSummary(db, utcDay()));
-    return json(tokenView(current, usage.get(id)));
-  }
+  if (request.method === 'GET') return json(await viewOf(current));
   if (current.revokedMs !== null) throw new AppError({ code: 'NOT_FOUND', message: 'This token was revoked; it cannot be changed.' });
   if (request.method === 'DELETE') {
     await fromStore((db) => revokeToken(db, id, user.email, Date.now()));
@@ -108,7 +87,7 @@ export async function tokenResponse(request: Request, user: User, id: string): P
   }
   const body = await readJsonObject(request, MAX_BODY, refuse);
   const settings = checkTokenSettings(body, current, await licenceOrNull());
-  const changed: ApiToken = { ...current, ...flatten(settings), updatedMs: Date.now() };
+  const changed: ApiToken = { ...current, ...settings, updatedMs: Date.now() };
   await fromStore((db) => updateToken(db, id, changed));
   forgetTokens();
   await audit(user, 'change', changed);
@@ -118,8 +97,6 @@ export async function tokenResponse(request: Request, user: User, id: string): P
 /** A token's use per day over the last 30 days (days without use are left out). */
 export async function usageResponse(user: User, id: string): Promise<Response> {
   const token = await visible(user, id);
-  await flushUsage(); // this instance's latest counts first
-  const since = utcDay(Date.now() - (USAGE_DAYS - 1) * 86_400_000);
-  const days = await fromStore((db) => usageOf(db, token.id, since));
+  const { since, days } = await recentUsage(token.id);
   return json({ token: { id: token.id, name: token.name, dailyRecords: token.dailyRecords }, since, days });
 }

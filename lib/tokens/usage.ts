@@ -2,7 +2,7 @@ import 'server-only';
 import { getStore } from '../store';
 import { addUsage, type UsageDelta } from '../store/tokens';
 import { once } from '../process-state';
-import { utcDay } from './limits';
+import { utcDay } from '../time';
 
 /**
  * Each token's use (requests, records, bytes, refusals, last use and address), counted in memory per day and

@@ -1,4 +1,4 @@
-import type { ApiToken, DayUsage } from '../store/tokens';
+import type { ApiToken, DayUsage, UsageSummary } from '../store/tokens';
 import { describeScope, type TokenScope } from './scope';
 
 /** A token as the API and pages show it: never its secret, only the first characters that tell it apart. */
@@ -34,11 +34,7 @@ export function tokenState(token: Pick<ApiToken, 'revokedMs' | 'expiresMs'>, now
   return token.expiresMs <= now ? 'expired' : 'active';
 }
 
-export function tokenView(
-  token: ApiToken,
-  usage: { today: DayUsage | null; lastMs: number | null; lastAddress: string | null } | undefined,
-  now = Date.now(),
-): TokenView {
+export function tokenView(token: ApiToken, usage: UsageSummary | undefined, now = Date.now()): TokenView {
   const today = usage?.today ?? null;
   return {
     id: token.id,
@@ -67,6 +63,6 @@ export function tokenView(
         }
       : null,
     lastUsedAt: iso(usage?.lastMs ?? null),
-    lastAddress: today?.lastAddress ?? usage?.lastAddress ?? null,
+    lastAddress: today?.lastAddress ?? null,
   };
 }

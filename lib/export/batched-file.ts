@@ -7,28 +7,66 @@
 
 export interface BatchedFile<T> {
   head: string;
-  rows: (batch: T[], first: boolean) => string;
+  /** A batch's text, or its pieces in order (written into one buffer as they are, never joined first). */
+  rows: (batch: T[], first: boolean) => string | readonly string[];
   /** Written after the last row (a JSON document's closing); '' for CSV. */
   tail: (count: number) => string;
 }
 
-export async function batchedFileStream<T>(
+interface BatchedFileOptions {
+  batch: number;
+  fault: (cause: unknown) => Error;
+  onCount?: (count: number) => void;
+  onError?: (cause: unknown, count: number) => void;
+}
+
+/** A file of entries read one at a time: gathered into batches of `options.batch`. */
+export function batchedFileStream<T>(
   items: AsyncIterator<T>,
   file: BatchedFile<T>,
-  options: {
-    batch: number;
-    fault: (cause: unknown) => Error;
-    onCount?: (count: number) => void;
-    onError?: (cause: unknown, count: number) => void;
-  },
+  options: BatchedFileOptions,
 ): Promise<ReadableStream<Uint8Array>> {
-  let first: IteratorResult<T> | null = await items.next().catch((cause: unknown) => Promise.reject(options.fault(cause)));
+  return fileOfBatches(inBatches(items, options.batch), file, options);
+}
+
+async function* inBatches<T>(items: AsyncIterator<T>, size: number): AsyncGenerator<T[]> {
+  try {
+    let batch: T[] = [];
+    for (let item = await items.next(); !item.done; item = await items.next()) {
+      batch.push(item.value);
+      if (batch.length === size) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
+  } finally {
+    await items.return?.(undefined);
+  }
+}
+
+function encode(text: string | readonly string[]): Buffer {
+  if (typeof text === 'string') return Buffer.from(text, 'utf8');
+  let most = 0;
+  for (const piece of text) most += piece.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
+  const out = Buffer.allocUnsafe(most);
+  let at = 0;
+  for (const piece of text) at += out.write(piece, at, 'utf8');
+  return out.subarray(0, at);
+}
+
+/** A file of entries a source reads a batch at a time (record history's sets): each batch written as it comes. */
+export async function fileOfBatches<T>(
+  batches: AsyncIterator<T[]>,
+  file: BatchedFile<T>,
+  options: Omit<BatchedFileOptions, 'batch'>,
+): Promise<ReadableStream<Uint8Array>> {
+  let first: IteratorResult<T[]> | null = await batches.next().catch((cause: unknown) => Promise.reject(options.fault(cause)));
   const next = () => {
     const held = first;
     first = null;
-    return held ? Promise.resolve(held) : items.next();
+    return held ? Promise.resolve(held) : batches.next();
   };
-  const encode = (text: string) => Buffer.from(text, 'utf8');
   let count = 0;
   let opened = false;
   return new ReadableStream<Uint8Array>(
@@ -40,16 +78,14 @@ export async function batchedFileStream<T>(
             output.enqueue(encode(file.head));
             return;
           }
-          const batch: T[] = [];
-          for (let item = await next(); !item.done; item = await next()) {
-            batch.push(item.value);
-            if (batch.length === options.batch) break;
-          }
-          if (batch.length > 0) {
-            output.enqueue(encode(file.rows(batch, count === 0)));
-            count += batch.length;
-            options.onCount?.(count);
-            if (batch.length === options.batch) return;
+          const batch = await next();
+          if (!batch.done) {
+            if (batch.value.length > 0) {
+              output.enqueue(encode(file.rows(batch.value, count === 0)));
+              count += batch.value.length;
+              options.onCount?.(count);
+            }
+            return;
           }
           const tail = file.tail(count);
           if (tail) output.enqueue(encode(tail));
@@ -60,7 +96,7 @@ export async function batchedFileStream<T>(
         }
       },
       async cancel() {
-        await items.return?.(undefined);
+        await batches.return?.(undefined);
       },
     },
     { highWaterMark: 0 },

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { changedBetween, statesAt, type HistoryFilters } from '../store/history-read';
+import type { HistoryFilters } from '../store/history-at';
+import { changedBetween, statesAt } from '../store/history-read';
 import type { Database } from '../store/schema';
 import { fieldChanges, type FieldChange } from './diff';
 import { bodyOf } from './version';

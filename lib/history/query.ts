@@ -1,6 +1,6 @@
 import { invalidFields } from '../errors';
 import { parsePickFilters, pickFilterProblems, toUtcInstant, type SearchParamsInput } from '../filters';
-import type { HistoryFilters } from '../store/history-read';
+import type { HistoryFilters } from '../store/history-at';
 
 /**
  * What /history and GET /api/history are asked: the set at a moment (`asOf` with the picks filters, whose

@@ -2,7 +2,7 @@ import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
 import type { PageSearchParams } from '../filters';
 import { fromStore } from '../store';
-import { countVersionsAt, firstVersionsAt } from '../store/history-read';
+import { countVersionsAt, firstVersionsAt } from '../store/history-at';
 import type { Difference } from './moments';
 import { eachDifference } from './moments';
 import { parseHistoryQuery } from './query';

@@ -4,12 +4,12 @@ import { chunks } from './history';
 import { takeLock } from './locks';
 import type { Database } from './schema';
 
-/** Reading record history (./history.ts writes it): one record's versions, the set at a moment, retention. */
+/** Reading record history (./history.ts writes it): one record's versions, differences' states, retention (the set at a moment: ./history-at.ts). */
 
 type Db = Kysely<Database>;
 
 /** A version `v` (record_versions as v) in force at a moment: no later version of its record was seen by then. */
-const noLaterVersionBy = (atMs: number) =>
+export const noLaterVersionBy = (atMs: number) =>
   sql<boolean>`not exists (select 1 from record_versions w where w.pick_id = v.pick_id and w.seq > v.seq and w.first_ms <= ${atMs})`;
 
 export interface StoredVersion {
@@ -49,122 +49,6 @@ export async function readRecordHistory(db: Db, pickId: string): Promise<StoredV
   });
 }
 
-/** The point-in-time filters: the picks filters, compared as the store holds the fields. */
-export interface HistoryFilters {
-  sport?: string;
-  league?: string;
-  status?: string;
-  result?: string;
-  /** Event date, ISO: inclusive. */
-  from?: string;
-  /** Event date, ISO: exclusive. */
-  to?: string;
-}
-
-export interface VersionAt {
-  pickId: string;
-  digest: string;
-  body: string;
-  firstMs: number;
-}
-
-/**
- * The records as the portal knew them at `asOfMs`: each record's latest version first seen at or before it,
- * without those seen withdrawn by then. Read a range of record ids at a time (the next `limit` ids after
- * `after`, from each record's head): every query covers only its range, so a whole set costs time in
- * proportion to its size on both engines. `next` is where the following range starts (null: the last).
- */
-export async function versionsAt(
-  db: Db,
-  asOfMs: number,
-  filters: HistoryFilters,
-  after: string | null,
-  limit: number,
-): Promise<{ rows: VersionAt[]; next: string | null }> {
-  let range = db.selectFrom('record_heads').select('pick_id').orderBy('pick_id').limit(limit);
-  if (after !== null) range = range.where('pick_id', '>', after);
-  const ids = (await range.execute()).map((row) => row.pick_id);
-  if (ids.length === 0) return { rows: [], next: null };
-  // The version in force of each record of the range, then their bodies by digest: indexed reads whatever the
-  // planner knows of the tables (a join let PostgreSQL hash the whole bodies table for every range). Most
-  // records' newest version was already seen by the moment asked: read from their heads; only the others
-  // (changed since) are looked for among their older versions.
-  const heads = await db
-    .selectFrom('record_heads as h')
-    .innerJoin('record_versions as v', (join) => join.onRef('v.pick_id', '=', 'h.pick_id').onRef('v.seq', '=', 'h.seq'))
-    .select(['h.pick_id', 'h.digest', 'v.first_ms'])
-    .where('h.pick_id', '>=', ids[0]!)
-    .where('h.pick_id', '<=', ids.at(-1)!)
-    .execute();
-  const inForce = new Map<string, { digest: string | null; first_ms: number }>();
-  const changedSince: string[] = [];
-  for (const head of heads) {
-    if (Number(head.first_ms) <= asOfMs) inForce.set(head.pick_id, head);
-    else changedSince.push(head.pick_id);
-  }
-  if (changedSince.length > 0) {
-    const wanted = new Set(changedSince);
-    const older = await db
-      .selectFrom('record_versions as v')
-      .select(['v.pick_id', 'v.digest', 'v.first_ms'])
-      .where('v.pick_id', '>=', ids[0]!)
-      .where('v.pick_id', '<=', ids.at(-1)!)
-      .where('v.first_ms', '<=', asOfMs)
-      .where(noLaterVersionBy(asOfMs))
-      .execute();
-    for (const version of older) if (wanted.has(version.pick_id)) inForce.set(version.pick_id, version);
-  }
-  // In the store's order of ids, as the ranges are.
-  const versions = ids.flatMap((pickId) => {
-    const version = inForce.get(pickId);
-    return version && version.digest !== null ? [{ pick_id: pickId, digest: version.digest, first_ms: version.first_ms }] : [];
-  });
-  const bodies = new Map<string, string>();
-  if (versions.length > 0) {
-    let select = db
-      .selectFrom('record_bodies as b')
-      .select(['b.digest', 'b.body'])
-      .where(
-        'b.digest',
-        'in',
-        versions.map((v) => v.digest!),
-      );
-    if (filters.sport) select = select.where(sql<string>`lower(b.sport)`, '=', filters.sport.toLowerCase());
-    if (filters.league) select = select.where(sql<string>`lower(b.league)`, '=', filters.league.toLowerCase());
-    if (filters.status) select = select.where('b.status', '=', filters.status);
-    if (filters.result) select = select.where('b.result', '=', filters.result);
-    if (filters.from) select = select.where('b.event_ms', '>=', Date.parse(filters.from));
-    if (filters.to) select = select.where('b.event_ms', '<', Date.parse(filters.to));
-    for (const row of await select.execute()) bodies.set(row.digest, row.body);
-  }
-  return {
-    rows: versions
-      .filter((v) => bodies.has(v.digest!))
-      .map((v) => ({ pickId: v.pick_id, digest: v.digest!, body: bodies.get(v.digest!)!, firstMs: Number(v.first_ms) })),
-    next: ids.length < limit ? null : ids.at(-1)!,
-  };
-}
-
-/** Every version at a moment, a batch at a time, never the whole set in memory. */
-export async function* eachVersionAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<VersionAt[]> {
-  let after: string | null = null;
-  do {
-    const { rows, next } = await versionsAt(db, asOfMs, filters, after, batch);
-    if (rows.length > 0) yield rows;
-    after = next;
-  } while (after !== null);
-}
-
-/** The first `limit` records of the set at a moment, in id order (the page). */
-export async function firstVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, limit: number): Promise<VersionAt[]> {
-  const out: VersionAt[] = [];
-  for await (const batch of eachVersionAt(db, asOfMs, filters)) {
-    out.push(...batch.slice(0, limit - out.length));
-    if (out.length >= limit) break;
-  }
-  return out;
-}
-
 /** Records with a version first seen in (fromMs, toMs], in id order, `after` the last of the batch before. */
 export async function changedBetween(db: Db, fromMs: number, toMs: number, after: string | null, limit: number): Promise<string[]> {
   let select = db.selectFrom('record_versions').select('pick_id').distinct().where('first_ms', '>', fromMs).where('first_ms', '<=', toMs);
@@ -187,13 +71,6 @@ export async function statesAt(db: Db, ids: readonly string[], atMs: number): Pr
     for (const row of rows) states.set(row.pick_id, row.body ?? null);
   }
   return states;
-}
-
-/** How many records the set at `asOfMs` holds (the page's count; files count as they stream). */
-export async function countVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters): Promise<number> {
-  let count = 0;
-  for await (const batch of eachVersionAt(db, asOfMs, filters, 5_000)) count += batch.length;
-  return count;
 }
 
 const SINCE = 'history.since';

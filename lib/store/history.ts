@@ -111,8 +111,8 @@ async function openVersion(trx: Db, pickId: string, head: Head | undefined, dige
     .execute();
   await trx
     .insertInto('record_heads')
-    .values({ pick_id: pickId, seq, digest, last_ms: at, last_by: by })
-    .onConflict((oc) => oc.column('pick_id').doUpdateSet({ seq, digest, last_ms: at, last_by: by }))
+    .values({ pick_id: pickId, seq, digest, last_ms: at, last_by: by, first_ms: at, first_seq: seq })
+    .onConflict((oc) => oc.column('pick_id').doUpdateSet({ seq, digest, last_ms: at, last_by: by, first_ms: at, first_seq: seq }))
     .execute();
 }
 

@@ -32,6 +32,9 @@ export interface RecordHeadsTable {
   digest: string | null;
   last_ms: number;
   last_by: string;
+  /** When version `first_seq` was first seen: the head's own version when `first_seq` = `seq` (0015). */
+  first_ms: number | null;
+  first_seq: number | null;
 }
 
 /** The version of each record an export (its audit seq) or a delivery run (its id) delivered. */

@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyOf } from '@/lib/history/diff';
 import { versionOf } from '@/lib/history/version';
 import { recordVersions, recordWithdrawalsIn } from '@/lib/store/history';
-import { eachVersionAt, firstVersionsAt, historySince, pruneHistory, readRecordHistory } from '@/lib/store/history-read';
+import { eachVersionAt, firstVersionsAt } from '@/lib/store/history-at';
+import { historySince, pruneHistory, readRecordHistory } from '@/lib/store/history-read';
 import { findDeliveredFile, openDeliveredFile } from '@/lib/store/delivered';
 import { pruneExpired } from '@/lib/store/maintenance';
 import { openStore, type Store } from '@/lib/store/open';
@@ -149,6 +151,80 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     // Two records' range at a time: p2 was withdrawn by then.
     expect(batches).toEqual([['p1'], ['p3', 'p4']]);
     expect(await historySince(store.db)).toBe(T);
+  });
+
+  it('reads a head that a release before 0015 moved, or that is not filled in, from its versions', async () => {
+    const store = await fresh();
+    await see(store, T, [pick('p1'), pick('p2')]);
+    await see(store, T + 10 * MIN, [pick('p1', { status: 'live' }), pick('p2')]);
+    // A release before 0015 writes p1's third version: it moves seq and digest and leaves first_ms behind.
+    const settled = versionOf(pick('p1', { status: 'settled', result: 'win' }) as { id: string });
+    await recordVersions(store.db, [settled], T + 20 * MIN, 'poll');
+    await store.db
+      .updateTable('record_heads')
+      .set({ first_ms: T + 10 * MIN, first_seq: 2 })
+      .where('pick_id', '=', 'p1')
+      .execute();
+    await store.db.updateTable('record_heads').set({ first_ms: null, first_seq: null }).where('pick_id', '=', 'p2').execute();
+    const at = async (ms: number) => (await firstVersionsAt(store.db, ms, {}, 100)).map((v) => [v.pickId, JSON.parse(v.body).status]);
+    expect(await at(T + 15 * MIN)).toEqual([
+      ['p1', 'live'],
+      ['p2', 'upcoming'],
+    ]);
+    expect(await at(T + 20 * MIN)).toEqual([
+      ['p1', 'settled'],
+      ['p2', 'upcoming'],
+    ]);
+    expect((await firstVersionsAt(store.db, T + 20 * MIN, {}, 1))[0]).toMatchObject({ digest: settled.digest, firstMs: T + 20 * MIN });
+  });
+
+  it('fails a walk whose read-ahead range fails while the caller holds a batch, with nothing unhandled', async () => {
+    const store = await fresh();
+    await see(
+      store,
+      T,
+      ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].map((id) => pick(id)),
+    );
+    // The store fails its third query: the range read ahead while the second batch is held.
+    let queries = 0;
+    const failing = store.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        queries += 1;
+        if (queries === 3) throw new Error('the store went away');
+        return args.result;
+      },
+    });
+    const walk = eachVersionAt(failing, T, {}, 2);
+    expect((await walk.next()).value?.map((v) => v.pickId)).toEqual(['p1', 'p2']);
+    expect((await walk.next()).value?.map((v) => v.pickId)).toEqual(['p3', 'p4']);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(queries).toBe(3);
+    await expect(walk.next()).rejects.toThrow('the store went away');
+  });
+
+  it('fills in the heads of a history kept before 0015 when it migrates', async () => {
+    const target = await engine.fresh();
+    let store = await openStore(target);
+    await see(store, T, [pick('p1'), pick('p2')]);
+    await see(store, T + 10 * MIN, [pick('p1', { status: 'live' }), pick('p2')]);
+    await withdraw(store, T + 20 * MIN, ['p2']);
+    // The schema as 0014 left it.
+    await sql`alter table record_heads drop column first_ms`.execute(store.db);
+    await sql`alter table record_heads drop column first_seq`.execute(store.db);
+    await sql`delete from kysely_migration where name = '0015_history_heads'`.execute(store.db);
+    await store.close();
+    store = await openStore(target);
+    opened.push(store);
+    const heads = await store.db
+      .selectFrom('record_heads')
+      .select(['pick_id', 'seq', 'first_ms', 'first_seq'])
+      .orderBy('pick_id')
+      .execute();
+    expect(heads.map((h) => [h.pick_id, Number(h.seq), Number(h.first_ms), Number(h.first_seq)])).toEqual([
+      ['p1', 2, T + 10 * MIN, 2],
+      ['p2', 2, T + 20 * MIN, 2],
+    ]);
   });
 
   it('prunes versions replaced before the cut-off and forgotten records, never the newest version of a watched one', async () => {

@@ -60,6 +60,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0012_run_licence',
       '0013_history',
       '0014_tokens',
+      '0015_history_heads',
     ]);
   });
 

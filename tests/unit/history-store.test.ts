@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyOf } from '@/lib/history/diff';
+import { momentStream } from '@/lib/history/files';
 import { versionOf } from '@/lib/history/version';
+import type { LicenceSummary } from '@/lib/picks-api/licence';
+import { newAttestor } from '@/lib/proof/attest';
+import { finishProof, startProof } from '@/lib/proof/file-proof';
 import { recordVersions, recordWithdrawalsIn } from '@/lib/store/history';
 import { eachVersionAt, firstVersionsAt } from '@/lib/store/history-at';
 import { historySince, pruneHistory, readRecordHistory } from '@/lib/store/history-read';
@@ -201,6 +205,32 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(queries).toBe(3);
     await expect(walk.next()).rejects.toThrow('the store went away');
+  });
+
+  it("checks a file of the set at a moment against the licence as a check of its records' bodies would", async () => {
+    const store = await fresh();
+    await see(store, T, [
+      pick('p1'),
+      pick('p2', { sport: 'Tennis', league: 'ATP Tour' }),
+      pick('p3', { eventDate: '2027-03-01T18:00:00.000Z' }),
+      pick('p4', { sport: '', eventDate: 'not a date' }),
+      pick('p5', { league: 'SERIE A' }),
+    ]);
+    const summary: LicenceSummary = {
+      ...{ partner: 'p', licenceId: 'lic_1', status: 'active', contentMode: null, channels: null, expiresAt: null },
+      ...{ sports: ['Football'], leagues: ['Serie A'], from: '2026-11-01', to: '2026-12-31' },
+    };
+    const licence = { summary, document: { licence: summary }, readAt: new Date(T).toISOString() };
+    const proof = startProof(licence, {});
+    const stream = await momentStream(store.db, T, {}, 'json', {}, { proof });
+    const file = JSON.parse(await new Response(stream).text()) as { data: Record<string, unknown>[] };
+    const fromBodies = newAttestor(licence);
+    fromBodies.see(file.data, 'utf8');
+    expect(file.data.map((r) => r.id)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
+    expect(finishProof(proof).licence).toEqual(fromBodies.attestation());
+    expect(finishProof(proof).recordIds).toEqual(fromBodies.recordIds());
+    // Tennis and an empty sport; ATP Tour (SERIE A is Serie A, folded); March 2027 and no date.
+    expect(fromBodies.attestation().checks).toMatchObject({ sports: { outside: 2 }, leagues: { outside: 1 }, dates: { outside: 2 } });
   });
 
   it('fills in the heads of a history kept before 0015 when it migrates', async () => {

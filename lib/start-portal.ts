@@ -9,6 +9,8 @@ import { importSavedAuditEntries } from './audit/outbox';
 import { startAlerts } from './alerts/start';
 import { startChangeFeed } from './changes/start';
 import { startDeliveries } from './deliveries/start';
+import { spoolDirOf } from './deliveries/limits';
+import { sweepSpoolHourly } from './deliveries/spool-sweep';
 import { installRequestPolicy } from './request-policy';
 import { handV1ToServer } from './server-handoff';
 import { serveV1OnNode } from './tokens/v1-http';
@@ -58,6 +60,7 @@ export async function startPortal(): Promise<void> {
       { auditDays: config.AUDIT_RETENTION_DAYS, changesDays: config.CHANGES_RETENTION_DAYS, historyDays: config.HISTORY_RETENTION_DAYS },
       sealing.pruning,
     );
+    sweepSpoolHourly(spoolDirOf(config));
     await recordSettingsChange(store, config);
     startChangeFeed(store, config);
     startDeliveries(store, config);

@@ -7,7 +7,7 @@ import type { LicenceSummary } from '@/lib/picks-api/licence';
 import { newAttestor } from '@/lib/proof/attest';
 import { finishProof, startProof } from '@/lib/proof/file-proof';
 import { recordVersions, recordWithdrawalsIn } from '@/lib/store/history';
-import { eachVersionAt, firstVersionsAt } from '@/lib/store/history-at';
+import { eachVersionAt, firstVersionsAt, type VersionAt } from '@/lib/store/history-at';
 import { historySince, pruneHistory, readRecordHistory } from '@/lib/store/history-read';
 import { findDeliveredFile, openDeliveredFile } from '@/lib/store/delivered';
 import { pruneExpired } from '@/lib/store/maintenance';
@@ -200,8 +200,8 @@ describe.each(storeEngines())('record history on $name', (engine) => {
       },
     });
     const walk = eachVersionAt(failing, T, {}, 2);
-    expect((await walk.next()).value?.map((v) => v.pickId)).toEqual(['p1', 'p2']);
-    expect((await walk.next()).value?.map((v) => v.pickId)).toEqual(['p3', 'p4']);
+    expect(((await walk.next()).value as VersionAt[]).map((v) => v.pickId)).toEqual(['p1', 'p2']);
+    expect(((await walk.next()).value as VersionAt[]).map((v) => v.pickId)).toEqual(['p3', 'p4']);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(queries).toBe(3);
     await expect(walk.next()).rejects.toThrow('the store went away');

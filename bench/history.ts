@@ -17,7 +17,7 @@ import { openStore, type Store } from '../lib/store/open';
 import type { StoreTarget } from '../lib/store/settings';
 import { freePort, startPostgres } from '../tests/support/postgres';
 import { benchOptions, writeResult } from './options';
-import { median, waitFor } from './support';
+import { asThePortalRuns, median, waitFor } from './support';
 
 /**
  * `npm run bench:history`: record history on both engines. The portal's poller walks the sandbox (its own
@@ -25,9 +25,11 @@ import { median, waitFor } from './support';
  * corrects results and withdraws a few records as a real feed would — then: the store's size per watched
  * record; the time to stream the set of about 40,000 records at a moment from the store, against a raw walk
  * (fetch and JSON.parse) of the same records from an instant upstream (bench/replay.ts); and the time to
- * reconcile a 40,000-record delivery made on the first day. --picks sizes the sandbox; --days; --rounds.
+ * reconcile a 40,000-record delivery made on the first day. --picks sizes the sandbox; --days; --rounds. The
+ * history is read in this process as the portal's server reads it, with its V8 arguments (asThePortalRuns).
  */
 
+await asThePortalRuns();
 const options = benchOptions('bench:history', 'Record history: storage after 30 days, a point-in-time set, a reconcile; both engines.', {
   picks: { default: 55_000, help: "the sandbox's size (55,000: about 40,000 licensed records)" },
   days: { default: 30, help: 'simulated days of polls' },

@@ -18,6 +18,18 @@ export function percentile(xs: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+/**
+ * For a bench that runs the portal's own code in its process (bench:history): runs this script again with the
+ * portal server's V8 arguments (ADR 0007) unless it has them, so what is measured is what ships. Resolves
+ * in the process that has them; the other one exits with its child's code.
+ */
+export async function asThePortalRuns(): Promise<void> {
+  if (PORTAL_NODE_ARGS.every((arg) => process.execArgv.includes(arg))) return;
+  const child = spawn(process.execPath, [...PORTAL_NODE_ARGS, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  const code = await new Promise<number>((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
+  process.exit(code);
+}
+
 export async function waitFor(url: string, init: RequestInit = {}) {
   for (let i = 0; i < 600; i += 1) {
     try {

@@ -7,8 +7,8 @@
 
 export interface BatchedFile<T> {
   head: string;
-  /** A batch's text, or its pieces in order (written into one buffer as they are, never joined first). */
-  rows: (batch: T[], first: boolean) => string | readonly string[];
+  /** A batch's text, or its pieces in order, text or UTF-8 bytes (written into one buffer as they are, never joined first). */
+  rows: (batch: T[], first: boolean) => string | readonly (string | Uint8Array)[];
   /** Written after the last row (a JSON document's closing); '' for CSV. */
   tail: (count: number) => string;
 }
@@ -45,14 +45,20 @@ async function* inBatches<T>(items: AsyncIterator<T>, size: number): AsyncGenera
   }
 }
 
-function encode(text: string | readonly string[]): Buffer {
+function encode(text: string | readonly (string | Uint8Array)[]): Buffer {
   if (typeof text === 'string') return Buffer.from(text, 'utf8');
-  let most = 0;
-  for (const piece of text) most += piece.length * 3; // UTF-8 takes at most 3 bytes per UTF-16 unit
-  const out = Buffer.allocUnsafe(most);
+  let length = 0;
+  for (const piece of text) length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.byteLength;
+  const out = Buffer.allocUnsafe(length);
   let at = 0;
-  for (const piece of text) at += out.write(piece, at, 'utf8');
-  return out.subarray(0, at);
+  for (const piece of text) {
+    if (typeof piece === 'string') at += out.write(piece, at, 'utf8');
+    else {
+      out.set(piece, at);
+      at += piece.byteLength;
+    }
+  }
+  return out;
 }
 
 /** A file of entries a source reads a batch at a time (record history's sets): each batch written as it comes. */

@@ -7,7 +7,7 @@ import type { Pick } from '../picks-api/schemas';
 import { notePage, type ProofInProgress } from '../proof/file-proof';
 import { toSafeJson } from '../safe-json';
 import { storeUnavailable } from '../store';
-import { eachVersionAt, type HistoryFilters, type VersionAt } from '../store/history-at';
+import { eachVersionBytesAt, type HistoryFilters, type VersionAt } from '../store/history-at';
 import type { Database } from '../store/schema';
 import { eachDifference, type Difference } from './moments';
 import { bodyOf } from './version';
@@ -21,7 +21,9 @@ import { bodyOf } from './version';
 const BATCH = 1_000;
 const closing = (count: number) => jsonClosing(count);
 
-const attested = (v: VersionAt) => ({
+type Stored = VersionAt<string | Uint8Array>;
+
+const attested = (v: Stored) => ({
   id: v.pickId,
   sport: v.sport,
   league: v.league,
@@ -29,12 +31,15 @@ const attested = (v: VersionAt) => ({
 });
 
 async function* versions(db: Kysely<Database>, asOfMs: number, filters: HistoryFilters, proof: ProofInProgress | null) {
-  for await (const batch of eachVersionAt(db, asOfMs, filters, BATCH)) {
+  for await (const batch of eachVersionBytesAt(db, asOfMs, filters, BATCH)) {
     // The licence attestation reads what the store keeps beside each body: no body is parsed for it.
     if (proof) notePage(proof, batch.map(attested), 'utf8');
     yield batch;
   }
 }
+
+const textOf = (body: string | Uint8Array) =>
+  typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 
 /** The records as the portal knew them at `asOfMs`; `meta` heads a JSON file (what the history can vouch for). */
 export function momentStream(
@@ -45,13 +50,13 @@ export function momentStream(
   meta: Record<string, unknown>,
   options: { proof: ProofInProgress | null; onCount?: (count: number) => void },
 ): Promise<ReadableStream<Uint8Array>> {
-  return fileOfBatches<VersionAt>(
+  return fileOfBatches<Stored>(
     versions(db, asOfMs, filters, options.proof)[Symbol.asyncIterator](),
     format === 'csv'
-      ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(v.body) as Pick)), tail: () => '' }
+      ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(textOf(v.body)) as Pick)), tail: () => '' }
       : {
           head: `{"history":${toSafeJson(meta)},\n"data":[`,
-          // The stored bodies are canonical JSON already: written as they are.
+          // The stored bodies are canonical JSON already: written as they are, bytes as bytes.
           rows: (batch, first) => batch.flatMap((v, i) => [first && i === 0 ? '\n' : ',\n', v.body]),
           tail: closing,
         },

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, SqliteAdapter, type Kysely } from 'kysely';
 import { chunks } from './history';
 import { noLaterVersionBy } from './history-read';
 import type { Database } from './schema';
@@ -19,11 +19,11 @@ export interface HistoryFilters {
   to?: string;
 }
 
-export interface VersionAt {
+export interface VersionAt<Body = string> {
   pickId: string;
   digest: string;
-  /** The canonical JSON; '' when the caller asked for none (a count). */
-  body: string;
+  /** The canonical JSON (as UTF-8 bytes where the engine gives them, for files); '' when none was asked for (a count). */
+  body: Body;
   firstMs: number;
   /** What a licence attestation checks, as the store holds it beside the body (no body read for them). */
   sport: string | null;
@@ -43,27 +43,40 @@ function bodyConditions(filters: HistoryFilters) {
   return conditions;
 }
 
+/**
+ * How bodies are read: as text; as bytes where the engine hands them over without decoding them (SQLite: a
+ * TEXT cast to a BLOB is the stored UTF-8 as it is; PostgreSQL's driver gives text either way); or not at
+ * all, the digest of a body that matched standing for it (a count).
+ */
+type BodyAs = 'text' | 'bytes' | 'none';
+
+function bodyColumn(db: Db, as: BodyAs) {
+  if (as === 'none') return sql<string | Uint8Array | null>`b.digest`.as('body');
+  if (as === 'bytes' && db.getExecutor().adapter instanceof SqliteAdapter)
+    return sql<string | Uint8Array | null>`cast(b.body as blob)`.as('body');
+  return sql<string | Uint8Array | null>`b.body`.as('body');
+}
+
 /** One range of heads, each with its body when its head is the version in force at `asOfMs` and matches the filters. */
-function headsWithBodies(db: Db, asOfMs: number, filters: HistoryFilters, after: string | null, limit: number, bodies: boolean) {
+function headsWithBodies(db: Db, asOfMs: number, filters: HistoryFilters, after: string | null, limit: number, as: BodyAs) {
   let range = db.selectFrom('record_heads').select(['pick_id', 'seq', 'digest', 'first_ms', 'first_seq']).orderBy('pick_id').limit(limit);
   if (after !== null) range = range.where('pick_id', '>', after);
-  return (
-    db
-      .selectFrom(range.as('h'))
-      .leftJoin('record_bodies as b', (join) => {
-        let on = join.onRef('b.digest', '=', 'h.digest').onRef('h.first_seq', '=', 'h.seq').on('h.first_ms', '<=', asOfMs);
-        for (const [left, op, right] of bodyConditions(filters)) on = on.on(left, op, right);
-        return on;
-      })
-      .select(['h.pick_id', 'h.seq', 'h.digest', 'h.first_ms', 'h.first_seq', 'b.sport', 'b.league', 'b.event_ms'])
-      // The digest of a body that matched stands for it when no body is wanted.
-      .select(bodies ? 'b.body' : 'b.digest as body')
-      .orderBy('h.pick_id')
-      .execute()
-  );
+  return db
+    .selectFrom(range.as('h'))
+    .leftJoin('record_bodies as b', (join) => {
+      let on = join.onRef('b.digest', '=', 'h.digest').onRef('h.first_seq', '=', 'h.seq').on('h.first_ms', '<=', asOfMs);
+      for (const [left, op, right] of bodyConditions(filters)) on = on.on(left, op, right);
+      return on;
+    })
+    .select(['h.pick_id', 'h.seq', 'h.digest', 'h.first_ms', 'h.first_seq', 'b.sport', 'b.league', 'b.event_ms'])
+    .select(bodyColumn(db, as))
+    .orderBy('h.pick_id')
+    .execute();
 }
 
 type HeadRows = Awaited<ReturnType<typeof headsWithBodies>>;
+
+type Body = string | Uint8Array;
 
 const versionAt = (
   row: {
@@ -74,8 +87,8 @@ const versionAt = (
     league: string | null;
     event_ms: number | string | null;
   },
-  body: string,
-): VersionAt => ({
+  body: Body,
+): VersionAt<Body> => ({
   pickId: row.pick_id,
   digest: row.digest!,
   body,
@@ -85,40 +98,38 @@ const versionAt = (
   eventMs: row.event_ms === null ? null : Number(row.event_ms),
 });
 
-async function versionsOfRange(db: Db, asOfMs: number, filters: HistoryFilters, heads: HeadRows, bodies: boolean): Promise<VersionAt[]> {
-  const inForce = new Map<string, VersionAt>();
-  const changedSince: string[] = [];
+async function versionsOfRange(db: Db, asOfMs: number, filters: HistoryFilters, heads: HeadRows, as: BodyAs): Promise<VersionAt<Body>[]> {
+  const inForce: (VersionAt<Body> | null)[] = [];
+  const changedSince = new Map<string, number>();
   for (const head of heads) {
     const known = head.first_ms !== null && Number(head.first_seq) === Number(head.seq);
-    if (!known || Number(head.first_ms) > asOfMs) changedSince.push(head.pick_id);
-    else if (head.body !== null) inForce.set(head.pick_id, versionAt(head, bodies ? head.body : ''));
+    if (!known || Number(head.first_ms) > asOfMs) {
+      changedSince.set(head.pick_id, inForce.length);
+      inForce.push(null);
+    } else if (head.body !== null) inForce.push(versionAt(head, as === 'none' ? '' : head.body));
     // Otherwise in force but withdrawn, or not matching the filters.
   }
-  if (changedSince.length > 0)
-    for (const version of await olderVersionsAt(db, asOfMs, filters, changedSince, bodies)) inForce.set(version.pickId, version);
-  const rows: VersionAt[] = [];
+  if (changedSince.size > 0)
+    for (const version of await olderVersionsAt(db, asOfMs, filters, [...changedSince.keys()], as))
+      inForce[changedSince.get(version.pickId)!] = version;
   // In the store's order of ids, as the ranges are.
-  for (const head of heads) {
-    const version = inForce.get(head.pick_id);
-    if (version) rows.push(version);
-  }
-  return rows;
+  return changedSince.size > 0 ? inForce.filter((version) => version !== null) : (inForce as VersionAt<Body>[]);
 }
 
 /** The versions in force at `asOfMs` of records whose head is newer (or not known to be older): their bodies, filtered. */
-async function olderVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, ids: string[], bodies: boolean): Promise<VersionAt[]> {
-  const out: VersionAt[] = [];
+async function olderVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, ids: string[], as: BodyAs): Promise<VersionAt<Body>[]> {
+  const out: VersionAt<Body>[] = [];
   for (const chunk of chunks(ids, 500)) {
     let select = db
       .selectFrom('record_versions as v')
       .innerJoin('record_bodies as b', 'b.digest', 'v.digest')
       .select(['v.pick_id', 'v.digest', 'v.first_ms', 'b.sport', 'b.league', 'b.event_ms'])
-      .select(bodies ? 'b.body' : 'b.digest as body')
+      .select(bodyColumn(db, as))
       .where('v.pick_id', 'in', chunk)
       .where('v.first_ms', '<=', asOfMs)
       .where(noLaterVersionBy(asOfMs));
     for (const [left, op, right] of bodyConditions(filters)) select = select.where(left, op, right);
-    for (const row of await select.execute()) out.push(versionAt(row, bodies ? row.body : ''));
+    for (const row of await select.execute()) out.push(versionAt(row, as === 'none' ? '' : row.body!));
   }
   return out;
 }
@@ -133,14 +144,17 @@ async function olderVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, 
  * one is asked for before a batch is handed on, so the database reads it while the caller writes this one
  * (a page that needs one range reads no other).
  */
-export async function* eachVersionAt(
-  db: Db,
-  asOfMs: number,
-  filters: HistoryFilters,
-  batch = 1_000,
-  bodies = true,
-): AsyncGenerator<VersionAt[]> {
-  const range = (after: string | null) => headsWithBodies(db, asOfMs, filters, after, batch, bodies);
+export function eachVersionAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<VersionAt[]> {
+  return walk(db, asOfMs, filters, batch, 'text') as AsyncGenerator<VersionAt[]>;
+}
+
+/** The same, each body as the UTF-8 bytes the store holds where it can hand them over undecoded (the files). */
+export function eachVersionBytesAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<VersionAt<Body>[]> {
+  return walk(db, asOfMs, filters, batch, 'bytes');
+}
+
+async function* walk(db: Db, asOfMs: number, filters: HistoryFilters, batch: number, as: BodyAs): AsyncGenerator<VersionAt<Body>[]> {
+  const range = (after: string | null) => headsWithBodies(db, asOfMs, filters, after, batch, as);
   let heads = await range(null);
   let ahead: Promise<HeadRows> | null = null;
   let walking = false;
@@ -152,7 +166,7 @@ export async function* eachVersionAt(
         // Its failure is met where it is awaited, not reported as unhandled while this batch is written.
         ahead.catch(() => undefined);
       }
-      const rows = await versionsOfRange(db, asOfMs, filters, heads, bodies);
+      const rows = await versionsOfRange(db, asOfMs, filters, heads, as);
       if (rows.length > 0) yield rows;
       if (after === null) return;
       heads = await (ahead ?? range(after));
@@ -178,6 +192,6 @@ export async function firstVersionsAt(db: Db, asOfMs: number, filters: HistoryFi
 /** How many records the set at `asOfMs` holds (the page's count; files count as they stream). */
 export async function countVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters): Promise<number> {
   let count = 0;
-  for await (const batch of eachVersionAt(db, asOfMs, filters, 5_000, false)) count += batch.length;
+  for await (const batch of walk(db, asOfMs, filters, 5_000, 'none')) count += batch.length;
   return count;
 }

@@ -210,7 +210,7 @@ describe.each(storeEngines())('record history on $name', (engine) => {
   it("checks a file of the set at a moment against the licence as a check of its records' bodies would", async () => {
     const store = await fresh();
     await see(store, T, [
-      pick('p1'),
+      pick('p1', { homeTeam: 'Bayern München', awayTeam: '東京 FC' }),
       pick('p2', { sport: 'Tennis', league: 'ATP Tour' }),
       pick('p3', { eventDate: '2027-03-01T18:00:00.000Z' }),
       pick('p4', { sport: '', eventDate: 'not a date' }),
@@ -227,6 +227,10 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     const fromBodies = newAttestor(licence);
     fromBodies.see(file.data, 'utf8');
     expect(file.data.map((r) => r.id)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5']);
+    // Bodies written as the bytes the store holds, read back as the same text, in JSON and CSV alike.
+    expect(file.data[0]).toMatchObject({ homeTeam: 'Bayern München', awayTeam: '東京 FC' });
+    const csv = await new Response(await momentStream(store.db, T, {}, 'csv', {}, { proof: null })).text();
+    expect(csv.split('\r\n')[1]).toContain('Bayern München,東京 FC');
     expect(finishProof(proof).licence).toEqual(fromBodies.attestation());
     expect(finishProof(proof).recordIds).toEqual(fromBodies.recordIds());
     // Tennis and an empty sport; ATP Tour (SERIE A is Serie A, folded); March 2027 and no date.

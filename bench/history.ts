@@ -166,6 +166,10 @@ async function run(label: string, target: StoreTarget, file: string | null, up: 
     );
     const bytes = await storeBytes(store, file);
 
+    // The store as it is between two polls: thirty of them in a couple of minutes leave PostgreSQL's autovacuum
+    // and SQLite's checkpoints behind, work a store five minutes between polls has done before anyone asks.
+    if (file) await sql`pragma wal_checkpoint(truncate)`.execute(store.db);
+    else await sql`vacuum (analyze) record_heads, record_versions, record_bodies`.execute(store.db);
     // The set at the last poll, streamed from the store as GET /api/history writes it, against a raw walk of the same.
     const window = windowAt(now, settings);
     await rawWalk(up.replayUrl, window); // fills the replay's memory

@@ -7,7 +7,7 @@ import type { Pick } from '../picks-api/schemas';
 import { notePage, type ProofInProgress } from '../proof/file-proof';
 import { toSafeJson } from '../safe-json';
 import { storeUnavailable } from '../store';
-import { eachVersionBytesAt, type HistoryFilters, type VersionAt } from '../store/history-at';
+import { eachRecordAt, type HistoryFilters, type RecordAt } from '../store/history-at';
 import type { Database } from '../store/schema';
 import { eachDifference, type Difference } from './moments';
 import { bodyOf } from './version';
@@ -21,9 +21,7 @@ import { bodyOf } from './version';
 const BATCH = 1_000;
 const closing = (count: number) => jsonClosing(count);
 
-type Stored = VersionAt<string | Uint8Array>;
-
-const attested = (v: Stored) => ({
+const attested = (v: RecordAt) => ({
   id: v.pickId,
   sport: v.sport,
   league: v.league,
@@ -31,7 +29,7 @@ const attested = (v: Stored) => ({
 });
 
 async function* versions(db: Kysely<Database>, asOfMs: number, filters: HistoryFilters, proof: ProofInProgress | null) {
-  for await (const batch of eachVersionBytesAt(db, asOfMs, filters, BATCH)) {
+  for await (const batch of eachRecordAt(db, asOfMs, filters, BATCH)) {
     // The licence attestation reads what the store keeps beside each body: no body is parsed for it.
     if (proof) notePage(proof, batch.map(attested), 'utf8');
     yield batch;
@@ -50,7 +48,7 @@ export function momentStream(
   meta: Record<string, unknown>,
   options: { proof: ProofInProgress | null; onCount?: (count: number) => void },
 ): Promise<ReadableStream<Uint8Array>> {
-  return fileOfBatches<Stored>(
+  return fileOfBatches<RecordAt>(
     versions(db, asOfMs, filters, options.proof)[Symbol.asyncIterator](),
     format === 'csv'
       ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(textOf(v.body)) as Pick)), tail: () => '' }

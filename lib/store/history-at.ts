@@ -19,16 +19,22 @@ export interface HistoryFilters {
   to?: string;
 }
 
-export interface VersionAt<Body = string> {
+/** A record in a file of the set at a moment: its body as stored, and what a licence attestation checks. */
+export interface RecordAt {
   pickId: string;
-  digest: string;
-  /** The canonical JSON (as UTF-8 bytes where the engine gives them, for files); '' when none was asked for (a count). */
-  body: Body;
-  firstMs: number;
-  /** What a licence attestation checks, as the store holds it beside the body (no body read for them). */
+  /** The canonical JSON, as the UTF-8 bytes the store holds where the engine hands them over undecoded. */
+  body: string | Uint8Array;
+  /** Kept beside the body: an attestation reads no body. */
   sport: string | null;
   league: string | null;
   eventMs: number | null;
+}
+
+/** A version in force at a moment, its body as text ('' when none was asked for: a count). */
+export interface VersionAt extends RecordAt {
+  body: string;
+  digest: string;
+  firstMs: number;
 }
 
 /** The point-in-time filters as conditions on a body (`record_bodies as b`): [column or expression, operator, value]. */
@@ -61,17 +67,23 @@ function bodyColumn(db: Db, as: BodyAs) {
 function headsWithBodies(db: Db, asOfMs: number, filters: HistoryFilters, after: string | null, limit: number, as: BodyAs) {
   let range = db.selectFrom('record_heads').select(['pick_id', 'seq', 'digest', 'first_ms', 'first_seq']).orderBy('pick_id').limit(limit);
   if (after !== null) range = range.where('pick_id', '>', after);
-  return db
-    .selectFrom(range.as('h'))
-    .leftJoin('record_bodies as b', (join) => {
-      let on = join.onRef('b.digest', '=', 'h.digest').onRef('h.first_seq', '=', 'h.seq').on('h.first_ms', '<=', asOfMs);
-      for (const [left, op, right] of bodyConditions(filters)) on = on.on(left, op, right);
-      return on;
-    })
-    .select(['h.pick_id', 'h.seq', 'h.digest', 'h.first_ms', 'h.first_seq', 'b.sport', 'b.league', 'b.event_ms'])
-    .select(bodyColumn(db, as))
-    .orderBy('h.pick_id')
-    .execute();
+  return (
+    db
+      .selectFrom(range.as('h'))
+      .leftJoin('record_bodies as b', (join) => {
+        let on = join.onRef('b.digest', '=', 'h.digest').onRef('h.first_seq', '=', 'h.seq').on('h.first_ms', '<=', asOfMs);
+        for (const [left, op, right] of bodyConditions(filters)) on = on.on(left, op, right);
+        return on;
+      })
+      // The head is the version in force at the moment (false: changed since, or moved by a release before 0015).
+      .select(sql<boolean | number>`(h.first_seq = h.seq and h.first_ms <= ${asOfMs})`.as('in_force'))
+      .select(['h.pick_id', 'b.sport', 'b.league', 'b.event_ms'])
+      .select(bodyColumn(db, as))
+      // A file needs no more (the fewer values, the less a large set costs to read).
+      .$if(as === 'text', (qb) => qb.select(['h.digest', 'h.first_ms']))
+      .orderBy('h.pick_id')
+      .execute()
+  );
 }
 
 type HeadRows = Awaited<ReturnType<typeof headsWithBodies>>;
@@ -81,29 +93,28 @@ type Body = string | Uint8Array;
 const versionAt = (
   row: {
     pick_id: string;
-    digest: string | null;
-    first_ms: number | string | null;
+    digest?: string | null;
+    first_ms?: number | string | null;
     sport: string | null;
     league: string | null;
     event_ms: number | string | null;
   },
   body: Body,
-): VersionAt<Body> => ({
+): VersionAt => ({
   pickId: row.pick_id,
-  digest: row.digest!,
-  body,
-  firstMs: Number(row.first_ms),
+  digest: row.digest ?? '',
+  body: body as string,
+  firstMs: Number(row.first_ms ?? NaN),
   sport: row.sport,
   league: row.league,
   eventMs: row.event_ms === null ? null : Number(row.event_ms),
 });
 
-async function versionsOfRange(db: Db, asOfMs: number, filters: HistoryFilters, heads: HeadRows, as: BodyAs): Promise<VersionAt<Body>[]> {
-  const inForce: (VersionAt<Body> | null)[] = [];
+async function versionsOfRange(db: Db, asOfMs: number, filters: HistoryFilters, heads: HeadRows, as: BodyAs): Promise<VersionAt[]> {
+  const inForce: (VersionAt | null)[] = [];
   const changedSince = new Map<string, number>();
   for (const head of heads) {
-    const known = head.first_ms !== null && Number(head.first_seq) === Number(head.seq);
-    if (!known || Number(head.first_ms) > asOfMs) {
+    if (!head.in_force) {
       changedSince.set(head.pick_id, inForce.length);
       inForce.push(null);
     } else if (head.body !== null) inForce.push(versionAt(head, as === 'none' ? '' : head.body));
@@ -113,12 +124,12 @@ async function versionsOfRange(db: Db, asOfMs: number, filters: HistoryFilters, 
     for (const version of await olderVersionsAt(db, asOfMs, filters, [...changedSince.keys()], as))
       inForce[changedSince.get(version.pickId)!] = version;
   // In the store's order of ids, as the ranges are.
-  return changedSince.size > 0 ? inForce.filter((version) => version !== null) : (inForce as VersionAt<Body>[]);
+  return changedSince.size > 0 ? inForce.filter((version) => version !== null) : (inForce as VersionAt[]);
 }
 
 /** The versions in force at `asOfMs` of records whose head is newer (or not known to be older): their bodies, filtered. */
-async function olderVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, ids: string[], as: BodyAs): Promise<VersionAt<Body>[]> {
-  const out: VersionAt<Body>[] = [];
+async function olderVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, ids: string[], as: BodyAs): Promise<VersionAt[]> {
+  const out: VersionAt[] = [];
   for (const chunk of chunks(ids, 500)) {
     let select = db
       .selectFrom('record_versions as v')
@@ -145,15 +156,15 @@ async function olderVersionsAt(db: Db, asOfMs: number, filters: HistoryFilters, 
  * (a page that needs one range reads no other).
  */
 export function eachVersionAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<VersionAt[]> {
-  return walk(db, asOfMs, filters, batch, 'text') as AsyncGenerator<VersionAt[]>;
+  return walk(db, asOfMs, filters, batch, 'text');
 }
 
 /** The same, each body as the UTF-8 bytes the store holds where it can hand them over undecoded (the files). */
-export function eachVersionBytesAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<VersionAt<Body>[]> {
+export function eachRecordAt(db: Db, asOfMs: number, filters: HistoryFilters, batch = 1_000): AsyncGenerator<RecordAt[]> {
   return walk(db, asOfMs, filters, batch, 'bytes');
 }
 
-async function* walk(db: Db, asOfMs: number, filters: HistoryFilters, batch: number, as: BodyAs): AsyncGenerator<VersionAt<Body>[]> {
+async function* walk(db: Db, asOfMs: number, filters: HistoryFilters, batch: number, as: BodyAs): AsyncGenerator<VersionAt[]> {
   const range = (after: string | null) => headsWithBodies(db, asOfMs, filters, after, batch, as);
   let heads = await range(null);
   let ahead: Promise<HeadRows> | null = null;

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
-import type { Delivery, NewDelivery } from '@/lib/store/deliveries';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import * as openpgp from 'openpgp';
 import { startSshd, type TestSshd } from '../support/sshd';
 import { runVerifier, writeTestKeys } from '../support/proof';
+import { deliveryMaker } from '../support/new-delivery';
 
 /**
  * The delivery fixes of the second security review that live below the HTTP API, against the sandbox
@@ -56,27 +56,17 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-let counter = 0;
-async function newDelivery(change: Partial<NewDelivery>): Promise<Delivery> {
-  counter += 1;
-  const id = `dlv_${(0xb000 + counter).toString(16).padStart(16, '0')}`;
-  await store.insertDelivery(db, {
-    id,
-    name: `Guarded ${counter}`,
+const newDelivery = deliveryMaker(
+  () => db,
+  (n) => ({
+    name: `Guarded ${n}`,
     kind: 'results',
     format: 'csv',
     filters: { from: 'today-2d', to: 'today' },
-    schedule: '0 6 * * *',
     destination: { type: 'directory', folder: '' },
-    secret: null,
-    createdBy: 'ana@example.com',
-    createdAt: new Date(NOW).toISOString(),
-    updatedAt: new Date(NOW).toISOString(),
-    lastDueMs: NOW,
-    ...change,
-  });
-  return (await store.findDelivery(db, id))!;
-}
+  }),
+  { now: NOW, firstId: 0xb000 },
+);
 
 const lastRun = async (id: string) => (await store.listRuns(db, id))[0]!;
 

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
-import type { Delivery, NewDelivery } from '@/lib/store/deliveries';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { createFaultProxy } from '../support/fault-proxy';
 import { receiverAccepts } from '../support/webhook-signature';
 import { runVerifier, writeTestKeys } from '../support/proof';
+import { deliveryMaker, folderOf } from '../support/new-delivery';
 
 /**
  * Scheduled deliveries against the sandbox over real HTTP (through a fault proxy, to break a run mid-way),
@@ -64,27 +64,17 @@ afterAll(async () => {
 });
 beforeEach(() => fetch(`${proxyUrl}/__faults`, { method: 'DELETE' }));
 
-let counter = 0;
-async function newDelivery(change: Partial<NewDelivery> = {}): Promise<Delivery> {
-  counter += 1;
-  const id = `dlv_${counter.toString(16).padStart(16, '0')}`;
-  await store.insertDelivery(db, {
-    id,
-    name: `Morning ${counter}`,
+const newDelivery = deliveryMaker(
+  () => db,
+  (n) => ({
+    name: `Morning ${n}`,
     kind: 'picks',
     format: 'json',
     filters: { sport: 'Tennis', from: 'today-3d', to: 'today+4d' },
-    schedule: '0 6 * * *',
-    destination: { type: 'directory', folder: `team/${counter}` },
-    secret: null,
-    createdBy: 'ana@example.com',
-    createdAt: new Date(NOW).toISOString(),
-    updatedAt: new Date(NOW).toISOString(),
-    lastDueMs: NOW,
-    ...change,
-  });
-  return (await store.findDelivery(db, id))!;
-}
+    destination: { type: 'directory', folder: `team/${n}` },
+  }),
+  { now: NOW },
+);
 
 async function walk(filters: Record<string, string>): Promise<string[]> {
   const { createPicksClient } = await import('@/lib/picks-api/client');
@@ -103,7 +93,7 @@ describe('a run into a directory', () => {
     await run.done;
     const [result] = await store.listRuns(db, delivery.id);
     expect(result).toMatchObject({ id: run.id, outcome: 'complete', trigger: 'manual', error: null });
-    const folder = path.join(root, 'team', String(counter));
+    const folder = path.join(root, folderOf(delivery));
     const names = (await readdir(folder)).sort();
     expect(names).toEqual([
       path.basename(result!.file!),
@@ -153,7 +143,7 @@ describe('a run into a directory', () => {
     expect(runs.map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
     expect(runs[0]!.error).toMatch(/^UPSTREAM_ERROR/);
     expect(runs[0]!.file).toBeNull();
-    await expect(readdir(path.join(root, 'team', String(counter)))).rejects.toThrow(/ENOENT/);
+    await expect(readdir(path.join(root, folderOf(delivery)))).rejects.toThrow(/ENOENT/);
     const after = (await store.findDelivery(db, delivery.id))!;
     expect(after).toMatchObject({ paused: true, failures: 3 });
     expect(after.pauseReason).toMatch(/Paused after 3 failed runs in a row/);

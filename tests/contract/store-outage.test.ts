@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
-import type { Delivery, NewDelivery } from '@/lib/store/deliveries';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { deliveryMaker, folderOf } from '../support/new-delivery';
 
 /**
  * A real PostgreSQL stopped and started under the portal's feet (docs/operations.md#store-outages): a
@@ -61,27 +61,17 @@ const needPostgres = () => {
   if (!pgServer) throw new Error(postgresMissing('the store outage tests'));
 };
 
-let counter = 0;
-async function newDelivery(change: Partial<NewDelivery> = {}): Promise<Delivery> {
-  counter += 1;
-  const id = `dlv_${counter.toString(16).padStart(16, '0')}`;
-  await store.insertDelivery(db, {
-    id,
-    name: `Outage ${counter}`,
+const newDelivery = deliveryMaker(
+  () => db,
+  (n) => ({
+    name: `Outage ${n}`,
     kind: 'picks',
     format: 'csv',
     filters: { from: 'today-3d', to: 'today+4d' },
-    schedule: '0 6 * * *',
-    destination: { type: 'directory', folder: `team/${counter}` },
-    secret: null,
-    createdBy: 'ana@example.com',
-    createdAt: new Date(NOW).toISOString(),
-    updatedAt: new Date(NOW).toISOString(),
-    lastDueMs: NOW,
-    ...change,
-  });
-  return (await store.findDelivery(db, id))!;
-}
+    destination: { type: 'directory', folder: `team/${n}` },
+  }),
+  { now: NOW },
+);
 
 const audit = async () => import('@/lib/store/audit');
 const runsOf = async (deliveryId: string) => store.listRuns(db, deliveryId);
@@ -175,7 +165,7 @@ describe('the store goes away', () => {
     expect(runs.map((r) => r.id)).toEqual([run.id]);
     expect(runs[0]).toMatchObject({ outcome: 'complete', file: done!.file, sha256: done!.sha256, records: done!.records });
     expect(runs[0]!.error).toMatch(/recorded from the file’s manifest/);
-    const folder = path.join(root, 'team', String(counter));
+    const folder = path.join(root, folderOf(delivery));
     expect((await readdir(folder)).sort()).toEqual([
       path.basename(done!.file!),
       `${path.basename(done!.file!)}.manifest.json`,

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { log } from '../log';
 import { processState } from '../process-state';
-import { getStore } from '../store';
+import { getStore, storeRetryDelay } from '../store';
 import { appendAudit, type AuditInput } from '../store/audit';
 
 /**
@@ -13,7 +13,6 @@ import { appendAudit, type AuditInput } from '../store/audit';
  * (`audit-pending-*.jsonl`); the next start there imports them (docs/operations.md#store-outages).
  */
 
-const RETRY_MS = [1_000, 2_000, 5_000, 10_000];
 const PENDING = /^audit-pending-[\w.-]+\.jsonl$/;
 
 interface Outbox {
@@ -45,7 +44,7 @@ export const auditBacklog = (): boolean => outbox().entries.length > 0;
 
 function schedule(box: Outbox): void {
   if (box.timer || box.flushing) return;
-  const wait = RETRY_MS[Math.min(box.failures, RETRY_MS.length - 1)]!;
+  const wait = storeRetryDelay(box.failures);
   box.timer = setTimeout(() => {
     box.timer = null;
     void flushAuditEntries();

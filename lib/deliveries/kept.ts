@@ -6,6 +6,7 @@ import { processState } from '../process-state';
 import { isDraining } from '../shutdown';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/record';
+import { storeRetryDelay } from '../store';
 import { finishRun, recordOutcome, type Delivery } from '../store/deliveries';
 import type { Run } from '../store/delivery-runs';
 import type { Database } from '../store/schema';
@@ -17,8 +18,6 @@ import { folderProblem } from './destinations';
  * crashed nor retried; and, after a crash between placing a file and recording it, the placed file found by
  * its manifest, so the run is recorded complete instead of delivered twice.
  */
-
-const RETRY_MS = [1_000, 2_000, 5_000, 10_000];
 
 /** Runs this process is running: its own scheduler never takes them for crashed, whatever their lease says. */
 export function runningHere(): Set<string> {
@@ -42,7 +41,7 @@ export async function untilStored<T>(what: string, write: () => Promise<T>, run:
           `${what}: the store is away; kept by this instance and written when it answers`,
         );
       if (isDraining() && processState.graceEnded) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]));
+      await new Promise((resolve) => setTimeout(resolve, storeRetryDelay(attempt)));
     }
   }
 }

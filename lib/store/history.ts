@@ -47,6 +47,7 @@ export async function recordVersionsIn(trx: Db, versions: readonly Version[], at
       ).map((row) => [row.pick_id, row]),
     );
     const seen: string[] = [];
+    const opened: Opening[] = [];
     const bodies = new Map<string, Version>();
     for (const version of chunk) {
       const head = heads.get(version.id);
@@ -57,9 +58,10 @@ export async function recordVersionsIn(trx: Db, versions: readonly Version[], at
       }
       // Older than the newest sighting of another version: history already knows better (its body is kept all the same).
       if (head && Number(head.last_ms) > at) continue;
-      await openVersion(trx, version.id, head, version.digest, at, by);
-      recorded.versions += 1;
+      opened.push({ pickId: version.id, head, digest: version.digest });
     }
+    await openVersions(trx, opened, at, by);
+    recorded.versions += opened.length;
     if (seen.length > 0)
       await trx
         .updateTable('record_heads')
@@ -84,35 +86,57 @@ export async function recordWithdrawalsIn(trx: Db, ids: readonly string[], at: n
   let withdrawn = 0;
   for (const chunk of chunks(ids)) {
     const heads = await trx.selectFrom('record_heads').selectAll().where('pick_id', 'in', chunk).execute();
-    for (const head of heads) {
-      if (head.digest === null) continue;
-      await openVersion(trx, head.pick_id, head, null, at, 'poll');
-      withdrawn += 1;
-    }
+    const opened = heads.filter((head) => head.digest !== null).map((head) => ({ pickId: head.pick_id, head, digest: null }));
+    await openVersions(trx, opened, at, 'poll');
+    withdrawn += opened.length;
   }
   return withdrawn;
 }
 
 type Head = Database['record_heads'];
 
-/** A new newest version (digest null: withdrawn): the one before it gets its last sighting from the head. */
-async function openVersion(trx: Db, pickId: string, head: Head | undefined, digest: string | null, at: number, by: Observer) {
-  const seq = (head ? Number(head.seq) : 0) + 1;
-  if (head)
-    await trx
-      .updateTable('record_versions')
-      .set({ last_ms: head.last_ms, last_by: head.last_by })
-      .where('pick_id', '=', pickId)
-      .where('seq', '=', head.seq)
-      .execute();
+interface Opening {
+  pickId: string;
+  head: Head | undefined;
+  /** null: withdrawn. */
+  digest: string | null;
+}
+
+/**
+ * New newest versions of records (each record once), a chunk's in a few statements whatever its size: the
+ * version each replaces gets its last sighting from its head; the new ones and their heads are written in one
+ * statement each.
+ */
+async function openVersions(trx: Db, opened: readonly Opening[], at: number, by: Observer): Promise<void> {
+  if (opened.length === 0) return;
+  for (const { pickId, head } of opened)
+    if (head)
+      await trx
+        .updateTable('record_versions')
+        .set({ last_ms: head.last_ms, last_by: head.last_by })
+        .where('pick_id', '=', pickId)
+        .where('seq', '=', head.seq)
+        .execute();
+  const rows = opened.map(({ pickId, head, digest }) => ({ pickId, digest, seq: (head ? Number(head.seq) : 0) + 1 }));
   await trx
     .insertInto('record_versions')
-    .values({ pick_id: pickId, seq, digest, first_ms: at, first_by: by, last_ms: at, last_by: by })
+    .values(rows.map(({ pickId, digest, seq }) => ({ pick_id: pickId, seq, digest, first_ms: at, first_by: by, last_ms: at, last_by: by })))
     .execute();
   await trx
     .insertInto('record_heads')
-    .values({ pick_id: pickId, seq, digest, last_ms: at, last_by: by, first_ms: at, first_seq: seq })
-    .onConflict((oc) => oc.column('pick_id').doUpdateSet({ seq, digest, last_ms: at, last_by: by, first_ms: at, first_seq: seq }))
+    .values(
+      rows.map(({ pickId, digest, seq }) => ({ pick_id: pickId, seq, digest, last_ms: at, last_by: by, first_ms: at, first_seq: seq })),
+    )
+    .onConflict((oc) =>
+      oc.column('pick_id').doUpdateSet((eb) => ({
+        seq: eb.ref('excluded.seq'),
+        digest: eb.ref('excluded.digest'),
+        last_ms: eb.ref('excluded.last_ms'),
+        last_by: eb.ref('excluded.last_by'),
+        first_ms: eb.ref('excluded.first_ms'),
+        first_seq: eb.ref('excluded.first_seq'),
+      })),
+    )
     .execute();
 }
 

@@ -68,9 +68,6 @@ function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>, options:
     sqlite.pragma('busy_timeout = 10000'); // the CLI and the portal write the same file
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    // Pages read through a memory map instead of a read call each: record history's sets read tens of MB a walk,
-    // and SQLite's own cache holds 2 MB. Address space, not memory: the kernel keeps or drops the pages.
-    sqlite.pragma('mmap_size = 1073741824');
     const check = sqlite.pragma('quick_check(1)', { simple: true });
     if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
   } catch (error) {

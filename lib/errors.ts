@@ -53,6 +53,11 @@ export const ERROR_KINDS = {
   INVALID_FORMAT: { status: 400, title: 'The file format is not valid', message: 'format must be csv or json.' },
   UNAUTHENTICATED: { status: 401, title: 'Signed out', message: 'Sign in to use the portal.' },
   FORBIDDEN: { status: 403, title: 'Not allowed', message: 'Your role may not do this.' },
+  OWNER_NOT_ALLOWED: {
+    status: 403,
+    title: 'Its owner may not act',
+    message: 'This acts for someone who may not do this now (removed, disabled or another role).',
+  },
   TOO_MANY_WALKS: {
     status: 429,
     title: 'Too many exports running',

@@ -3,6 +3,7 @@ import { ROLES, isRole } from '../lib/auth/roles';
 import { addUser, listUsers, removeUser, setPassword, updateUser } from '../lib/auth/users';
 import { recordAudit, type AuditAction } from '../lib/audit/record';
 import { closeStore, getStore } from '../lib/store';
+import { ownerChange } from '../lib/tokens/owner';
 
 /**
  * `npm run users -- add <email> --role <viewer|editor|manager|admin>` (password from standard input),
@@ -38,7 +39,8 @@ async function fail(message: string): Promise<never> {
 
 /** Every change made here is in the audit trail, by `cli`. */
 async function audited(action: AuditAction, target: string, change: () => Promise<boolean>, filters: Record<string, string> | null = null) {
-  const done = await change();
+  // Their API tokens act for them: suspended or resumed with the account, audited (lib/tokens/owner.ts).
+  const done = await ownerChange({ email: 'cli', role: null }, target, change);
   const outcome = done ? 'complete' : 'failed';
   await recordAudit({
     actor: 'cli',

@@ -3,7 +3,7 @@ import { alertsSince, type Alert } from '../store/alerts';
 import { claimDigest, claimDueDigests, markDigest } from '../store/alert-channels';
 import type { Database } from '../store/schema';
 import { nextTry, SEND_CLAIM_MS, type Message } from '.';
-import { ALERT_KIND_LABELS, subscriptions, type AlertKind, type Subscription } from './subscriptions';
+import { ALERT_KIND_LABELS, ownerOf, receives, subscriptions, type AlertKind, type Subscription } from './subscriptions';
 
 type Db = Kysely<Database>;
 const DAY_MS = 86_400_000;
@@ -57,7 +57,8 @@ export async function sendDigests(
     else await markDigest(db, retry.id, { ok: false, error: 'the person no longer takes a digest', nextMs: null, alerts: 0 });
   }
   for (const { id, person, attempts, moment: at } of claimed) {
-    const alerts = (await alertsSince(db, at - DAY_MS, at)).filter((a) => (person.kinds as string[]).includes(a.kind));
+    const alerts: Alert[] = [];
+    for (const alert of await alertsSince(db, at - DAY_MS, at)) if (receives(person, alert, await ownerOf(db, alert))) alerts.push(alert);
     try {
       await options.send(digestMessage(person.email, dayOf(at), alerts, person.kinds, options.portalUrl));
       await markDigest(db, id, { ok: true, at: now, alerts: alerts.length });

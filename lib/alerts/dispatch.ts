@@ -19,8 +19,8 @@ type Db = Kysely<Database>;
 
 export interface DispatchOptions {
   now: number;
-  /** Who receives an alert of this kind by email as it happens. */
-  recipients: (kind: string) => Promise<string[]>;
+  /** Who receives this alert by email as it happens (its kind, and for a token's or delivery's, its owner). */
+  recipients: (alert: Alert) => Promise<string[]>;
   /** The mail channel; null when no SMTP server is set (alerts are then marked unsent, kept in the log). */
   send: ((message: Message) => Promise<void>) | null;
   portalUrl: string;
@@ -89,20 +89,29 @@ async function sendEmails(db: Db, options: DispatchOptions): Promise<Pick<Dispat
   for (const group of byKind.values()) {
     const ids = group.map((a) => a.id);
     if (!(await claimAlerts(db, ids, now + SEND_CLAIM_MS))) continue; // another dispatcher has them
-    const to = await options.recipients(group[0]!.kind);
-    if (!options.send || to.length === 0) {
-      await moveAlerts(db, ids, 'sending', 'unsent', {
-        error: options.send ? 'nobody receives this kind of alert by email as it happens' : 'no SMTP_URL is set: kept here, not mailed',
-      });
-      continue;
+    // One message per set of recipients: an alert about one token or delivery goes to its owner, not to other owners.
+    const byRecipients = new Map<string, { to: string[]; alerts: Alert[] }>();
+    for (const alert of group) {
+      const to = await options.recipients(alert);
+      const key = to.join('\n');
+      byRecipients.set(key, { to, alerts: [...(byRecipients.get(key)?.alerts ?? []), alert] });
     }
-    try {
-      await options.send(messageFor(group, to, options.portalUrl));
-      await markSent(db, ids, to, now);
-      sent += group.length;
-    } catch (error) {
-      await markAttemptFailed(db, ids, (error as Error).message, nextTry(Math.max(...group.map((a) => a.attempts)), now), to);
-      failed += group.length;
+    for (const { to, alerts } of byRecipients.values()) {
+      const mine = alerts.map((a) => a.id);
+      if (!options.send || to.length === 0) {
+        await moveAlerts(db, mine, 'sending', 'unsent', {
+          error: options.send ? 'nobody receives this kind of alert by email as it happens' : 'no SMTP_URL is set: kept here, not mailed',
+        });
+        continue;
+      }
+      try {
+        await options.send(messageFor(alerts, to, options.portalUrl));
+        await markSent(db, mine, to, now);
+        sent += alerts.length;
+      } catch (error) {
+        await markAttemptFailed(db, mine, (error as Error).message, nextTry(Math.max(...alerts.map((a) => a.attempts)), now), to);
+        failed += alerts.length;
+      }
     }
   }
   return { sent, failed };

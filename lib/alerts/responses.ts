@@ -9,6 +9,7 @@ import type { Database } from '../store/schema';
 import {
   ALERT_KIND_LABELS,
   ALERT_KINDS,
+  kindsFor,
   setSubscription,
   subscriptionOf,
   subscriptions,
@@ -132,8 +133,12 @@ export async function subscriptionResponse(request: Request, session: PortalSess
         problems.kinds = `must be a list of alert kinds: ${ALERT_KINDS.join(', ')}`;
       else {
         const unknown = (kinds as string[]).filter((k) => !(ALERT_KINDS as readonly string[]).includes(k));
+        const allowed = kindsFor(session.user.role) as string[];
+        const closed = (kinds as string[]).filter((k) => (ALERT_KINDS as readonly string[]).includes(k) && !allowed.includes(k));
         if (unknown.length)
-          problems.kinds = `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an alert kind. Allowed: ${ALERT_KINDS.join(', ')}`;
+          problems.kinds = `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an alert kind. Allowed: ${allowed.join(', ')}`;
+        else if (closed.length)
+          problems.kinds = `${closed.map((k) => `"${k}"`).join(', ')} ${closed.length > 1 ? 'tell' : 'tells'} about what your role (${session.user.role}) may not open. Allowed: ${allowed.join(', ')}`;
       }
       if (delivery !== undefined && delivery !== 'each' && delivery !== 'digest')
         problems.delivery = 'must be "each" (as alerts happen) or "digest" (one email a day)';
@@ -145,7 +150,7 @@ export async function subscriptionResponse(request: Request, session: PortalSess
       kinds: mine?.kinds ?? [],
       delivery: mine?.delivery ?? 'each',
       chosen: mine?.chosen ?? false,
-      available: ALERT_KINDS.map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
+      available: kindsFor(session.user.role).map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
     });
   } catch (error) {
     return toAppError(error).toResponse();

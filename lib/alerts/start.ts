@@ -68,7 +68,7 @@ export function startAlerts(store: Store, config: PortalConfig, log: LineLog = l
         watchPolling(db, { pollMs: (await feedPeriodMs(db, ownPollMs)) ?? DEFAULT_PERIOD_MS, holdMs, now }),
       );
       await step('alerts could not be dispatched', async () => {
-        const done = await dispatchAlerts(db, { now, recipients: (kind) => recipientsOf(db, kind), send, portalUrl, webhooks });
+        const done = await dispatchAlerts(db, { now, recipients: (alert) => recipientsOf(db, alert), send, portalUrl, webhooks });
         const m = metrics().alerts;
         m.inc({ channel: 'email', outcome: 'sent' }, done.sent);
         m.inc({ channel: 'email', outcome: 'failed' }, done.failed);

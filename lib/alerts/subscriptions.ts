@@ -1,10 +1,18 @@
 import type { Kysely } from 'kysely';
+import { demoRefused, standing } from '../auth/principal';
+import { can, isRole, type Capability, type Role } from '../auth/roles';
+import type { Alert } from '../store/alerts';
+import { listDeliveries } from '../store/deliveries';
 import type { Database } from '../store/schema';
+import { getToken } from '../store/tokens';
 import { listUsers } from '../store/users';
 
 /**
- * Who receives which alerts by email. Each person chooses the kinds; until they do, admins receive every
- * kind and everyone else none (admins opt out, the others opt in). A disabled account receives nothing.
+ * Who receives which alerts by email. Each person chooses among the kinds their role may open (checked when
+ * they choose, and again when each alert is sent); until they do, admins receive every kind and everyone else
+ * none (admins opt out, the others opt in). An alert about one token or one delivery goes to admins and that
+ * token's or delivery's owner only. Whoever the one rule for who may act refuses (removed, disabled, a demo
+ * account off the sandbox; lib/auth/principal.ts) receives nothing.
  */
 
 export const ALERT_KINDS = [
@@ -42,6 +50,30 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'token.unused': 'An API token unused for 30 days',
 };
 
+/** The capability that opens what each kind tells about: only people whose role has it may receive it. */
+export const KIND_CAPABILITY: Record<AlertKind, Capability> = {
+  'sport.degraded': 'browse',
+  'sport.down': 'browse',
+  'sport.recovered': 'browse',
+  'licence.refused': 'browse',
+  'licence.changed': 'browse',
+  'portal.not-polling': 'browse',
+  'delivery.failed': 'deliveries',
+  'delivery.paused': 'deliveries',
+  'delivery.recovered': 'deliveries',
+  'record.resettled': 'browse',
+  'audit.failed': 'audit',
+  'token.quota': 'tokens',
+  'token.expiring': 'tokens',
+  'token.unused': 'tokens',
+};
+
+/** The kinds a role may receive. */
+export const kindsFor = (role: Role): AlertKind[] => ALERT_KINDS.filter((kind) => can(role, KIND_CAPABILITY[kind]));
+
+/** Kinds about one person's own token or delivery. */
+const owned = (kind: string) => kind.startsWith('token.') || kind.startsWith('delivery.');
+
 /** As each alert happens, or in one email a day (ALERT_DIGEST_HOUR, UTC). */
 export type AlertDelivery = 'each' | 'digest';
 
@@ -60,20 +92,26 @@ export interface Subscription {
 
 const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALERT_KINDS] : []);
 
-/** Every enabled person's subscription (admins see them all on /alerts). */
+/** Every subscription of someone who may receive alerts now, each with only the kinds their role may open (admins see them all on /alerts). */
 export async function subscriptions(db: Db): Promise<Subscription[]> {
   const [users, rows] = await Promise.all([listUsers(db), db.selectFrom('alert_subscriptions').selectAll().execute()]);
   const chosen = new Map(
     rows.map((row) => [row.email, { kinds: JSON.parse(row.kinds) as string[], delivery: row.delivery, updatedAt: row.updated_at }]),
   );
+  const refused = demoRefused();
   return users
-    .filter((user) => !user.disabled)
+    .flatMap((user) => {
+      if (!isRole(user.role)) return [];
+      const account = { ...user, role: user.role };
+      return standing(account, { kind: 'recipient', email: user.email }, null, refused).ok ? [account] : [];
+    })
     .map((user) => {
       const choice = chosen.get(user.email);
+      const allowed = kindsFor(user.role);
       return {
         email: user.email,
         role: user.role,
-        kinds: choice ? ALERT_KINDS.filter((k) => choice.kinds.includes(k)) : defaultKinds(user.role),
+        kinds: (choice ? ALERT_KINDS.filter((k) => choice.kinds.includes(k)) : defaultKinds(user.role)).filter((k) => allowed.includes(k)),
         delivery: choice?.delivery === 'digest' ? 'digest' : 'each',
         chosen: choice !== undefined,
         updatedAt: choice?.updatedAt ?? null,
@@ -100,7 +138,25 @@ export async function setSubscription(
     .execute();
 }
 
-/** Who receives an alert of this kind by email as it happens (those who chose a digest get it there). */
-export async function recipientsOf(db: Db, kind: string): Promise<string[]> {
-  return (await subscriptions(db)).filter((s) => s.delivery === 'each' && (s.kinds as string[]).includes(kind)).map((s) => s.email);
+/** The owner of the token or delivery an alert is about, as they are now (null: none, or not an owned kind). */
+export async function ownerOf(db: Db, alert: Pick<Alert, 'kind' | 'sport'>): Promise<string | null> {
+  if (alert.kind.startsWith('token.')) {
+    const id = /\((tok_[0-9a-f]{12})\)$/.exec(alert.sport)?.[1];
+    return id ? ((await getToken(db, id))?.owner ?? null) : null;
+  }
+  if (alert.kind.startsWith('delivery.')) {
+    const name = alert.sport.replace(/^delivery /, '');
+    return (await listDeliveries(db)).find((d) => d.name === name)?.createdBy ?? null;
+  }
+  return null;
+}
+
+/** Whether this person receives this alert: they chose its kind (which their role may open), and an owned kind is theirs or they are an admin. */
+export const receives = (person: Subscription, alert: Pick<Alert, 'kind'>, owner: string | null) =>
+  (person.kinds as string[]).includes(alert.kind) && (!owned(alert.kind) || person.role === 'admin' || person.email === owner);
+
+/** Who receives this alert by email as it happens (those who chose a digest get it there). */
+export async function recipientsOf(db: Db, alert: Pick<Alert, 'kind' | 'sport'>): Promise<string[]> {
+  const owner = owned(alert.kind) ? await ownerOf(db, alert) : null;
+  return (await subscriptions(db)).filter((s) => s.delivery === 'each' && receives(s, alert, owner)).map((s) => s.email);
 }

@@ -4,7 +4,8 @@ import { fromStore } from '../store';
 import { latestDigests, listWebhooks } from '../store/alert-channels';
 import { digestView, notificationLog } from './responses';
 import { webhookView } from './webhooks';
-import { ALERT_KIND_LABELS, ALERT_KINDS, subscriptionOf, subscriptions } from './subscriptions';
+import type { Role } from '../auth/roles';
+import { ALERT_KIND_LABELS, kindsFor, subscriptionOf, subscriptions } from './subscriptions';
 
 /** What /alerts shows: the notification log, or the error to show. */
 export async function alertsForPage() {
@@ -17,14 +18,14 @@ export async function alertsForPage() {
 }
 
 /** The signed-in person's choice of alert emails, for the form on /health (null when the store is away). */
-export async function subscriptionForPage(email: string) {
+export async function subscriptionForPage(email: string, role: Role) {
   try {
     const mine = await fromStore((db) => subscriptionOf(db, email));
     return {
       kinds: mine?.kinds ?? [],
       delivery: mine?.delivery ?? 'each',
       chosen: mine?.chosen ?? false,
-      available: ALERT_KINDS.map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
+      available: kindsFor(role).map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
     };
   } catch {
     return null;

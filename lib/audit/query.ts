@@ -31,6 +31,9 @@ export const AUDIT_ACTIONS = [
   'token.create',
   'token.change',
   'token.revoke',
+  'token.reassign',
+  'token.suspend',
+  'token.resume',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

@@ -20,6 +20,11 @@ export function isDemoAccount(user: { email: string; demo?: boolean }): boolean 
   return user.demo === true || DEMO_EMAILS.has(normaliseEmail(user.email));
 }
 
+/** This instance reads the account afresh next time (it changed here; other instances within ACCOUNT_CACHE_MS). */
+export function forgetAccount(email: string): void {
+  cache.delete(normaliseEmail(email));
+}
+
 export async function currentAccount(email: string, now = Date.now(), graceMs = storeGraceMs()): Promise<StoredUser | undefined> {
   const key = normaliseEmail(email);
   const hit = cache.get(key);

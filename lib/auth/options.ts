@@ -10,7 +10,8 @@ import { oidcProvider } from './oidc-provider';
 import { DUMMY_HASH, verifyPassword } from './passwords';
 import { revokeSession, isSessionRevoked } from './revocation';
 import { isRole } from './roles';
-import { currentAccount, isDemoAccount } from './accounts';
+import { currentAccount } from './accounts';
+import { standing } from './principal';
 import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
 import { sessionCookieName } from './session-cookie';
 import type { SsoRefusal } from './sign-in-errors';
@@ -41,7 +42,7 @@ function sessionPolicy(): SessionPolicy {
     maxAgeSeconds: Math.round(config.SESSION_MAX_HOURS * 3600),
     isRevoked: isSessionRevoked,
     findAccount: currentAccount,
-    accountAllowed: (user) => config.PORTAL_SANDBOX || !isDemoAccount(user),
+    demoRefused: !config.PORTAL_SANDBOX,
   };
   return policy;
 }
@@ -127,7 +128,7 @@ export function authOptions(): AuthOptions {
               await audit('failed', user?.disabled && valid ? 'ACCOUNT_DISABLED' : 'INVALID_CREDENTIALS');
               return null;
             }
-            if (!sessionPolicy().accountAllowed(user)) {
+            if (!standing(user, { kind: 'person', email: user.email, role: user.role }, null, sessionPolicy().demoRefused).ok) {
               await audit('failed', 'DEMO_REFUSED');
               throw new SignInRefused(SIGN_IN_MESSAGES.demo);
             }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JWT } from 'next-auth/jwt';
+import { standing } from './principal';
 import { isRole, type Role } from './roles';
 import type { StoredUser } from './users';
 
@@ -16,8 +17,8 @@ export interface SessionPolicy {
   isRevoked: (sid: string) => Promise<boolean>;
   /** The account as the store has it now (a short cache is fine), or undefined when it is gone. */
   findAccount: (email: string) => Promise<StoredUser | undefined>;
-  /** Whether this account may hold a session at all (e.g. demo accounts off the sandbox). */
-  accountAllowed: (user: StoredUser) => boolean;
+  /** Whether demo accounts are refused (off the sandbox). */
+  demoRefused: boolean;
   now?: () => number;
 }
 
@@ -52,7 +53,9 @@ export async function continueSession(token: JWT, policy: SessionPolicy): Promis
   if (sessionEndsAt(token, policy.maxAgeSeconds) <= now || token.signedInAt * 1000 > now + 60_000) return ENDED;
   if (await policy.isRevoked(token.sid)) return ENDED;
   const account = typeof token.email === 'string' ? await policy.findAccount(token.email) : undefined;
-  if (!account || account.disabled || !policy.accountAllowed(account)) return ENDED;
+  // The account itself is judged by the one rule for who may act (lib/auth/principal.ts).
+  const person = { kind: 'person' as const, email: String(token.email), role: isRole(token.role) ? token.role : 'viewer' };
+  if (!account || !standing(account, person, null, policy.demoRefused).ok) return ENDED;
   if (account.sessionEpoch !== (typeof token.epoch === 'number' ? token.epoch : 0)) return ENDED;
   if (account.provider !== (token.provider === 'credentials' ? 'credentials' : 'oidc')) return ENDED;
   // A single sign-on role comes from the identity provider at sign-in; a password account's from the store.

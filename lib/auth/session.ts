@@ -9,7 +9,8 @@ import { AppError } from '../errors';
 import { noteRequestUser } from '../log/request';
 import { safeCallbackPath } from './callback';
 import { authOptions, checkSessionToken } from './options';
-import { can, isRole, type Capability, type Role } from './roles';
+import { mayAct } from './principal';
+import { isRole, type Capability, type Role } from './roles';
 
 /** A session with a known role: what every page and handler works with. */
 export type PortalSession = Session & { user: Session['user'] & { role: Role } };
@@ -59,11 +60,20 @@ export async function redirectToLogin(fallback: string): Promise<never> {
   redirect(back === '/' ? '/login' : `/login?callbackUrl=${encodeURIComponent(back)}`);
 }
 
+/** The signed-in person, as a principal of the one rule for who may act (lib/auth/principal.ts). */
+const personOf = (session: PortalSession) => ({ kind: 'person' as const, email: session.user.email ?? '', role: session.user.role });
+
+/** The session when its person may do this now (server actions: checked on every call), or null. */
+export async function sessionMay(capability: Capability): Promise<PortalSession | null> {
+  const session = await getPortalSession();
+  return session && (await mayAct(personOf(session), capability)).ok ? session : null;
+}
+
 /** For pages: signed-out people go to /login (and come back here), the wrong role gets the 403 page. */
 export async function requirePage(capability: Capability, returnTo: string): Promise<PortalSession> {
   const session = await getPortalSession();
   if (!session) return redirectToLogin(returnTo);
-  if (!can(session.user.role, capability)) forbidden();
+  if (!(await mayAct(personOf(session), capability)).ok) forbidden();
   return session;
 }
 
@@ -71,7 +81,9 @@ export async function requirePage(capability: Capability, returnTo: string): Pro
 export async function requireApi(capability: Capability): Promise<PortalSession> {
   const session = await getPortalSession();
   if (!session) throw new AppError({ code: 'UNAUTHENTICATED' });
-  if (!can(session.user.role, capability)) {
+  const verdict = await mayAct(personOf(session), capability);
+  if (!verdict.ok) {
+    if (verdict.refusal !== 'capability') throw new AppError({ code: 'UNAUTHENTICATED' });
     throw new AppError({ code: 'FORBIDDEN', message: `Your role (${session.user.role}) may not do this.` });
   }
   return session;

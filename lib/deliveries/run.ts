@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { mayAct } from '../auth/principal';
 import { AppError, toAppError } from '../errors';
 import { fileLabel, fileStamp } from '../export/file-headers';
 import { walkSummary } from '../picks-api';
@@ -85,6 +86,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   let keeping: Keeping | null = null;
 
   try {
+    await ownerMayRun(delivery);
     await checkSpoolSpace(spoolOf(settings));
     dir = await mkdtemp(path.join(spoolOf(settings).spoolDir, 'picks-delivery-'));
     spool = path.join(dir, file);
@@ -173,6 +175,16 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     // What the run delivered is read back from its spool before the run is over: reconcilable at once, and no spool left.
     await keeping?.done;
   }
+}
+
+/** A delivery acts for its owner (lib/auth/principal.ts): a removed, disabled or demoted owner's runs fail, loudly. */
+async function ownerMayRun(delivery: Delivery): Promise<void> {
+  const owner = await mayAct({ kind: 'delivery', id: delivery.id, owner: delivery.createdBy }, 'deliveries');
+  if (!owner.ok)
+    throw new AppError({
+      code: 'OWNER_NOT_ALLOWED',
+      message: `This delivery runs for ${delivery.createdBy}, and nothing was delivered: ${owner.reason}. It runs again once they may run deliveries.`,
+    });
 }
 
 async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished, settings: DeliverySettings): Promise<string> {

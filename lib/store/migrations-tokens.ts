@@ -39,4 +39,10 @@ export const TOKENS: Record<string, Migration> = {
         .execute();
     },
   },
+  // When the owner was given the token (creation or reassignment): an account added after it is not that owner.
+  '0016_token_owner_since': {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('api_tokens').addColumn('owner_since_ms', 'bigint').execute();
+    },
+  },
 };

@@ -6,6 +6,8 @@ export interface ApiTokensTable {
   name: string;
   /** Whose token it is: the person who may see and change it besides admins. */
   owner: string;
+  /** When the owner was given the token (null: at creation, before migration 0016). */
+  owner_since_ms: number | null;
   /** sha256 (hex) of the token: tokens are 256 random bits, so a fast hash is right; the token itself is never kept. */
   hash: string;
   /** The token's first characters, to recognise it in a list. */

@@ -11,6 +11,8 @@ export interface ApiToken {
   id: string;
   name: string;
   owner: string;
+  /** When the owner was given it (creation or reassignment). */
+  ownerSinceMs: number;
   prefix: string;
   scope: TokenScope;
   expiresMs: number;
@@ -27,6 +29,7 @@ const toToken = (row: Selectable<ApiTokensTable>): ApiToken => ({
   id: row.id,
   name: row.name,
   owner: row.owner,
+  ownerSinceMs: Number(row.owner_since_ms ?? row.created_ms),
   prefix: row.prefix,
   scope: JSON.parse(row.scope) as TokenScope,
   expiresMs: Number(row.expires_ms),
@@ -46,6 +49,7 @@ export async function insertToken(db: Db, token: ApiToken, hash: string): Promis
       id: token.id,
       name: token.name,
       owner: token.owner,
+      owner_since_ms: token.ownerSinceMs,
       hash,
       prefix: token.prefix,
       scope: JSON.stringify(token.scope),
@@ -85,6 +89,17 @@ export async function revokeToken(db: Db, id: string, by: string, at: number): P
   const result = await db
     .updateTable('api_tokens')
     .set({ revoked_ms: at, revoked_by: by, updated_ms: at })
+    .where('id', '=', id)
+    .where('revoked_ms', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Gives the token to another owner (their own from now on); false when it is revoked or gone. */
+export async function reassignToken(db: Db, id: string, owner: string, at: number): Promise<boolean> {
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ owner, owner_since_ms: at, updated_ms: at })
     .where('id', '=', id)
     .where('revoked_ms', 'is', null)
     .executeTakeFirst();

@@ -1,5 +1,6 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
+import { mayAct } from '../auth/principal';
 import { getStore } from '../store';
 import { tokenByHash, type ApiToken } from '../store/tokens';
 import { once } from '../process-state';
@@ -9,7 +10,8 @@ import { V1Error } from './v1-errors';
  * API tokens: `pvt_` and 43 base64url characters (256 random bits). Only their sha256 is stored: they are
  * high-entropy, so a fast hash is right (no password hashing). Each instance remembers what a token is for
  * CACHE_MS, so a revocation or a change of scope made on any instance takes effect everywhere within that
- * time (the instance that made it forgets at once).
+ * time (the instance that made it forgets at once). Its owner is judged on every request by the one rule
+ * for who may act, through the accounts' own short cache.
  */
 
 const FORMAT = /^pvt_[A-Za-z0-9_-]{43}$/;
@@ -29,6 +31,9 @@ const cache = () => once('tokenCache', () => new Map());
 export function forgetTokens(): void {
   cache().clear();
 }
+
+export const tokenPrincipal = (token: ApiToken) =>
+  ({ kind: 'token', id: token.id, owner: token.owner, ownerSinceMs: token.ownerSinceMs }) as const;
 
 const unauthorized = (message: string) => new V1Error(401, 'UNAUTHORIZED', message);
 
@@ -59,5 +64,8 @@ export async function authenticate(authorization: string | null, hasCookie: bool
   const token = entry.token;
   if (!token || token.revokedMs !== null) throw unauthorized('Missing or invalid credentials.');
   if (token.expiresMs <= now) throw unauthorized('This token has expired.');
+  // A token acts for its owner: a removed, disabled or demoted owner stops it (lib/auth/principal.ts).
+  const owner = await mayAct(tokenPrincipal(token), 'tokens', now);
+  if (!owner.ok) throw unauthorized(`This token is suspended: ${owner.reason}. An admin can give it to another owner.`);
   return token;
 }

@@ -1,5 +1,7 @@
 import 'server-only';
+import { mayAct } from '../auth/principal';
 import type { PortalSession } from '../auth/session';
+import { tokenPrincipal } from './access';
 import { fromStore } from '../store';
 import { getToken, listTokens, usageOf, usageSummary, type ApiToken, type DayUsage } from '../store/tokens';
 import { utcDay } from '../time';
@@ -16,7 +18,15 @@ export async function tokenViews(user: User): Promise<TokenView[]> {
     fromStore((db) => listTokens(db, user.role === 'admin' ? null : user.email)),
     fromStore((db) => usageSummary(db, utcDay())),
   ]);
-  return tokens.map((token) => tokenView(token, usage.get(token.id)));
+  const suspended = await Promise.all(tokens.map(suspendedBecause));
+  return tokens.map((token, i) => tokenView(token, usage.get(token.id), suspended[i]!));
+}
+
+/** Why the token's owner may not act through it now (the one rule, lib/auth/principal.ts), or null. */
+export async function suspendedBecause(token: ApiToken): Promise<string | null> {
+  if (token.revokedMs !== null) return null;
+  const owner = await mayAct(tokenPrincipal(token), 'tokens');
+  return owner.ok ? null : owner.reason;
 }
 
 /** The token, or null when there is none this person may see (someone else's is, for an editor, none). */
@@ -27,8 +37,8 @@ export async function visibleToken(user: User, id: string): Promise<ApiToken | n
 
 /** A token as listed (today's use, last use). */
 export async function viewOf(token: ApiToken): Promise<TokenView> {
-  const usage = await fromStore((db) => usageSummary(db, utcDay()));
-  return tokenView(token, usage.get(token.id));
+  const [usage, suspended] = await Promise.all([fromStore((db) => usageSummary(db, utcDay())), suspendedBecause(token)]);
+  return tokenView(token, usage.get(token.id), suspended);
 }
 
 /** A token's use per day over the last 30 days (days without use left out), this instance's latest counts first. */

@@ -1,14 +1,16 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { recordAudit } from '../audit/record';
+import { mayAct } from '../auth/principal';
+import { normaliseEmail } from '../auth/users';
 import type { PortalSession } from '../auth/session';
 import { AppError, invalidFields } from '../errors';
 import { readJsonObject } from '../net/json-body';
 import { licenceOrNull } from '../picks-api/portal';
 import { fromStore } from '../store';
-import { insertToken, listTokens, revokeToken, updateToken, type ApiToken } from '../store/tokens';
-import { forgetTokens, newToken } from './access';
-import { recentUsage, tokenViews, viewOf, visibleToken } from './read';
+import { insertToken, listTokens, reassignToken, revokeToken, updateToken, type ApiToken } from '../store/tokens';
+import { forgetTokens, newToken, tokenPrincipal } from './access';
+import { recentUsage, suspendedBecause, tokenViews, viewOf, visibleToken } from './read';
 import { checkTokenSettings, describeScope } from './scope';
 import { tokenView } from './view';
 
@@ -32,7 +34,7 @@ async function visible(user: User, id: string): Promise<ApiToken> {
   return token;
 }
 
-const audit = (user: User, action: 'create' | 'change' | 'revoke', token: ApiToken) =>
+const audit = (user: User, action: 'create' | 'change' | 'revoke' | 'reassign', token: ApiToken, previousOwner?: string) =>
   recordAudit({
     actor: user.email,
     role: user.role,
@@ -41,12 +43,14 @@ const audit = (user: User, action: 'create' | 'change' | 'revoke', token: ApiTok
     filters:
       action === 'revoke'
         ? null
-        : {
-            scope: describeScope(token.scope),
-            expiresAt: new Date(token.expiresMs).toISOString(),
-            ratePerMinute: String(token.ratePerMinute),
-            dailyRecords: String(token.dailyRecords),
-          },
+        : action === 'reassign'
+          ? { from: previousOwner ?? '', to: token.owner }
+          : {
+              scope: describeScope(token.scope),
+              expiresAt: new Date(token.expiresMs).toISOString(),
+              ratePerMinute: String(token.ratePerMinute),
+              dailyRecords: String(token.dailyRecords),
+            },
     outcome: 'complete',
   });
 
@@ -63,6 +67,7 @@ export async function tokensResponse(request: Request, user: User): Promise<Resp
     id: `tok_${randomBytes(6).toString('hex')}`,
     ...settings,
     owner: user.email,
+    ownerSinceMs: now,
     prefix,
     createdMs: now,
     createdBy: user.email,
@@ -72,7 +77,7 @@ export async function tokensResponse(request: Request, user: User): Promise<Resp
   };
   await fromStore((db) => insertToken(db, token, hash));
   await audit(user, 'create', token);
-  return json({ ...tokenView(token, undefined), token: secret }, 201);
+  return json({ ...tokenView(token, undefined, null), token: secret }, 201);
 }
 
 export async function tokenResponse(request: Request, user: User, id: string): Promise<Response> {
@@ -85,13 +90,37 @@ export async function tokenResponse(request: Request, user: User, id: string): P
     await audit(user, 'revoke', current);
     return new Response(null, { status: 204, headers: { 'Cache-Control': 'private, no-store' } });
   }
-  const body = await readJsonObject(request, MAX_BODY, refuse);
+  const { owner, ...body } = await readJsonObject(request, MAX_BODY, refuse);
+  if (owner !== undefined) return reassign(user, current, owner, Object.keys(body));
   const settings = checkTokenSettings(body, current, await licenceOrNull());
   const changed: ApiToken = { ...current, ...settings, updatedMs: Date.now() };
   await fromStore((db) => updateToken(db, id, changed));
   forgetTokens();
   await audit(user, 'change', changed);
-  return json(tokenView(changed, undefined));
+  return json(tokenView(changed, undefined, await suspendedBecause(changed)));
+}
+
+/**
+ * An admin gives a live token to another owner (when its owner leaves, the partner's system keeps running):
+ * the new owner must be someone who may hold tokens now. Audited with both owners.
+ */
+async function reassign(user: User, current: ApiToken, owner: unknown, others: string[]): Promise<Response> {
+  if (user.role !== 'admin') throw new AppError({ code: 'FORBIDDEN', message: 'Only an admin may give a token to another owner.' });
+  const problems: Record<string, string> = {};
+  for (const key of others) problems[key] = 'cannot be changed together with the owner; change the owner on its own';
+  const email = typeof owner === 'string' ? normaliseEmail(owner) : '';
+  const now = Date.now();
+  const changed: ApiToken = { ...current, owner: email, ownerSinceMs: now, updatedMs: now };
+  if (!email) problems.owner = 'must be the email address of a person who may hold tokens';
+  else {
+    const standing = await mayAct({ ...tokenPrincipal(changed), ownerSinceMs: Number.POSITIVE_INFINITY }, 'tokens', now);
+    if (!standing.ok) problems.owner = `${email} cannot hold tokens (${standing.reason.replace(/^owner (is )?/, '')})`;
+  }
+  if (Object.keys(problems).length > 0) throw refuse(problems);
+  await fromStore((db) => reassignToken(db, current.id, email, now));
+  forgetTokens();
+  await audit(user, 'reassign', changed, current.owner);
+  return json(tokenView(changed, undefined, null));
 }
 
 /** A token's use per day over the last 30 days (days without use are left out). */

@@ -49,7 +49,16 @@ const names = (what: string) =>
     .max(200, `must list at most 200 ${what}`);
 
 const fields = {
-  name: z.string({ error: 'must be a name' }).trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters'),
+  // One line of printable text: a name reaches chat messages and email bodies (lib/alerts).
+  name: z
+    .string({ error: 'must be a name' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(80, 'must be at most 80 characters')
+    .refine(
+      (value) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value),
+      'must be one line of printable text (no line breaks or control characters)',
+    ),
   content: z
     .array(z.enum(CONTENT, { error: 'must list "picks", "results" or both' }), { error: 'must list "picks", "results" or both' })
     .min(1, 'must list "picks", "results" or both'),

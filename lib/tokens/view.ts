@@ -3,7 +3,8 @@ import { describeScope, type TokenScope } from './scope';
 
 /** A token as the API and pages show it: never its secret, only the first characters that tell it apart. */
 
-export type TokenState = 'active' | 'expired' | 'revoked';
+/** suspended: live, but its owner may not act now (removed, disabled, demoted); `suspended` says why. */
+export type TokenState = 'active' | 'expired' | 'revoked' | 'suspended';
 
 export interface TokenView {
   id: string;
@@ -13,6 +14,8 @@ export interface TokenView {
   scope: TokenScope;
   scopeText: string;
   state: TokenState;
+  /** Why a live token does not work now ("owner disabled"), or null. */
+  suspended: string | null;
   expiresAt: string;
   ratePerMinute: number;
   dailyRecords: number;
@@ -29,12 +32,15 @@ export interface TokenView {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function tokenState(token: Pick<ApiToken, 'revokedMs' | 'expiresMs'>, now = Date.now()): TokenState {
+export function tokenState(token: Pick<ApiToken, 'revokedMs' | 'expiresMs'>, suspended: string | null, now = Date.now()): TokenState {
   if (token.revokedMs !== null) return 'revoked';
-  return token.expiresMs <= now ? 'expired' : 'active';
+  if (token.expiresMs <= now) return 'expired';
+  return suspended ? 'suspended' : 'active';
 }
 
-export function tokenView(token: ApiToken, usage: UsageSummary | undefined, now = Date.now()): TokenView {
+/** `suspended`: why its owner may not act now (lib/auth/principal.ts), or null when they may. */
+export function tokenView(token: ApiToken, usage: UsageSummary | undefined, suspended: string | null, now = Date.now()): TokenView {
+  const state = tokenState(token, suspended, now);
   const today = usage?.today ?? null;
   return {
     id: token.id,
@@ -43,7 +49,8 @@ export function tokenView(token: ApiToken, usage: UsageSummary | undefined, now 
     prefix: token.prefix,
     scope: token.scope,
     scopeText: describeScope(token.scope),
-    state: tokenState(token, now),
+    state,
+    suspended: state === 'suspended' ? suspended : null,
     expiresAt: iso(token.expiresMs)!,
     ratePerMinute: token.ratePerMinute,
     dailyRecords: token.dailyRecords,

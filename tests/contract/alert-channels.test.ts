@@ -86,7 +86,7 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
   const dispatch = (s: Store, now: number, smtp = smtpUrl) =>
     dispatchAlerts(s.db, {
       now,
-      recipients: (kind) => recipientsOf(s.db, kind),
+      recipients: (alert) => recipientsOf(s.db, alert),
       send: alertMailer({ SMTP_URL: smtp, ALERT_EMAIL_FROM: 'alerts@portal.example' }),
       portalUrl: 'https://portal.example',
       webhooks: {

@@ -62,7 +62,7 @@ describe.each(storeEngines())('alerts on $name', (engine) => {
   const dispatch = (s: Store, now: number, url = smtpUrl) =>
     dispatchAlerts(s.db, {
       now,
-      recipients: (kind) => recipientsOf(s.db, kind),
+      recipients: (alert) => recipientsOf(s.db, alert),
       send: alertMailer({ SMTP_URL: url, ALERT_EMAIL_FROM: 'alerts@portal.example' }),
       portalUrl: 'https://portal.example',
     });
@@ -191,7 +191,7 @@ describe.each(storeEngines())('alerts on $name', (engine) => {
     await change(s, [entry('Golf', 'down', 'portal', 'No instance is polling the feed', T)]);
     await dispatchAlerts(s.db, {
       now: T + HOLD,
-      recipients: (kind) => recipientsOf(s.db, kind),
+      recipients: (alert) => recipientsOf(s.db, alert),
       send: null,
       portalUrl: 'https://portal.example',
     });

@@ -22,7 +22,7 @@ function policy(overrides: Partial<SessionPolicy> & { at?: number } = {}): Sessi
     maxAgeSeconds: 8 * 3600,
     isRevoked: async () => false,
     findAccount: async () => account(),
-    accountAllowed: () => true,
+    demoRefused: false,
     now: () => overrides.at ?? t0 + HOUR,
     ...overrides,
   };
@@ -65,7 +65,8 @@ describe('session tokens', () => {
     const token = signedIn();
     expect(await continueSession(token, policy({ findAccount: async () => undefined }))).toBe(ENDED);
     expect(await continueSession(token, policy({ findAccount: async () => account({ disabled: true }) }))).toBe(ENDED);
-    expect(await continueSession(token, policy({ accountAllowed: () => false }))).toBe(ENDED);
+    expect(await continueSession(token, policy({ demoRefused: true, findAccount: async () => account({ demo: true }) }))).toBe(ENDED);
+    expect(await continueSession(token, policy({ demoRefused: true }))).toMatchObject({ sid: token.sid });
     expect(await continueSession(token, policy({ findAccount: async () => account({ role: 'viewer' }) }))).toMatchObject({
       role: 'viewer',
       sid: token.sid,

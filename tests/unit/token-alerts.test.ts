@@ -14,6 +14,7 @@ const token = (id: string, over: Partial<ApiToken> = {}): ApiToken => ({
   id,
   name: `consumer ${id.slice(-1)}`,
   owner: 'admin@example.com',
+  ownerSinceMs: NOW - DAY,
   prefix: 'pvt_abcdef',
   scope: { content: ['picks'], sports: [], leagues: [], from: null, to: null },
   expiresMs: NOW + 60 * DAY,

@@ -22,6 +22,7 @@ const token = (id: string, owner = 'ed@example.com'): ApiToken => ({
   id,
   name: `consumer ${id}`,
   owner,
+  ownerSinceMs: T,
   prefix: 'pvt_abcdef',
   scope: { content: ['picks'], sports: ['Football'], leagues: [], from: null, to: null },
   expiresMs: T + 86_400_000,

@@ -6,13 +6,25 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 /** The server action of /admin/users checks the caller's role itself: a page that is not shown is not a guard. */
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { email: string; role: string } } }));
-vi.mock('@/lib/auth/session', () => ({ getPortalSession: async () => session.current }));
+vi.mock('@/lib/auth/session', async () => (await import('../support/session-mock')).sessionModule(session));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'user-action-'));
-  Object.assign(process.env, { DATABASE_URL: '', PORTAL_DATA_DIR: dir, PORTAL_USERS_FILE: path.join(dir, 'none.json') });
+  Object.assign(process.env, {
+    PICKS_API_BASE_URL: 'https://api.example.com',
+    PICKS_API_KEY: 'k-123',
+    DATABASE_URL: '',
+    PORTAL_DATA_DIR: dir,
+    PORTAL_USERS_FILE: path.join(dir, 'none.json'),
+  });
   await (await import('@/lib/store')).closeStore();
+  // Callers are people of the store: the one rule for who may act reads their account.
+  const { addUser } = await import('@/lib/auth/users');
+  for (const role of ['viewer', 'editor', 'manager'] as const) await addUser(`${role}@example.com`, role, 'a long password');
+  await addUser('e@example.com', 'editor', 'a long password');
+  await addUser('m@example.com', 'manager', 'a long password');
+  await addUser('boss@example.com', 'admin', 'a long password');
 });
 afterAll(async () => (await import('@/lib/store')).closeStore());
 

@@ -1,15 +1,14 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { can } from '@/lib/auth/roles';
-import { getPortalSession } from '@/lib/auth/session';
+import { sessionMay } from '@/lib/auth/session';
 import { pollNow } from '@/lib/changes/start';
 import { toAppError } from '@/lib/errors';
 
 /** "Poll now" on /changes: admins only, checked on every call. */
 export async function pollNowAction(): Promise<void> {
-  const session = await getPortalSession();
-  if (!session || !can(session.user.role, 'poll')) redirect('/changes?polled=refused');
+  const session = await sessionMay('poll');
+  if (!session) redirect('/changes?polled=refused');
   let outcome: string;
   let since = Date.now();
   try {

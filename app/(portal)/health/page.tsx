@@ -27,7 +27,7 @@ export default async function HealthPage() {
   const admin = can(session.user.role, 'poll');
   const config = getConfig();
   const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
-  const [read, mine] = await Promise.all([healthForPage(pollMs), subscriptionForPage(session.user.email)]);
+  const [read, mine] = await Promise.all([healthForPage(pollMs), subscriptionForPage(session.user.email, session.user.role)]);
   type Row = SportHealthView;
   const history = read.ok ? read.history : [];
   const columns: Column<Row>[] = [

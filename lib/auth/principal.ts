@@ -1,0 +1,70 @@
+import 'server-only';
+import { getConfig } from '../config';
+import { currentAccount, isDemoAccount } from './accounts';
+import { can, type Capability, type Role } from './roles';
+import type { StoredUser } from './users';
+
+/**
+ * The one rule for who may act (docs/security.md#who-may-act). Every request and every piece of background
+ * work acts for a principal: a signed-in person, an API token and its owner, a delivery and its owner, an
+ * alert recipient. `mayAct` says whether that principal may still do this now: the account exists (and is
+ * the one the token or delivery was given to), is enabled, is not a demo account where those are refused,
+ * and its role grants the capability. Accounts are re-read through a short cache (ACCOUNT_CACHE_MS), so a
+ * change made on any instance holds on every instance within seconds. Sessions add their own checks
+ * (identity, sign-out, epoch) in lib/auth/session-token.ts, which judges the account with `standing` below.
+ */
+
+export type Principal =
+  /** A signed-in person, with the role their session carries now (a single sign-on role comes from the provider). */
+  | { kind: 'person'; email: string; role: Role }
+  /** An API token acts for its owner, who must hold the account they held when it was given to them. */
+  | { kind: 'token'; id: string; owner: string; ownerSinceMs: number }
+  /** A scheduled delivery acts for the person who made it. */
+  | { kind: 'delivery'; id: string; owner: string }
+  /** Someone an alert is sent to. */
+  | { kind: 'recipient'; email: string };
+
+export type Refusal = 'removed' | 'disabled' | 'demo' | 'capability';
+export type Standing = { ok: true; account: StoredUser; role: Role } | { ok: false; refusal: Refusal; reason: string };
+
+const WHOSE: Record<Principal['kind'], string> = { person: 'account', token: 'owner', delivery: 'owner', recipient: 'account' };
+const SAID: Record<Exclude<Refusal, 'capability'>, string> = { removed: 'removed', disabled: 'disabled', demo: 'a demo account' };
+
+/** Pure: what the account as the store has it now allows this principal (null capability: only that it may act at all). */
+export function standing(
+  account: StoredUser | undefined,
+  principal: Principal,
+  capability: Capability | null,
+  demoRefused: boolean,
+): Standing {
+  // The words a refusal is shown in: "owner disabled", "account removed".
+  const refuse = (refusal: Exclude<Refusal, 'capability'>): Standing => ({
+    ok: false,
+    refusal,
+    reason: `${WHOSE[principal.kind]} ${SAID[refusal]}`,
+  });
+  if (!account) return refuse('removed');
+  // The same address removed and added again is another account: what the old one was given does not pass to it.
+  if (principal.kind === 'token' && Date.parse(account.createdAt) > principal.ownerSinceMs) return refuse('removed');
+  if (account.disabled) return refuse('disabled');
+  if (demoRefused && isDemoAccount(account)) return refuse('demo');
+  const role = principal.kind === 'person' ? principal.role : account.role;
+  if (capability && !can(role, capability))
+    return { ok: false, refusal: 'capability', reason: `${WHOSE[principal.kind]} is a ${role}, who may not use ${capability}` };
+  return { ok: true, account, role };
+}
+
+/** Demo accounts act only beside the sandbox upstream (refused too when the configuration cannot be read). */
+export function demoRefused(): boolean {
+  try {
+    return !getConfig().PORTAL_SANDBOX;
+  } catch {
+    return true;
+  }
+}
+
+/** May this principal do this now? The one question every route, API v1 request, job and command asks. */
+export async function mayAct(principal: Principal, capability: Capability | null, now = Date.now()): Promise<Standing> {
+  const email = principal.kind === 'person' || principal.kind === 'recipient' ? principal.email : principal.owner;
+  return standing(await currentAccount(email, now), principal, capability, demoRefused());
+}

@@ -1,7 +1,10 @@
 import 'server-only';
+import type { Kysely } from 'kysely';
 import { getConfig } from '../config';
+import type { Database } from '../store/schema';
+import { findUser } from '../store/users';
 import { currentAccount, isDemoAccount } from './accounts';
-import { can, type Capability, type Role } from './roles';
+import { can, isRole, type Capability, type Role } from './roles';
 import type { StoredUser } from './users';
 
 /**
@@ -67,4 +70,12 @@ export function demoRefused(): boolean {
 export async function mayAct(principal: Principal, capability: Capability | null, now = Date.now()): Promise<Standing> {
   const email = principal.kind === 'person' || principal.kind === 'recipient' ? principal.email : principal.owner;
   return standing(await currentAccount(email, now), principal, capability, demoRefused());
+}
+
+/** The same question for background work that holds its store (a delivery's run): the account read afresh from it. */
+export async function mayActIn(db: Kysely<Database>, principal: Exclude<Principal, { kind: 'person' }>, capability: Capability | null) {
+  const email = principal.kind === 'recipient' ? principal.email : principal.owner;
+  const found = await findUser(db, email);
+  const account = found && isRole(found.role) ? { ...found, role: found.role } : undefined;
+  return standing(account, principal, capability, demoRefused());
 }

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { mayAct } from '../auth/principal';
+import { mayActIn } from '../auth/principal';
 import { AppError, toAppError } from '../errors';
 import { fileLabel, fileStamp } from '../export/file-headers';
 import { walkSummary } from '../picks-api';
@@ -86,7 +86,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
   let keeping: Keeping | null = null;
 
   try {
-    await ownerMayRun(delivery);
+    await ownerMayRun(db, delivery);
     await checkSpoolSpace(spoolOf(settings));
     dir = await mkdtemp(path.join(spoolOf(settings).spoolDir, 'picks-delivery-'));
     spool = path.join(dir, file);
@@ -178,8 +178,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
 }
 
 /** A delivery acts for its owner (lib/auth/principal.ts): a removed, disabled or demoted owner's runs fail, loudly. */
-async function ownerMayRun(delivery: Delivery): Promise<void> {
-  const owner = await mayAct({ kind: 'delivery', id: delivery.id, owner: delivery.createdBy }, 'deliveries');
+async function ownerMayRun(db: Kysely<Database>, delivery: Delivery): Promise<void> {
+  const owner = await mayActIn(db, { kind: 'delivery', id: delivery.id, owner: delivery.createdBy }, 'deliveries');
   if (!owner.ok)
     throw new AppError({
       code: 'OWNER_NOT_ALLOWED',

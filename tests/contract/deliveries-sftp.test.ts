@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
 import { runVerifier, writeTestKeys } from '../support/proof';
+import { addOwners } from '../support/new-delivery';
 
 /**
  * SFTP deliveries into a real sshd (Debian's openssh-server, started here on a loopback port with a
@@ -53,6 +54,7 @@ describe('an SFTP delivery', () => {
     const key = process.env.DELIVERY_SECRET_KEY!;
     const ctx = { db, instance: 'a', settings: { root: '/nonexistent', secretKey: key, allowPrivate: true } };
     const destination = { type: 'sftp' as const, host: '127.0.0.1', port: sshd.port, username: sshd.username, path: 'incoming/daily' };
+    await addOwners(db);
     await store.insertDelivery(db, {
       id: 'dlv_00000000000000a1',
       name: 'Partner SFTP',
@@ -111,6 +113,7 @@ describe('an SFTP delivery', () => {
     // Trust on first use happens at the handshake, before authenticating: a first run whose sign-in fails
     // has pinned the key all the same, so a later impostor gets no credential.
     const wrongPassword = { ...destination, username: 'nobody-here' };
+    await addOwners(db);
     await store.insertDelivery(db, {
       id: 'dlv_00000000000000a2',
       name: 'Wrong user',

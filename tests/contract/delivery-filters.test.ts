@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { addOwners } from '../support/new-delivery';
 
 /**
  * Deliveries that cannot be set up wrong, against the sandbox over real HTTP with a restricted licence
@@ -142,6 +143,7 @@ describe('empty runs', () => {
       settings: { root: process.env.DELIVERY_ROOT!, secretKey: null, allowPrivate: true },
     };
     const now = new Date().toISOString();
+    await addOwners(db);
     await store.insertDelivery(db, {
       id: 'dlv_00000000000000e1',
       name: 'Nothing in 2020',

@@ -9,6 +9,7 @@ import { readChanges } from '@/lib/store/changes';
 import { openStore } from '@/lib/store/open';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { storeEngines } from '../support/store-engines';
+import { addOwners } from '../support/new-delivery';
 
 /**
  * Files and feeds while the upstream moves, against a sandbox whose cursors are offsets (a record published
@@ -149,6 +150,7 @@ describe('a folder delivery while the upstream moves', () => {
     const store = await import('@/lib/store/deliveries');
     const { runNow } = await import('@/lib/deliveries/scheduler');
     const db = (await getStore()).db;
+    await addOwners(db);
     await store.insertDelivery(db, {
       id: 'dlv_00000000000000c1',
       name: 'Moving',

@@ -11,6 +11,7 @@ import { countResettled, findDeliveredFile } from '@/lib/store/delivered';
 import { openStore, type Store } from '@/lib/store/open';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { storeEngines } from '../support/store-engines';
+import { addOwners } from '../support/new-delivery';
 
 /**
  * What a delivery run delivered, kept and reconciled, against the sandbox over real HTTP, on both store engines:
@@ -82,6 +83,7 @@ describe.each(storeEngines())('reconciling a delivery run on $name', (engine) =>
     const store = await import('@/lib/store/deliveries');
     const { runNow, runCorrections } = await import('@/lib/deliveries/scheduler');
     const id = 'dlv_00000000000000aa';
+    await addOwners(db);
     await store.insertDelivery(db, {
       id,
       name: 'Recent results',

@@ -17,6 +17,7 @@ export function deliveryMaker(
     const store = await import('@/lib/store/deliveries');
     const id = `dlv_${((options.firstId ?? 0) + counter).toString(16).padStart(16, '0')}`;
     const at = new Date(options.now).toISOString();
+    await addOwners(db(), { [change.createdBy ?? 'ana@example.com']: 'editor' });
     await store.insertDelivery(db(), {
       id,
       schedule: '0 6 * * *',
@@ -34,3 +35,17 @@ export function deliveryMaker(
 
 /** The folder of a delivery to a directory, inside the delivery root. */
 export const folderOf = (delivery: Delivery): string => String(delivery.destination.folder);
+
+/** Deliveries act for their owner (lib/auth/principal.ts): the test's owners are people of the store. */
+export async function addOwners(db: Kysely<Database>, owners: Record<string, string> = { 'ana@example.com': 'editor' }): Promise<void> {
+  const { insertUserIfAbsent } = await import('@/lib/store/users');
+  for (const [email, role] of Object.entries(owners))
+    await insertUserIfAbsent(db, {
+      email,
+      role,
+      passwordHash: 'scrypt$x',
+      createdAt: new Date(0).toISOString(),
+      demo: false,
+      disabled: false,
+    });
+}

@@ -1,0 +1,85 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every way in goes through the one rule for who may act (lib/auth/principal.ts): each route handler, page,
+ * server action and piece of background work is listed here by what it acts for, and a new one that is
+ * not fails this test until it is placed. Read from the source, in the manner of the route guards of
+ * tests/e2e/access.spec.ts, so a surface cannot forget the rule by being new.
+ */
+
+const root = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+function files(dir: string, match: RegExp): string[] {
+  return readdirSync(path.join(root, dir)).flatMap((name) => {
+    const file = path.join(dir, name);
+    return statSync(path.join(root, file)).isDirectory() ? files(file, match) : match.test(name) ? [file] : [];
+  });
+}
+
+/** Routes anyone may call: what they answer is public by design (docs/security.md). */
+const PUBLIC_ROUTES: Record<string, string> = {
+  'app/api/health/route.ts': 'load balancers: the store and upstream states only',
+  'app/api/health/live/route.ts': 'liveness',
+  'app/api/health/ready/route.ts': 'readiness',
+  'app/api/proof/keys/route.ts': 'public keys, for recipients who verify files',
+  'app/api/auth/[...nextauth]/route.ts': 'sign-in itself (next-auth), judged by the same rule in lib/auth/options.ts',
+};
+const PUBLIC_PAGES = ['app/login/page.tsx'];
+
+/** Background work: what each loop acts for, and the file where that principal is judged. */
+const JOBS: Record<string, { actsFor: string; judgedIn?: string }> = {
+  'lib/deliveries/scheduler.ts': { actsFor: 'a delivery and its owner', judgedIn: 'lib/deliveries/run.ts' },
+  'lib/deliveries/run.ts': { actsFor: 'a delivery and its owner (its lease)', judgedIn: 'lib/deliveries/run.ts' },
+  'lib/alerts/start.ts': { actsFor: 'each alert recipient (emails, digests)', judgedIn: 'lib/alerts/subscriptions.ts' },
+  'lib/walk-slots.ts': { actsFor: 'the request or run that holds the slot, judged when it began' },
+  'lib/changes/poller.ts': { actsFor: 'the portal itself (the partner key): no person' },
+  'lib/audit/sealing.ts': { actsFor: 'the portal itself: no person' },
+  'lib/deliveries/spool-sweep.ts': { actsFor: 'the portal itself: no person' },
+  'lib/store/maintenance.ts': { actsFor: 'the portal itself: no person' },
+  'lib/picks-api/shared-pause.ts': { actsFor: 'the portal itself: no person' },
+};
+const ASKS = /\b(mayAct|mayActIn|standing)\(/;
+
+describe('the one rule for who may act', () => {
+  it('is asked by the session guards, the route wrapper and API v1', () => {
+    const session = read('lib/auth/session.ts');
+    for (const guard of ['requirePage', 'requireApi', 'sessionMay']) {
+      const body = session.slice(session.indexOf(`export async function ${guard}(`));
+      expect(body.slice(0, body.indexOf('\n}\n')), guard).toMatch(/mayAct\(/);
+    }
+    expect(read('lib/http.ts')).toMatch(/await requireApi\(capability\)/);
+    expect(read('lib/tokens/access.ts')).toMatch(/await mayAct\(tokenPrincipal\(token\), 'tokens'/);
+    expect(read('lib/auth/session-token.ts')).toMatch(/standing\(account, person, null, policy\.demoRefused\)/);
+  });
+
+  it('guards every route handler: withRole, API v1 or a listed public route', () => {
+    const routes = files('app', /^route\.ts$/);
+    expect(routes.length).toBeGreaterThan(40);
+    const unguarded = routes.filter((file) => {
+      if (file in PUBLIC_ROUTES) return false;
+      const source = read(file);
+      const exported = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (\w+)/g)];
+      const handler = /const handler = withRole/.test(source);
+      return exported.length === 0
+        ? !/export \{ handler as/.test(source)
+        : !exported.every(([, , how]) => how === 'withRole' || how === 'serveV1OnNext' || (how === 'handler' && handler));
+    });
+    expect(unguarded).toEqual([]);
+  });
+
+  it('guards every page and server action', () => {
+    const pages = files('app', /^page\.tsx$/).filter((file) => !PUBLIC_PAGES.includes(file));
+    expect(pages.filter((file) => !/await requirePage\(/.test(read(file)))).toEqual([]);
+    const actions = files('app', /\.tsx?$/).filter((file) => /^'use server';/m.test(read(file)));
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.filter((file) => !/await sessionMay\(/.test(read(file)))).toEqual([]);
+  });
+
+  it('places every piece of background work, and those acting for someone ask the rule', () => {
+    const loops = files('lib', /\.(ts|mjs)$/).filter((file) => /setInterval\(/.test(read(file)));
+    expect(loops.filter((file) => !(file in JOBS))).toEqual([]);
+    for (const [file, job] of Object.entries(JOBS)) if (job.judgedIn) expect(read(job.judgedIn), `${file}: ${job.actsFor}`).toMatch(ASKS);
+  });
+});

@@ -46,8 +46,9 @@ export const CHECK_PATH = '/api/proof/check';
 /** true: the request was answered here; false: it is ready for Next. */
 export type RequestPolicy = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-// Hashed assets, the image optimiser, the icons and the offline verifier recipients download: no page, no nonce, no sign-in needed.
-const ASSETS = /^\/(?:_next\/static\/|_next\/image|favicon\.ico|icon\.svg|verify-picks-file\.mjs$)/;
+// Hashed assets, the image optimiser, the icons and the offline verifier recipients download: no page, no nonce, no sign-in
+// needed. Judged on the path as it will be routed, and only when that is the path as sent (no dot segments, %2e%2e included).
+const ASSETS = /^\/(?:_next\/static\/[^/][^?#]*|_next\/image|favicon\.ico|icon\.svg|verify-picks-file\.mjs)$/;
 // next dev's own endpoints (hot reload, error overlay).
 const DEV_ASSETS = /^\/(?:_next\/|__nextjs)/;
 const ORIGIN = 'http://portal.invalid';
@@ -97,7 +98,11 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
     if (refused) {
       const portalRequestId = res.getHeader('x-request-id') ?? null;
       const body = JSON.stringify({ error: { status: 403, code: 'FORBIDDEN', message: refused, requestId: null, portalRequestId } });
-      res.writeHead(403, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store' });
+      res.writeHead(403, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
       res.end(body);
       return true;
     }
@@ -105,7 +110,8 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
     const rawPath = query < 0 ? raw : raw.slice(0, query);
     if (limitBody(req, res, rawPath === CHECK_PATH ? options.maxCheckBytes : options.maxBodyBytes)) return true;
     delete headers['content-security-policy']; // only ours names the nonce Next puts on its scripts
-    if (ASSETS.test(rawPath) || (dev && DEV_ASSETS.test(rawPath))) return false;
+    const routed = url?.pathname === rawPath ? rawPath : null;
+    if (routed !== null && (ASSETS.test(routed) || (dev && DEV_ASSETS.test(routed)))) return false;
 
     if (!url) {
       res.writeHead(400, {

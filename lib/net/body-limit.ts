@@ -17,7 +17,12 @@ function refuse(res: ServerResponse, maxBytes: number) {
     const body = JSON.stringify({
       error: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: tooLargeMessage(maxBytes), requestId: null, portalRequestId },
     });
-    res.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'private, no-store', Connection: 'close' });
+    res.writeHead(413, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+      Connection: 'close',
+    });
     res.end(body);
   }
   res.once('finish', () => res.socket?.destroy());

@@ -18,7 +18,11 @@ export class V1Error extends Error {
   }
 }
 
-export const V1_HEADERS = { 'Cache-Control': 'private, no-store', 'Content-Type': 'application/json; charset=utf-8' } as const;
+export const V1_HEADERS = {
+  'Cache-Control': 'private, no-store',
+  'Content-Type': 'application/json; charset=utf-8',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
 
 /** What the portal met on the way (the upstream refusing, failing, throttling), as a consumer should hear it. */
 export function toV1Error(error: unknown): V1Error {

@@ -93,6 +93,33 @@ describe('request policy over http', () => {
     }
   });
 
+  it('judges assets on the routed path, exactly: a page reached through an asset-looking path keeps its policy', async () => {
+    const raw = (path: string) =>
+      new Promise<{ status: number; csp: string | undefined }>((resolve, reject) => {
+        const { hostname, port } = new URL(plain.url);
+        const req = request({ hostname, port, path, headers: { cookie: 'portal.session=x' } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode!, csp: res.headers['content-security-policy'] as string | undefined });
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of [
+      '/_next/static/%2e%2e/%2e%2e/licence',
+      '/_next/static/%2E%2E/%2E%2E/admin/users',
+      '/_next/static/../../licence',
+      '/icon.svg/%2e%2e/licence',
+      '/favicon.ico/..%2f..%2flicence',
+      '/_next/image/../../picks',
+      '/verify-picks-file.mjs/x',
+    ]) {
+      const { status, csp } = await raw(path);
+      expect(status, path).toBe(200);
+      expect(nonceOf(csp), path).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    }
+    expect((await raw('/_next/static/chunks/app/(portal)/tokens/%5Bid%5D/page-1a2b.js')).csp).toBeUndefined();
+  });
+
   it('passes a page with the cookie (whole or in chunks), with the return address it set, whatever the client sent', async () => {
     for (const cookie of ['portal.session=x', 'other=1; portal.session.0=a; portal.session.1=b']) {
       const res = await fetch(`${plain.url}/results?sport=Tennis`, { headers: { cookie, [RETURN_HEADER]: '//evil.example' } });
@@ -174,6 +201,7 @@ describe('request policy over http', () => {
       for (const method of ['POST', 'PATCH', 'DELETE', 'PUT']) {
         const res = await fetch(`${plain.url}/api/deliveries`, { method, headers: { cookie: 'portal.session=x', ...headers } });
         expect(res.status, `${method} ${JSON.stringify(headers)}`).toBe(403);
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
         expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
           code: 'FORBIDDEN',
           message: expect.stringContaining(message),
@@ -209,6 +237,7 @@ describe('request policy over http', () => {
     const before = bodiesRead.length;
     const declared = await post('/api/auth/callback/credentials', { ...origin, 'content-type': 'text/plain' }, 'x'.repeat(64 * 1024 + 1));
     expect(declared.status).toBe(413);
+    expect(declared.headers.get('x-content-type-options')).toBe('nosniff');
     expect(((await declared.json()) as { error: { code: string; message: string } }).error).toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
       message: 'The request body is larger than the portal accepts (64 KB).',

@@ -188,7 +188,11 @@ describe('API v1 answers', () => {
       message: 'The portal hit an unexpected error.',
     });
     const unauthorized = v1ErrorBody(toV1Error(new (await import('@/lib/tokens/v1-errors')).V1Error(401, 'UNAUTHORIZED', 'x')), 'req_2');
-    expect(unauthorized.headers).toMatchObject({ 'WWW-Authenticate': 'Bearer realm="picks-api"', 'Cache-Control': 'private, no-store' });
+    expect(unauthorized.headers).toMatchObject({
+      'WWW-Authenticate': 'Bearer realm="picks-api"',
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
     expect(JSON.parse(unauthorized.body)).toEqual({ error: { code: 'UNAUTHORIZED', message: 'x', requestId: 'req_2' } });
   });
 });

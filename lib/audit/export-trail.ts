@@ -57,6 +57,15 @@ export function recordExportRefused(context: ExportContext, error: unknown, star
 }
 
 /** The export's stream, passed through unchanged, with its end recorded in the audit trail. */
+/** Lets a walk slot go when the file has ended, however it ended (after the export's own end, if any). */
+export function releaseAtEnd(progress: ExportProgress, release: () => void): void {
+  const before = progress.onEnd;
+  progress.onEnd = (outcome, entry) => {
+    release();
+    before?.(outcome, entry);
+  };
+}
+
 export function auditedStream(
   source: ReadableStream<Uint8Array>,
   context: ExportContext,

@@ -4,10 +4,11 @@ import { AppError, toAppError } from '../errors';
 import { fromStore } from '../store';
 import { findAuditEntry } from '../store/audit';
 import { findDeliveredFile, type DeliveredFile } from '../store/delivered';
-import { auditedStream, newProgress, type ExportContext } from '../audit/export-trail';
+import { auditedStream, newProgress, releaseAtEnd, type ExportContext } from '../audit/export-trail';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { changedInRun, correctionsStream } from './corrections';
 import { reconcilable, reconcile, type Reconciliation } from './reconcile';
+import { claimWalkSlot } from '../walk-slots';
 
 /** GET /api/exports/<id>/reconcile and a delivery run's: a delivered file against what the portal knows now. */
 
@@ -93,6 +94,7 @@ export async function runCorrectionsResponse(
   runId: string,
 ): Promise<Response> {
   const startedAt = Date.now();
+  let release: (() => void) | undefined;
   try {
     const format = new URL(request.url).searchParams.get('format') ?? 'csv';
     if (format !== 'csv' && format !== 'json') throw new AppError({ code: 'INVALID_FORMAT', details: { format } });
@@ -104,7 +106,9 @@ export async function runCorrectionsResponse(
       target: `corrections-${runId}-${fileStamp(new Date(startedAt))}.${format}`,
       filters: { delivery: deliveryId, run: runId },
     };
+    release = await claimWalkSlot(who.email); // taken like an export's, until the file has ended
     const progress = newProgress();
+    releaseAtEnd(progress, release);
     const meta = { delivery: deliveryId, corrects: runId, asOf: new Date(startedAt).toISOString() };
     const stream = await fromStore((db) =>
       correctionsStream(changedInRun(db, runId)[Symbol.asyncIterator](), format, meta, (n) => (progress.records = n)),
@@ -113,6 +117,7 @@ export async function runCorrectionsResponse(
       headers: { ...fileHeaders(contentTypeOf(format), context.target), 'X-Export-Id': progress.exportId },
     });
   } catch (error) {
+    release?.();
     return toAppError(error).toResponse();
   }
 }

@@ -1,10 +1,11 @@
 import 'server-only';
-import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
+import { auditedStream, newProgress, recordExportRefused, releaseAtEnd, type ExportContext } from '../audit/export-trail';
 import { AppError, toAppError } from '../errors';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { getRecentLicence } from '../picks-api/portal';
 import { startProof } from '../proof/file-proof';
 import { fromStore } from '../store';
+import { claimWalkSlot } from '../walk-slots';
 import { readFeed } from '../store/change-feed';
 import { historySince, readRecordHistory } from '../store/history-read';
 import { historyOf } from './diff';
@@ -39,6 +40,7 @@ export async function historyFileResponse(
 ): Promise<Response> {
   const startedAt = Date.now();
   let context: ExportContext | undefined;
+  let release: (() => void) | undefined;
   try {
     const coverage = await historyCoverage();
     const query: HistoryQuery = parseHistoryQuery(new URL(request.url).searchParams, startedAt, coverage.sinceMs, false);
@@ -56,7 +58,10 @@ export async function historyFileResponse(
       licence: null,
     };
     const { sinceMs: _sinceMs, ...vouched } = coverage;
+    // A whole-set read like an export: it takes one of the person's walk slots until the file has ended.
+    release = await claimWalkSlot(who.email);
     const progress = newProgress();
+    releaseAtEnd(progress, release);
     const onCount = (count: number) => (progress.records = count);
     let stream: ReadableStream<Uint8Array>;
     if (query.mode === 'asOf') {
@@ -78,6 +83,7 @@ export async function historyFileResponse(
       },
     });
   } catch (error) {
+    release?.();
     if (context) await recordExportRefused(context, error, startedAt);
     return toAppError(error).toResponse();
   }

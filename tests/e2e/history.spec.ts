@@ -24,6 +24,7 @@ const KEY = E2E.sandboxKey;
 let sandbox: ChildProcess;
 let portal: Instance;
 let db: Database.Database;
+let dataDir = '';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -77,7 +78,7 @@ test.beforeAll(async () => {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'history-'));
+  dataDir = mkdtempSync(path.join(tmpdir(), 'history-'));
   const usersFile = path.join(dataDir, 'users.json');
   await writeUsersFile(
     usersFile,
@@ -170,6 +171,18 @@ test('a record’s versions on its page and in JSON; the set at a moment is what
     headers: { cookie: editor },
   });
   expect((await csv.text()).trim().split('\r\n')).toHaveLength(served1.size + 1);
+
+  // A whole-set read like an export: with the editor's walk slots all held (by another instance), the file waits its turn.
+  const slots = new Database(path.join(dataDir, 'portal.sqlite'));
+  const hold = slots.prepare('insert into walk_slots (id, owner, instance, expires_at) values (?, ?, ?, ?)');
+  for (const id of ['held-1', 'held-2']) hold.run(id, STAFF.editor.email, 'another-instance', Date.now() + 60_000);
+  const asOfCsv = `${portal.origin}/api/history?asOf=${new Date(w1.at).toISOString()}&format=csv`;
+  const limited = await fetch(asOfCsv, { headers: { cookie: editor } });
+  expect(limited.status).toBe(429);
+  expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_WALKS');
+  slots.prepare("delete from walk_slots where instance = 'another-instance'").run();
+  slots.close();
+  expect((await fetch(asOfCsv, { headers: { cookie: editor } }).then((r) => r.text())).split('\r\n').length).toBeGreaterThan(1);
 
   // The difference between the two polls: the correction and the withdrawal among what changed.
   const diff = (await (

@@ -6,6 +6,7 @@ declare module '@/public/verify-picks-file.mjs' {
     crv?: string;
     x?: string;
     retiredAt?: string;
+    compromisedAt?: string;
     [name: string]: unknown;
   }
   export interface Check {
@@ -14,7 +15,12 @@ declare module '@/public/verify-picks-file.mjs' {
     detail: string;
   }
   export function readKeys(where: string): Promise<Jwk[]>;
-  export function checkJws(jws: string, keys: Jwk[]): { payload: Buffer; header: Record<string, unknown>; retiredAt: string | null };
+  export const MANIFEST_TYPE: 'picks-manifest+json';
+  export function checkJws(
+    jws: string,
+    keys: Jwk[],
+    typ?: string,
+  ): { payload: Buffer; header: Record<string, unknown>; signedAt: string | null; retiredAt: string | null };
   export function idsDigest(ids: string[]): { count: number; sha256: string };
   export function readCsv(file: string, needIds?: boolean): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
   export function readJson(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;

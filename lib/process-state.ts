@@ -37,6 +37,8 @@ export interface ProcessState {
   observeStore?: (ms: number, failed: boolean) => void;
   /** This process's signing key (lib/proof/signer.ts), read from its file once. */
   signingKey?: Promise<import('./proof/keys').SigningKey>;
+  /** Whether that key was retired or marked compromised, as the store said last (lib/proof/signer.ts). */
+  signingKeyStanding?: { kid: string; at: number; problem: string | null };
   /** The audit trail's checkpoints made by this process (lib/audit/sealing.ts); unset in commands. */
   sealing?: import('./audit/sealing').Sealing;
   /** API tokens (lib/tokens): the shared counters, tokens read in the last seconds, use counted since the last flush. */

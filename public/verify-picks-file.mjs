@@ -27,18 +27,50 @@ export async function readKeys(where) {
   return set.keys;
 }
 
-/** Checks a compact JWS with the keys given; returns the payload's bytes and the header, or throws saying why. */
-export function checkJws(jws, keys) {
+export const MANIFEST_TYPE = 'picks-manifest+json';
+
+/**
+ * Checks a compact JWS with the keys given; returns the payload's bytes, the header and when it was signed, or
+ * throws saying why. It must be of the type expected (`typ`), by a key not marked compromised, and a key that
+ * was retired must have signed before its retirement, as the signature's own protected `signedAt` says.
+ */
+export function checkJws(jws, keys, typ = MANIFEST_TYPE) {
   const parts = jws.trim().split('.');
   if (parts.length !== 3) throw new Error('it is not a compact JWS (three parts separated by dots)');
   const header = JSON.parse(fromB64url(parts[0]).toString('utf8'));
   if (header.alg !== 'EdDSA') throw new Error(`its algorithm is ${header.alg}, not EdDSA`);
+  if (header.typ !== typ)
+    throw new Error(`its type is ${header.typ === undefined ? 'not stated' : JSON.stringify(header.typ)}, not ${typ}`);
   const jwk = keys.find((key) => key.kid === header.kid);
   if (!jwk) throw new Error(`it was signed with key ${header.kid}, which is not among the keys given`);
+  if (jwk.compromisedAt)
+    throw new Error(
+      `key ${header.kid} was marked compromised at ${jwk.compromisedAt}: nothing it signed can be trusted, whenever it says it was signed`,
+    );
   const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: 'jwk' });
   if (!verify(null, Buffer.from(`${parts[0]}.${parts[1]}`), key, fromB64url(parts[2])))
     throw new Error(`its signature does not match key ${header.kid}: the manifest or the signature was changed`);
-  return { payload: fromB64url(parts[1]), header, retiredAt: jwk.retiredAt ?? null };
+  const payload = fromB64url(parts[1]);
+  const signedAt = isTime(header.signedAt) ? header.signedAt : statedTime(payload);
+  if (jwk.retiredAt) {
+    if (!signedAt) throw new Error(`key ${header.kid} was retired at ${jwk.retiredAt}, and this signature does not say when it was made`);
+    // A time its signer states: it stops a copy of a retired key used as is; one marked compromised stops every use.
+    if (Date.parse(signedAt) >= Date.parse(jwk.retiredAt))
+      throw new Error(`it was signed at ${signedAt}, at or after key ${header.kid} was retired (${jwk.retiredAt})`);
+  }
+  return { payload, header, signedAt, retiredAt: jwk.retiredAt ?? null };
+}
+
+const isTime = (value) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
+
+/** Signatures made before the portal stated its signing time: the time their payload states it was made (its end). */
+function statedTime(payload) {
+  try {
+    const document = JSON.parse(payload.toString('utf8'));
+    return [document.finishedAt, document.endedAt, document.at].find(isTime) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The digest of ids given as byte strings: sorted (code-unit order of byte strings is UTF-8 byte order), one per line. */
@@ -171,8 +203,10 @@ export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, k
   if (!jwsFile) check('signature', false, `no JWS was named and none is beside the file (${path.basename(file)}.manifest.jws)`);
   else
     try {
-      const { payload, header, retiredAt } = checkJws(await readFile(jwsFile, 'utf8'), keys);
-      check('signature', true, `EdDSA, key ${header.kid}${retiredAt ? ` (retired ${retiredAt}; it signed before then)` : ''}`);
+      const { payload, header, signedAt, retiredAt } = checkJws(await readFile(jwsFile, 'utf8'), keys);
+      // Said only once checked: a retired key's signature was made before its retirement (checkJws refuses the others).
+      const when = signedAt ? `, signed ${signedAt}` : '';
+      check('signature', true, `EdDSA, key ${header.kid}${when}${retiredAt ? ` (retired ${retiredAt}; it signed before then)` : ''}`);
       manifest = JSON.parse(payload.toString('utf8'));
       if (manifestFile) {
         const same = (await readFile(manifestFile)).equals(payload);

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'token.reassign',
   'token.suspend',
   'token.resume',
+  'proof.compromised',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

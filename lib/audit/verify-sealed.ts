@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
+import type { JSONWebKeySet } from 'jose';
+import { checkJws, type Jwk } from '@/public/verify-picks-file.mjs';
 import type { Kysely } from 'kysely';
 import { anchor, entryHash, readAudit } from '../store/audit';
 import { listCheckpoints } from '../store/checkpoints';
@@ -32,14 +33,13 @@ interface Signed {
   jws: string;
 }
 
-async function readSigned(jws: string, keys: ReturnType<typeof createLocalJWKSet>): Promise<CheckpointPayload> {
-  const { payload, protectedHeader } = await compactVerify(jws, keys);
-  if (protectedHeader.typ !== CHECKPOINT_TYPE) throw new Error(`it is a ${String(protectedHeader.typ)}, not a checkpoint`);
-  return JSON.parse(Buffer.from(payload).toString('utf8')) as CheckpointPayload;
+/** Checked by the recipients' own rules (public/verify-picks-file.mjs): its type, a key not compromised, signed before a retirement. */
+function readSigned(jws: string, keys: Jwk[]): CheckpointPayload {
+  return JSON.parse(checkJws(jws, keys, CHECKPOINT_TYPE).payload.toString('utf8')) as CheckpointPayload;
 }
 
 export async function verifySealed(db: Db, options: { keys: JSONWebKeySet; outside?: string[] }): Promise<SealedVerdict> {
-  const keys = createLocalJWKSet(options.keys);
+  const keys = options.keys.keys as Jwk[];
   const problems: string[] = [];
   const notes: string[] = [];
 
@@ -49,7 +49,7 @@ export async function verifySealed(db: Db, options: { keys: JSONWebKeySet; outsi
   let previous: { id: number; hash: string } | null = null;
   for (const checkpoint of stored) {
     try {
-      const payload = await readSigned(checkpoint.jws, keys);
+      const payload = readSigned(checkpoint.jws, keys);
       if (payload.id !== checkpoint.id || payload.headSeq !== checkpoint.headSeq || payload.headHash !== checkpoint.headHash)
         problems.push(`checkpoint ${checkpoint.id}: its row does not say what its signature says`);
       const expectedId: number = (previous?.id ?? 0) + 1;

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 
@@ -87,6 +87,12 @@ export async function loadSigningKey(settings: KeySettings): Promise<SigningKey>
       throw new Error(`PORTAL_SIGNING_KEY_FILE (${file}) cannot be read: ${(error as Error).message}`);
     return writeNewKey(file);
   }
+  // As ssh refuses a private key others can read: a key anyone on the machine could copy proves nothing.
+  const mode = (await stat(file)).mode & 0o777;
+  if (process.platform !== 'win32' && (mode & 0o077) !== 0)
+    throw new Error(
+      `The signing key file ${file} can be read or written by others (mode ${mode.toString(8).padStart(4, '0')}): make it owner-only (chmod 600 ${file}) and keep only the portal's user as its owner.`,
+    );
   try {
     return await parseSigningKey(text);
   } catch (error) {

@@ -38,4 +38,10 @@ export const PROOF: Record<string, Migration> = {
       await db.schema.alterTable('delivery_runs').addColumn('outside_licence', 'bigint').execute();
     },
   },
+  // A key marked compromised: every signature by it fails, whenever it claims to have been made.
+  '0017_key_compromised': {
+    async up(db: AnyDb) {
+      await db.schema.alterTable('signing_keys').addColumn('compromised_at', 'text').execute();
+    },
+  },
 };

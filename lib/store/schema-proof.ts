@@ -7,6 +7,8 @@ export interface SigningKeysTable {
   jwk: string;
   created_at: string;
   retired_at: string | null;
+  /** When an operator marked it compromised (npm run proof -- compromised <kid>); null: never. */
+  compromised_at: string | null;
 }
 
 /** The audit trail's signed checkpoints (lib/proof/checkpoints.ts), also appended to AUDIT_CHECKPOINT_FILE. */

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import { createHash, createPrivateKey, sign } from 'node:crypto';
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -82,6 +82,15 @@ async function exportWithProof(label: string) {
   return { file, kid: JSON.parse(Buffer.from(jws.split('.')[0]!, 'base64url').toString()).kid as string };
 }
 
+/** A compact JWS made by hand with a private key (what a holder of a copied key can do), signed now. */
+function signedWith(pem: string, kid: string, payload: Buffer): string {
+  const header = Buffer.from(
+    JSON.stringify({ alg: 'EdDSA', kid, typ: 'picks-manifest+json', signedAt: new Date().toISOString() }),
+  ).toString('base64url');
+  const input = `${header}.${payload.toString('base64url')}`;
+  return `${input}.${sign(null, Buffer.from(input), createPrivateKey(pem)).toString('base64url')}`;
+}
+
 const verify = (file: string) =>
   run(process.execPath, ['public/verify-picks-file.mjs', file, '--keys', `${origin}/api/proof/keys`]).then(
     ({ stdout }) => ({ code: 0, out: stdout }),
@@ -108,8 +117,37 @@ test('a rotated key signs from the next start; the retired one stays published a
   expect(set.keys.find((k) => k.kid === after.kid)?.retiredAt).toBeUndefined();
   const old = await verify(before.file);
   expect(old.code).toBe(0);
-  expect(old.out).toContain(`ok   signature: EdDSA, key ${before.kid} (retired`);
+  expect(old.out).toMatch(new RegExp(`ok   signature: EdDSA, key ${before.kid}, signed \\S+ \\(retired \\S+; it signed before then\\)`));
   expect((await verify(after.file)).code).toBe(0);
+
+  // With a copy of the retired key, a manifest signed after its retirement fails the recipients' verifier and the portal's check.
+  const forged = `${before.file}.forged`;
+  await copyFile(before.file, forged);
+  const manifest = await readFile(`${before.file}.manifest.json`);
+  await writeFile(`${forged}.manifest.json`, manifest);
+  await writeFile(`${forged}.manifest.jws`, signedWith(await readFile(oldKey, 'utf8'), before.kid, manifest));
+  const refused = await verify(forged);
+  expect(refused.code).toBe(1);
+  expect(refused.out).toMatch(new RegExp(`FAIL signature: it was signed at \\S+, at or after key ${before.kid} was retired`));
+  expect(refused.out).not.toContain('signed before then');
+  const admin = await sessionCookie(origin, 'admin');
+  const check = async (file: string) => {
+    const form = new FormData();
+    form.set('file', new Blob([await readFile(file)]), path.basename(file));
+    form.set('jws', await readFile(`${file}.manifest.jws`, 'utf8'));
+    const res = await fetch(`${origin}/api/proof/check`, { method: 'POST', body: form, headers: { cookie: admin, origin } });
+    return (await res.json()) as { ok: boolean; checks: { name: string; ok: boolean; detail: string }[] };
+  };
+  expect(await check(before.file)).toMatchObject({ ok: true });
+  const portalSays = await check(forged);
+  expect(portalSays.ok).toBe(false);
+  expect(portalSays.checks.find((c) => c.name === 'signature')?.detail).toMatch(/at or after key .* was retired/);
+
+  // Marked compromised (the operator learns the copy is out): nothing the key signed verifies any more, even what it signed in time.
+  const marked = await run('npm', ['run', '-s', 'proof', '--', 'compromised', before.kid], { env: { ...process.env, ...env } });
+  expect(marked.stdout).toContain(`signing key ${before.kid} marked compromised`);
+  await expect.poll(async () => (await verify(before.file)).out, { timeout: 70_000 }).toContain(`key ${before.kid} was marked compromised`);
+  expect((await check(before.file)).ok).toBe(false);
 
   // The retired key is never used again: a portal given it stops at start, naming it.
   const child = spawn('npm', ['start'], {

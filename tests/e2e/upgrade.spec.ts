@@ -11,7 +11,7 @@ import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { writeUsersFile } from '../support/users-file';
-import { TEST_KEY_FILE } from '../support/proof';
+import { ownerOnlyTestKey } from '../support/test-key';
 
 /**
  * A rolling upgrade as docs/operations.md#upgrades describes it, side by side on one PostgreSQL: the release
@@ -70,7 +70,7 @@ test.describe.serial('a rolling upgrade on one PostgreSQL', () => {
       CHANGES_POLL_SECONDS: '0',
       DELIVERY_ROOT: path.join(dataDir, 'deliveries'),
       DELIVERY_SPOOL_MIN_FREE_MB: '1',
-      PORTAL_SIGNING_KEY_FILE: TEST_KEY_FILE,
+      PORTAL_SIGNING_KEY_FILE: ownerOnlyTestKey(),
     };
     // The previous release, in its own tree and data directory.
     const child = spawn('npm', ['run', 'dev'], {

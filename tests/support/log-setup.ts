@@ -1,4 +1,5 @@
 import { createPortalLogger } from '@/lib/log/create.mjs';
+import { ownerOnlyTestKey } from './test-key';
 
 // The portal's log lines go through console under vitest, where vitest.config.ts holds them back (VITEST_LOGS=1 prints them).
 (globalThis as { __portalLog?: unknown }).__portalLog = createPortalLogger({
@@ -6,4 +7,4 @@ import { createPortalLogger } from '@/lib/log/create.mjs';
 });
 
 // Proofs made under vitest are signed with the tests' own key (a fixture, never a real one), not one made in .data.
-process.env.PORTAL_SIGNING_KEY_FILE ||= `${process.cwd()}/tests/support/test-signing-key.pem`;
+process.env.PORTAL_SIGNING_KEY_FILE ||= ownerOnlyTestKey();

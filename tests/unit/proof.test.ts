@@ -9,9 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { idsDigest, newAttestor } from '@/lib/proof/attest';
 import { loadSigningKey, parseSigningKey, replaceKey, writeNewKey } from '@/lib/proof/keys';
 import { openStore, type Store } from '@/lib/store/open';
-import { listSigningKeys, registerSigningKey, RetiredKeyError } from '@/lib/store/signing-keys';
+import { listSigningKeys, markKeyCompromised, registerSigningKey, RetiredKeyError } from '@/lib/store/signing-keys';
+import { publishedKeys, signWith } from '@/lib/proof/signer';
 import type { LicenceSummary } from '@/lib/picks-api/licence';
-import { checkJws, readCsv } from '@/public/verify-picks-file.mjs';
+import { checkJws, MANIFEST_TYPE, readCsv, type Jwk } from '@/public/verify-picks-file.mjs';
 import { storeEngines } from '../support/store-engines';
 
 /**
@@ -40,6 +41,43 @@ describe('signing keys', () => {
     await expect(loadSigningKey({ PORTAL_DATA_DIR: dir, PORTAL_SIGNING_KEY_FILE: path.join(dir, 'none.pem') })).rejects.toThrow(
       /PORTAL_SIGNING_KEY_FILE \(.*none\.pem\) cannot be read/,
     );
+    // A key others can read is refused, as ssh refuses one.
+    const { chmod } = await import('node:fs/promises');
+    await chmod(path.join(dir, 'signing-key.pem'), 0o644);
+    await expect(loadSigningKey({ PORTAL_DATA_DIR: dir })).rejects.toThrow(
+      /can be read or written by others \(mode 0644\): make it owner-only/,
+    );
+    await chmod(path.join(dir, 'signing-key.pem'), 0o600);
+    expect((await loadSigningKey({ PORTAL_DATA_DIR: dir })).kid).toBe(made.kid);
+  });
+
+  it('stop signing once their key is retired or marked compromised, saying why', async () => {
+    const dir = await tmp();
+    Object.assign(process.env, {
+      PICKS_API_BASE_URL: 'https://api.example.com',
+      PICKS_API_KEY: 'k-123',
+      DATABASE_URL: '',
+      PORTAL_DATA_DIR: dir,
+      PORTAL_USERS_FILE: path.join(dir, 'none.json'),
+    });
+    const { getStore, closeStore } = await import('@/lib/store');
+    const { startSigning, signBytes } = await import('@/lib/proof/signer');
+    const { processState } = await import('@/lib/process-state');
+    try {
+      const store = await getStore();
+      const key = await startSigning(store);
+      expect(checkJws(await signBytes(Buffer.from('{}'), MANIFEST_TYPE), (await publishedKeys(store.db)).keys as Jwk[]).signedAt).toEqual(
+        expect.any(String),
+      );
+      const newer = await writeNewKey(path.join(dir, 'newer.pem'));
+      await registerSigningKey(store.db, newer.kid, newer.publicJwk); // another instance took over with a new key
+      processState.signingKeyStanding = undefined; // past its few seconds
+      await expect(signBytes(Buffer.from('{}'), MANIFEST_TYPE)).rejects.toThrow(
+        `Not signed: this instance's signing key ${key.kid} was retired at`,
+      );
+    } finally {
+      await closeStore();
+    }
   });
 
   it('are read from PEM or JWK, and anything else is refused in plain words', async () => {
@@ -65,7 +103,10 @@ describe.each(storeEngines())('the published keys on $name', (engine) => {
     const first = await writeNewKey(path.join(dir, 'first.pem'));
     expect(await registerSigningKey(store.db, first.kid, first.publicJwk, new Date('2026-11-01T00:00:00Z'))).toBe('added');
     expect(await registerSigningKey(store.db, first.kid, first.publicJwk)).toBe('known'); // a second instance, same key
-    const old = await new CompactSign(Buffer.from('{"a":1}')).setProtectedHeader({ alg: 'EdDSA', kid: first.kid }).sign(first.privateKey);
+    const old = await signWith(first, Buffer.from('{"a":1}'), MANIFEST_TYPE, new Date('2026-11-10T00:00:00Z'));
+    const untyped = await new CompactSign(Buffer.from('{"a":1}'))
+      .setProtectedHeader({ alg: 'EdDSA', kid: first.kid })
+      .sign(first.privateKey);
 
     const second = await writeNewKey(path.join(dir, 'second.pem'));
     await registerSigningKey(store.db, second.kid, second.publicJwk, new Date('2026-11-20T00:00:00Z'));
@@ -90,6 +131,32 @@ describe.each(storeEngines())('the published keys on $name', (engine) => {
     expect(() => checkJws(flipped, set.keys)).toThrow(/signature does not match/);
     const otherPayload = `${h}.${Buffer.from('{"a":2}').toString('base64url')}.${s}`;
     expect(() => checkJws(otherPayload, set.keys)).toThrow(/signature does not match/);
+
+    // As published: a retired key's signature holds only when it says it was made before the retirement.
+    const published = (await publishedKeys(store.db)).keys as Jwk[];
+    expect(checkJws(old, published)).toMatchObject({ signedAt: '2026-11-10T00:00:00.000Z', retiredAt: '2026-11-20T00:00:00.000Z' });
+    const forged = await signWith(first, Buffer.from('{"a":2}'), MANIFEST_TYPE, new Date('2026-11-20T00:00:00Z'));
+    expect(() => checkJws(forged, published)).toThrow(/signed at 2026-11-20T00:00:00.000Z, at or after key .* was retired/);
+    const undated = await new CompactSign(Buffer.from('{"a":1}'))
+      .setProtectedHeader({ alg: 'EdDSA', kid: first.kid, typ: MANIFEST_TYPE })
+      .sign(first.privateKey);
+    expect(() => checkJws(undated, published)).toThrow(/does not say when it was made/);
+    // The type is required: a checkpoint is no manifest, and a JWS of no type is neither.
+    expect(() => checkJws(untyped, set.keys)).toThrow(/its type is not stated, not picks-manifest\+json/);
+    const checkpoint = await signWith(second, Buffer.from('{}'), 'picks-audit-checkpoint+json');
+    expect(() => checkJws(checkpoint, published)).toThrow(/its type is "picks-audit-checkpoint\+json", not picks-manifest\+json/);
+    expect(checkJws(checkpoint, published, 'picks-audit-checkpoint+json').payload.toString()).toBe('{}');
+
+    // A key marked compromised: nothing it signed holds, and no instance starts with it.
+    expect(await markKeyCompromised(store.db, second.kid, new Date('2026-11-25T00:00:00Z'))).toBe(true);
+    const after = (await publishedKeys(store.db)).keys as Jwk[];
+    expect(after.find((k) => k.kid === second.kid)).toMatchObject({
+      compromisedAt: '2026-11-25T00:00:00.000Z',
+      retiredAt: '2026-11-25T00:00:00.000Z',
+    });
+    expect(() => checkJws(checkpoint, after, 'picks-audit-checkpoint+json')).toThrow(/marked compromised at 2026-11-25/);
+    await expect(registerSigningKey(store.db, second.kid, second.publicJwk)).rejects.toThrow(/marked compromised/);
+    expect(await markKeyCompromised(store.db, 'no-such-kid')).toBe(false);
   });
 });
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
+import { ownerOnlyTestKey } from '../../support/test-key';
 
-export const TEST_SIGNING_KEY = path.resolve('tests/support/test-signing-key.pem');
+export const TEST_SIGNING_KEY = ownerOnlyTestKey();
 
 /** Portal processes started by a spec itself (`npm start` with a real upstream), stopped and restarted at will. */
 

@@ -225,6 +225,57 @@ test('an admin sees the keys and checkpoints, and checks a file and its signatur
   });
 });
 
+test('a 95 MB check streams to disk on a worker thread: liveness keeps answering, a second check waits its turn, odd names are harmless', async () => {
+  test.setTimeout(180_000);
+  const got = await exportAndFetch(main, 'editor', '/api/export/picks?format=csv&league=NBA');
+  const admin = await sessionCookie(main, 'admin');
+  const origin = `http://localhost:${E2E.port}`;
+  const post = (file: Blob, name: string) => {
+    const form = new FormData();
+    form.set('file', file, name);
+    form.set('jws', got.jws);
+    return fetch(`${main}/api/proof/check`, { method: 'POST', body: form, headers: { cookie: admin, origin } });
+  };
+  // The export's header and records, repeated to 95 MB: a file the verifier must read whole.
+  const rows = got.bytes.toString('utf8').split('\r\n');
+  const body = `${rows.slice(1).join('\r\n')}\r\n`;
+  const big = new Blob([`${rows[0]}\r\n`, body.repeat(Math.ceil((95 * 1024 * 1024) / body.length))]);
+
+  const slowest = { ms: 0 };
+  let polling = true;
+  const liveness = (async () => {
+    while (polling) {
+      const started = performance.now();
+      const res = await fetch(`${main}/api/health/live`);
+      expect(res.status).toBe(200);
+      slowest.ms = Math.max(slowest.ms, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const first = post(big, 'big.csv');
+  let second: Response | null = null;
+  for (let tries = 0; tries < 100 && !second; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const res = await post(new Blob([got.bytes]), '..');
+    if (res.status === 429) second = res;
+  }
+  const checked = await first;
+  polling = false;
+  await liveness;
+  expect(checked.status).toBe(200);
+  const result = (await checked.json()) as { ok: boolean; checks: { name: string; ok: boolean }[] };
+  expect(result.ok).toBe(false); // not the file the manifest signs
+  expect(result.checks.find((c) => c.name === 'signature')?.ok).toBe(true);
+  expect(result.checks.find((c) => c.name === 'sha256')?.ok).toBe(false);
+  expect(second?.status, 'a second check while the first runs').toBe(429);
+  expect(((await second!.json()) as { error: { code: string } }).error.code).toBe('CHECK_BUSY');
+  expect(slowest.ms, 'the slowest liveness answer during the check').toBeLessThan(1000);
+  // A file named ".." is checked like any other (it never names a place on disk).
+  const dots = await post(new Blob([got.bytes]), '..');
+  expect(dots.status).toBe(200);
+  expect(((await dots.json()) as { ok: boolean }).ok).toBe(true);
+});
+
 test('the checkpoints download is for admins only, and verifies with the published keys', async () => {
   const admin = await sessionCookie(main, 'admin');
   const editor = await sessionCookie(main, 'editor');

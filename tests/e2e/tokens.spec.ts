@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { v1Contract } from '../support/v1-contract';
@@ -35,6 +37,8 @@ const answers: string[] = [];
 const cookies: Record<'admin' | 'editor' | 'viewer', string> = { admin: '', editor: '', viewer: '' };
 const made: Record<string, { id: string; token: string }> = {};
 let whole = '';
+/** What an operator's `npm run users` is given: the portals' own settings (their environment file). */
+let operatorEnv: Record<string, string> = {};
 
 const A = () => instances[0]!.origin;
 const B = () => instances[1]!.origin;
@@ -130,6 +134,7 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => filterless!.listen(0, '127.0.0.1', resolve));
   const upstreams = [SANDBOX, `http://127.0.0.1:${(filterless!.address() as AddressInfo).port}`];
+  operatorEnv = { ...upstreamEnv(SANDBOX, KEY), DATABASE_URL: url, AUTH_SECRET: 'tokens-spec-secret-0123456789-abcdef' };
   for (const [k, port] of PORTS.entries())
     instances.push(
       await startStaffPortal(
@@ -310,6 +315,55 @@ test('an expired token is refused; a revocation and a change of scope reach the 
   const audit = JSON.stringify((await api('admin', 'GET', '/api/audit?format=json')).body);
   expect(audit).toContain('token.change');
   expect(audit).toContain('token.revoke');
+});
+
+const users = (...args: string[]) =>
+  promisify(execFile)('npm', ['run', '-s', 'users', '--', ...args], { env: { ...process.env, ...operatorEnv } }).then((r) => r.stdout);
+
+test('a token acts for its owner: disabled, demoted or removed, it stops on the other instance within 10 s, says why, and an admin gives it to someone else', async () => {
+  needPostgres();
+  test.setTimeout(120_000);
+  const owner = 'leaver@staff.picks.test';
+  await promisify(execFile)('sh', ['-c', `echo 'a long leaver password' | npm run -s users -- add ${owner} --role editor`], {
+    env: { ...process.env, ...operatorEnv },
+  });
+  const kept = await makeToken('Kept running');
+  expect((await api('admin', 'PATCH', `/api/tokens/${kept.id}`, { owner })).body).toMatchObject({ owner, state: 'active' });
+  expect((await v1(B(), '/picks?limit=1', kept.token)).status).toBe(200); // B knows the token and its owner now
+
+  /** The owner changed by an operator (no instance is told): B stops, or starts again, within 10 s. */
+  async function onB(change: string[], status: number, message?: RegExp) {
+    await users(...change);
+    const at = Date.now();
+    await expect.poll(async () => (await v1(B(), '/picks?limit=1', kept.token)).status, { timeout: 10_000, intervals: [250] }).toBe(status);
+    expect(Date.now() - at).toBeLessThanOrEqual(10_000);
+    if (message) expect((await v1(B(), '/picks?limit=1', kept.token)).body.error.message).toMatch(message);
+  }
+  await onB(['disable', owner], 401, /suspended: owner disabled/);
+  expect((await api('admin', 'GET', `/api/tokens/${kept.id}`, undefined, B())).body).toMatchObject({
+    state: 'suspended',
+    suspended: 'owner disabled',
+  });
+  const listed = (await api('admin', 'GET', '/api/tokens')).body.data.find((t: { id: string }) => t.id === kept.id);
+  expect(listed).toMatchObject({ state: 'suspended', suspended: 'owner disabled' });
+  await onB(['enable', owner], 200);
+  await onB(['role', owner, '--role', 'viewer'], 401, /suspended: owner is a viewer, who may not use tokens/);
+  await onB(['role', owner, '--role', 'editor'], 200);
+  await onB(['remove', owner], 401, /suspended: owner removed/);
+
+  // The owner has left: an admin gives the token to someone else, and the partner's system runs on.
+  const moved = await api('admin', 'PATCH', `/api/tokens/${kept.id}`, { owner: 'editor@staff.picks.test' });
+  expect(moved.body).toMatchObject({ owner: 'editor@staff.picks.test', state: 'active', suspended: null });
+  expect((await v1(A(), '/picks?limit=1', kept.token)).status).toBe(200);
+  const trail = (await api('admin', 'GET', '/api/audit?format=json')).body.entries as {
+    action: string;
+    target: string;
+    filters: unknown;
+  }[];
+  const about = trail.filter((e) => e.target === `Kept running (${kept.id})`).map((e) => e.action);
+  expect(about.filter((a) => a === 'token.suspend')).toHaveLength(3);
+  expect(about.filter((a) => a === 'token.resume')).toHaveLength(2);
+  expect(about).toContain('token.reassign');
 });
 
 test('the rate limit and the daily quota hold across two instances, with 429 and Retry-After', async () => {

@@ -246,7 +246,9 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     // The schema as 0014 left it.
     await sql`alter table record_heads drop column first_ms`.execute(store.db);
     await sql`alter table record_heads drop column first_seq`.execute(store.db);
-    await sql`delete from kysely_migration where name = '0015_history_heads'`.execute(store.db);
+    await sql`alter table api_tokens drop column owner_since_ms`.execute(store.db);
+    await sql`alter table signing_keys drop column compromised_at`.execute(store.db);
+    await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);
     opened.push(store);

@@ -61,6 +61,8 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0013_history',
       '0014_tokens',
       '0015_history_heads',
+      '0016_token_owner_since',
+      '0017_key_compromised',
     ]);
   });
 

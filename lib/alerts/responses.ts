@@ -91,7 +91,8 @@ export async function alertsResponse(): Promise<Response> {
 
 export async function resendResponse(id: string, _session: PortalSession): Promise<Response> {
   try {
-    if (!/^[\w:. -]{1,200}$/.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such alert.' });
+    // An alert's id names what it is about (a token's or delivery's name among them): any printable text.
+    if (!/^[^\p{Cc}]{1,500}$/u.test(id)) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such alert.' });
     const queued = await fromStore(async (db) => {
       if (!(await resendAlert(db, id, Date.now()))) return false;
       // Every webhook that takes its kind now gets it again too.

@@ -174,7 +174,8 @@ export interface PostContext {
 export function webhookBody(hook: AlertWebhook, alerts: Alert[], portalUrl: string, now: number): string {
   if (hook.format === 'chat') {
     const message = messageFor(alerts, [], portalUrl);
-    return JSON.stringify({ text: `${message.subject}\n${message.text}` });
+    // Chat tools read &, < and > as markup (<!channel>, <url|label>): escaped, a name is shown as written, never acted on.
+    return JSON.stringify({ text: chatEscape(`${message.subject}\n${message.text}`) });
   }
   return JSON.stringify({
     event: alerts[0]!.kind,
@@ -253,3 +254,6 @@ export async function postAlerts(hook: AlertWebhook, alerts: Alert[], context: P
     await dispatcher.close().catch(() => undefined);
   }
 }
+
+/** Text as a chat tool's incoming webhook shows it literally (Slack's and Mattermost's escaping). */
+export const chatEscape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');

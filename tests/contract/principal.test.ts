@@ -177,4 +177,19 @@ describe.each(storeEngines())('who may act on $name', (engine) => {
       'delivery.failed',
     ]);
   });
+
+  it('an alert about a token of any name can be sent again', async () => {
+    const { db } = await getStore();
+    const { queueAlerts, moveAlerts, alertsByIds } = await import('@/lib/store/alerts');
+    const { resendResponse } = await import('@/lib/alerts/responses');
+    const sport = 'token Café “loader” <x> (tok_00000000000b)';
+    await queueAlerts(db, [
+      { kind: 'token.unused', sport, state: 'unused', side: null, reason: 'Never used', detail: null, createdMs: 1, dueMs: 1 },
+    ]);
+    const id = `1:token.unused:${sport}`;
+    await moveAlerts(db, [id], 'held', 'unsent', { error: 'nobody receives it' });
+    const res = await resendResponse(id, { user: boss, expires: '' });
+    expect(res.status).toBe(202);
+    expect((await alertsByIds(db, [id]))[0]?.status).toBe('pending');
+  });
 });

@@ -80,3 +80,30 @@ describe.each(storeEngines())('API token alerts on $name', (engine) => {
     expect(message.text).toContain('See https://portal.example/tokens');
   });
 });
+
+describe('a token name in chat and email', () => {
+  it('is shown as written in a chat payload: no mention, no link, no markup', async () => {
+    const { webhookBody } = await import('@/lib/alerts/webhooks');
+    const alert = {
+      id: `${NOW}:token.quota:token <!channel> <https://evil.example|click> & co (tok_00000000000a)`,
+      kind: 'token.quota',
+      sport: 'token <!channel> <https://evil.example|click> & co (tok_00000000000a)',
+      state: 'over quota',
+      side: null,
+      reason: 'Read its quota',
+      detail: null,
+      createdMs: NOW,
+      dueMs: NOW,
+      status: 'pending' as const,
+      attempts: 0,
+      nextMs: null,
+      error: null,
+      sentMs: null,
+      recipients: [],
+    };
+    const hook = { format: 'chat' } as Parameters<typeof webhookBody>[0];
+    const { text } = JSON.parse(webhookBody(hook, [alert], 'https://portal.example', NOW)) as { text: string };
+    expect(text).toContain('token &lt;!channel&gt; &lt;https://evil.example|click&gt; &amp; co (tok_00000000000a)');
+    expect(text).not.toMatch(/<!channel>|<https:/);
+  });
+});

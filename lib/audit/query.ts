@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'token.suspend',
   'token.resume',
   'proof.compromised',
+  'backup.restore',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

@@ -1,4 +1,5 @@
-import { chmodSync, copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -63,22 +64,43 @@ export async function checkBackup(file: string): Promise<BackupSummary> {
   }
 }
 
-/** A consistent copy of the live embedded database at `dest` (SQLite's online backup), checked. */
+/** The backup file opened read-only for `read` (what it holds, checked by the layers above: lib/audit/restore-check.ts). */
+export async function readBackup<T>(file: string, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(file, { readonly: true, fileMustExist: true }) }) });
+  try {
+    return await read(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * A consistent copy of the live embedded database at `dest` (SQLite's online backup), checked. It is written
+ * owner-only from its first byte (it holds password hashes, as the database does), under a temporary name, and
+ * renamed only once checked: no one else can read it, and no half-made file carries its name.
+ */
 export async function backupSqlite(source: string, dest: string): Promise<BackupSummary> {
   if (!existsSync(source)) throw new BackupError(`there is no embedded database at ${source}`);
   if (existsSync(dest)) throw new BackupError(`${dest} exists already: name a new file`);
+  const partial = `${dest}.partial-${randomBytes(6).toString('hex')}`;
+  writeFileSync(partial, '', { mode: 0o600, flag: 'wx' }); // SQLite's backup writes into it, keeping its mode
   const sqlite = new SQLite(source, { fileMustExist: true });
   try {
     sqlite.pragma('busy_timeout = 10000');
-    await sqlite.backup(dest);
+    await sqlite.backup(partial);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
   } finally {
     sqlite.close();
   }
-  chmodSync(dest, 0o600); // it holds password hashes, as the database does
   try {
-    return await checkBackup(dest);
+    const summary = await checkBackup(partial);
+    if (existsSync(dest)) throw new BackupError(`${dest} exists already: name a new file`);
+    renameSync(partial, dest);
+    return { ...summary, file: dest };
   } catch (error) {
-    rmSync(dest, { force: true });
+    rmSync(partial, { force: true });
     throw error;
   }
 }
@@ -113,12 +135,17 @@ export async function restoreSqlite(backup: string, target: string, now = new Da
   const pid = runningPortal(path.dirname(target));
   if (pid !== null) throw new BackupError(`a portal (process ${pid}) is running on ${path.dirname(target)}: stop it first`);
   let keptAs: string | null = null;
+  // Onto a new machine: the data directory is made, owner-only, as the portal makes it.
+  mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   if (existsSync(target)) {
     keptAs = `${target}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
     renameSync(target, keptAs);
     for (const suffix of ['-wal', '-shm']) if (existsSync(target + suffix)) renameSync(target + suffix, keptAs + suffix);
   }
-  copyFileSync(backup, target);
-  chmodSync(target, 0o600);
+  const partial = `${target}.restoring-${randomBytes(6).toString('hex')}`;
+  writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
+  copyFileSync(backup, partial);
+  chmodSync(partial, 0o600);
+  renameSync(partial, target);
   return { ...summary, keptAs };
 }

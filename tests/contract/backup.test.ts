@@ -119,7 +119,9 @@ describe('backup and restore of the embedded database', () => {
     const restored = await openStore({ engine: 'sqlite', file: path.join(fresh, 'portal.sqlite'), label: 'restored' });
     opened.push(restored);
     expect(await restored.db.selectFrom('users').select('email').orderBy('email').execute()).toHaveLength(25);
-    expect(await verifyAudit(restored.db)).toMatchObject({ ok: true, entries: inBackup });
+    expect(await verifyAudit(restored.db)).toMatchObject({ ok: true, entries: inBackup + 1 }); // and the restore's own entry
+    const [restoredEntry] = await restored.db.selectFrom('audit_log').selectAll().orderBy('seq', 'desc').limit(1).execute();
+    expect(restoredEntry).toMatchObject({ actor: 'cli', action: 'backup.restore', target: 'backup-1.sqlite', outcome: 'complete' });
     expect((await restored.db.selectFrom('deliveries').select('name').orderBy('name').execute()).map((d) => d.name)).toEqual([
       'Delivery 0',
       'Delivery 1',
@@ -128,7 +130,7 @@ describe('backup and restore of the embedded database', () => {
     expect(await restored.db.selectFrom('changes').select('seq').execute()).toHaveLength(40);
     // The same audit entries, byte for byte, as the live database held at the backup.
     const live = await store.db.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq').limit(inBackup).execute();
-    const back = await restored.db.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq').execute();
+    const back = await restored.db.selectFrom('audit_log').select(['seq', 'hash']).orderBy('seq').limit(inBackup).execute();
     expect(back).toEqual(live);
 
     // Restoring again over it keeps the database it replaces beside it.

@@ -74,7 +74,8 @@ try {
       errorCode: accepted ? 'UNVERIFIED' : null,
       filters: accepted ? { problems: sealed.problems.join(' | ').slice(0, 2000) } : { sealed: sealed.checked ? 'verified' : 'not sealed' },
     });
-    if (accepted) console.log('restored although its audit trail does not verify: recorded in the audit trail (backup.restore, UNVERIFIED)');
+    if (accepted)
+      console.log('restored although its audit trail does not verify: recorded in the audit trail (backup.restore, UNVERIFIED)');
   }
 } catch (error) {
   console.error(error instanceof BackupError ? `${command} refused: ${error.message}` : `${command} failed: ${(error as Error).message}`);

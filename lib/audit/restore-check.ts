@@ -38,11 +38,13 @@ export async function checkBackupSeal(backup: string, outside: KeptOutside): Pro
     const own = (await parseSigningKey(await readFile(outside.signingKeyFile, 'utf8'))).publicJwk as Jwk;
     if (!keys.some((key) => key.kid === own.kid)) keys.push(own);
   }
-  const kept = outside.checkpointsFile && existsSync(outside.checkpointsFile) ? checkpointsIn(await readFile(outside.checkpointsFile, 'utf8')) : [];
+  const kept =
+    outside.checkpointsFile && existsSync(outside.checkpointsFile) ? checkpointsIn(await readFile(outside.checkpointsFile, 'utf8')) : [];
   return readBackup(backup, async (db) => {
     const sealed = (await listCheckpoints(db)).length;
     if (keys.length === 0) {
-      if (sealed === 0 && kept.length === 0) return { checked: false, problems: [], notes: ['no checkpoint seals it: only its hash chain was checked'] };
+      if (sealed === 0 && kept.length === 0)
+        return { checked: false, problems: [], notes: ['no checkpoint seals it: only its hash chain was checked'] };
       return {
         checked: false,
         problems: [
@@ -52,7 +54,10 @@ export async function checkBackupSeal(backup: string, outside: KeptOutside): Pro
       };
     }
     const verdict = await verifySealed(db, { keys: { keys: keys as never }, outside: kept });
-    if (kept.length === 0) notes.push('no checkpoints kept outside were given (--checkpoints): the newest entries deleted with their checkpoints would not show');
+    if (kept.length === 0)
+      notes.push(
+        'no checkpoints kept outside were given (--checkpoints): the newest entries deleted with their checkpoints would not show',
+      );
     return { checked: true, problems: verdict.problems, notes: [...notes, ...verdict.notes] };
   });
 }

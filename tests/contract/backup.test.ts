@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { statSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -9,6 +9,9 @@ import { appendAudit, verifyAudit, type AuditInput } from '@/lib/store/audit';
 import { insertDelivery } from '@/lib/store/deliveries';
 import { openStore, type Store } from '@/lib/store/open';
 import { putUser } from '@/lib/store/users';
+import { CHECKPOINT_TYPE, keepOutside, sealAudit } from '@/lib/audit/checkpoints';
+import { parseSigningKey } from '@/lib/proof/keys';
+import { signWith } from '@/lib/proof/signer';
 
 /**
  * `npm run backup` and `npm run restore`, as an operator runs them: a backup taken while another process
@@ -169,5 +172,51 @@ describe('backup and restore of the embedded database', () => {
 
     const pgStore = await run(['backup', '--', file], { DATABASE_URL: 'postgres://portal@127.0.0.1:1/portal' });
     expect(pgStore).toMatchObject({ code: 2, out: expect.stringContaining('pg_dump --format=custom') });
+  });
+
+  it('refuses a tampered backup whose trail disagrees with the checkpoints and keys kept outside; restores it only when told, recorded; onto a new machine too', async () => {
+    const { dir, store } = await portalData();
+    const key = await parseSigningKey(await readFile(process.env.PORTAL_SIGNING_KEY_FILE!, 'utf8'));
+    const sign = (payload: Uint8Array) => signWith(key, payload, CHECKPOINT_TYPE);
+    const kept = path.join(dir, 'audit-checkpoints.jsonl');
+    await putUser(store.db, { email: 'vic@example.com', role: 'viewer', passwordHash: 'scrypt$x' });
+    for (let i = 0; i < 30; i += 1) await appendAudit(store.db, entry(i));
+    await keepOutside(kept, [(await sealAudit(store.db, sign, { every: 1, minutes: 0, force: true }))!]);
+    for (let i = 30; i < 40; i += 1) await appendAudit(store.db, entry(i));
+    await keepOutside(kept, [(await sealAudit(store.db, sign, { every: 1, minutes: 0, force: true }))!]);
+    const file = path.join(dir, 'sealed.sqlite');
+    expect((await run(['backup', '--', file], { PORTAL_DATA_DIR: dir, DATABASE_URL: '' })).code).toBe(0);
+    const env = (target: string) => ({ PORTAL_DATA_DIR: target, DATABASE_URL: '' });
+    const sound = await run(['restore', '--', file, '--checkpoints', kept], env(await mkdtemp(path.join(tmpdir(), 'sound-'))));
+    expect(sound.code, sound.out).toBe(0);
+
+    // A viewer made admin, the newest entries deleted with their checkpoint, a signing key planted.
+    const raw = new SQLite(file);
+    raw.prepare(`update users set role = 'admin' where email = 'vic@example.com'`).run();
+    raw.prepare('delete from audit_log where seq > 35').run();
+    raw.prepare('delete from audit_checkpoints where id = 2').run();
+    raw
+      .prepare(
+        `insert into signing_keys (kid, jwk, created_at) values ('planted', '{"kty":"OKP","crv":"Ed25519","x":"AAAA","kid":"planted"}', '2026-01-01')`,
+      )
+      .run();
+    raw.close();
+    const fresh = path.join(await mkdtemp(path.join(tmpdir(), 'new-machine-')), 'data'); // a data directory not made yet
+    const refused = await run(['restore', '--', file, '--checkpoints', kept], env(fresh));
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('FAIL checkpoint 2, kept outside the database, is missing from it');
+    expect(refused.out).toContain('restore refused');
+    expect(existsSync(path.join(fresh, 'portal.sqlite'))).toBe(false);
+
+    const forced = await run(['restore', '--', file, '--checkpoints', kept, '--accept-unverified'], env(fresh));
+    expect(forced.code, forced.out).toBe(0);
+    expect(forced.out).toContain('recorded in the audit trail (backup.restore, UNVERIFIED)');
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(fresh, 'portal.sqlite')).mode & 0o777).toBe(0o600);
+    const restored = await openStore({ engine: 'sqlite', file: path.join(fresh, 'portal.sqlite'), label: 'restored' });
+    opened.push(restored);
+    const [last] = await restored.db.selectFrom('audit_log').selectAll().orderBy('seq', 'desc').limit(1).execute();
+    expect(last).toMatchObject({ action: 'backup.restore', error_code: 'UNVERIFIED' });
+    expect(String(last!.filters)).toContain('checkpoint 2');
   });
 });

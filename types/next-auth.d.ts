@@ -12,6 +12,8 @@ declare module 'next-auth' {
     sessionEpoch?: number;
     /** Why single sign-on turns this person away (lib/auth/sign-in-errors.ts), decided from the profile. */
     refusal?: import('@/lib/auth/sign-in-errors').SsoRefusal;
+    /** The identity provider's subject: a single sign-on account is bound to it. */
+    sub?: string;
   }
 }
 

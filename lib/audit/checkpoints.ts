@@ -34,7 +34,8 @@ export interface CheckpointPayload {
   at: string;
 }
 
-export type Signer = (payload: Uint8Array) => Promise<string>;
+/** Signs a checkpoint's payload; `trx` is the transaction it is made in (on SQLite, the one connection: read through it). */
+export type Signer = (payload: Uint8Array, trx: Db) => Promise<string>;
 
 /** Makes and stores checkpoint `kind` over `head`, in the caller's transaction (which holds the checkpoints lock). */
 async function makeCheckpoint(trx: Db, kind: CheckpointPayload['kind'], head: { seq: number; hash: string }, sign: Signer, now: Date) {
@@ -55,7 +56,7 @@ async function makeCheckpoint(trx: Db, kind: CheckpointPayload['kind'], head: { 
     id: payload.id,
     headSeq: head.seq,
     headHash: head.hash,
-    jws: await sign(bytes),
+    jws: await sign(bytes, trx),
     hash: createHash('sha256').update(bytes).digest('hex'),
     at: payload.at,
   };

@@ -18,7 +18,7 @@ import { verifySealed } from './verify-sealed';
  * Every checkpoint this instance makes is appended to AUDIT_CHECKPOINT_FILE.
  */
 
-export const signCheckpoint: Signer = (payload) => signBytes(payload, CHECKPOINT_TYPE);
+export const signCheckpoint: Signer = (payload, trx) => signBytes(payload, CHECKPOINT_TYPE, trx);
 
 export interface Sealing {
   /** After an entry is appended (lib/audit/record.ts). */

@@ -17,12 +17,14 @@ export function oidcProvider(oidc: OidcConfig): OAuthConfig<Record<string, unkno
     clientSecret: oidc.clientSecret,
     authorization: { params: { scope: 'openid email profile' } },
     idToken: true,
-    checks: ['pkce', 'state'],
+    // The ID token must carry the nonce this sign-on sent (a replayed or injected token is refused).
+    checks: ['pkce', 'state', 'nonce'],
     profile(profile) {
       const role = roleFromClaims(profile, oidc);
       const refusal = oidcRefusal(profile, oidc) ?? (role ? null : 'SsoNoRole');
       return {
         id: String(profile.sub),
+        sub: typeof profile.sub === 'string' ? profile.sub : undefined,
         email: typeof profile.email === 'string' ? profile.email : null,
         name: (profile.name as string | undefined) ?? null,
         // Never used when refused: the signIn callback turns the person away first.

@@ -8,7 +8,8 @@ import type { SsoRefusal } from './sign-in-errors';
  * Connect provider beside credentials. Roles come only from OIDC_ROLE_MAP ("group=role,group=role")
  * applied to a claim (OIDC_ROLE_CLAIM, default "roles": a string or a list): a group that merely shares
  * a role's name grants nothing. OIDC_DEFAULT_ROLE gives everyone else a role; unset, they are refused.
- * An email the IdP marks unverified is refused; OIDC_ALLOWED_DOMAINS limits the email domains.
+ * An email the IdP does not mark verified is refused (OIDC_REQUIRE_EMAIL_VERIFIED=false accepts one whose IdP
+ * never says); OIDC_ALLOWED_DOMAINS limits the email domains. An account is bound to the provider's `sub`.
  */
 
 export interface OidcConfig {
@@ -20,6 +21,8 @@ export interface OidcConfig {
   defaultRole: Role | null;
   allowedDomains: string[];
   name: string;
+  /** Refuse a profile that does not say its email is verified (default); false: refuse only one that says it is not. */
+  requireEmailVerified: boolean;
 }
 
 const RANK: Role[] = ['viewer', 'manager', 'editor', 'admin'];
@@ -32,6 +35,7 @@ export const OIDC_VARIABLES = [
   'OIDC_DEFAULT_ROLE',
   'OIDC_ALLOWED_DOMAINS',
   'OIDC_NAME',
+  'OIDC_REQUIRE_EMAIL_VERIFIED',
 ] as const;
 
 export function parseOidcConfig(env: Record<string, string | undefined>): OidcConfig | null {
@@ -64,7 +68,10 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
   for (const domain of allowedDomains) {
     if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) throw new Error(`OIDC_ALLOWED_DOMAINS has "${domain}", which is not a domain name`);
   }
+  const require = (env.OIDC_REQUIRE_EMAIL_VERIFIED ?? 'true').trim().toLowerCase();
+  if (!['true', 'false', '1', '0'].includes(require)) throw new Error('OIDC_REQUIRE_EMAIL_VERIFIED must be true or false');
   return {
+    requireEmailVerified: require === 'true' || require === '1',
     issuer: issuer.data.replace(/\/+$/, ''),
     clientId: env.OIDC_CLIENT_ID?.trim() ?? '',
     clientSecret: env.OIDC_CLIENT_SECRET?.trim() ?? '',
@@ -80,8 +87,9 @@ export function parseOidcConfig(env: Record<string, string | undefined>): OidcCo
 export function oidcRefusal(profile: Record<string, unknown>, config: OidcConfig): SsoRefusal | null {
   const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : '';
   if (!email.includes('@')) return 'SsoNoEmail';
-  // Honoured when sent: "false" means the IdP has not checked that this person owns the address.
-  if (profile.email_verified === false || profile.email_verified === 'false') return 'SsoUnverified';
+  // "false" means the IdP has not checked that this person owns the address; a claim not sent says nothing either.
+  const verified = profile.email_verified === true || profile.email_verified === 'true';
+  if (!verified && (config.requireEmailVerified || profile.email_verified !== undefined)) return 'SsoUnverified';
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (config.allowedDomains.length > 0 && !config.allowedDomains.includes(domain)) return 'SsoDomain';
   return null;

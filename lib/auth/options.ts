@@ -173,8 +173,9 @@ export function authOptions(): AuthOptions {
         };
         if (user.refusal || !user.email) return refuse(user.refusal ?? 'SsoNoEmail');
         // Single sign-on: the person gets an account of the store (made now, or refreshed), which an admin can disable.
-        const sso = await withStore(() => signInOidcAccount(normaliseEmail(user.email!), user.role));
-        if (!sso) return refuse('SsoPasswordAccount');
+        const sso = await withStore(() => signInOidcAccount(normaliseEmail(user.email!), user.role, user.sub ?? user.id));
+        if (sso === 'password') return refuse('SsoPasswordAccount');
+        if (sso === 'other-subject') return refuse('SsoOtherSubject');
         if (sso.disabled) return refuse('SsoDisabled');
         user.sessionEpoch = sso.sessionEpoch;
         return true;

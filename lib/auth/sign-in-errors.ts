@@ -15,6 +15,8 @@ export const SIGN_IN_ERRORS: Record<string, string> = {
   SsoNoRole: 'Your account has no portal role. Ask an administrator.',
   SsoDisabled: 'An administrator disabled your portal account.',
   SsoPasswordAccount: 'This email address has a portal password: sign in with it instead.',
+  SsoOtherSubject: 'This email address belongs to another single sign-on identity. Ask an administrator.',
 };
 
-export type SsoRefusal = 'SsoNoEmail' | 'SsoUnverified' | 'SsoDomain' | 'SsoNoRole' | 'SsoDisabled' | 'SsoPasswordAccount';
+export type SsoRefusal =
+  'SsoNoEmail' | 'SsoUnverified' | 'SsoDomain' | 'SsoNoRole' | 'SsoDisabled' | 'SsoPasswordAccount' | 'SsoOtherSubject';

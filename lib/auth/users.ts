@@ -53,10 +53,14 @@ export async function removeUser(email: string): Promise<boolean> {
 }
 
 /** The store's account for a single sign-on person (made on first sign-in); null when the address has a password account. */
-export async function signInOidcAccount(email: string, role: Role): Promise<StoredUser | null> {
-  const user = withRole((await users.upsertOidcUser((await getStore()).db, normaliseEmail(email), role)) ?? undefined);
-  if (user && !user.disabled) await recordSignIn(user.email);
-  return user ?? null;
+/** The single sign-on person's account, or why they may not have one ('password', 'other-subject'). */
+export async function signInOidcAccount(email: string, role: Role, sub: string): Promise<StoredUser | 'password' | 'other-subject'> {
+  const found = await users.upsertOidcUser((await getStore()).db, normaliseEmail(email), role, sub);
+  if (typeof found === 'string') return found;
+  const user = withRole(found);
+  if (!user) return 'password';
+  if (!user.disabled) await recordSignIn(user.email);
+  return user;
 }
 
 export async function recordSignIn(email: string): Promise<void> {

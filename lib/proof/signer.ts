@@ -35,10 +35,14 @@ export async function startSigning(store: Store): Promise<SigningKey> {
   return key;
 }
 
-/** A compact JWS over `payload`; `typ` says what it proves (e.g. picks-manifest+json). */
-export async function signBytes(payload: Uint8Array, typ: string): Promise<string> {
+/**
+ * A compact JWS over `payload`; `typ` says what it proves (e.g. picks-manifest+json). Signing inside a
+ * transaction passes it as `db`: on the embedded database it holds the one connection, and the key's standing
+ * is read through it (read through another, it would wait for the transaction that waits for it).
+ */
+export async function signBytes(payload: Uint8Array, typ: string, db?: Store['db']): Promise<string> {
   const key = await signingKey();
-  await refuseRetiredKey(key.kid);
+  await refuseRetiredKey(key.kid, db);
   return signWith(key, payload, typ);
 }
 
@@ -50,11 +54,11 @@ const standing = () => once('signingKeyStanding', () => ({ kid: '', at: 0, probl
  * compromised fails every check (docs/proofs.md), so this instance stops signing with it, saying why, within
  * KEY_STANDING_MS. While the store is away, the last answer stands.
  */
-async function refuseRetiredKey(kid: string, now = Date.now()): Promise<void> {
+async function refuseRetiredKey(kid: string, db?: Store['db'], now = Date.now()): Promise<void> {
   const known = standing();
   if (known.kid !== kid || now - known.at > KEY_STANDING_MS) {
     try {
-      const row = (await listSigningKeys((await getStore()).db)).find((key) => key.kid === kid);
+      const row = (await listSigningKeys(db ?? (await getStore()).db)).find((key) => key.kid === kid);
       known.problem = row?.compromisedAt
         ? `this instance's signing key ${kid} was marked compromised at ${row.compromisedAt}: give it a new key and restart it`
         : row?.retiredAt

@@ -233,6 +233,12 @@ const MIGRATIONS: Record<string, Migration> = {
   ...PROOF,
   ...HISTORY,
   ...TOKENS,
+  '0018_oidc_subject': {
+    async up(db: AnyDb) {
+      // A single sign-on account is bound to its provider's subject, not matched by email alone.
+      await db.schema.alterTable('users').addColumn('oidc_sub', 'text').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -28,6 +28,8 @@ export interface UsersTable {
   provider: Generated<string>;
   /** JSON (lib/preferences): time zone, theme, density; null until the person chooses one. */
   preferences: string | null;
+  /** A single sign-on account's subject at its identity provider (bound at its first sign-on); null otherwise. */
+  oidc_sub: Generated<string | null>;
 }
 
 export interface RevokedSessionsTable {

@@ -125,7 +125,12 @@ export async function setPasswordHash(db: Db, email: string, passwordHash: strin
  * never sign in with one), its role refreshed from the identity provider each time. An admin can disable or
  * remove it like any other; a disabled one is refused at sign-in. Null when the address belongs to a password account.
  */
-export async function upsertOidcUser(db: Db, email: string, role: string): Promise<StoredUser | null> {
+/**
+ * The account of a single sign-on person, made at their first sign-on or refreshed (the role the provider gives
+ * now), bound to the provider's subject: 'password' when the address has a portal password, 'other-subject' when
+ * the account is bound to another identity of the provider (an account from before the binding is bound now).
+ */
+export async function upsertOidcUser(db: Db, email: string, role: string, sub: string): Promise<StoredUser | 'password' | 'other-subject'> {
   await db
     .insertInto('users')
     .values({
@@ -138,13 +143,15 @@ export async function upsertOidcUser(db: Db, email: string, role: string): Promi
       last_sign_in_at: null,
       session_epoch: newEpoch(),
       provider: 'oidc',
+      oidc_sub: sub,
     })
     .onConflict((oc) => oc.column('email').doNothing())
     .execute();
-  const user = await findUser(db, email);
-  if (!user || user.provider !== 'oidc') return null;
-  if (user.role !== role) await db.updateTable('users').set({ role }).where('email', '=', email).execute();
-  return { ...user, role };
+  const row = await db.selectFrom('users').select(['oidc_sub', 'provider']).where('email', '=', email).executeTakeFirst();
+  if (!row || row.provider !== 'oidc') return 'password';
+  if (row.oidc_sub !== null && row.oidc_sub !== sub) return 'other-subject';
+  await db.updateTable('users').set({ role, oidc_sub: sub }).where('email', '=', email).execute();
+  return { ...(await findUser(db, email))!, role };
 }
 
 export async function removeUser(db: Db, email: string): Promise<boolean> {

@@ -22,6 +22,9 @@ const ACCOUNTS = {
   unverified: { email: 'un@partner.example', email_verified: false, name: 'Un Verified', roles: ['portal-editors'] },
   outsider: { email: 'out@elsewhere.example', email_verified: true, name: 'Out Sider', roles: ['portal-editors'] },
   named: { email: 'named@partner.example', email_verified: true, name: 'Named Admin', roles: ['admin'] },
+  silent: { email: 'silent@partner.example', name: 'Says Nothing', roles: ['portal-editors'] },
+  // Another identity of the provider with ed's email: the account is bound to ed's subject, not to the address.
+  impostor: { email: 'ed@partner.example', email_verified: true, name: 'Not Ed', roles: ['portal-admins'] },
 };
 
 let op: TestOp;
@@ -77,15 +80,20 @@ test.describe.serial('single sign-on against a real OpenID provider', () => {
     const [authorization] = op.authorizations;
     expect(authorization).toMatchObject({ client_id: op.clientId, code_challenge_method: 'S256', response_type: 'code' });
     expect(authorization!.code_challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(authorization!.nonce).toMatch(/^\S{20,}$/); // the ID token must carry it back
     const boss = await signOn(browser, 'boss');
     expect(await sessionOf(boss)).toMatchObject({ user: { email: 'boss@partner.example', role: 'admin' } });
     await page.context().close();
     await boss.context().close();
   });
 
-  test('refused, each saying why: an unverified email, a domain not allowed, a group merely named like a role', async ({ browser }) => {
+  test('refused, each saying why: an unverified or unstated email, another identity with a bound email, a domain not allowed, a group merely named like a role', async ({
+    browser,
+  }) => {
     const refusals = {
       unverified: 'Your email address is not verified by your identity provider.',
+      silent: 'Your email address is not verified by your identity provider.',
+      impostor: 'This email address belongs to another single sign-on identity. Ask an administrator.',
       outsider: 'Your email domain may not use this portal.',
       named: 'Your account has no portal role. Ask an administrator.',
     } as const;

@@ -149,7 +149,7 @@ test('a rotated key signs from the next start; the retired one stays published a
   await expect.poll(async () => (await verify(before.file)).out, { timeout: 70_000 }).toContain(`key ${before.kid} was marked compromised`);
   expect((await check(before.file)).ok).toBe(false);
 
-  // The retired key is never used again: a portal given it stops at start, naming it.
+  // The old key is never used again: a portal given it stops at start, naming it and why.
   const child = spawn('npm', ['start'], {
     env: {
       ...process.env,
@@ -165,5 +165,5 @@ test('a rotated key signs from the next start; the retired one stays published a
   child.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   expect(code).not.toBe(0);
-  expect(said).toContain(`The signing key ${before.kid} was retired at`);
+  expect(said).toContain(`The signing key ${before.kid} was marked compromised at`); // retired, then marked compromised above
 });

@@ -11,7 +11,8 @@ import Provider from 'oidc-provider';
 
 export interface OidcAccount {
   email: string;
-  email_verified: boolean;
+  /** Left out: the provider does not say. */
+  email_verified?: boolean;
   name: string;
   roles: string[];
 }
@@ -49,6 +50,7 @@ export async function startOp(portalOrigin: string, accounts: Record<string, Oid
     async findAccount(_ctx, id) {
       const account = accounts[id];
       if (!account) return undefined;
+      // The subject is the login, except where a test gives another identity the same email (`sub` then differs).
       return { accountId: id, claims: async () => ({ sub: id, ...account }) };
     },
   });

@@ -124,7 +124,16 @@ describe('OIDC configuration', () => {
     const config = parseOidcConfig({ ...oidc, OIDC_ALLOWED_DOMAINS: 'partner.example, @Group.example' })!;
     expect(config.allowedDomains).toEqual(['partner.example', 'group.example']);
     expect(oidcRefusal({ email: 'ana@partner.example', email_verified: true }, config)).toBeNull();
-    expect(oidcRefusal({ email: 'ana@group.example' }, config)).toBeNull();
+    // A provider that does not say the email is verified is refused, unless told that it never says.
+    expect(config.requireEmailVerified).toBe(true);
+    expect(oidcRefusal({ email: 'ana@group.example' }, config)).toBe('SsoUnverified');
+    expect(oidcRefusal({ email: 'ana@group.example', email_verified: 'true' }, config)).toBeNull();
+    const lenient = parseOidcConfig({ ...oidc, OIDC_REQUIRE_EMAIL_VERIFIED: 'false' })!;
+    expect(oidcRefusal({ email: 'ana@group.example' }, lenient)).toBeNull();
+    expect(oidcRefusal({ email: 'ana@group.example', email_verified: false }, lenient)).toBe('SsoUnverified');
+    expect(() => parseOidcConfig({ ...oidc, OIDC_REQUIRE_EMAIL_VERIFIED: 'maybe' })).toThrow(
+      /OIDC_REQUIRE_EMAIL_VERIFIED must be true or false/,
+    );
     expect(oidcRefusal({ email: 'ana@partner.example', email_verified: false }, config)).toBe('SsoUnverified');
     expect(oidcRefusal({ email: 'ana@evil.example', email_verified: true }, config)).toBe('SsoDomain');
     expect(oidcRefusal({ sub: '123' }, config)).toBe('SsoNoEmail');

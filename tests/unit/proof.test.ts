@@ -69,6 +69,28 @@ describe('signing keys', () => {
       expect(checkJws(await signBytes(Buffer.from('{}'), MANIFEST_TYPE), (await publishedKeys(store.db)).keys as Jwk[]).signedAt).toEqual(
         expect.any(String),
       );
+      // A checkpoint is signed inside its transaction, which on the embedded database holds the one connection.
+      const { appendAudit } = await import('@/lib/store/audit');
+      const { sealAudit } = await import('@/lib/audit/checkpoints');
+      const { signCheckpoint } = await import('@/lib/audit/sealing');
+      await appendAudit(store.db, {
+        actor: 'cli',
+        role: null,
+        action: 'sign-in',
+        target: null,
+        filters: null,
+        outcome: 'complete',
+        errorCode: null,
+        records: null,
+        bytes: null,
+        sha256: null,
+        durationMs: null,
+        requestIds: [],
+        address: null,
+        licence: null,
+      });
+      processState.signingKeyStanding = undefined; // its standing read afresh, through that transaction
+      expect(await sealAudit(store.db, signCheckpoint, { every: 1, minutes: 0, force: true })).toMatchObject({ id: 1 });
       const newer = await writeNewKey(path.join(dir, 'newer.pem'));
       await registerSigningKey(store.db, newer.kid, newer.publicJwk); // another instance took over with a new key
       processState.signingKeyStanding = undefined; // past its few seconds

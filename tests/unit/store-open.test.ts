@@ -63,6 +63,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0015_history_heads',
       '0016_token_owner_since',
       '0017_key_compromised',
+      '0018_oidc_subject',
     ]);
   });
 

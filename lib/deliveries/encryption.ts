@@ -1,5 +1,6 @@
 import 'server-only';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { newFileStream } from '../history/capture';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as openpgp from 'openpgp';
@@ -41,8 +42,5 @@ export async function encryptFile(source: string, target: string, armoured: stri
   const encryptionKeys = await openpgp.readKey({ armoredKey: armoured });
   const message = await openpgp.createMessage({ binary: Readable.toWeb(createReadStream(source)) as ReadableStream<Uint8Array> });
   const encrypted = await openpgp.encrypt({ message, encryptionKeys, format: 'binary' });
-  await pipeline(
-    Readable.fromWeb(encrypted as import('node:stream/web').ReadableStream<Uint8Array>),
-    createWriteStream(target, { mode: 0o600 }),
-  );
+  await pipeline(Readable.fromWeb(encrypted as import('node:stream/web').ReadableStream<Uint8Array>), newFileStream(target));
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { createWriteStream } from 'node:fs';
+import { newFileStream } from '../history/capture';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
@@ -99,7 +99,7 @@ export async function produce(
       done(null, chunk);
     },
   });
-  await pipeline(Readable.fromWeb(stream as never), tap, createWriteStream(spool, { mode: 0o600 }));
+  await pipeline(Readable.fromWeb(stream as never), tap, newFileStream(spool));
   return {
     records,
     until,

@@ -1,4 +1,4 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
@@ -37,6 +37,12 @@ const BATCH = 1_000;
 const PAUSE_MS = 2;
 const YIELD_MAX_MS = 60_000;
 const YIELD_POLL_MS = 100;
+/** A spool file made here and now, owner-only, never one already there or a link planted in its place. */
+export function newFileStream(file: string, highWaterMark?: number): WriteStream {
+  const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  return createWriteStream(file, { fd, highWaterMark });
+}
+
 // The spool takes a few pages before it holds the export back.
 const SPOOL_BUFFER = 4 * 1024 * 1024;
 
@@ -53,11 +59,16 @@ export function startCapture(
   const kept = new Promise<number>((resolve) => (settle = resolve));
   kept.catch(onError);
 
-  const writer = () => {
-    if (!stream) {
-      mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
-      stream = createWriteStream(file, { mode: 0o600, highWaterMark: SPOOL_BUFFER });
-      stream.on('error', (error) => (failed = error));
+  /** The spool's stream, made on the first page; null when it cannot be made (finish() then reports why). */
+  const writer = (): WriteStream | null => {
+    if (!stream && !failed) {
+      try {
+        mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+        stream = newFileStream(file, SPOOL_BUFFER);
+        stream.on('error', (error) => (failed = error));
+      } catch (error) {
+        failed = error;
+      }
     }
     return stream;
   };
@@ -75,6 +86,7 @@ export function startCapture(
       header.writeDoubleBE(Date.now(), 4);
       header.writeUInt8(encodingOf(page) === 'latin1' ? 1 : 0, 12);
       const out = writer();
+      if (!out) return;
       out.write(header);
       // A spool that falls behind holds the export back: memory stays bounded whatever the disk.
       if (!out.write(payload))
@@ -88,7 +100,8 @@ export function startCapture(
         });
     },
     finish(complete) {
-      const closed = stream ? new Promise<void>((resolve) => stream!.end(resolve)) : Promise.resolve();
+      const open = stream as WriteStream | null;
+      const closed = open ? new Promise<void>((resolve) => open.end(resolve)) : Promise.resolve();
       settle(
         closed.then(async () => {
           try {
@@ -110,7 +123,7 @@ async function keepSpool(
   file: string,
   source: { id: string; by: Observer; deliveryId?: string | null },
 ): Promise<number> {
-  const handle = await open(file, 'r');
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   const seen = new Set<string>();
   let kept = 0;
   let batch: Version[] = [];

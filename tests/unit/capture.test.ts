@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,5 +48,20 @@ describe.each(storeEngines())('keeping a file’s records on $name', (engine) =>
     processState.runningWalks = 0;
     expect(await capture.kept).toBe(2_000);
     expect(await deliveredCount(store.db, 'exp_yield')).toBe(2_000);
+  });
+
+  it('writes its spool file only as a new file: a link planted in its place is not followed', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    const spool = await mkdtemp(path.join(tmpdir(), 'capture-'));
+    const outside = path.join(await mkdtemp(path.join(tmpdir(), 'outside-')), 'precious.txt');
+    await writeFile(outside, 'keep me');
+    await symlink(outside, path.join(spool, 'capture-exp_link.bin'));
+    const capture = startCapture(async () => store.db, { id: 'exp_link', by: 'export' }, spool);
+    await capture.page(page(0, 10));
+    capture.finish(true);
+    await expect(capture.kept).rejects.toThrow(/EEXIST|ELOOP/);
+    expect(await readFile(outside, 'utf8')).toBe('keep me');
+    expect(await deliveredCount(store.db, 'exp_link')).toBe(0);
   });
 });

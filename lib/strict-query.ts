@@ -24,7 +24,7 @@ export function parseStrictQuery<T>(
 ): T {
   const values: Record<string, string> = {};
   for (const [key, value] of params) {
-    if (key in values) throw invalidQuery(names.title, { [key]: 'is given more than once' });
+    if (key in values) throw invalidQuery(names.title, { [shown(key)]: 'is given more than once' });
     if (!dropEmpty || value.trim() !== '') values[key] = value;
   }
   const parsed = schema.safeParse(values);
@@ -32,7 +32,7 @@ export function parseStrictQuery<T>(
   const details = Object.fromEntries(
     parsed.error.issues.map((issue) =>
       issue.code === 'unrecognized_keys'
-        ? [issue.keys.join(', '), `is not a filter of ${names.of}`]
+        ? [issue.keys.map(shown).join(', '), `is not a filter of ${names.of}`]
         : [String(issue.path[0]), issue.message],
     ),
   );
@@ -48,3 +48,6 @@ export function invalidQuery(title: string, details: Record<string, string>): Ap
     details,
   });
 }
+
+/** A parameter's name as an answer may repeat it: a plain name as it is, anything else not echoed back. */
+export const shown = (name: string) => (/^[A-Za-z][\w.-]{0,39}$/.test(name) ? name : '(a parameter name not shown)');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { parseFilters } from '../filters';
+import { shown } from '../strict-query';
 import { parseChangeQuery } from '../changes/query';
 import { checkSchedule } from './schedule';
 
@@ -157,7 +158,7 @@ export function issuesOf(error: z.ZodError): Record<string, string> {
   for (const issue of error.issues) {
     const [field, problem] =
       issue.code === 'unrecognized_keys'
-        ? [[...issue.path, issue.keys.join(', ')].join('.'), 'is not a known field']
+        ? [[...issue.path, issue.keys.map(shown).join(', ')].join('.'), 'is not a known field']
         : [issue.path.join('.') || 'body', issue.message];
     problems[field] ??= problem;
   }

@@ -1,3 +1,4 @@
+import { shown } from '../strict-query';
 import { V1Error } from './v1-errors';
 import type { TokenScope } from './scope';
 
@@ -46,8 +47,10 @@ export function parseV1Query(params: URLSearchParams, endpoint: Endpoint): V1Que
   if (filters.from && filters.to && !bad.has('from') && !bad.has('to') && Date.parse(filters.from) > Date.parse(filters.to)) bad.add('to');
   const limitText = params.get('limit');
   if (limitText !== null && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)) bad.add('limit');
-  if (bad.size > 0)
-    throw new V1Error(400, 'INVALID_FILTERS', `One or more filters are invalid (${[...bad].map((key) => key.slice(0, 40)).join(', ')}).`);
+  if (bad.size > 0) {
+    // A plain name is named; anything else is not echoed back (it is whatever the request said).
+    throw new V1Error(400, 'INVALID_FILTERS', `One or more filters are invalid (${[...new Set([...bad].map(shown))].join(', ')}).`);
+  }
   return {
     filters,
     limit: limitText === null ? null : Math.min(Number(limitText), MAX_PAGE_SIZE),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidFields } from '../errors';
+import { shown } from '../strict-query';
 import type { LicenceSummary } from '../picks-api/licence';
 
 /**
@@ -103,12 +104,12 @@ export function checkTokenSettings(
 ): TokenSettings {
   const problems: Record<string, string> = {};
   const input = (body ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(input)) if (!KNOWN.includes(key)) problems[key] = 'is not a setting of a token';
+  for (const key of Object.keys(input)) if (!KNOWN.includes(key)) problems[shown(key)] = 'is not a setting of a token';
   const scopeInput = input.scope === undefined ? {} : input.scope;
   if (input.scope !== undefined && (scopeInput === null || typeof scopeInput !== 'object' || Array.isArray(scopeInput)))
     problems.scope = 'must be an object with content, sports, leagues and optionally from and to';
   const scopeBody = (problems.scope ? {} : scopeInput) as Record<string, unknown>;
-  for (const key of Object.keys(scopeBody)) if (!KNOWN_SCOPE.includes(key)) problems[`scope.${key}`] = 'is not part of a scope';
+  for (const key of Object.keys(scopeBody)) if (!KNOWN_SCOPE.includes(key)) problems[`scope.${shown(key)}`] = 'is not part of a scope';
 
   const read = <T>(field: string, schema: z.ZodType<T>, value: unknown, fallback: T | undefined): T | undefined => {
     if (value === undefined) {

@@ -56,6 +56,9 @@ describe('npm run audit -- verify', () => {
 describe('the audit file', () => {
   it('refuses unknown filters and values with the portal error, naming them', () => {
     expect(() => parseAuditQuery(new URLSearchParams('colour=red'))).toThrow(/colour is not a filter of the audit trail/);
+    expect(() => parseAuditQuery(new URLSearchParams('%3Cimg%20src%3Dx%3E=1'))).toThrow(
+      /\(a parameter name not shown\) is not a filter of the audit trail/,
+    );
     expect(() => parseAuditQuery(new URLSearchParams('outcome=maybe'))).toThrow(/outcome/);
     expect(() => parseAuditQuery(new URLSearchParams('from=yesterday'))).toThrow(/from must be a UTC day/);
     expect(() => parseAuditQuery(new URLSearchParams('action=sign-in&action=sign-out'))).toThrow(/action is given more than once/);

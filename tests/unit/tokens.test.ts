@@ -136,6 +136,12 @@ describe('the scope', () => {
       'One or more filters are invalid (colour, status, from, limit).',
     );
     expect(() => parseV1Query(new URLSearchParams('status=settled'), 'results')).toThrow(/\(status\)/);
+    // A name that is not a plain name is not echoed back.
+    const hostile = new URLSearchParams([
+      ['<script>alert(1)</script>', 'x'],
+      ['a\r\nSet-Cookie: x', 'y'],
+    ]);
+    expect(() => parseV1Query(hostile, 'picks')).toThrow('One or more filters are invalid ((a parameter name not shown)).');
   });
 });
 

@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS = [
   'token.reassign',
   'token.suspend',
   'token.resume',
+  'token.ceilings',
   'proof.compromised',
   'backup.restore',
 ] as const;

@@ -57,6 +57,28 @@ export async function takeRequest(token: ApiToken): Promise<void> {
 }
 
 /**
+ * Counts a page read ahead for the token as one of its requests; false (nothing counted) unless room is left
+ * after it for the consumer's own next request: reading ahead never makes a consumer's request 429.
+ */
+export async function takeAheadRequest(token: ApiToken): Promise<boolean> {
+  try {
+    const { rate } = await limiters();
+    const res = await counted(rate.consume(token.id, 1));
+    if (res.consumedPoints + 1 <= token.ratePerMinute) return true;
+    await rate.reward(token.id, 1);
+    return false;
+  } catch {
+    return false; // the store is away: nothing is read ahead
+  }
+}
+
+/** Gives back one request's count: the consumer's request was answered by a page already counted when read ahead. */
+export async function giveBackRequest(token: ApiToken): Promise<void> {
+  const { rate } = await limiters();
+  await rate.reward(token.id, 1).catch(() => undefined);
+}
+
+/**
  * Reserves up to `wanted` records of today's quota; refuses (429 until midnight UTC) when none is left. One
  * counted step when the page is full (the reservation is taken first, and what it did not need given back).
  */

@@ -11,6 +11,7 @@ import { fromStore } from '../store';
 import { insertToken, listTokens, reassignToken, revokeToken, updateToken, type ApiToken } from '../store/tokens';
 import { forgetTokens, newToken, tokenPrincipal } from './access';
 import { recentUsage, suspendedBecause, tokenViews, viewOf, visibleToken } from './read';
+import { ceilingsFor } from './ceilings';
 import { checkTokenSettings, describeScope } from './scope';
 import { tokenView } from './view';
 
@@ -57,7 +58,7 @@ const audit = (user: User, action: 'create' | 'change' | 'revoke' | 'reassign', 
 export async function tokensResponse(request: Request, user: User): Promise<Response> {
   if (request.method === 'GET') return json({ data: await tokenViews(user) });
   const body = await readJsonObject(request, MAX_BODY, refuse);
-  const settings = checkTokenSettings(body, null, await licenceOrNull());
+  const settings = checkTokenSettings(body, null, await licenceOrNull(), Date.now(), await ceilingsFor(user));
   const live = (await fromStore((db) => listTokens(db, user.email))).filter((t) => t.revokedMs === null && t.expiresMs > Date.now());
   if (live.length >= MAX_LIVE_PER_OWNER)
     throw refuse({ token: `you have ${MAX_LIVE_PER_OWNER} live tokens, the most allowed; revoke one first` });
@@ -92,7 +93,7 @@ export async function tokenResponse(request: Request, user: User, id: string): P
   }
   const { owner, ...body } = await readJsonObject(request, MAX_BODY, refuse);
   if (owner !== undefined) return reassign(user, current, owner, Object.keys(body));
-  const settings = checkTokenSettings(body, current, await licenceOrNull());
+  const settings = checkTokenSettings(body, current, await licenceOrNull(), Date.now(), await ceilingsFor(user));
   const changed: ApiToken = { ...current, ...settings, updatedMs: Date.now() };
   await fromStore((db) => updateToken(db, id, changed));
   forgetTokens();

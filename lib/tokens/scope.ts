@@ -80,6 +80,27 @@ const fields = {
     .max(MAX_DAILY_RECORDS, `must be a whole number of records a day, 1 to ${MAX_DAILY_RECORDS}`),
 };
 
+/** The most an editor may give their own tokens; admins set it (lib/tokens/ceilings.ts). */
+export interface TokenCeilings {
+  ratePerMinute: number;
+  dailyRecords: number;
+}
+
+export const NO_CEILINGS: TokenCeilings = { ratePerMinute: MAX_RATE_PER_MINUTE, dailyRecords: MAX_DAILY_RECORDS };
+
+/** Ceilings from a request body: both whole numbers within the portal's own bounds, every wrong one named. */
+export function checkCeilings(body: unknown): TokenCeilings {
+  const input = (body ?? {}) as Record<string, unknown>;
+  const problems: Record<string, string> = {};
+  for (const key of Object.keys(input)) if (key !== 'ratePerMinute' && key !== 'dailyRecords') problems[shown(key)] = 'is not a ceiling';
+  const rate = fields.ratePerMinute.safeParse(input.ratePerMinute);
+  const daily = fields.dailyRecords.safeParse(input.dailyRecords);
+  if (!rate.success) problems.ratePerMinute = rate.error.issues[0]?.message ?? 'is not valid';
+  if (!daily.success) problems.dailyRecords = daily.error.issues[0]?.message ?? 'is not valid';
+  if (Object.keys(problems).length > 0) throw invalidFields('ceilings', problems, 'INVALID_TOKEN');
+  return { ratePerMinute: rate.data!, dailyRecords: daily.data! };
+}
+
 export interface TokenSettings {
   name: string;
   scope: TokenScope;
@@ -101,6 +122,8 @@ export function checkTokenSettings(
   current: TokenSettings | null,
   licence: LicenceSummary | null,
   now = Date.now(),
+  /** The most an admin lets editors give their own tokens (null: an admin is making it, no ceiling but the portal's). */
+  ceilings: TokenCeilings | null = null,
 ): TokenSettings {
   const problems: Record<string, string> = {};
   const input = (body ?? {}) as Record<string, unknown>;
@@ -149,6 +172,10 @@ export function checkTokenSettings(
     if (at <= now) problems.expiresAt = 'must be in the future';
     else if (at - now > MAX_LIFETIME_MS) problems.expiresAt = 'must be at most two years ahead';
   }
+  if (ceilings && ratePerMinute !== undefined && ratePerMinute > ceilings.ratePerMinute && !problems.ratePerMinute)
+    problems.ratePerMinute = `must be at most ${ceilings.ratePerMinute} requests a minute, the most an admin lets editors give a token`;
+  if (ceilings && dailyRecords !== undefined && dailyRecords > ceilings.dailyRecords && !problems.dailyRecords)
+    problems.dailyRecords = `must be at most ${ceilings.dailyRecords} records a day, the most an admin lets editors give a token`;
   if (Object.keys(problems).length > 0) throw invalidFields('token', problems, 'INVALID_TOKEN');
   return {
     name: name!,
@@ -163,6 +190,30 @@ export function checkTokenSettings(
     ratePerMinute: ratePerMinute!,
     dailyRecords: dailyRecords!,
   };
+}
+
+/**
+ * What each content is made of: a pick's insight (its price, probability, tier and reasoning) is `picks`; its
+ * outcome (result, settledAt) is `results`. A token without one of them gets records without its fields, on
+ * every endpoint it may read (docs/api-v1.md): a picks-only token does not learn outcomes through
+ * /picks?status=settled, a results-only token does not read the reasoning through /results.
+ */
+export const CONTENT_FIELDS: Record<Content, readonly string[]> = {
+  picks: ['odds', 'oddsFormat', 'bookmaker', 'probability', 'confidenceTier', 'reasoning'],
+  results: ['result', 'settledAt'],
+};
+
+/** The fields a scope leaves out of every record (none when it holds every content). */
+export function withheldFields(scope: TokenScope): string[] {
+  return CONTENT.filter((content) => !scope.content.includes(content)).flatMap((content) => CONTENT_FIELDS[content]);
+}
+
+/** A record as a scope may read it: the fields of a content it lacks left out. */
+export function projectRecord<T extends object>(record: T, withheld: readonly string[]): T {
+  if (withheld.length === 0) return record;
+  const copy = { ...record } as Record<string, unknown>;
+  for (const field of withheld) delete copy[field];
+  return copy as T;
 }
 
 /** Whether a record is inside a scope (content is judged by the endpoint, before any record is read). */

@@ -3,9 +3,9 @@ import { dataSpans } from '../export/json';
 import { picksApi, sniffNextCursor, type Pick, type PickList } from '../picks-api';
 import type { ApiToken } from '../store/tokens';
 import { cursorKey, openCursor, sealCursor, type CursorBinding, type CursorState } from './cursor';
-import { reserveRecords } from './limits';
+import { giveBackRequest, reserveRecords, takeAheadRequest } from './limits';
 import { MAX_PAGE_SIZE, parseV1Query, planRequests, type Endpoint } from './plan';
-import { inScope } from './scope';
+import { inScope, projectRecord, withheldFields } from './scope';
 import type { V1Request } from './v1';
 import { V1Error } from './v1-errors';
 
@@ -18,14 +18,27 @@ import { V1Error } from './v1-errors';
  * name are asked for as soon as they are known, so the consumer's next request finds its page ready or on the
  * way, and the walk goes at the pace of the slower of the upstream and the consumer instead of their sum. The
  * first page of a walk is not read ahead: a consumer that reads one page costs the upstream one page; one that
- * stops walking has cost at most two pages more.
+ * stops walking has cost at most two pages more. Each position is read ahead once, whatever page sizes are asked
+ * (a request with another size is answered on its own), and every page read ahead counts against the token's
+ * requests a minute (given back when the consumer's request is answered from it): a token at its rate reads
+ * nothing ahead.
  */
 
 type UpstreamPage = { list: PickList; bytes: Uint8Array | null };
 
 const AHEAD_MS = 30_000;
 const AHEAD_MAX = 64;
-const ahead = new Map<string, { at: number; page: Promise<UpstreamPage> }>();
+const ahead = new Map<string, { at: number; limit: number | undefined; page: Promise<UpstreamPage> }>();
+/** The positions a walk was read ahead from: a position asked again (another page size, a retry) reads nothing more ahead. */
+const launched = new Map<string, number>();
+
+/** Whether reading ahead from this position is new (and notes it). */
+function firstFrom(key: string, now = Date.now()): boolean {
+  for (const [k, at] of launched) if (now - at > AHEAD_MS || launched.size >= AHEAD_MAX * 4) launched.delete(k);
+  if (launched.has(key)) return false;
+  launched.set(key, now);
+  return true;
+}
 
 const keys = new Map<string, Buffer>();
 const keyFor = (secret: string) => {
@@ -46,8 +59,9 @@ const fetchPage = (
   onBytes?: (bytes: Uint8Array) => void,
 ) => picksApi().listPage(endpoint, { ...filters, limit, cursor: state.upstream ?? undefined }, { signal, priority: 'consumer' }, onBytes);
 
-const aheadKey = (binding: CursorBinding, state: CursorState, limit: number | undefined) =>
-  JSON.stringify([binding.tokenId, binding.endpoint, binding.filters, binding.scope, state.segment, state.upstream, limit ?? null]);
+/** A position of a walk (the page size is not part of it: one read ahead per position). */
+const aheadKey = (binding: CursorBinding, state: CursorState) =>
+  JSON.stringify([binding.tokenId, binding.endpoint, binding.filters, binding.scope, state.segment, state.upstream]);
 
 /** What a walk reads ahead with: the upstream request of each part of its plan, and the key of each page. */
 interface Walk {
@@ -55,6 +69,7 @@ interface Walk {
   plan: Record<string, string>[];
   binding: CursorBinding;
   limit: number | undefined;
+  token: ApiToken;
 }
 
 /** The state after a page: the next page of its part of the plan, the next part, or the end. */
@@ -70,35 +85,51 @@ function nextOf(list: PickList, state: CursorState, parts: number): CursorState 
  * consumer's own overlap instead of adding up.
  */
 function readAhead(walk: Walk, state: CursorState, depth: number): void {
-  const key = aheadKey(walk.binding, state, walk.limit);
-  let entry = ahead.get(key);
-  if (!entry) {
-    const now = Date.now();
-    for (const [k, old] of ahead) if (now - old.at > AHEAD_MS || ahead.size >= AHEAD_MAX) ahead.delete(k);
+  const key = aheadKey(walk.binding, state);
+  const entry = ahead.get(key);
+  if (entry) {
+    if (depth > 1 && entry.limit === walk.limit) followAhead(walk, state, entry.page, depth);
+    return;
+  }
+  const now = Date.now();
+  for (const [k, old] of ahead) if (now - old.at > AHEAD_MS || ahead.size >= AHEAD_MAX) ahead.delete(k);
+  // Held in place at once, so that the position is read ahead once however many requests reach it meanwhile.
+  let release: (page: Promise<UpstreamPage>) => void = () => undefined;
+  const page = new Promise<UpstreamPage>((resolve) => (release = resolve));
+  page.catch(() => undefined); // asked again, in the open, if the consumer comes for it
+  ahead.set(key, { at: now, limit: walk.limit, page });
+  void takeAheadRequest(walk.token).then((allowed) => {
+    if (!allowed) {
+      ahead.delete(key);
+      release(Promise.reject(new Error('not read ahead: the token is at its rate')));
+      return;
+    }
     // The next cursor read from the bytes as they arrive (as walks do, lib/picks-api/walk.ts): the next page is asked
     // for before this one is parsed. A wrong guess is a page read for nothing, dropped unused.
     const guessNext = (bytes: Uint8Array) => {
       const guess = depth > 1 ? sniffNextCursor(bytes) : null;
       if (guess && guess !== state.upstream) readAhead(walk, { segment: state.segment, upstream: guess }, depth - 1);
     };
-    const page = fetchPage(walk.endpoint, walk.plan[state.segment]!, walk.limit, state, AbortSignal.timeout(AHEAD_MS), guessNext);
-    page.catch(() => undefined); // asked again, in the open, if the consumer comes for it
-    entry = { at: now, page };
-    ahead.set(key, entry);
-  }
-  if (depth > 1)
-    entry.page.then(
-      (page) => {
-        const next = nextOf(page.list, state, walk.plan.length);
-        if (next) readAhead(walk, next, depth - 1);
-      },
-      () => undefined,
-    );
+    release(fetchPage(walk.endpoint, walk.plan[state.segment]!, walk.limit, state, AbortSignal.timeout(AHEAD_MS), guessNext));
+  });
+  if (depth > 1) followAhead(walk, state, page, depth);
 }
 
-function takeAhead(key: string): Promise<UpstreamPage> | null {
+/** Once the page at `state` is known, the one after it is read ahead too. */
+function followAhead(walk: Walk, state: CursorState, page: Promise<UpstreamPage>, depth: number): void {
+  page.then(
+    (read) => {
+      const next = nextOf(read.list, state, walk.plan.length);
+      if (next) readAhead(walk, next, depth - 1);
+    },
+    () => undefined,
+  );
+}
+
+/** The page read ahead for this position, when it was read with this page size. */
+function takeAhead(key: string, limit: number | undefined): Promise<UpstreamPage> | null {
   const entry = ahead.get(key);
-  if (!entry) return null;
+  if (!entry || entry.limit !== limit) return null;
   ahead.delete(key);
   return Date.now() - entry.at <= AHEAD_MS ? entry.page : null;
 }
@@ -111,7 +142,11 @@ export async function listAnswer(
   secret: string,
 ): Promise<{ body: Uint8Array | string; records: number }> {
   const query = parseV1Query(request.url.searchParams, endpoint);
+  // Filtering by outcome tells outcomes: only a token that may read results may.
+  if (query.filters.result !== undefined && !token.scope.content.includes('results'))
+    throw new V1Error(403, 'OUT_OF_SCOPE', 'The result filter is outside this token’s scope: it may not read results.');
   const plan = planRequests(token.scope, query.filters);
+  const withheld = withheldFields(token.scope);
   const binding: CursorBinding = { tokenId: token.id, endpoint, filters: query.filters, scope: JSON.stringify(token.scope) };
   const key = keyFor(secret);
   let state: CursorState = { segment: 0, upstream: null };
@@ -127,19 +162,26 @@ export async function listAnswer(
   let served = 0;
   try {
     for (let first = true; ; first = false) {
-      const readying = first && query.cursor !== null ? takeAhead(aheadKey(binding, state, limit)) : null;
+      const readying = first && query.cursor !== null ? takeAhead(aheadKey(binding, state), limit) : null;
+      let fromAhead = readying !== null;
       const { list, bytes } = await (readying ?? fetchPage(endpoint, plan[state.segment]!, limit, state, request.signal)).catch(
-        (error: unknown) =>
-          // What was read ahead failed: asked again now, for this request.
-          readying ? fetchPage(endpoint, plan[state.segment]!, limit, state, request.signal) : Promise.reject(error),
+        (error: unknown) => {
+          // What was read ahead failed (or was not read): asked again now, for this request.
+          if (!readying) return Promise.reject(error);
+          fromAhead = false;
+          return fetchPage(endpoint, plan[state.segment]!, limit, state, request.signal);
+        },
       );
+      // The upstream request this page cost was counted when it was read ahead: this request's count is given back.
+      if (fromAhead) await giveBackRequest(token);
       const next = nextOf(list, state, plan.length);
       // A part of the scope with nothing in it is passed over in the same request.
       if (list.data.length === 0 && !(list.page.hasMore && list.page.nextCursor) && next !== null) {
         state = next;
         continue;
       }
-      if (next && query.cursor !== null) readAhead({ endpoint, plan, binding, limit }, next, 2);
+      if (next && query.cursor !== null && firstFrom(aheadKey(binding, state)))
+        readAhead({ endpoint, plan, binding, limit, token }, next, 2);
       // Inside the scope, and inside this part of the plan: an upstream that ignored a filter neither leaks records
       // outside the scope nor repeats those of another part.
       const part = plan[state.segment]!;
@@ -149,7 +191,8 @@ export async function listAnswer(
       );
       served = kept.length;
       const page = { nextCursor: next ? sealCursor(next, binding, key) : null, hasMore: next !== null };
-      return { body: envelope(kept, list.data.length, bytes, page, requestId), records: kept.length };
+      const shown = withheld.length ? kept.map((record) => projectRecord(record, withheld)) : kept;
+      return { body: envelope(shown, list.data.length, withheld.length ? null : bytes, page, requestId), records: kept.length };
     }
   } finally {
     await reserved.settle(served);

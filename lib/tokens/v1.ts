@@ -8,7 +8,7 @@ import type { ApiToken } from '../store/tokens';
 import { authenticate } from './access';
 import { reserveRecords, takeRequest } from './limits';
 import { listAnswer } from './v1-list';
-import { inScope, type Content } from './scope';
+import { inScope, projectRecord, withheldFields, type Content } from './scope';
 import { countUse } from './usage';
 import { toV1Error, V1Error, V1_HEADERS, v1ErrorBody } from './v1-errors';
 
@@ -122,7 +122,7 @@ async function pickAnswer({ request, token, requestId }: Call, id: string): Prom
     // A record outside the token's scope is, for this token, a record that does not exist.
     if (!inScope(pick, token.scope)) throw new V1Error(404, 'NOT_FOUND', 'No pick has that id.');
     served = 1;
-    return { body: JSON.stringify({ data: pick, requestId }), records: 1 };
+    return { body: JSON.stringify({ data: projectRecord(pick, withheldFields(token.scope)), requestId }), records: 1 };
   } finally {
     await reserved.settle(served);
   }

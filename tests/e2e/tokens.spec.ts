@@ -213,6 +213,32 @@ test.describe('the API v1 contract, through the portal with a whole-licence toke
   v1Contract({ describe: test.describe, it: test, beforeAll: test.beforeAll, expect }, () => ({ baseUrl: `${A()}`, key: whole }));
 });
 
+test('admins set the ceilings editors may give their own tokens; admins are not bound; each change audited', async () => {
+  needPostgres();
+  expect((await api('editor', 'PUT', '/api/tokens/ceilings', { ratePerMinute: 1, dailyRecords: 1 })).status).toBe(403);
+  expect((await api('viewer', 'GET', '/api/tokens/ceilings')).status).toBe(403);
+  const wrong = await api('admin', 'PUT', '/api/tokens/ceilings', { ratePerMinute: 0, dailyRecords: 'many', colour: 1 });
+  expect(Object.keys(wrong.body.error.details).sort()).toEqual(['colour', 'dailyRecords', 'ratePerMinute']);
+  expect((await api('admin', 'PUT', '/api/tokens/ceilings', { ratePerMinute: 100, dailyRecords: 5_000 })).body).toEqual({
+    ratePerMinute: 100,
+    dailyRecords: 5_000,
+  });
+  expect((await api('editor', 'GET', '/api/tokens/ceilings', undefined, B())).body).toEqual({ ratePerMinute: 100, dailyRecords: 5_000 });
+  const over = await api('editor', 'POST', '/api/tokens', settings({ name: 'Too fast' }), B());
+  expect(over.status).toBe(400);
+  expect(over.body.error.details).toEqual({
+    ratePerMinute: expect.stringContaining('at most 100 requests a minute'),
+    dailyRecords: expect.stringContaining('at most 5000 records a day'),
+  });
+  expect((await api('editor', 'POST', '/api/tokens', settings({ name: 'Within', ratePerMinute: 100, dailyRecords: 5_000 }))).status).toBe(
+    201,
+  );
+  expect((await api('admin', 'POST', '/api/tokens', settings({ name: 'Admin unbound' }))).status).toBe(201);
+  const audit = JSON.stringify((await api('admin', 'GET', '/api/audit?format=json&action=token.ceilings')).body);
+  expect(audit).toContain('"ratePerMinute":"100"');
+  expect((await api('admin', 'PUT', '/api/tokens/ceilings', { ratePerMinute: 6_000, dailyRecords: 50_000_000 })).status).toBe(200);
+});
+
 test('a narrowed scope walks exactly the upstream’s own records for it; filters outside it are refused', async () => {
   needPostgres();
   const two = await makeToken('Two sports', { scope: { content: ['picks'], sports: ['Football', 'Tennis'], leagues: [] } });
@@ -260,6 +286,39 @@ test('a narrowed scope walks exactly the upstream’s own records for it; filter
     content: ['picks'],
   });
   expect(me.token).toMatchObject({ id: leagues.id, name: 'Two leagues this week' });
+});
+
+test('a content is its fields: a picks-only token learns no outcome, a results-only token reads no reasoning or price', async () => {
+  needPostgres();
+  const both = await makeToken('Both contents');
+  const picksOnly = await makeToken('Picks only', { scope: { content: ['picks'], sports: [], leagues: [] } });
+  const resultsOnly = await makeToken('Results only', { scope: { content: ['results'], sports: [], leagues: [] } });
+  const settled = await v1(A(), '/picks?status=settled&limit=20', both.token);
+  expect(settled.body.data.length).toBeGreaterThan(0);
+  expect(settled.body.data[0]).toHaveProperty('result');
+  expect(settled.body.data[0]).toHaveProperty('reasoning');
+  for (const origin of [A(), B()]) {
+    const picks = await v1(origin, '/picks?status=settled&limit=20', picksOnly.token);
+    expect(picks.body.data.map((r: { id: string }) => r.id)).toEqual(settled.body.data.map((r: { id: string }) => r.id));
+    for (const record of picks.body.data) {
+      expect(record).not.toHaveProperty('result');
+      expect(record).not.toHaveProperty('settledAt');
+      expect(record).toHaveProperty('reasoning');
+    }
+    const byOutcome = await v1(origin, '/picks?result=win&limit=5', picksOnly.token);
+    expect(byOutcome.status).toBe(403);
+    expect(byOutcome.body.error.code).toBe('OUT_OF_SCOPE');
+    const one = await v1(origin, `/picks/${encodeURIComponent(settled.body.data[0].id)}`, picksOnly.token);
+    expect(one.body.data).not.toHaveProperty('result');
+    const results = await v1(origin, '/results?limit=20', resultsOnly.token);
+    expect(results.body.data.length).toBeGreaterThan(0);
+    for (const record of results.body.data) {
+      for (const field of ['reasoning', 'odds', 'oddsFormat', 'bookmaker', 'probability', 'confidenceTier'])
+        expect(record).not.toHaveProperty(field);
+      expect(record).toHaveProperty('result');
+    }
+    expect((await v1(origin, '/picks?limit=1', resultsOnly.token)).status).toBe(403);
+  }
 });
 
 test('cursors are sealed: altered, lent to another token or reused with other filters, they answer 400 INVALID_FILTERS', async () => {
@@ -364,6 +423,29 @@ test('a token acts for its owner: disabled, demoted or removed, it stops on the 
   expect(about.filter((a) => a === 'token.suspend')).toHaveLength(3);
   expect(about.filter((a) => a === 'token.resume')).toHaveLength(2);
   expect(about).toContain('token.reassign');
+});
+
+test('a cursor asked again with other page sizes is read ahead once; reading ahead counts against the rate and never makes a request 429', async () => {
+  needPostgres();
+  const upstreamRequests = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // what was read ahead has arrived
+    return ((await (await fetch(`${SANDBOX}/__sandbox/stats`)).json()) as { requests: number }).requests;
+  };
+  const walker = await makeToken('Walker');
+  const cursor = (await v1(A(), '/picks?limit=5', walker.token)).body.page.nextCursor as string;
+  const before = await upstreamRequests();
+  for (let limit = 1; limit <= 10; limit += 1)
+    expect((await v1(A(), `/picks?limit=${limit}&cursor=${encodeURIComponent(cursor)}`, walker.token)).status).toBe(200);
+  expect((await upstreamRequests()) - before).toBeLessThanOrEqual(12); // ten pages, and two read ahead once (it was 30)
+
+  // Three requests a minute: the second walks on without reading ahead (no room after it), and the third is not refused.
+  const slow = await makeToken('Slow walker', { ratePerMinute: 3 });
+  const first = await v1(A(), '/picks?limit=5', slow.token);
+  const start = await upstreamRequests();
+  const second = await v1(A(), `/picks?limit=5&cursor=${encodeURIComponent(first.body.page.nextCursor)}`, slow.token);
+  expect((await upstreamRequests()) - start).toBe(1);
+  expect((await v1(A(), `/picks?limit=5&cursor=${encodeURIComponent(second.body.page.nextCursor)}`, slow.token)).status).toBe(200);
+  expect((await v1(A(), `/picks?limit=5&cursor=${encodeURIComponent(second.body.page.nextCursor)}`, slow.token)).status).toBe(429);
 });
 
 test('the rate limit and the daily quota hold across two instances, with 429 and Retry-After', async () => {

@@ -202,3 +202,31 @@ describe('API v1 answers', () => {
     expect(JSON.parse(unauthorized.body)).toEqual({ error: { code: 'UNAUTHORIZED', message: 'x', requestId: 'req_2' } });
   });
 });
+
+describe('what a content is made of', () => {
+  const record = {
+    id: 'pk_1',
+    sport: 'Tennis',
+    odds: 1.9,
+    oddsFormat: 'decimal',
+    bookmaker: 'B',
+    probability: 0.55,
+    confidenceTier: 'A',
+    reasoning: 'why',
+    status: 'settled',
+    result: 'win',
+    settledAt: '2026-11-01T00:00:00Z',
+  };
+  it('leaves out the outcome for a picks-only token, the insight for a results-only one, nothing for both', async () => {
+    const { projectRecord, withheldFields } = await import('@/lib/tokens/scope');
+    const picksOnly = projectRecord(record, withheldFields(scope({ content: ['picks'] })));
+    expect(picksOnly).not.toHaveProperty('result');
+    expect(picksOnly).not.toHaveProperty('settledAt');
+    expect(picksOnly).toMatchObject({ odds: 1.9, reasoning: 'why', status: 'settled' });
+    const resultsOnly = projectRecord(record, withheldFields(scope({ content: ['results'] })));
+    for (const field of ['odds', 'oddsFormat', 'bookmaker', 'probability', 'confidenceTier', 'reasoning'])
+      expect(resultsOnly).not.toHaveProperty(field);
+    expect(resultsOnly).toMatchObject({ id: 'pk_1', result: 'win', settledAt: '2026-11-01T00:00:00Z' });
+    expect(projectRecord(record, withheldFields(scope()))).toBe(record); // both: the upstream's record as sent
+  });
+});

@@ -23,7 +23,7 @@ const COLUMNS: Column<TokenView>[] = [
     ),
   },
   { id: 'prefix', header: 'Begins', nowrap: true, cell: (t) => <code className="font-mono text-xs">{t.prefix}…</code> },
-  { id: 'state', header: 'State', cell: (t) => <StatusBadge value={t.state} /> },
+  { id: 'state', header: 'State', cell: (t) => <StatusBadge value={t.suspended ?? t.state} /> },
   { id: 'scope', header: 'May read', cell: (t) => t.scopeText, truncate: (t) => t.scopeText },
   { id: 'owner', header: 'Owner', cell: (t) => t.owner },
   { id: 'limits', header: 'Limits', nowrap: true, cell: (t) => `${t.ratePerMinute}/min, ${t.dailyRecords.toLocaleString('en')}/day` },

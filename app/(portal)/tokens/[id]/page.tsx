@@ -6,6 +6,7 @@ import { ErrorPanel } from '@/components/error-panel';
 import { PortalLink } from '@/components/portal-link';
 import { StatusBadge } from '@/components/status-badge';
 import { RevokeButton, TokenForm } from '@/components/tokens/token-form';
+import { OwnerForm } from '@/components/tokens/owner-form';
 import { UsagePanel } from '@/components/tokens/usage-panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
@@ -28,7 +29,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
       </p>
       <PageHeader title={token.name}>
         <code className="font-mono">{token.prefix}…</code> · made by {token.createdBy} <UtcTime iso={token.createdAt} /> ·{' '}
-        <StatusBadge value={token.state} />
+        <StatusBadge value={token.suspended ?? token.state} />
       </PageHeader>
       <dl className="grid gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm md:grid-cols-2" data-testid="token-facts">
         <div>
@@ -54,6 +55,13 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
             {token.lastAddress ? ` from ${token.lastAddress}` : ''}
           </dd>
         </div>
+        <div>
+          <dt className="text-xs uppercase tracking-wide text-slate-600">Owner</dt>
+          <dd data-testid="token-owner">
+            {token.owner}
+            {token.suspended ? ` — suspended: ${token.suspended}` : ''}
+          </dd>
+        </div>
         {token.revokedAt && (
           <div>
             <dt className="text-xs uppercase tracking-wide text-slate-600">Revoked</dt>
@@ -72,6 +80,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
       {token.state !== 'revoked' && (
         <>
           <TokenForm licence={licence} token={token} />
+          {session.user.role === 'admin' && <OwnerForm id={token.id} owner={token.owner} />}
           <RevokeButton id={token.id} name={token.name} />
         </>
       )}

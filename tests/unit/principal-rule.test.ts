@@ -42,6 +42,25 @@ const JOBS: Record<string, { actsFor: string; judgedIn?: string }> = {
 };
 const ASKS = /\b(mayAct|mayActIn|standing)\(/;
 
+/**
+ * Commands: run by an operator on the portal's machine, who holds the store and the keys (the `cli` actor of
+ * the audit trail). None acts for a person; one that changes a person's account lets the rule see the change.
+ */
+const COMMANDS: Record<string, { actsFor: string; asks?: RegExp }> = {
+  'scripts/users.ts': {
+    actsFor: 'the operator; a change to an account suspends or resumes the tokens acting for it',
+    asks: /ownerChange\(/,
+  },
+  'scripts/export.ts': { actsFor: 'the operator (the partner key, as scheduled jobs do)' },
+  'scripts/audit.ts': { actsFor: 'the operator (checks and seals the audit trail)' },
+  'scripts/proof.ts': { actsFor: 'the operator (keys)' },
+  'scripts/backup.ts': { actsFor: 'the operator (backups and restores, recorded)' },
+  'scripts/start.ts': { actsFor: 'the operator (starts the portal)' },
+  'scripts/screens.ts': { actsFor: 'a developer (screenshots of a sandbox portal)' },
+  'scripts/portal-node-options.ts': { actsFor: 'nobody: the server’s V8 options' },
+  'scripts/portal-server.mjs': { actsFor: 'every request, judged by the guards above and API v1' },
+};
+
 describe('the one rule for who may act', () => {
   it('is asked by the session guards, the route wrapper and API v1', () => {
     const session = read('lib/auth/session.ts');
@@ -75,6 +94,14 @@ describe('the one rule for who may act', () => {
     const actions = files('app', /\.tsx?$/).filter((file) => /^'use server';/m.test(read(file)));
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.filter((file) => !/await sessionMay\(/.test(read(file)))).toEqual([]);
+  });
+
+  it('places every command, and the one that changes accounts lets the rule see it', () => {
+    const scripts = readdirSync(path.join(root, 'scripts'))
+      .filter((name) => /\.(ts|mjs)$/.test(name))
+      .map((name) => `scripts/${name}`);
+    expect(scripts.filter((file) => !(file in COMMANDS))).toEqual([]);
+    for (const [file, command] of Object.entries(COMMANDS)) if (command.asks) expect(read(file), command.actsFor).toMatch(command.asks);
   });
 
   it('places every piece of background work, and those acting for someone ask the rule', () => {

@@ -37,6 +37,8 @@ export interface ProcessState {
   observeStore?: (ms: number, failed: boolean) => void;
   /** This process's signing key (lib/proof/signer.ts), read from its file once. */
   signingKey?: Promise<import('./proof/keys').SigningKey>;
+  /** The key webhook URLs are sealed with in the store (lib/store/at-rest.ts); null: kept as given. */
+  atRestKey?: Buffer | null;
   /** "Check a file" running on this instance (lib/proof/check.ts): one at a time. */
   proofCheck?: { busy: boolean };
   /** Whether that key was retired or marked compromised, as the store said last (lib/proof/signer.ts). */

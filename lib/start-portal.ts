@@ -2,6 +2,8 @@ import 'server-only';
 import { ConfigError, getConfig } from './config';
 import path from 'node:path';
 import { getStore, StoreError } from './store';
+import { useAtRestKey } from './store/at-rest';
+import { sealWebhookUrls } from './store/seal-urls';
 import { notePortalRunning } from './store/backup';
 import { pruneHourly } from './store/maintenance';
 import { recordSettingsChange } from './audit/settings';
@@ -42,7 +44,16 @@ export async function startPortal(): Promise<void> {
     handV1ToServer(serveV1OnNode);
     installRequestPolicy(config);
     if (config.METRICS_TOKEN || config.METRICS_LISTEN) processState.observeStore = observeStore;
+    // Webhook URLs are credentials: sealed in the store under DELIVERY_SECRET_KEY (lib/store/at-rest.ts).
+    useAtRestKey(config.DELIVERY_SECRET_KEY ?? null);
     const store = await getStore({ attempts: Infinity });
+    if (config.DELIVERY_SECRET_KEY)
+      void sealWebhookUrls(store.db).then(
+        (sealed) =>
+          sealed > 0 && log('store').info({ sealed }, `${sealed} webhook URLs kept before they were sealed at rest are sealed now`),
+        (error: unknown) =>
+          log('store').error({ err: error }, 'webhook URLs kept in clear could not be sealed yet; tried again at the next start'),
+      );
     // On the embedded database: a pid file, so `npm run restore` refuses while this portal runs.
     if (store.target.engine === 'sqlite') notePortalRunning(path.dirname(store.target.file));
     // Audit entries an earlier stop saved because the store was away are written before anything new.

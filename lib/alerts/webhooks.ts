@@ -8,6 +8,7 @@ import { openSecret, sealSecret, secretBinding } from '../deliveries/secrets';
 import { maskedWebhookUrl, pinnedLookup, pinTarget, targetProblem, webhookUrlProblem, type Resolver } from '../deliveries/targets';
 import type { Alert } from '../store/alerts';
 import type { AlertWebhook } from '../store/alert-channels';
+import { isSealed } from '../store/at-rest';
 import { ALERT_KINDS } from './subscriptions';
 import { messageFor, type Message } from '.';
 
@@ -205,6 +206,7 @@ export function channelSender(context: Omit<PostContext, 'now'> & { send: ((mess
 
 /** One signed POST of the alerts of one kind; throws, in plain words and without the URL, when it was not accepted. */
 export async function postAlerts(hook: AlertWebhook, alerts: Alert[], context: PostContext): Promise<void> {
+  if (isSealed(hook.url)) throw new Error('its URL is sealed under another key than this instance’s DELIVERY_SECRET_KEY');
   if (hook.secret && !context.secretKey) throw new Error('DELIVERY_SECRET_KEY is not set: the webhook’s secret cannot be opened');
   // Opened for exactly this URL: a secret carried to another one fails here (lib/deliveries/secrets.ts).
   const secret = hook.secret ? openSecret(hook.secret, context.secretKey!, secretBinding({ type: 'webhook', url: hook.url })) : null;

@@ -14,6 +14,7 @@ import type { FileProof } from '../proof/attest';
 import { finishProof } from '../proof/file-proof';
 import { signDocument } from '../proof/signer';
 import { MANIFEST_TYPE, MANIFEST_VERSION } from '../audit/manifest';
+import { isSealed } from '../store/at-rest';
 import { pinHostKey, renewRun, stillRunning, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
 import { toDirectory, toSftp, toWebhook, type Finished } from './destinations';
@@ -229,6 +230,11 @@ async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished,
     }
     case 'webhook': {
       const url = String(destination.url);
+      if (isSealed(url))
+        throw new AppError({
+          code: 'DELIVERY_FAILED',
+          message: `Its webhook URL is sealed under another key than this instance's DELIVERY_SECRET_KEY.`,
+        });
       const address = await pinned(new URL(url).hostname, 'webhook');
       await toWebhook({ url, address, secret: secret(), deliveryId: delivery.id }, done);
       return `${maskedWebhookUrl(url)} (${done.file})`;

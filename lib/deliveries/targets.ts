@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { isSealed, sealedOrigin } from '../store/at-rest';
 
 /**
  * Where an editor may point a delivery, and the one address a run connects to. The portal's server would
@@ -85,6 +86,7 @@ export function webhookUrlProblem(url: string, allowPrivate: boolean): string | 
 
 /** A webhook URL as shown to anyone but its creator, in run history and in the audit trail: its path and query are a secret. */
 export function maskedWebhookUrl(url: string): string {
+  if (isSealed(url)) return `${sealedOrigin(url)}/… (sealed under another key)`;
   try {
     const parsed = new URL(url);
     return parsed.pathname === '/' && !parsed.search ? parsed.origin : `${parsed.origin}/…`;

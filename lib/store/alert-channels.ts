@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { openAtRest, sealAtRest } from './at-rest';
 import type { Database } from './schema';
 import type { AlertDigestsTable, AlertWebhooksTable } from './schema-alerts';
 
@@ -24,10 +25,13 @@ export interface AlertWebhook {
   updatedAt: string;
 }
 
+/** What a webhook's URL is sealed for (lib/store/at-rest.ts): this webhook and no other. */
+const urlBinding = (id: string) => `alert-webhook\0${id}`;
+
 const toWebhook = (row: Selectable<AlertWebhooksTable>): AlertWebhook => ({
   id: row.id,
   name: row.name,
-  url: row.url,
+  url: openAtRest(row.url, urlBinding(row.id)),
   format: row.format === 'chat' || row.format === 'email' ? row.format : 'signed',
   kinds: JSON.parse(row.kinds) as string[],
   secret: row.secret,
@@ -49,7 +53,7 @@ export async function saveWebhook(db: Db, hook: AlertWebhook): Promise<void> {
   const values = {
     id: hook.id,
     name: hook.name,
-    url: hook.url,
+    url: sealAtRest(hook.url, urlBinding(hook.id)),
     format: hook.format,
     kinds: JSON.stringify(hook.kinds),
     secret: hook.secret,

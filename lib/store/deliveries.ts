@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { openAtRest, sealAtRest } from './at-rest';
 import type { Database, DeliveriesTable } from './schema';
 // Runs live in their own module; callers reach both through this one.
 export * from './delivery-runs';
@@ -39,6 +40,19 @@ export interface Delivery {
   changesUntil: string | null;
 }
 
+/** A webhook's URL is sealed at rest for this delivery (lib/store/at-rest.ts); other destinations hold no credential in clear. */
+const urlBinding = (id: string) => `delivery\0${id}`;
+function destinationKept(id: string, destination: Delivery['destination']): string {
+  if (destination.type !== 'webhook' || typeof destination.url !== 'string') return JSON.stringify(destination);
+  return JSON.stringify({ ...destination, url: sealAtRest(destination.url, urlBinding(id)) });
+}
+function destinationRead(id: string, text: string): Delivery['destination'] {
+  const destination = JSON.parse(text) as Delivery['destination'];
+  return destination.type === 'webhook' && typeof destination.url === 'string'
+    ? { ...destination, url: openAtRest(destination.url, urlBinding(id)) }
+    : destination;
+}
+
 const toDelivery = (row: Selectable<DeliveriesTable>): Delivery => ({
   id: row.id,
   name: row.name,
@@ -46,7 +60,7 @@ const toDelivery = (row: Selectable<DeliveriesTable>): Delivery => ({
   format: row.format as Delivery['format'],
   filters: JSON.parse(row.filters) as Record<string, string>,
   schedule: row.schedule,
-  destination: JSON.parse(row.destination) as Delivery['destination'],
+  destination: destinationRead(row.id, row.destination),
   secret: row.secret,
   hostKey: row.host_key,
   encryptTo: row.encrypt_to && row.encrypt_fingerprint ? { armoured: row.encrypt_to, fingerprint: row.encrypt_fingerprint } : null,
@@ -86,7 +100,7 @@ export async function insertDelivery(db: Db, d: NewDelivery): Promise<void> {
       format: d.format,
       filters: JSON.stringify(d.filters),
       schedule: d.schedule,
-      destination: JSON.stringify(d.destination),
+      destination: destinationKept(d.id, d.destination),
       secret: d.secret,
       host_key: null,
       encrypt_to: d.encryptTo?.armoured ?? null,
@@ -129,7 +143,7 @@ export async function updateDelivery(db: Db, id: string, change: DeliveryChange,
   if (change.format !== undefined) set.format = change.format;
   if (change.filters !== undefined) set.filters = JSON.stringify(change.filters);
   if (change.schedule !== undefined) set.schedule = change.schedule;
-  if (change.destination !== undefined) set.destination = JSON.stringify(change.destination);
+  if (change.destination !== undefined) set.destination = destinationKept(id, change.destination);
   if (change.secret !== undefined) set.secret = change.secret;
   if (change.hostKey !== undefined) set.host_key = change.hostKey;
   if (change.encryptTo !== undefined) {

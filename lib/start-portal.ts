@@ -2,7 +2,7 @@ import 'server-only';
 import { ConfigError, getConfig } from './config';
 import path from 'node:path';
 import { getStore, StoreError } from './store';
-import { useAtRestKey } from './store/at-rest';
+import { setAtRestKey } from './store/at-rest';
 import { sealWebhookUrls } from './store/seal-urls';
 import { notePortalRunning } from './store/backup';
 import { pruneHourly } from './store/maintenance';
@@ -45,7 +45,7 @@ export async function startPortal(): Promise<void> {
     installRequestPolicy(config);
     if (config.METRICS_TOKEN || config.METRICS_LISTEN) processState.observeStore = observeStore;
     // Webhook URLs are credentials: sealed in the store under DELIVERY_SECRET_KEY (lib/store/at-rest.ts).
-    useAtRestKey(config.DELIVERY_SECRET_KEY ?? null);
+    setAtRestKey(config.DELIVERY_SECRET_KEY ?? null);
     const store = await getStore({ attempts: Infinity });
     if (config.DELIVERY_SECRET_KEY)
       void sealWebhookUrls(store.db).then(

@@ -3,7 +3,7 @@ import { processState } from '../process-state';
 
 /**
  * Values the store keeps sealed because they are credentials themselves: webhook URLs (a chat hook's path is
- * its key). AES-256-GCM under a key the process gives at start (`useAtRestKey`, from DELIVERY_SECRET_KEY),
+ * its key). AES-256-GCM under a key the process gives at start (`setAtRestKey`, from DELIVERY_SECRET_KEY),
  * bound to the row it belongs to, stored as `sealed:v1:<origin>:<iv>.<tag>.<body>`: the origin stays readable
  * for lists (which show only it), the rest opens only with the key. Without a key, values are kept as given
  * (and a start warns); a sealed value read without the key stays sealed, and its use fails saying why.
@@ -12,7 +12,7 @@ import { processState } from '../process-state';
 const PREFIX = 'sealed:v1:';
 
 /** Gives the process the key sealed values are made and opened with (null: none). */
-export function useAtRestKey(secret: string | null): void {
+export function setAtRestKey(secret: string | null): void {
   processState.atRestKey = secret ? createHash('sha256').update(`picks-portal/at-rest\0${secret}`).digest() : null;
 }
 

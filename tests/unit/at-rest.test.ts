@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskedWebhookUrl } from '@/lib/deliveries/targets';
 import { getWebhook, saveWebhook, type AlertWebhook } from '@/lib/store/alert-channels';
-import { useAtRestKey } from '@/lib/store/at-rest';
+import { setAtRestKey } from '@/lib/store/at-rest';
 import { findDelivery } from '@/lib/store/deliveries';
 import { openStore, type Store } from '@/lib/store/open';
 import { sealWebhookUrls } from '@/lib/store/seal-urls';
@@ -28,7 +28,7 @@ const hook = (id: string, url = URL_): AlertWebhook => ({
 describe.each(storeEngines())('webhook URLs at rest on $name', (engine) => {
   const opened: Store[] = [];
   afterEach(async () => {
-    useAtRestKey(null);
+    setAtRestKey(null);
     await Promise.all(opened.splice(0).map((store) => store.close()));
   });
   async function fresh() {
@@ -44,7 +44,7 @@ describe.each(storeEngines())('webhook URLs at rest on $name', (engine) => {
 
   it('are sealed for their own row, read back as given, and shown by their origin alone when another key sealed them', async () => {
     const store = await fresh();
-    useAtRestKey(KEY);
+    setAtRestKey(KEY);
     await saveWebhook(store.db, hook('wh_00000000000a'));
     const make = deliveryMaker(
       () => store.db,
@@ -64,13 +64,13 @@ describe.each(storeEngines())('webhook URLs at rest on $name', (engine) => {
     const moved = (await getWebhook(store.db, 'wh_00000000000b'))!.url;
     expect(moved).not.toContain('xoxb');
     expect(maskedWebhookUrl(moved)).toBe('https://hooks.chat.example/… (sealed under another key)');
-    useAtRestKey('another-key-0123456789abcdef-0123456789');
+    setAtRestKey('another-key-0123456789abcdef-0123456789');
     expect((await getWebhook(store.db, 'wh_00000000000a'))!.url).not.toContain('xoxb');
   });
 
   it('kept in clear before sealing (or without a key), are sealed once at a start with the key', async () => {
     const store = await fresh();
-    useAtRestKey(null);
+    setAtRestKey(null);
     await saveWebhook(store.db, hook('wh_00000000000c'));
     const make = deliveryMaker(
       () => store.db,
@@ -79,7 +79,7 @@ describe.each(storeEngines())('webhook URLs at rest on $name', (engine) => {
     );
     const delivery = await make();
     expect(await raw(store)).toContain('xoxb-secret-path-token');
-    useAtRestKey(KEY);
+    setAtRestKey(KEY);
     expect(await sealWebhookUrls(store.db)).toBe(2);
     expect(await raw(store)).not.toContain('xoxb-secret-path-token');
     expect(await sealWebhookUrls(store.db)).toBe(0); // once

@@ -56,3 +56,12 @@ export function storeEnv(target: StoreTarget): Record<string, string> {
         PORTAL_USERS_FILE: path.join(path.dirname(target.file), 'users.json'),
       };
 }
+
+/** The settings of a portal process on an embedded store in `dir` (an upstream that is never asked), for code that reads them. */
+export const embeddedPortalEnv = (dir: string): Record<string, string> => ({
+  PICKS_API_BASE_URL: 'https://api.example.com',
+  PICKS_API_KEY: 'k-123',
+  DATABASE_URL: '',
+  PORTAL_DATA_DIR: dir,
+  PORTAL_USERS_FILE: path.join(dir, 'none.json'),
+});

@@ -13,7 +13,7 @@ import { listSigningKeys, markKeyCompromised, registerSigningKey, RetiredKeyErro
 import { publishedKeys, signWith } from '@/lib/proof/signer';
 import type { LicenceSummary } from '@/lib/picks-api/licence';
 import { checkJws, MANIFEST_TYPE, readCsv, type Jwk } from '@/public/verify-picks-file.mjs';
-import { storeEngines } from '../support/store-engines';
+import { embeddedPortalEnv, storeEngines } from '../support/store-engines';
 
 /**
  * Signing keys (files, kid, registration and rotation on both engines), the licence attestation and record-id
@@ -53,13 +53,7 @@ describe('signing keys', () => {
 
   it('stop signing once their key is retired or marked compromised, saying why', async () => {
     const dir = await tmp();
-    Object.assign(process.env, {
-      PICKS_API_BASE_URL: 'https://api.example.com',
-      PICKS_API_KEY: 'k-123',
-      DATABASE_URL: '',
-      PORTAL_DATA_DIR: dir,
-      PORTAL_USERS_FILE: path.join(dir, 'none.json'),
-    });
+    Object.assign(process.env, embeddedPortalEnv(dir));
     const { getStore, closeStore } = await import('@/lib/store');
     const { startSigning, signBytes } = await import('@/lib/proof/signer');
     const { processState } = await import('@/lib/process-state');

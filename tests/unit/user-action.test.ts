@@ -2,6 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { embeddedPortalEnv } from '../support/store-engines';
 
 /** The server action of /admin/users checks the caller's role itself: a page that is not shown is not a guard. */
 
@@ -11,13 +12,7 @@ vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'user-action-'));
-  Object.assign(process.env, {
-    PICKS_API_BASE_URL: 'https://api.example.com',
-    PICKS_API_KEY: 'k-123',
-    DATABASE_URL: '',
-    PORTAL_DATA_DIR: dir,
-    PORTAL_USERS_FILE: path.join(dir, 'none.json'),
-  });
+  Object.assign(process.env, embeddedPortalEnv(dir));
   await (await import('@/lib/store')).closeStore();
   // Callers are people of the store: the one rule for who may act reads their account.
   const { addUser } = await import('@/lib/auth/users');

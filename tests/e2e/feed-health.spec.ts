@@ -129,6 +129,12 @@ test('each person chooses their alert emails; a wrong kind is named; admins see 
     chosen: boolean;
   };
   expect(before).toMatchObject({ kinds: [], chosen: false }); // a viewer opts in
+  // Only the kinds a viewer may open: token and delivery alerts are not among them, every one named.
+  const closed = await put({ kinds: ['sport.down', 'token.expiring', 'delivery.failed'] });
+  expect(closed.status).toBe(400);
+  expect(((await closed.json()) as { error: { details: { kinds: string } } }).error.details.kinds).toMatch(
+    /"token.expiring", "delivery.failed" tell about what your role \(viewer\) may not open/,
+  );
 
   await signIn(page, 'viewer', '/health');
   const form = page.getByRole('form', { name: 'Alert emails for me' });

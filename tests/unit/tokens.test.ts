@@ -39,6 +39,14 @@ describe('token settings', () => {
     });
   });
 
+  it('takes a name of one printable line only: no line breaks or control characters', () => {
+    for (const name of ['Loader\nBcc: everyone@example.com', 'Load\rer', 'Tab\tbed', 'Zero\u200bwidth', 'Line\u2028sep'])
+      expect(() => checkTokenSettings({ ...valid, name }, null, licence, NOW), JSON.stringify(name)).toThrow(
+        /name must be one line of printable text/,
+      );
+    expect(checkTokenSettings({ ...valid, name: 'Site <!channel> & co' }, null, licence, NOW).name).toBe('Site <!channel> & co'); // shown escaped in chat
+  });
+
   it('names every wrong field at once, in plain words', () => {
     let error: { status?: number; code?: string; details?: Record<string, string>; message?: string } = {};
     try {

@@ -13,7 +13,7 @@ import { listWebhooks } from '../store/alert-channels';
 import { sendDigests } from './digest';
 import { dispatchAlerts } from './dispatch';
 import { alertMailer } from './mail';
-import { recipientsOf } from './subscriptions';
+import { recipientsOf, subscriptions } from './subscriptions';
 import { channelSender } from './webhooks';
 import { lineLog, type LineLog } from '../log';
 
@@ -68,7 +68,10 @@ export function startAlerts(store: Store, config: PortalConfig, log: LineLog = l
         watchPolling(db, { pollMs: (await feedPeriodMs(db, ownPollMs)) ?? DEFAULT_PERIOD_MS, holdMs, now }),
       );
       await step('alerts could not be dispatched', async () => {
-        const done = await dispatchAlerts(db, { now, recipients: (alert) => recipientsOf(db, alert), send, portalUrl, webhooks });
+        // Everyone's subscriptions read once a dispatch, not once an alert.
+        let people: ReturnType<typeof subscriptions> | null = null;
+        const recipients = (alert: Parameters<typeof recipientsOf>[1]) => recipientsOf(db, alert, (people ??= subscriptions(db)));
+        const done = await dispatchAlerts(db, { now, recipients, send, portalUrl, webhooks });
         const m = metrics().alerts;
         m.inc({ channel: 'email', outcome: 'sent' }, done.sent);
         m.inc({ channel: 'email', outcome: 'failed' }, done.failed);

@@ -156,7 +156,11 @@ export const receives = (person: Subscription, alert: Pick<Alert, 'kind'>, owner
   (person.kinds as string[]).includes(alert.kind) && (!owned(alert.kind) || person.role === 'admin' || person.email === owner);
 
 /** Who receives this alert by email as it happens (those who chose a digest get it there). */
-export async function recipientsOf(db: Db, alert: Pick<Alert, 'kind' | 'sport'>): Promise<string[]> {
+export async function recipientsOf(
+  db: Db,
+  alert: Pick<Alert, 'kind' | 'sport'>,
+  people: Promise<Subscription[]> = subscriptions(db),
+): Promise<string[]> {
   const owner = owned(alert.kind) ? await ownerOf(db, alert) : null;
-  return (await subscriptions(db)).filter((s) => s.delivery === 'each' && receives(s, alert, owner)).map((s) => s.email);
+  return (await people).filter((s) => s.delivery === 'each' && receives(s, alert, owner)).map((s) => s.email);
 }

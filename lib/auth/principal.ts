@@ -22,14 +22,15 @@ export type Principal =
   | { kind: 'person'; email: string; role: Role }
   /** An API token acts for its owner, who must hold the account they held when it was given to them. */
   | { kind: 'token'; id: string; owner: string; ownerSinceMs: number }
-  /** A scheduled delivery acts for the person who made it. */
-  | { kind: 'delivery'; id: string; owner: string }
+  /** A scheduled delivery acts for the person who made it (the account they held when they made it). */
+  | { kind: 'delivery'; id: string; owner: string; ownerSinceMs: number }
   /** Someone an alert is sent to. */
   | { kind: 'recipient'; email: string };
 
 export type Refusal = 'removed' | 'disabled' | 'demo' | 'capability';
 export type Standing = { ok: true; account: StoredUser; role: Role } | { ok: false; refusal: Refusal; reason: string };
 
+const CLOCK_SLACK_MS = 60_000;
 const WHOSE: Record<Principal['kind'], string> = { person: 'account', token: 'owner', delivery: 'owner', recipient: 'account' };
 const SAID: Record<Exclude<Refusal, 'capability'>, string> = { removed: 'removed', disabled: 'disabled', demo: 'a demo account' };
 
@@ -48,7 +49,12 @@ export function standing(
   });
   if (!account) return refuse('removed');
   // The same address removed and added again is another account: what the old one was given does not pass to it.
-  if (principal.kind === 'token' && Date.parse(account.createdAt) > principal.ownerSinceMs) return refuse('removed');
+  // (Instances' clocks may differ a little: an account made within a minute of the grant is taken to be the same.)
+  if (
+    (principal.kind === 'token' || principal.kind === 'delivery') &&
+    Date.parse(account.createdAt) > principal.ownerSinceMs + CLOCK_SLACK_MS
+  )
+    return refuse('removed');
   if (account.disabled) return refuse('disabled');
   if (demoRefused && isDemoAccount(account)) return refuse('demo');
   const role = principal.kind === 'person' ? principal.role : account.role;

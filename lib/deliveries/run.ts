@@ -180,7 +180,8 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
 
 /** A delivery acts for its owner (lib/auth/principal.ts): a removed, disabled or demoted owner's runs fail, loudly. */
 async function ownerMayRun(db: Kysely<Database>, delivery: Delivery): Promise<void> {
-  const owner = await mayActIn(db, { kind: 'delivery', id: delivery.id, owner: delivery.createdBy }, 'deliveries');
+  const principal = { kind: 'delivery' as const, id: delivery.id, owner: delivery.createdBy, ownerSinceMs: Date.parse(delivery.createdAt) };
+  const owner = await mayActIn(db, principal, 'deliveries');
   if (!owner.ok)
     throw new AppError({
       code: 'OWNER_NOT_ALLOWED',

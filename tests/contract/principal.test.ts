@@ -60,6 +60,17 @@ const json = { 'Content-Type': 'application/json' };
 const patch = (body: unknown) =>
   new Request('http://portal.test/api/tokens/x', { method: 'PATCH', headers: json, body: JSON.stringify(body) });
 
+/** The address added again later than the grant (more than the minute instances' clocks may differ by). */
+async function reAddedLater(email: string) {
+  const { db } = await getStore();
+  await db
+    .updateTable('users')
+    .set({ created_at: new Date(Date.now() + 120_000).toISOString() })
+    .where('email', '=', email)
+    .execute();
+  forgetAccount(email);
+}
+
 async function auditOf(action: string) {
   const entries = [];
   for await (const entry of readAudit((await getStore()).db, { action: action as never })) entries.push(entry);
@@ -100,6 +111,7 @@ describe.each(storeEngines())('who may act on $name', (engine) => {
     expect(await refusal(bearer)).toMatch(/suspended: owner removed/);
     // The same address added again is another person: what the old account was given does not pass to them.
     await addUser(ed.email, 'editor', 'another long password');
+    await reAddedLater(ed.email);
     expect(await refusal(bearer)).toMatch(/suspended: owner removed/);
 
     // Only an admin reassigns, and only to someone who may hold tokens; every wrong field named at once.
@@ -176,6 +188,25 @@ describe.each(storeEngines())('who may act on $name', (engine) => {
       'delivery.failed',
       'delivery.failed',
     ]);
+  });
+
+  it('a delivery of a removed owner stays stopped when the address is added again (another person)', async () => {
+    const { db } = await getStore();
+    const { runNow } = await import('@/lib/deliveries/scheduler');
+    const { listRuns } = await import('@/lib/store/deliveries');
+    const make = deliveryMaker(
+      () => db,
+      () => ({ name: 'Eve nightly', kind: 'picks', format: 'csv', filters: {}, destination: { type: 'directory', folder: 'eve' } }),
+      { now: Date.now() },
+    );
+    const delivery = await make({ createdBy: 'eve@example.com' });
+    await admin('remove', 'eve@example.com');
+    await addUser('eve@example.com', 'editor', 'another long password');
+    await reAddedLater('eve@example.com');
+    await (
+      await runNow({ db, instance: 'a', settings: { root: '/nonexistent-root', secretKey: null, allowPrivate: true } }, delivery)
+    ).done;
+    expect((await listRuns(db, delivery.id))[0]?.error).toMatch(/OWNER_NOT_ALLOWED: .*owner removed/);
   });
 
   it('an alert about a token of any name can be sent again', async () => {

@@ -56,9 +56,12 @@ export async function sendDigests(
     if (person) claimed.push({ id: retry.id, person, attempts: retry.attempts, moment: digestMoment(Date.parse(retry.day), options.hour) });
     else await markDigest(db, retry.id, { ok: false, error: 'the person no longer takes a digest', nextMs: null, alerts: 0 });
   }
+  // Each alert's owner looked up once for every digest of this check, not once a person.
+  const owners = new Map<string, Promise<string | null>>();
+  const ownerOnce = (alert: Alert) => owners.get(alert.id) ?? owners.set(alert.id, ownerOf(db, alert)).get(alert.id)!;
   for (const { id, person, attempts, moment: at } of claimed) {
     const alerts: Alert[] = [];
-    for (const alert of await alertsSince(db, at - DAY_MS, at)) if (receives(person, alert, await ownerOf(db, alert))) alerts.push(alert);
+    for (const alert of await alertsSince(db, at - DAY_MS, at)) if (receives(person, alert, await ownerOnce(alert))) alerts.push(alert);
     try {
       await options.send(digestMessage(person.email, dayOf(at), alerts, person.kinds, options.portalUrl));
       await markDigest(db, id, { ok: true, at: now, alerts: alerts.length });

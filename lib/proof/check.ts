@@ -1,9 +1,9 @@
 import 'server-only';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -93,16 +93,9 @@ async function receiveForm(request: Request, dir: string): Promise<Received> {
     if (name === 'file' && !received.file) {
       // Only the kind is taken from the name: a name such as `..` or `a/b` reaches no other place.
       const target = path.join(dir, /\.json$/i.test(info.filename ?? '') ? 'upload.json' : 'upload.csv');
-      let bytes = 0;
-      const counted = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytes += chunk.length;
-          done(null, chunk);
-        },
-      });
       writes.push(
-        pipeline(stream, counted, createWriteStream(target, { flags: 'wx', mode: 0o600 })).then(() => {
-          if (bytes > 0) received.file = target;
+        pipeline(stream, createWriteStream(target, { flags: 'wx', mode: 0o600 })).then(async () => {
+          if ((await stat(target)).size > 0) received.file = target;
         }),
       );
     } else if (name === 'jws' || name === 'manifest') {

@@ -1,12 +1,11 @@
 import 'server-only';
 import { recordAudit } from '../audit/record';
 import type { PortalSession } from '../auth/session';
-import { AppError } from '../errors';
+import { AppError, invalidFields } from '../errors';
 import { readJsonObject } from '../net/json-body';
 import { fromStore } from '../store';
 import { readMeta, writeMeta } from '../store/meta';
 import { checkCeilings, NO_CEILINGS, type TokenCeilings } from './scope';
-import { invalidFields } from '../errors';
 
 /**
  * The most editors may give their own tokens (requests a minute, records a day), set by admins: GET (anyone who

@@ -3,7 +3,7 @@ import { cookies } from 'next/headers';
 import { PortalFrame } from '@/components/portal-frame';
 import { getPortalSession } from '@/lib/auth/session';
 import { themeOf } from '@/lib/theme';
-import { PREFERENCE_COOKIES, PREFERENCES_OF_COOKIE } from '@/lib/preferences';
+import { PREFERENCE_COOKIES, PREFERENCES_OF_COOKIE } from '@/lib/vocabulary/preferences';
 import { preferencesTag } from '@/lib/preferences/server';
 import './globals.css';
 

@@ -8,7 +8,7 @@ import { sportsHealth } from '../lib/feed-health';
 import { createPicksClient } from '../lib/picks-api/client';
 import { claimFeedLease } from '../lib/store/change-feed';
 import { openStore, type Store } from '../lib/store/open';
-import type { StoreTarget } from '../lib/store/settings';
+import type { StoreTarget } from '../lib/config/store';
 import { freePort, startPostgres } from '../tests/support/postgres';
 import { median, waitFor } from './support';
 import { benchOptions, writeResult } from './options';

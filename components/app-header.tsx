@@ -1,5 +1,5 @@
 import { PortalLink } from '@/components/portal-link';
-import { can, type Capability, type Role } from '@/lib/auth/roles';
+import { can, type Capability, type Role } from '@/lib/vocabulary/roles';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { MainNav } from '@/components/main-nav';
 import { defaultHref } from '@/lib/date-presets';

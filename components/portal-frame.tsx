@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { AfterLoad } from '@/components/after-load';
 import { AppHeader } from '@/components/app-header';
-import type { Role } from '@/lib/auth/roles';
+import type { Role } from '@/lib/vocabulary/roles';
 import type { Theme } from '@/lib/theme';
 
 /** The signed-in frame: a skip link, the header with the navigation, the page, and the after-load script. */

@@ -1,6 +1,6 @@
 'use client';
 
-import { PREFERENCE_COOKIES, PREFERENCE_MAX_AGE, PREFERENCES_OF_COOKIE, type Preferences } from '@/lib/preferences';
+import { PREFERENCE_COOKIES, PREFERENCE_MAX_AGE, PREFERENCES_OF_COOKIE, type Preferences } from '@/lib/vocabulary/preferences';
 
 /**
  * The browser's half of a person's preferences (lib/preferences): this browser's cookies, which the pages

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect } from 'react';
+import { useEvery } from './use-every';
 
 /**
  * Re-renders the page from the server every `everyMs` while `active` (the server says something is still
@@ -9,14 +9,6 @@ import { useEffect } from 'react';
  */
 export function RefreshWhile({ active, everyMs = 2_000, forMs = 120_000 }: { active: boolean; everyMs?: number; forMs?: number }) {
   const router = useRouter();
-  useEffect(() => {
-    if (!active) return;
-    const started = performance.now();
-    const timer = setInterval(() => {
-      if (performance.now() - started > forMs) clearInterval(timer);
-      else router.refresh();
-    }, everyMs);
-    return () => clearInterval(timer);
-  }, [active, everyMs, forMs, router]);
+  useEvery(active, everyMs, () => router.refresh(), forMs);
   return null;
 }

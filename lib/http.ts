@@ -1,6 +1,6 @@
 import 'server-only';
 import { requireApi, type PortalSession } from './auth/session';
-import type { Capability } from './auth/roles';
+import type { Capability } from './vocabulary/roles';
 import { getConfig, portalOrigin } from './config';
 import { AppError, toAppError } from './errors';
 import { originProblem } from './net/origin';

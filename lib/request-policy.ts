@@ -7,7 +7,7 @@ import { sessionCookieName } from './auth/session-cookie';
 import { portalOrigin, type PortalConfig } from './config';
 import { limitBody } from './net/body-limit';
 import { originProblem } from './net/origin';
-import { handRequestPolicyToServer } from './server-handoff';
+import { server } from './process-state';
 
 /**
  * What every request meets before Next sees it: a body over PORTAL_MAX_BODY_KB refused with 413 unread
@@ -167,5 +167,5 @@ function hasCookie(header: string | undefined, name: string): boolean {
 
 /** Called once at server start (instrumentation): scripts/portal-server.mjs waits for it before it listens. */
 export function installRequestPolicy(config: PortalConfig): void {
-  handRequestPolicyToServer(createRequestPolicy(requestPolicyOptions(config)));
+  server.policyInstalled?.(createRequestPolicy(requestPolicyOptions(config)));
 }

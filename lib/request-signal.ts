@@ -1,4 +1,4 @@
-import { requestContextSignal } from './server-handoff';
+import { requestContextSignal } from './process-state';
 
 /**
  * The signal of the HTTP request being served, aborted when its client goes away before the answer is

@@ -1,11 +1,11 @@
 import 'server-only';
 import { ConfigError, getConfig } from './config';
 import path from 'node:path';
-import { getStore, StoreError } from './store';
+import { getStore, observeStoreWith, StoreError } from './store';
 import { setAtRestKey } from './store/at-rest';
 import { sealWebhookUrls } from './store/seal-urls';
 import { notePortalRunning } from './store/backup';
-import { pruneHourly } from './store/maintenance';
+import { pruneHourly } from './jobs/pruning';
 import { recordSettingsChange } from './audit/settings';
 import { importSavedAuditEntries } from './audit/outbox';
 import { startAlerts } from './alerts/start';
@@ -14,12 +14,12 @@ import { startDeliveries } from './deliveries/start';
 import { spoolDirOf } from './deliveries/limits';
 import { sweepSpoolHourly } from './deliveries/spool-sweep';
 import { installRequestPolicy } from './request-policy';
-import { handV1ToServer } from './server-handoff';
 import { serveV1OnNode } from './tokens/v1-http';
-import { observeStore, renderMetrics } from './metrics';
-import { processState } from './process-state';
+import { observeJob, observeStore, renderMetrics } from './metrics';
+import { server } from './process-state';
+import { attachJobStore, observeJobsWith } from './jobs/registry';
 import { log } from './log';
-import { requestFinisher } from './log/requests';
+import { requestFinisher } from './metrics/requests';
 import { shutdownPortal } from './shutdown';
 import { startSigning } from './proof/signer';
 import { startSealing } from './audit/sealing';
@@ -35,18 +35,23 @@ export async function startPortal(): Promise<void> {
   try {
     const config = getConfig();
     // scripts/portal-server.mjs counts and logs every request, and serves /metrics, through these (lib/log, lib/metrics).
-    (globalThis as { __portalRequests?: unknown }).__portalRequests = {
+    server.requests = {
       finished: requestFinisher(config),
       render: renderMetrics,
       token: config.METRICS_TOKEN ?? null,
       listen: config.METRICS_LISTEN ?? null,
     };
-    handV1ToServer(serveV1OnNode);
+    server.v1 = serveV1OnNode;
     installRequestPolicy(config);
-    if (config.METRICS_TOKEN || config.METRICS_LISTEN) processState.observeStore = observeStore;
+    if (config.METRICS_TOKEN || config.METRICS_LISTEN) {
+      observeStoreWith(observeStore);
+      observeJobsWith(observeJob);
+    }
     // Webhook URLs are credentials: sealed in the store under DELIVERY_SECRET_KEY (lib/store/at-rest.ts).
     setAtRestKey(config.DELIVERY_SECRET_KEY ?? null);
     const store = await getStore({ attempts: Infinity });
+    // Background work (lib/jobs/registry.ts) keeps its leases and its last runs in the store.
+    attachJobStore({ db: store.db, instance: store.instance });
     if (config.DELIVERY_SECRET_KEY)
       void sealWebhookUrls(store.db).then(
         (sealed) =>
@@ -77,8 +82,7 @@ export async function startPortal(): Promise<void> {
     startDeliveries(store, config);
     startAlerts(store, config);
     // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.
-    (globalThis as { __portalShutdown?: () => Promise<void> }).__portalShutdown = () =>
-      shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000, config.PORTAL_DATA_DIR);
+    server.shutdown = () => shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000, config.PORTAL_DATA_DIR);
   } catch (error) {
     const known = error instanceof ConfigError || error instanceof StoreError;
     log('portal').fatal(known ? error.message : String(error));

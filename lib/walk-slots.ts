@@ -3,7 +3,8 @@ import { getConfig } from './config';
 import { AppError } from './errors';
 import { getStore } from './store';
 import { claimSlot, releaseSlot, renewSlot } from './store/walk-slots';
-import { refuseWhileDraining, trackWalk } from './shutdown';
+import { refuseWhileDraining, trackWalk } from './draining';
+import { keepRenewed } from './jobs/renewals';
 
 /**
  * Whole-set walks (exports, coverage and delivery runs) are the portal's heaviest work: at most
@@ -50,15 +51,14 @@ export async function claimWalkSlot(
   }
   const { db } = store;
   const id = claim.id;
-  const renewal = setInterval(() => void renewSlot(db, id, LEASE_MS).catch(() => undefined), RENEW_MS);
-  renewal.unref();
+  const stopRenewing = keepRenewed(RENEW_MS, () => renewSlot(db, id, LEASE_MS));
   const untrack = trackWalk(cut);
   let released = false;
   return () => {
     if (released) return;
     released = true;
     untrack();
-    clearInterval(renewal);
+    stopRenewing();
     // A release that cannot reach the store is not lost: the lease runs out by itself.
     void releaseSlot(db, id).catch(() => undefined);
   };

@@ -7,7 +7,7 @@ import { storeSettings } from '../lib/config';
 import { keyFileOf } from '../lib/proof/keys';
 import { closeStore } from '../lib/store';
 import { backupSqlite, BackupError, checkBackup, restoreSqlite, type BackupSummary } from '../lib/store/backup';
-import { storeTarget } from '../lib/store/settings';
+import { storeTarget } from '../lib/config/store';
 
 /**
  * `npm run backup -- <file>`: a consistent copy of the embedded database, taken while the portal runs, then

@@ -19,9 +19,11 @@ const PEER_HEADER = 'x-portal-peer-address'; // the same name as in lib/auth/cli
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.PORTAL_LISTEN_HOST || undefined;
 
-globalThis.__portalPeerHeader = PEER_HEADER;
-const requestContext = (globalThis.__portalRequestContext = new AsyncLocalStorage());
-const logger = (globalThis.__portalLog = createPortalLogger());
+// What this server and the app hand each other: one holder on globalThis, typed in lib/process-state.ts (ServerHandoff).
+const handoff = ((globalThis.__portal ??= {}).server ??= {});
+handoff.peerHeader = PEER_HEADER;
+const requestContext = (handoff.requestContext = new AsyncLocalStorage());
+const logger = (handoff.log = createPortalLogger());
 captureConsole(logger, {
   context: () => {
     const request = requestContext.getStore();
@@ -37,7 +39,7 @@ captureConsole(logger, {
   },
 });
 const dev = process.env.NODE_ENV === 'development';
-const installed = new Promise((resolve) => (globalThis.__portalRequestPolicyInstalled = resolve));
+const installed = new Promise((resolve) => (handoff.policyInstalled = resolve));
 const app = next({ dev, port, hostname: hostname ?? 'localhost' });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -51,12 +53,12 @@ if (typeof policy !== 'function') {
 }
 
 // The portal's API v1 (lib/tokens/v1-http.ts), handed over by instrumentation with the policy.
-const serveV1 = globalThis.__portalV1;
+const serveV1 = handoff.v1;
 const V1_PATH = /^\/api\/v1(?:\/|$)/;
 
 // Metrics (lib/metrics, installed with the policy): /metrics for a bearer of METRICS_TOKEN, never for a
 // session cookie; or on METRICS_LISTEN without a token. Every other request is counted and logged when it closes.
-const metricsHook = globalThis.__portalRequests;
+const metricsHook = handoff.requests;
 const digest = (text) => createHash('sha256').update(text).digest();
 const tokenOk = (header) => Boolean(metricsHook?.token) && timingSafeEqual(digest(header ?? ''), digest(`Bearer ${metricsHook.token}`));
 async function serveMetrics(req, res, open) {
@@ -83,7 +85,7 @@ if (metricsHook?.listen) {
 let stoppedAt = 0;
 // Requests being answered: a stop lets them finish (lib/shutdown.ts waits for them) before the store closes.
 let inFlight = 0;
-globalThis.__portalInFlight = () => inFlight;
+handoff.inFlight = () => inFlight;
 const errorBody = (status, code, message, portalRequestId) =>
   JSON.stringify({ error: { status, code, message, requestId: null, portalRequestId } });
 const server = createServer((req, res) => {
@@ -146,7 +148,7 @@ const stop = () => {
   if (stoppedAt && Date.now() - stoppedAt > 1_000) process.exit(1);
   if (stoppedAt) return;
   stoppedAt = Date.now();
-  const drained = globalThis.__portalShutdown?.() ?? Promise.resolve();
+  const drained = handoff.shutdown?.() ?? Promise.resolve();
   drained.finally(() => {
     server.close();
     server.closeAllConnections();

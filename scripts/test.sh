@@ -33,8 +33,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
 fi
 
-echo "[test] 1/5 lint (ESLint) and format (Prettier)"
+echo "[test] 1/5 lint (ESLint), format (Prettier) and architecture (dependency-cruiser: .dependency-cruiser.mjs)"
 npx eslint . --max-warnings 0
+npx depcruise lib app components scripts instrumentation.ts --output-type err
 npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
 
 echo "[test] 2/5 type check"

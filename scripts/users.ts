@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ROLES, isRole } from '../lib/auth/roles';
+import { ROLES, isRole } from '../lib/vocabulary/roles';
 import { addUser, listUsers, removeUser, setPassword, updateUser } from '../lib/auth/users';
 import { recordAudit, type AuditAction } from '../lib/audit/record';
 import { closeStore, getStore } from '../lib/store';

@@ -1,5 +1,5 @@
 import type { DefaultSession } from 'next-auth';
-import type { Role } from '@/lib/auth/roles';
+import type { Role } from '@/lib/vocabulary/roles';
 
 declare module 'next-auth' {
   interface Session {
@@ -11,7 +11,7 @@ declare module 'next-auth' {
     /** The account's session epoch at sign-in (lib/auth/session-token.ts). */
     sessionEpoch?: number;
     /** Why single sign-on turns this person away (lib/auth/sign-in-errors.ts), decided from the profile. */
-    refusal?: import('@/lib/auth/sign-in-errors').SsoRefusal;
+    refusal?: import('@/lib/vocabulary/sign-in-errors').SsoRefusal;
     /** The identity provider's subject: a single sign-on account is bound to it. */
     sub?: string;
   }

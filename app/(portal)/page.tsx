@@ -1,6 +1,6 @@
 import { PortalLink } from '@/components/portal-link';
 import { ErrorPanel } from '@/components/error-panel';
-import { can } from '@/lib/auth/roles';
+import { can } from '@/lib/vocabulary/roles';
 import { isUtcDay, UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { getRecentHealth, getRecentLicence } from '@/lib/picks-api/portal';

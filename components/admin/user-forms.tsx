@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { ROLES } from '@/lib/auth/roles';
+import { ROLES } from '@/lib/vocabulary/roles';
 import type { AdminResult } from '@/lib/auth/user-admin';
 import { Button, buttonClass } from '@/components/ui/button';
 import { controlClass } from '@/components/ui/field';

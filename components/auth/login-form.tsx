@@ -3,7 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { SIGN_IN_ERRORS } from '@/lib/auth/sign-in-errors';
+import { SIGN_IN_ERRORS } from '@/lib/vocabulary/sign-in-errors';
 import { Button } from '@/components/ui/button';
 
 export function LoginForm({

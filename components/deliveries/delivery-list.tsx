@@ -1,7 +1,8 @@
 'use client';
 
 import { PortalLink } from '@/components/portal-link';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useEvery } from '@/components/use-every';
 import type { DeliveryView } from '@/lib/deliveries/view';
 import type { Vocabulary } from '@/lib/deliveries/filter-rules';
 import { plural } from '@/lib/plural';
@@ -38,11 +39,7 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
     .filter((d) => d.lastRun?.outcome === 'running')
     .map((d) => d.id)
     .join(' ');
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => void refresh(), 2_000);
-    return () => clearInterval(timer);
-  }, [running]);
+  useEvery(running !== '', 2_000, () => void refresh());
   const watched = note.startsWith('“') ? list.find((d) => note.startsWith(`“${d.name}”`)) : undefined;
   const shown =
     watched && watched.lastRun && watched.lastRun.outcome !== 'running'

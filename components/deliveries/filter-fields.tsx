@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { SelectField, TextField } from '@/components/ui/field';
 import { leaguesFor, type Vocabulary } from '@/lib/sport-leagues';
-import { CHANGE_KINDS } from '@/lib/changes/kinds';
+import { CHANGE_KINDS } from '@/lib/vocabulary/changes';
 import { PICK_RESULTS, PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { plural } from '@/lib/plural';
 

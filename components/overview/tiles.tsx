@@ -1,6 +1,7 @@
 import type { changeCounts } from '@/lib/changes/view';
-import { RESETTLED_DAYS, type deliveryAlerts } from '@/lib/deliveries/view';
-import type { LicenceSummary } from '@/lib/picks-api/licence';
+import type { deliveryAlerts } from '@/lib/deliveries/view';
+import { RESETTLED_DAYS } from '@/lib/vocabulary/deliveries';
+import type { LicenceSummary } from '@/lib/vocabulary/licence';
 import { datePresets } from '@/lib/date-presets';
 import { daysUntil } from '@/lib/time';
 import { plural } from '@/lib/plural';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { demoRefused, standing } from '../auth/principal';
-import { can, isRole, type Capability, type Role } from '../auth/roles';
+import { can, isRole, type Capability, type Role } from '../vocabulary/roles';
 import type { Alert } from '../store/alerts';
 import { listDeliveries } from '../store/deliveries';
 import type { Database } from '../store/schema';

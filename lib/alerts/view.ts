@@ -4,7 +4,7 @@ import { fromStore } from '../store';
 import { latestDigests, listWebhooks } from '../store/alert-channels';
 import { digestView, notificationLog } from './responses';
 import { webhookView } from './webhooks';
-import type { Role } from '../auth/roles';
+import type { Role } from '../vocabulary/roles';
 import { ALERT_KIND_LABELS, kindsFor, subscriptionOf, subscriptions } from './subscriptions';
 
 /** What /alerts shows: the notification log, or the error to show. */

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { log } from '../log';
-import { processState } from '../process-state';
+import { processSlot } from '../process-state';
 import { getStore, storeRetryDelay } from '../store';
 import { appendAudit, type AuditInput } from '../store/audit';
 
@@ -25,7 +25,7 @@ interface Outbox {
 /** One JSON line per entry: the file kept entries are saved in at stop. */
 const toLines = (entries: AuditInput[]) => entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
 
-const outbox = (): Outbox => (processState.auditOutbox ??= { entries: [], timer: null, failures: 0, flushing: null });
+const outbox = (): Outbox => processSlot<Outbox>('auditOutbox').once(() => ({ entries: [], timer: null, failures: 0, flushing: null }));
 
 /** Entries kept and not yet written. */
 export const keptAuditEntries = (): number => outbox().entries.length;

@@ -1,6 +1,6 @@
 import type { AUDIT_ACTIONS } from './query';
 import { metrics } from '../metrics';
-import { processState } from '../process-state';
+import { processSlot } from '../process-state';
 import { getStore } from '../store';
 import { appendAudit, type AuditEntry, type AuditInput } from '../store/audit';
 import { auditBacklog, flushAuditEntries, keepAuditEntry } from './outbox';
@@ -17,6 +17,10 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export type AuditRecord = Partial<Omit<AuditInput, 'actor' | 'action' | 'outcome'>> &
   Pick<AuditInput, 'actor' | 'outcome'> & { action: AuditAction };
+
+/** Who hears of each entry this process appends (lib/audit/sealing.ts, to seal at every AUDIT_CHECKPOINT_EVERY). */
+const appendedSlot = processSlot<(seq: number) => void>('auditAppended');
+export const whenAuditAppended = (listener: ((seq: number) => void) | undefined): void => appendedSlot.set(listener);
 
 export async function recordAudit(record: AuditRecord): Promise<AuditEntry | null> {
   const input: AuditInput = {
@@ -44,7 +48,7 @@ export async function recordAudit(record: AuditRecord): Promise<AuditEntry | nul
   }
   try {
     const appended = await appendAudit((await getStore()).db, entry);
-    processState.sealing?.appended(appended.seq);
+    appendedSlot.get()?.(appended.seq);
     return appended;
   } catch (error) {
     keepAuditEntry(entry, (error as Error).message);

@@ -4,7 +4,8 @@ import type { JSONWebKeySet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { PortalConfig } from '../config';
 import { log } from '../log';
-import { processState } from '../process-state';
+import { registerJob } from '../jobs/registry';
+import { whenAuditAppended } from './record';
 import { publishedKeys, signBytes } from '../proof/signer';
 import type { Database } from '../store/schema';
 import type { StoredCheckpoint } from '../store/checkpoints';
@@ -27,7 +28,8 @@ export interface Sealing {
   flush(): Promise<void>;
   /** For pruneAudit: seals the new start (the file is written once the pruning commits, by `kept`). */
   pruning(): { sealCut: ReturnType<typeof anchorSealer>; kept: () => Promise<void> };
-  stop(): void;
+  /** Stops the minute's look, after a last seal. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -57,25 +59,35 @@ export function startSealing(db: Kysely<Database>, config: PortalConfig): Sealin
     );
   };
   // One at a time in this process; across instances the checkpoints lock orders them.
-  const seal = (force = false) =>
-    (running = running
-      .then(() => sealAudit(db, signCheckpoint, { ...rules, force }))
-      .then((made) => keep(made ? [made] : []))
-      .catch((error: unknown) => said.warn({ err: error }, 'sealing the audit trail failed; tried again within a minute')));
-  const timer = setInterval(() => void seal(), 60_000);
-  timer.unref();
+  const seal = (force = false): Promise<void> => {
+    const next = running.then(() => sealAudit(db, signCheckpoint, { ...rules, force })).then((made) => keep(made ? [made] : []));
+    running = next.catch(() => undefined);
+    return next;
+  };
+  const warn = (error: unknown) => said.warn({ err: error }, 'sealing the audit trail failed; tried again within a minute');
+  // A look every minute (a failure is logged by the registry); at a stop, after running work ended, what is unsealed.
+  const job = registerJob({
+    name: 'audit-sealing',
+    everyMs: 60_000,
+    lease: { own: 'every instance seals; the checkpoints lock orders them' },
+    stopsAt: 'close',
+    run: () => seal(),
+    onStop: () => {
+      whenAuditAppended(undefined);
+      return seal(true).catch(warn);
+    },
+  });
   const sealing: Sealing = {
     appended: (seq) => {
-      if (seq % rules.every === 0) void seal(true);
+      if (seq % rules.every === 0) void seal(true).catch(warn);
     },
-    flush: () => seal(true),
+    flush: () => seal(true).catch(warn),
     pruning: () => {
       const made: StoredCheckpoint[] = [];
       return { sealCut: anchorSealer(signCheckpoint, made), kept: () => keep(made) };
     },
-    stop: () => clearInterval(timer),
+    stop: job.stop,
   };
-  processState.sealing = sealing;
-  void seal();
+  whenAuditAppended(sealing.appended);
   return sealing;
 }

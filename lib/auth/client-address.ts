@@ -1,7 +1,7 @@
 import 'server-only';
 import { getConfig } from '../config';
 import { clientAddressFrom } from '../net/addresses';
-import { peerHeaderFromServer } from '../server-handoff';
+import { peerHeaderFromServer } from '../process-state';
 
 /**
  * The address a request comes from. `scripts/portal-server.mjs` (what `npm start` runs) writes the

@@ -1,5 +1,5 @@
 import { addUser, findUser, listUsers } from './users';
-import { ROLES, type Role } from './roles';
+import { ROLES, type Role } from '../vocabulary/roles';
 
 /** Sandbox-only demo accounts, one per role, marked as such in the store. */
 export const DEMO_USERS: { email: string; role: Role; password: string }[] = ROLES.map((role) => ({

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
-import { oidcRefusal, roleFromClaims, type OidcConfig } from './oidc';
+import { oidcRefusal, roleFromClaims, type OidcConfig } from '../config/oidc';
 
 /**
  * The OpenID Connect provider for next-auth, built from the validated OIDC settings (lib/auth/oidc.ts).

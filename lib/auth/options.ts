@@ -9,12 +9,12 @@ import { clientAddress } from './client-address';
 import { oidcProvider } from './oidc-provider';
 import { DUMMY_HASH, verifyPassword } from './passwords';
 import { revokeSession, isSessionRevoked } from './revocation';
-import { isRole } from './roles';
+import { isRole } from '../vocabulary/roles';
 import { currentAccount } from './accounts';
 import { standing } from './principal';
 import { continueSession, ENDED, sessionEndsAt, startSession, type SessionPolicy } from './session-token';
 import { sessionCookieName } from './session-cookie';
-import type { SsoRefusal } from './sign-in-errors';
+import type { SsoRefusal } from '../vocabulary/sign-in-errors';
 import { checkSignIn, limitHashing, recordSignInFailure, recordSignInSuccess } from './sign-in-limits';
 import { findUser, normaliseEmail, recordSignIn, signInOidcAccount } from './users';
 

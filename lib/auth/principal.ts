@@ -4,7 +4,7 @@ import { getConfig } from '../config';
 import type { Database } from '../store/schema';
 import { findUser } from '../store/users';
 import { currentAccount, isDemoAccount } from './accounts';
-import { can, isRole, type Capability, type Role } from './roles';
+import { can, isRole, type Capability, type Role } from '../vocabulary/roles';
 import type { StoredUser } from './users';
 
 /**

@@ -2,7 +2,7 @@ import 'server-only';
 import { getConfig } from '../config';
 import { getStore } from '../store';
 import * as sessions from '../store/sessions';
-import { once } from '../process-state';
+import { processSlot } from '../process-state';
 
 /**
  * Sessions are JWTs, so deleting the cookie at sign-out would leave a copied token valid. Each session
@@ -13,9 +13,9 @@ import { once } from '../process-state';
  * closed): a sign-out on another instance cannot be confirmed, so after the bound nothing is taken on trust.
  */
 
-const here = once('revokedHere', () => new Map<string, number>());
+const here = processSlot<Map<string, number>>('revokedHere').once(() => new Map());
 /** When the store last said each identity was not revoked (ms). */
-const confirmed = once('confirmedSessions', () => new Map<string, number>());
+const confirmed = processSlot<Map<string, number>>('confirmedSessions').once(() => new Map());
 
 export const storeGraceMs = () => getConfig().SESSION_STORE_GRACE_SECONDS * 1000;
 

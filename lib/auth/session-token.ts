@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JWT } from 'next-auth/jwt';
 import { standing } from './principal';
-import { isRole, type Role } from './roles';
+import { isRole, type Role } from '../vocabulary/roles';
 import type { StoredUser } from './users';
 
 /**

@@ -10,7 +10,7 @@ import { noteRequestUser } from '../log/request';
 import { safeCallbackPath } from './callback';
 import { authOptions, checkSessionToken } from './options';
 import { mayAct } from './principal';
-import { isRole, type Capability, type Role } from './roles';
+import { isRole, type Capability, type Role } from '../vocabulary/roles';
 
 /** A session with a known role: what every page and handler works with. */
 export type PortalSession = Session & { user: Session['user'] & { role: Role } };

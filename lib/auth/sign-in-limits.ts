@@ -1,9 +1,9 @@
 import { RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { addressBucket } from '../net/addresses';
 import { getStore } from '../store';
 import { storeRateLimiter } from '../store/rate-limits';
-import { once, oncePromise, processState } from '../process-state';
+import { processSlot, promiseSlot } from '../process-state';
 
 /**
  * Sign-in limits (counting by rate-limiter-flexible, in the store: every instance counts the same failures).
@@ -55,8 +55,9 @@ async function createLimiters(): Promise<Limiters> {
 }
 
 // One set per process (lib/process-state.ts). A failed creation is forgotten.
-const limiters = (): Promise<Limiters> => oncePromise('signInLimits', createLimiters);
-const hashing = () => once('hashing', () => pLimit(SIGN_IN_POLICY.HASH_CONCURRENCY));
+const limitersSlot = promiseSlot<Limiters>('signInLimits');
+const limiters = (): Promise<Limiters> => limitersSlot.once(createLimiters);
+const hashing = () => processSlot<LimitFunction>('hashing').once(() => pLimit(SIGN_IN_POLICY.HASH_CONCURRENCY));
 
 const seconds = (res: RateLimiterRes | null) => Math.max(1, Math.ceil((res?.msBeforeNext ?? 1000) / 1000));
 
@@ -95,7 +96,7 @@ export async function recordSignInSuccess(account: string): Promise<void> {
 
 /** For tests: forget every count of the process's (possibly new) store. */
 export async function resetSignInLimits(): Promise<void> {
-  processState.signInLimits = undefined;
+  limitersSlot.set(undefined);
   const { db } = await getStore();
   await db.deleteFrom('rate_limits').execute();
 }

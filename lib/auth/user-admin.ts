@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { recordAudit, type AuditAction } from '../audit/record';
 import { getStore } from '../store';
 import { changeUserGuarded } from '../store/users';
-import { ROLES, type Role } from './roles';
+import { ROLES, type Role } from '../vocabulary/roles';
 import { addUser, findUser, normaliseEmail, setPassword } from './users';
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getStore } from '../store';
 import * as users from '../store/users';
 import { hashPassword } from './passwords';
-import { isRole, type Role } from './roles';
+import { isRole, type Role } from '../vocabulary/roles';
 
 /**
  * The portal's accounts: emails, roles and scrypt hashes, kept in the store (lib/store), so that every

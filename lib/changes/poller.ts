@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { toAppError } from '../errors';
-import { versionOf, type Version } from '../history/version';
+import { versionOf, type Version } from '../vocabulary/version';
 import { lineLog, workId, type LineLog } from '../log';
 import { plural } from '../plural';
+import { registerJob } from '../jobs/registry';
 import type { UpstreamOutcome } from '../picks-api/client';
 import type { Pick } from '../picks-api/schemas';
 import { describeWalk, newWalkReport, walkSummary, type WalkReport } from '../picks-api/settle';
@@ -10,7 +11,7 @@ import { claimFeedLease, markPollFailed, markPollStarted, readFeed, releaseFeedL
 import { applyPoll, readWatched } from '../store/changes';
 import { recordPoll } from '../store/feed-health';
 import type { Database } from '../store/schema';
-import type { ChangeKind } from './kinds';
+import type { ChangeKind } from '../vocabulary/changes';
 import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
 
 /**
@@ -161,7 +162,6 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: LineLog
   let runningSince = 0;
   let holding = false;
   let stopped = false;
-  let lastProblem = '';
 
   const start = () => {
     controller = new AbortController();
@@ -188,39 +188,36 @@ export function startFeedLoop(context: Omit<PollContext, 'signal'>, log: LineLog
       .finally(() => (running = null));
   };
 
-  const tick = async () => {
-    if (stopped) return;
-    try {
-      const held = holding;
-      holding = await claimFeedLease(db, instance, settings.pollMs + tickMs, now());
-      if (!holding) {
-        if (running) controller.abort(new Error('the change feed lease was lost'));
-        return;
-      }
-      const state = await readFeed(db);
-      const requested = state.requestedMs !== null && state.requestedMs > (state.startedMs ?? 0);
-      // Taking over from a holder whose last poll did not complete (it stopped mid-walk): poll at once, not a period later.
-      const takenOverUnfinished = !held && state.outcome !== 'complete' && state.startedMs !== null;
-      const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs || requested || takenOverUnfinished;
-      if (due && !running) start();
-      lastProblem = '';
-    } catch (error) {
-      const problem = (error as Error).message;
-      if (problem !== lastProblem) log(`[changes] the feed could not reach the store: ${problem}`);
-      lastProblem = problem;
+  // The lease is the feed's own (change_feed.holder); the registry runs the check and keeps its only timer.
+  const check = async () => {
+    if (stopped) return 'skipped' as const;
+    const held = holding;
+    holding = await claimFeedLease(db, instance, settings.pollMs + tickMs, now());
+    if (!holding) {
+      if (running) controller.abort(new Error('the change feed lease was lost'));
+      return 'skipped' as const;
     }
+    const state = await readFeed(db);
+    const requested = state.requestedMs !== null && state.requestedMs > (state.startedMs ?? 0);
+    // Taking over from a holder whose last poll did not complete (it stopped mid-walk): poll at once, not a period later.
+    const takenOverUnfinished = !held && state.outcome !== 'complete' && state.startedMs !== null;
+    const due = state.startedMs === null || now() >= state.startedMs + settings.pollMs || requested || takenOverUnfinished;
+    if (due && !running) start();
   };
-  void tick();
-  const timer = setInterval(() => void tick(), tickMs);
-  timer.unref();
-  return {
-    async stop() {
+  const job = registerJob({
+    name: 'change-feed',
+    everyMs: tickMs,
+    lease: { own: "the change feed's lease (one instance polls; another takes over within a period)" },
+    run: check,
+    onStop: async () => {
       stopped = true;
-      clearInterval(timer);
       controller.abort(new Error('the portal is stopping'));
       await running?.catch(() => undefined);
       if (holding) await releaseFeedLease(db, instance).catch(() => undefined);
     },
+  });
+  return {
+    stop: job.stop,
     async pollNow() {
       if (running) return { poll: 'running', sinceMs: runningSince };
       const asked = now();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../history/version';
+import { canonicalJson } from '../vocabulary/version';
 import type { Pick } from '../picks-api/schemas';
 
 /**
@@ -8,58 +8,27 @@ import type { Pick } from '../picks-api/schemas';
  * `result`, `publishedAt` and a digest of everything else. Pure: the poller (./poller.ts) walks and stores.
  */
 
-import { CHANGE_KINDS, type ChangeKind } from './kinds';
+import {
+  DISPLAY_FIELDS,
+  type ChangeKind,
+  type Display,
+  type Lifecycle,
+  type Plan,
+  type Snapshot,
+  type Window,
+} from '../vocabulary/changes';
 
-export { CHANGE_KINDS, type ChangeKind };
-
-/** The fields a change entry carries so it can be shown without asking the upstream again. */
-export const DISPLAY_FIELDS = [
-  'sport',
-  'league',
-  'homeTeam',
-  'awayTeam',
-  'eventDate',
-  'eventDescription',
-  'marketType',
-  'selection',
-] as const;
-export type Display = Partial<Record<(typeof DISPLAY_FIELDS)[number], string>>;
-
-export interface Lifecycle {
-  status: string | null;
-  result: string | null;
-  publishedAt: string | null;
-}
-
-/** What the feed keeps of a record: the compared fields, a digest of the rest, and its display fields. */
-export interface Snapshot extends Lifecycle {
-  id: string;
-  digest: string;
-  eventMs: number | null;
-  display: Display;
-  withdrawn: boolean;
-}
-
-export interface ChangeEntry {
-  id: string;
-  kinds: ChangeKind[];
-  display: Display;
-  before: Lifecycle | null;
-  after: Lifecycle | null;
-}
-
-export interface Window {
-  fromMs: number;
-  toMs: number;
-}
-
-export interface Plan {
-  entries: ChangeEntry[];
-  /** Rows to write (new or changed snapshots, withdrawals); unchanged records are not rewritten. */
-  upserts: Snapshot[];
-  /** Rows to forget: their event date has left the window. */
-  removals: string[];
-}
+export {
+  CHANGE_KINDS,
+  DISPLAY_FIELDS,
+  type ChangeEntry,
+  type ChangeKind,
+  type Display,
+  type Lifecycle,
+  type Plan,
+  type Snapshot,
+  type Window,
+} from '../vocabulary/changes';
 
 const COMPARED = new Set(['id', 'status', 'result', 'publishedAt']);
 const NONE: ReadonlySet<string> = new Set();

@@ -7,17 +7,20 @@ import { picksApi } from '../picks-api';
 import type { Store } from '../store';
 import { fromStore } from '../store';
 import { readFeed, requestPoll } from '../store/change-feed';
-import { startFeedLoop, type FeedSettings, type PollAsked } from './poller';
-import { processState } from '../process-state';
+import { startFeedLoop, type FeedLoop, type FeedSettings, type PollAsked } from './poller';
+import { processSlot } from '../process-state';
 import { metrics } from '../metrics';
 import { runCorrections } from '../deliveries/scheduler';
+import { deliveryContext } from '../deliveries/start';
 import { deliveredAmong } from '../store/delivered';
 
-// The loop of this process (lib/process-state.ts): instrumentation starts it, route handlers reach it.
+// The feed's job in this process (lib/jobs/registry.ts runs it): instrumentation starts it, route handlers reach it.
+const feedSlot = processSlot<FeedLoop>('changeFeed');
 
 /** "Poll now": this process polls at once if it holds the lease; otherwise the holder is asked to, at its next check. */
 export async function pollNow(): Promise<PollAsked> {
-  if (processState.changeFeed) return fromStore(() => processState.changeFeed!.pollNow());
+  const feed = feedSlot.get();
+  if (feed) return fromStore(() => feed.pollNow());
   const asked = Date.now();
   await fromStore((db) => requestPoll(db, asked));
   return { poll: 'requested', sinceMs: asked };
@@ -41,9 +44,9 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
     console.log('[changes] polling is off (CHANGES_POLL_SECONDS=0): /changes shows what earlier polls found');
     return;
   }
-  if (processState.changeFeed) return;
+  if (feedSlot.get()) return;
   void notePollPeriod(store.db, settings.pollMs).catch(() => undefined);
-  processState.changeFeed = startFeedLoop({
+  const feed = startFeedLoop({
     db: store.db,
     walk: (filters, call) => picksApi().walkPicks(filters, call),
     instance: store.instance,
@@ -81,8 +84,9 @@ export function startChangeFeed(store: Store, config: PortalConfig): void {
       }
       await pruneFeedHealth(store.db, Date.now() - 8 * 86_400_000);
       // Deliveries that send corrections: what this poll found no longer true at their destinations (lib/history/corrections.ts).
-      const deliveries = processState.deliveries?.context;
+      const deliveries = deliveryContext();
       if (deliveries && poll.outcome === 'complete' && poll.startedMs !== null) await runCorrections(deliveries, poll.startedMs);
     },
   });
+  feedSlot.set(feed);
 }

@@ -1,8 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
-import { parseMeFields } from '../picks-api/licence';
+import { parseMeFields } from '../vocabulary/licence';
 import { parseAddressList } from '../net/addresses';
-import { storeSettingsShape } from '../store/settings';
+import { storeSettingsShape } from './store';
 import { commaList, flag, longSecret, optionalText, parsedBy, positiveInt, wholeNumber } from './fields';
 
 /**
@@ -32,7 +32,7 @@ export const upstreamSettings = {
   PICKS_API_TIMEOUT_MS: positiveInt(10_000, 120_000),
   PICKS_API_MAX_CONCURRENCY: positiveInt(6, 64),
   PICKS_API_MAX_RETRIES: wholeNumber(3, 0, 3),
-  // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/picks-api/licence.ts).
+  // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/vocabulary/licence.ts).
   PICKS_ME_FIELDS: parsedBy(parseMeFields),
   // How long pages may reuse a /me answer (lib/picks-api/portal.ts); 0: every page asks. /licence always asks.
   PICKS_ME_CACHE_SECONDS: wholeNumber(30, 0, 3600),

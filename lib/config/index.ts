@@ -1,8 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
-import { OIDC_VARIABLES, parseOidcConfig, type OidcConfig } from '../auth/oidc';
+import { OIDC_VARIABLES, parseOidcConfig, type OidcConfig } from './oidc';
 import { isLoopbackHost } from '../net/addresses';
-import { parseStoreSettings, storeSettingsShape, type StoreSettings } from '../store/settings';
+import { parseStoreSettings, storeSettingsShape, type StoreSettings } from './store';
 import {
   alertSettings,
   auditSettings,

@@ -1,6 +1,6 @@
 import { PICK_RESULTS, PICK_STATUSES } from '../picks-api/vocabulary';
 import { DAY_MS } from '../time';
-import type { LicenceSummary } from '../picks-api/licence';
+import type { LicenceSummary } from '../vocabulary/licence';
 import { PICK_FIELD_PATHS, valueAtPath, type Pick } from '../picks-api/schemas';
 
 /**

@@ -3,7 +3,7 @@ import 'server-only';
 import { AppError } from '../errors';
 import { parsePickFilters, type SearchParamsInput } from '../filters';
 import { getConfig } from '../config';
-import { summariseLicence, type MeFields } from '../picks-api/licence';
+import { summariseLicence, type MeFields } from '../vocabulary/licence';
 import { picksApi, type PicksClient } from '../picks-api';
 import { createCoverageAccumulator, type CoverageReport } from './aggregate';
 

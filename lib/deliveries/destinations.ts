@@ -93,6 +93,3 @@ async function writeAtomically(file: string, text: string | Buffer) {
   await syncFile(part);
   await rename(part, file);
 }
-
-export { toSftp, fingerprint, type SftpTarget } from './sftp';
-export { toWebhook, signatureOf, type WebhookTarget } from './webhook';

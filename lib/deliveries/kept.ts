@@ -2,8 +2,8 @@ import 'server-only';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../log';
-import { processState } from '../process-state';
-import { isDraining } from '../shutdown';
+import { processSlot } from '../process-state';
+import { graceEnded, isDraining } from '../draining';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/record';
 import { storeRetryDelay } from '../store';
@@ -21,7 +21,7 @@ import { folderProblem } from './destinations';
 
 /** Runs this process is running: its own scheduler never takes them for crashed, whatever their lease says. */
 export function runningHere(): Set<string> {
-  return (processState.runningRuns ??= new Set());
+  return processSlot<Set<string>>('runningRuns').once(() => new Set());
 }
 
 /**
@@ -40,7 +40,7 @@ export async function untilStored<T>(what: string, write: () => Promise<T>, run:
           { problem: (error as Error).message },
           `${what}: the store is away; kept by this instance and written when it answers`,
         );
-      if (isDraining() && processState.graceEnded) throw error;
+      if (isDraining() && graceEnded()) throw error;
       await new Promise((resolve) => setTimeout(resolve, storeRetryDelay(attempt)));
     }
   }

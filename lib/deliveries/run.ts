@@ -16,8 +16,11 @@ import { signDocument } from '../proof/signer';
 import { MANIFEST_TYPE, MANIFEST_VERSION } from '../audit/manifest';
 import { isSealed } from '../store/at-rest';
 import { pinHostKey, renewRun, stillRunning, type Delivery } from '../store/deliveries';
+import { keepRenewed } from '../jobs/renewals';
 import type { Database } from '../store/schema';
-import { toDirectory, toSftp, toWebhook, type Finished } from './destinations';
+import { toDirectory, type Finished } from './destinations';
+import { toSftp } from './sftp';
+import { toWebhook } from './webhook';
 import { checkSpoolSpace } from './limits';
 import { encryptFile } from './encryption';
 import { openSecret, secretBinding } from './secrets';
@@ -69,7 +72,7 @@ export const newRunId = () => `run_${randomUUID().replace(/-/g, '').slice(0, 20)
 export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticket: RunTicket, settings: DeliverySettings): Promise<void> {
   const startedMs = Date.now();
   runningHere().add(ticket.id);
-  const renew = setInterval(() => void renewRun(db, ticket.id, Date.now() + LEASE_MS).catch(() => undefined), 20_000);
+  const stopRenewing = keepRenewed(20_000, () => renewRun(db, ticket.id, Date.now() + LEASE_MS));
   let dir: string | null = null;
   // What and when (UTC), and the run, so two runs in one second never share a name; corrections say so in theirs.
   const correction = ticket.trigger === 'correction';
@@ -170,7 +173,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     said.error({ problem: (error as Error).message }, `${delivery.name}: the run's outcome was not written before this instance stopped`);
   } finally {
     runningHere().delete(ticket.id);
-    clearInterval(renew);
+    stopRenewing();
     ticket.release?.();
     if (dir) await rm(dir, { recursive: true, force: true });
     // What the run delivered is read back from its spool before the run is over: reconcilable at once, and no spool left.

@@ -19,7 +19,7 @@ import { claimWalkSlot } from '../walk-slots';
 import { checkSpoolSpace } from './limits';
 import { executeRun, newRunId, spoolOf, type DeliverySettings } from './run';
 import { latestDue } from './schedule';
-import { lineLog, type LineLog } from '../log';
+import { registerJob } from '../jobs/registry';
 import { placedBy, recoverPlacedRun, runningHere } from './kept';
 import { hasCorrections } from '../store/delivered';
 
@@ -167,29 +167,19 @@ export async function checkDue(context: SchedulerContext): Promise<Promise<void>
 }
 
 export interface DeliveryLoop {
-  stop(): void;
+  stop(): Promise<void>;
   context: SchedulerContext;
 }
 
-export function startDeliveryLoop(context: SchedulerContext, log: LineLog = lineLog('deliveries')): DeliveryLoop {
-  let checking = false;
-  let lastProblem = '';
-  const tick = async () => {
-    if (checking) return;
-    checking = true;
-    try {
+/** Checks every TICK_MS, from the start, for deliveries due (job registry); each run's claim in the store makes it happen once. */
+export function startDeliveryLoop(context: SchedulerContext): DeliveryLoop {
+  const job = registerJob({
+    name: 'deliveries',
+    everyMs: TICK_MS,
+    lease: { own: 'every instance checks; a claim in the store makes each run happen once' },
+    run: async () => {
       await checkDue(context);
-      lastProblem = '';
-    } catch (error) {
-      const problem = (error as Error).message;
-      if (problem !== lastProblem) log(`[deliveries] could not check for due deliveries: ${problem}`);
-      lastProblem = problem;
-    } finally {
-      checking = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), TICK_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer), context };
+    },
+  });
+  return { stop: job.stop, context };
 }

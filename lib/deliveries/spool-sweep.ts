@@ -1,6 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../log';
+import { registerJob } from '../jobs/registry';
 
 /**
  * What a process that stopped mid-way left in the spool directory: a delivery run's folder
@@ -41,15 +42,16 @@ async function lastTouched(file: string): Promise<number | null> {
   }
 }
 
-/** Sweeps once now and then every hour, in the background of a server process. */
+/** Sweeps this machine's spool every hour, from the start: each instance its own (job registry). */
 export function sweepSpoolHourly(dir: string): void {
-  const round = () =>
-    void sweepSpool(dir)
-      .then((removed) => {
-        if (removed.length > 0)
-          log('deliveries').info({ removed }, `removed ${removed.length} spool file(s) a stopped process left behind`);
-      })
-      .catch((error: unknown) => log('deliveries').warn({ err: error }, 'the spool directory could not be swept; tried again in an hour'));
-  round();
-  setInterval(round, 3_600_000).unref();
+  registerJob({
+    name: 'spool-sweep',
+    everyMs: 3_600_000,
+    lease: 'every instance',
+    run: async () => {
+      const removed = await sweepSpool(dir);
+      if (removed.length === 0) return 'skipped';
+      log('deliveries').info({ removed }, `removed ${removed.length} spool file(s) a stopped process left behind`);
+    },
+  });
 }

@@ -7,9 +7,12 @@ import { listDeliveries, updateDelivery, type Delivery } from '../store/deliveri
 import type { Database } from '../store/schema';
 import { spoolDirOf } from './limits';
 import type { DeliverySettings } from './run';
-import { runNow, startDeliveryLoop } from './scheduler';
+import { runNow, startDeliveryLoop, type DeliveryLoop } from './scheduler';
 import { isLegacySecret, openSecret, sealSecret, secretBinding } from './secrets';
-import { processState } from '../process-state';
+import { processSlot } from '../process-state';
+
+/** This process's delivery job (lib/jobs/registry.ts runs it), kept for the runs people start by hand. */
+const loopSlot = processSlot<DeliveryLoop>('deliveries');
 
 export function deliveryRoot(config: PortalConfig): string {
   // A directory chosen at run time, not a file of the build: not traced.
@@ -45,17 +48,20 @@ export async function bindLegacySecrets(db: Kysely<Database>, secretKey: string 
 }
 
 export function startDeliveries(store: Store, config: PortalConfig): void {
-  if (processState.deliveries) return;
+  if (loopSlot.get()) return;
   const settings = deliverySettings(config);
-  processState.deliveries = startDeliveryLoop({ db: store.db, instance: store.instance, settings });
+  loopSlot.set(startDeliveryLoop({ db: store.db, instance: store.instance, settings }));
   void bindLegacySecrets(store.db, settings.secretKey).catch((error: Error) =>
     console.error(`[deliveries] could not bind older secrets to their destinations: ${error.message}`),
   );
 }
 
+/** The delivery job's context, when this process runs it (corrections after a poll). */
+export const deliveryContext = () => loopSlot.get()?.context ?? null;
+
 export function deliveryRuntime() {
   const config = getConfig();
-  const loop = processState.deliveries;
+  const loop = loopSlot.get();
   return {
     allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS,
     secretKey: config.DELIVERY_SECRET_KEY ?? null,

@@ -6,6 +6,9 @@ import { findDelivery, isDeliveryId, latestRuns, listDeliveries, listRuns, type 
 import { emptyStreaks } from '../store/delivery-runs';
 import { describeSchedule, nextRuns } from './schedule';
 import { maskedWebhookUrl } from './targets';
+import { EMPTY_RUNS_ALERT, RESETTLED_DAYS } from '../vocabulary/deliveries';
+
+export { EMPTY_RUNS_ALERT, RESETTLED_DAYS };
 
 /** A delivery as the API and the pages show it, and the pages' reads (or the error to show). */
 
@@ -14,9 +17,6 @@ import { maskedWebhookUrl } from './targets';
  * URL's path and query are a secret too: only the delivery's creator sees them.
  */
 export type DeliveryView = ReturnType<typeof deliveryView>;
-
-/** Empty runs in a row that call for the same attention as failures: the filters may match nothing any more. */
-export const EMPTY_RUNS_ALERT = 3;
 
 export function deliveryView(d: Delivery, last: Run | undefined, viewer: string, emptyInARow = 0) {
   const destination =
@@ -66,9 +66,6 @@ export async function deliveriesForPage(viewer: string): Promise<Result<{ delive
     return { ok: false, error: toAppError(error).toJSON() };
   }
 }
-
-/** Re-settlements are counted over this many days (the overview and a delivery's page). */
-export const RESETTLED_DAYS = 30;
 
 export async function runsForPage(id: string): Promise<Result<{ delivery: Delivery | null; runs: Run[]; resettled: number }>> {
   try {

@@ -6,11 +6,18 @@
  * Pure: facts in, states out; lib/feed-health/facts.ts gathers the facts, and keeps the states' history.
  */
 
-import type { UpstreamOutcome } from '../picks-api/client';
-import type { LicenceSummary } from '../picks-api/licence';
+import type { HealthSide, HealthState, LicenceScope, PollFacts, SportFacts } from '../vocabulary/feed-health';
 
-export type HealthState = 'healthy' | 'degraded' | 'down';
-export type HealthSide = 'upstream' | 'licence' | 'portal';
+export {
+  noFacts,
+  type HealthSide,
+  type HealthState,
+  type LeagueFacts,
+  type LicenceScope,
+  type PollFacts,
+  type SportFacts,
+  type UpstreamAnswers,
+} from '../vocabulary/feed-health';
 
 /** When a pick counts as overdue in its lifecycle, after its event's start. */
 export interface LifecycleRules {
@@ -34,58 +41,8 @@ export const SPORT_RULES: Record<string, Partial<LifecycleRules>> = {
 
 export const rulesFor = (sport: string): LifecycleRules => ({ ...DEFAULT_RULES, ...SPORT_RULES[sport] });
 
-/** What the poller has seen of one league of a sport. */
-export interface LeagueFacts {
-  league: string;
-  watched: number;
-  lastChangeMs: number | null;
-  /** Picks overdue in their lifecycle, of any kind. */
-  overdue: number;
-}
-
 /** The key a league's agreed cadence is kept under, beside the sports' own ("Football / Premier League"). */
 export const leagueKey = (sport: string, league: string) => `${sport} / ${league}`;
-
-/** What the poller has seen of one sport. */
-export interface SportFacts {
-  sport: string;
-  /** Records of the sport in the feed's window now. */
-  watched: number;
-  /** The latest new or changed record of the sport, as the feed saw it. */
-  lastChangeMs: number | null;
-  /** Median seconds from a record's publishedAt to the poll that first saw it, over the last day's new records. */
-  publicationLagSeconds: number | null;
-  overdue: { upcoming: number; live: number; unsettled: number };
-  /** Results that changed after a first settlement, and records withdrawn, over the last day. */
-  resettled24h: number;
-  withdrawn24h: number;
-  /** The same, league by league (those with records watched or changed, and those with an agreed cadence). */
-  leagues: LeagueFacts[];
-}
-
-/** A sport the poller has seen nothing of (yet). */
-export const noFacts = (sport: string): SportFacts => ({
-  sport,
-  watched: 0,
-  lastChangeMs: null,
-  publicationLagSeconds: null,
-  overdue: { upcoming: 0, live: 0, unsettled: 0 },
-  resettled24h: 0,
-  withdrawn24h: 0,
-  leagues: [],
-});
-
-export interface PollFacts {
-  at: number;
-  outcome: 'complete' | 'failed';
-  /** The portal's error code of a failed poll (UPSTREAM_UNAUTHORIZED, THROTTLED, …). */
-  code: string | null;
-  /** The upstream's answers to the poll's requests, retries included, by outcome. */
-  answers?: UpstreamAnswers;
-}
-
-/** Upstream requests by how they ended (lib/picks-api/client.ts UpstreamOutcome). */
-export type UpstreamAnswers = Partial<Record<UpstreamOutcome, number>>;
 
 export interface FeedFacts {
   now: number;
@@ -216,7 +173,6 @@ export function overdueKind(
 }
 
 /** What a licence grants, as /me says it: a change of any of it is an event (its status and expiry are not scope). */
-export type LicenceScope = Pick<LicenceSummary, 'sports' | 'leagues' | 'from' | 'to' | 'contentMode' | 'channels'>;
 
 const sorted = (list: string[] | null) => (list ? [...list].sort() : null);
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
-import type { LicenceSummary } from '../picks-api/licence';
+import type { LicenceSummary } from '../vocabulary/licence';
 import { licenceOrNull } from '../picks-api/portal';
 import { readFeed } from '../store/change-feed';
 import { toAppError } from '../errors';
@@ -20,7 +20,17 @@ import {
 } from '../store/feed-health';
 import type { Database } from '../store/schema';
 import { pollerAndUpstream } from './poller';
-import { feedHealth, leagueKey, licenceScope, noFacts, scopeDifferences, type SportFacts, type SportHealth } from './compute';
+import {
+  feedHealth,
+  leagueKey,
+  licenceScope,
+  noFacts,
+  overdueKind,
+  rulesFor,
+  scopeDifferences,
+  type SportFacts,
+  type SportHealth,
+} from './compute';
 
 type Db = Kysely<Database>;
 const DAY_MS = 86_400_000;
@@ -57,7 +67,7 @@ export async function sportsHealth(
     readFeed(db),
     recentPolls(db, now - DAY_MS),
     readCadences(db),
-    sportFacts(db, now),
+    sportFacts(db, now, (sport, record) => overdueKind(record, rulesFor(sport), now)),
     latestStates(db),
     options.licence !== undefined ? options.licence : licenceOrNull().catch(() => null),
   ]);
@@ -108,7 +118,9 @@ export async function sportsHealth(
   if (options.record) {
     await recordStates(db, changed);
     if (changed.length && options.onChanged) await options.onChanged(changed, latest);
-    const scopeChange = licence ? await noteLicenceScope(db, licenceScope(licence), now) : null;
+    const scopeChange = licence
+      ? await noteLicenceScope(db, licenceScope(licence), now, (before, after) => scopeDifferences(before, after).length > 0)
+      : null;
     if (scopeChange && options.onLicenceChange) await options.onLicenceChange(scopeChange);
   }
   return views;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getRecentHealth } from '../picks-api/portal';
 import { storeAnswers } from '../store';
-import { isDraining } from '../shutdown';
+import { isDraining } from '../draining';
 
 /**
  * What GET /api/health tells a load balancer: whether this instance's store answers (503 when not: the

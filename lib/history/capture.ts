@@ -4,12 +4,12 @@ import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { pageBytes, type PickList } from '../picks-api';
-import { processState } from '../process-state';
+import { runningWalks } from '../draining';
 import { encodingOf } from '../picks-api/byte-strings';
 import { recordDelivered } from '../store/delivered';
 import { recordVersionsIn } from '../store/history';
 import type { Database } from '../store/schema';
-import { versionOf, type Observer, type Version } from './version';
+import { versionOf, type Observer, type Version } from '../vocabulary/version';
 
 /**
  * What an export or a delivery run delivered, kept for reconciliation without slowing it down: while it
@@ -130,7 +130,7 @@ async function keepSpool(
   let batchAt = 0;
   const yieldUntil = Date.now() + YIELD_MAX_MS;
   const giveWay = async () => {
-    while ((processState.runningWalks ?? 0) > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
+    while (runningWalks() > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
   };
   const flush = async () => {
     if (batch.length === 0) return;

@@ -8,7 +8,7 @@ import { storeUnavailable } from '../store';
 import { pendingCorrections } from '../store/delivered';
 import type { Database } from '../store/schema';
 import { correctionKinds, eachChanged, type CorrectionKind } from './reconcile';
-import { bodyOf } from './version';
+import { bodyOf } from '../vocabulary/version';
 
 /**
  * Corrections: only the records that changed since they were delivered, each with the kind of correction and

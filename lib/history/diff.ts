@@ -1,5 +1,5 @@
 import type { StoredVersion } from '../store/history-read';
-import { bodyOf, canonicalJson, type Observer } from './version';
+import { bodyOf, canonicalJson, type Observer } from '../vocabulary/version';
 
 /** What changed between versions of a record, field by field (pure: the store reads, this compares). */
 

@@ -10,7 +10,7 @@ import { storeUnavailable } from '../store';
 import { eachRecordAt, type HistoryFilters, type RecordAt } from '../store/history-at';
 import type { Database } from '../store/schema';
 import { eachDifference, type Difference } from './moments';
-import { bodyOf } from './version';
+import { bodyOf } from '../vocabulary/version';
 
 /**
  * History as files, streamed from the store a batch at a time like every other file the portal writes

@@ -3,7 +3,7 @@ import type { HistoryFilters } from '../store/history-at';
 import { changedBetween, statesAt } from '../store/history-read';
 import type { Database } from '../store/schema';
 import { fieldChanges, type FieldChange } from './diff';
-import { bodyOf } from './version';
+import { bodyOf } from '../vocabulary/version';
 
 /**
  * The difference between two moments. Only records with a version first seen between them can differ, so

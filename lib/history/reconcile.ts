@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { changedSince, deliveredCount, type DeliveredFile } from '../store/delivered';
 import type { Database } from '../store/schema';
 import { fieldChanges } from './diff';
-import { bodyOf } from './version';
+import { bodyOf } from '../vocabulary/version';
 
 /**
  * Reconciliation: a delivered file's records against what the portal knows of them now. A record is

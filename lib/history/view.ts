@@ -7,7 +7,7 @@ import type { Difference } from './moments';
 import { eachDifference } from './moments';
 import { parseHistoryQuery } from './query';
 import { historyCoverage } from './responses';
-import { bodyOf } from './version';
+import { bodyOf } from '../vocabulary/version';
 
 /** What /history shows: the form's coverage, then the set at a moment or the difference between two (the first rows of each). */
 

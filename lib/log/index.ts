@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { createPortalLogger } from './create.mjs';
+import { server } from '../process-state';
 
 /**
  * The process's logger (docs/operations.md#logs). Under the portal's server it is the one
@@ -9,11 +10,9 @@ import { createPortalLogger } from './create.mjs';
  * Under vitest, tests/support/log-setup.ts puts one in place that writes through console (held back there).
  */
 
-const shared = globalThis as { __portalLog?: Logger };
-
 export function logger(): Logger {
-  shared.__portalLog ??= createPortalLogger({ fd: 2 });
-  return shared.__portalLog;
+  server.log ??= createPortalLogger({ fd: 2 });
+  return server.log;
 }
 
 /** A component's logger: its lines carry `component` and any fields given (a poll's or a run's id). */

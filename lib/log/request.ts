@@ -1,4 +1,4 @@
-import { requestContext } from '../server-handoff';
+import { requestContext } from '../process-state';
 
 /**
  * What a request's log line says beyond what the server sees (docs/operations.md#logs): who asked (their

@@ -1,7 +1,10 @@
 import 'server-only';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { once, processState } from '../process-state';
+import { processSlot } from '../process-state';
+import { runningWalks } from '../draining';
+import { sharedGate } from '../picks-api/gate';
 import { feedGauges } from './feed';
+import { jobMetrics } from './jobs';
 import { builtRoutes, routeMatcher } from './routes';
 
 /**
@@ -63,7 +66,7 @@ function create() {
       labelNames: ['state'],
       registers: [registry],
       collect() {
-        const stats = processState.picksGate?.stats;
+        const stats = sharedGate.get()?.stats;
         this.set({ state: 'in_flight' }, stats?.active ?? 0);
         this.set({ state: 'queued' }, stats?.waiting ?? 0);
       },
@@ -73,7 +76,7 @@ function create() {
       help: 'Seconds left of the pause the upstream asked for (Retry-After), shared by every instance; 0: none',
       registers: [registry],
       collect() {
-        this.set(Math.max(0, ((processState.picksGate?.stats.resumeAt ?? 0) - Date.now()) / 1000));
+        this.set(Math.max(0, ((sharedGate.get()?.stats.resumeAt ?? 0) - Date.now()) / 1000));
       },
     }),
     walks: new Gauge({
@@ -81,7 +84,7 @@ function create() {
       help: 'Exports, coverage reports and delivery runs running in this process',
       registers: [registry],
       collect() {
-        this.set(processState.runningWalks ?? 0);
+        this.set(runningWalks());
       },
     }),
     storeErrors: new Counter({ name: 'portal_store_errors_total', help: 'Store queries that failed', ...of }),
@@ -92,6 +95,7 @@ function create() {
       ...of,
     }),
     ...feedGauges(registry),
+    ...jobMetrics(registry),
     exports: new Counter({
       name: 'portal_exports_total',
       help: 'Exports ended, by kind and outcome',
@@ -153,7 +157,7 @@ function create() {
 
 export type Metrics = ReturnType<typeof create>;
 
-export const metrics = (): Metrics => once('metrics', create);
+export const metrics = (): Metrics => processSlot<Metrics>('metrics').once(create);
 
 /** One request as scripts/portal-server.mjs saw it, by its route pattern (`metrics().route(pathname)`). */
 export function observeRequest(route: string, method: string, status: number, durationSeconds: number): void {
@@ -167,6 +171,11 @@ export function observeStore(ms: number, failed: boolean): void {
   const m = metrics();
   m.storeSeconds.observe(ms / 1000);
   if (failed) m.storeErrors.inc();
+}
+
+/** A background job's run (lib/jobs/registry.ts, when metrics are on). */
+export function observeJob(name: string, outcome: string, ms: number): void {
+  metrics().jobSeconds.observe({ job: name, outcome }, ms / 1000);
 }
 
 /** The upstream endpoint of a request path, without ids: `/picks/:id`. */

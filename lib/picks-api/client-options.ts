@@ -65,7 +65,9 @@ export interface WalkOptions extends CallOptions {
 }
 
 /** How one upstream request ended: its answer's class, or no answer at all. */
-export type UpstreamOutcome = 'ok' | '401' | '403' | '429' | '4xx' | '5xx' | 'timeout' | 'network';
+import type { UpstreamOutcome } from '../vocabulary/upstream';
+
+export type { UpstreamOutcome };
 
 export const outcomeOf = (status: number): UpstreamOutcome =>
   status < 400

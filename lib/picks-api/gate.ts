@@ -1,4 +1,5 @@
 import 'server-only';
+import { processSlot } from '../process-state';
 
 /**
  * The upstream gate shared by every caller in one portal process: at most `maxConcurrency` requests in
@@ -18,6 +19,9 @@ export interface UpstreamGate {
   coolDown(ms: number): void;
   readonly stats: { active: number; waiting: number; resumeAt: number };
 }
+
+/** The gate of this process (lib/process-state.ts): every upstream request of every layer goes through it. */
+export const sharedGate = processSlot<UpstreamGate>('picksGate');
 
 export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
   let active = 0;

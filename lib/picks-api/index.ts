@@ -6,9 +6,8 @@ import { requestSignal } from '../request-signal';
 import { createPicksClient, type PicksClient } from './client';
 import { getStore } from '../store';
 import { publishPause, readPause } from '../store/pause';
-import { createUpstreamGate } from './gate';
+import { createUpstreamGate, sharedGate } from './gate';
 import { sharePause } from './shared-pause';
-import { processState } from '../process-state';
 import { metrics, upstreamEndpoint } from '../metrics';
 import { noteUpstreamRequest } from '../log/request';
 
@@ -36,16 +35,18 @@ function pageSignal(): AbortSignal | undefined {
 export function picksApi(): PicksClient {
   if (!client) {
     const config = getConfig();
-    processState.picksGate ??= sharePause(createUpstreamGate(config.PICKS_API_MAX_CONCURRENCY), {
-      publish: async (resumeAt) => publishPause((await getStore()).db, resumeAt),
-      read: async () => readPause((await getStore()).db),
-    });
+    const gate = sharedGate.once(() =>
+      sharePause(createUpstreamGate(config.PICKS_API_MAX_CONCURRENCY), {
+        publish: async (resumeAt) => publishPause((await getStore()).db, resumeAt),
+        read: async () => readPause((await getStore()).db),
+      }),
+    );
     client = createPicksClient({
       baseUrl: config.PICKS_API_BASE_URL,
       apiKey: config.PICKS_API_KEY,
       timeoutMs: config.PICKS_API_TIMEOUT_MS,
       retry: { maxRetries: config.PICKS_API_MAX_RETRIES },
-      gate: processState.picksGate,
+      gate,
       defaultSignal: pageSignal,
       observe: ({ path, outcome, ms, requestId, attempt, queuedMs }) => {
         noteUpstreamRequest(requestId);

@@ -2,7 +2,7 @@ import 'server-only';
 import { getConfig } from '../config';
 import { settle, type Settled } from '../errors';
 import type { FilterKind, PickFilters } from '../filters';
-import { summariseLicence, type LicenceSummary } from './licence';
+import { summariseLicence, type LicenceSummary } from '../vocabulary/licence';
 import { toPickRow, type PickRow } from './pick-view';
 import { logoPolicy, picksApi, type CallOptions } from './index';
 import type { OpenObject, Pick } from './schemas';

@@ -1,5 +1,7 @@
 import 'server-only';
 import type { UpstreamGate } from './gate';
+import { registerJob } from '../jobs/registry';
+import { log } from '../log';
 
 /**
  * The upstream's Retry-After, shared by every instance: a 429 seen here is published to the store, and
@@ -15,26 +17,28 @@ export interface PauseBoard {
 
 export const PAUSE_POLL_MS = 1_000;
 
-export function sharePause(gate: UpstreamGate, board: PauseBoard, pollMs = PAUSE_POLL_MS): UpstreamGate & { stop(): void } {
-  let warned = false;
-  const warn = (error: unknown) => {
-    if (!warned) console.error(`[store] the upstream's pause is not shared while the store is away (${(error as Error).message})`);
-    warned = true;
-  };
-  const poll = async () => {
+export function sharePause(gate: UpstreamGate, board: PauseBoard, pollMs = PAUSE_POLL_MS): UpstreamGate & { stop(): Promise<void> } {
+  const look = async () => {
+    let resumeAt: number;
     try {
-      const resumeAt = await board.read();
-      warned = false;
-      const left = resumeAt - Date.now();
-      if (left > 0) gate.coolDown(left);
+      resumeAt = await board.read();
     } catch (error) {
-      warn(error);
+      throw new Error(`the upstream's pause is not shared while the store is away (${(error as Error).message})`);
     }
+    const left = resumeAt - Date.now();
+    if (left > 0) gate.coolDown(left);
   };
-  const timer = setInterval(() => void poll(), pollMs);
-  timer.unref();
+  // It stops last: exports finishing during a stop still hold back for another instance's pause.
+  const job = registerJob({
+    name: 'upstream-pause',
+    everyMs: pollMs,
+    firstAfterMs: pollMs,
+    lease: 'every instance',
+    stopsAt: 'close',
+    run: look,
+  });
   // The first request of a new instance waits for its first look at the store: a pause already set holds it too.
-  const firstLook = poll();
+  const firstLook = job.runNow();
   return {
     acquire: async (...args) => {
       await firstLook;
@@ -42,11 +46,11 @@ export function sharePause(gate: UpstreamGate, board: PauseBoard, pollMs = PAUSE
     },
     coolDown(ms) {
       gate.coolDown(ms);
-      board.publish(Date.now() + ms).catch(warn);
+      board.publish(Date.now() + ms).catch((error: unknown) => log('store').warn({ err: error }, 'a pause could not be shared'));
     },
     get stats() {
       return gate.stats;
     },
-    stop: () => clearInterval(timer),
+    stop: job.stop,
   };
 }

@@ -7,8 +7,8 @@ import { getConfig } from '../config';
 import { AppError, toAppError, invalidFields } from '../errors';
 import { fromStore } from '../store';
 import { changePreferences, getPreferences } from '../store/preferences';
-import { PREFERENCE_COOKIES, PREFERENCE_MAX_AGE, PREFERENCES_OF_COOKIE, type Preferences } from '.';
-import { preferencesSchema } from './schema';
+import { PREFERENCE_COOKIES, PREFERENCE_MAX_AGE, PREFERENCES_OF_COOKIE, type Preferences } from '../vocabulary/preferences';
+import { preferencesSchema } from '../vocabulary/preferences-schema';
 
 /**
  * GET and PUT /api/preferences: a person's preferences, from the store, written into this browser's

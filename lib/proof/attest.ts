@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { idsDigest as verifierIdsDigest } from '@/public/verify-picks-file.mjs';
-import type { LicenceSummary } from '../picks-api/licence';
+import type { LicenceSummary } from '../vocabulary/licence';
 
 /**
  * A file's licence attestation and record-id digest, made while the walk writes it. Pure: no I/O.
@@ -16,31 +16,9 @@ import type { LicenceSummary } from '../picks-api/licence';
  * compared in the page's own form, so nothing is decoded for this.
  */
 
-export type ScopeState = 'inside' | 'outside' | 'unknown';
-export type Dimension = 'sports' | 'leagues' | 'dates' | 'contentMode' | 'channels';
-export interface DimensionCheck {
-  state: ScopeState;
-  /** Records outside on this dimension. */
-  outside: number;
-  reason?: string;
-}
+import type { DimensionCheck, LicenceAttestation, RecordIdsDigest, Dimension } from '../vocabulary/proof';
 
-export interface LicenceAttestation {
-  /** sha256 of /me as canonical JSON; null when /me could not be read. */
-  meSha256: string | null;
-  meReadAt: string | null;
-  licenceId: string | null;
-  scope: Pick<LicenceSummary, 'sports' | 'leagues' | 'from' | 'to' | 'contentMode' | 'channels'> | null;
-  checks: Record<Dimension, DimensionCheck>;
-  result: ScopeState;
-  outside: { count: number; firstIds: string[] };
-}
-
-export interface RecordIdsDigest {
-  count: number;
-  /** sha256 of the ids sorted by their UTF-8 bytes, each followed by a newline. */
-  sha256: string;
-}
+export type { DimensionCheck, LicenceAttestation, RecordIdsDigest, ScopeState, Dimension, FileProof } from '../vocabulary/proof';
 
 type Encoding = 'latin1' | 'utf8';
 type RecordLike = Record<string, unknown>;
@@ -164,13 +142,3 @@ export function newAttestor(licence: { summary: LicenceSummary; document: unknow
 
 /** The digest of ids given as byte strings: the verifier's own (public/verify-picks-file.mjs), so both sides hash alike. */
 export const idsDigest: (byteStringIds: string[]) => RecordIdsDigest = verifierIdsDigest;
-
-/** What an export's or delivery run's audit entry keeps of its file, for its manifest (lib/audit/manifest.ts). */
-export interface FileProof {
-  recordIds: RecordIdsDigest;
-  /** The filters the upstream was asked with (relative dates resolved, defaults filled in). */
-  filtersResolved: Record<string, string>;
-  /** When the first and the last upstream page were read: the data is "as of" that span. */
-  dataAsOf: { firstPage: string | null; lastPage: string | null };
-  licence: LicenceAttestation;
-}

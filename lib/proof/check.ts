@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import busboy from 'busboy';
 import type { Check, Jwk } from '@/public/verify-picks-file.mjs';
 import { AppError, invalidFields } from '../errors';
-import { once } from '../process-state';
+import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { publishedKeys } from './signer';
 
@@ -26,7 +26,7 @@ import { publishedKeys } from './signer';
 const SMALL_PART_BYTES = 1024 * 1024; // a JWS or a manifest
 const CHECK_TIMEOUT_MS = 5 * 60_000;
 const VERIFIER = path.join(process.cwd(), 'public', 'verify-picks-file.mjs');
-const checking = () => once('proofCheck', () => ({ busy: false }));
+const checking = () => processSlot<{ busy: boolean }>('proofCheck').once(() => ({ busy: false }));
 
 export async function checkFileResponse(request: Request): Promise<Response> {
   const state = checking();

@@ -2,7 +2,7 @@ import 'server-only';
 import { CompactSign } from 'jose';
 import { canonicalBytes } from './canonical';
 import { getConfig } from '../config';
-import { once, processState } from '../process-state';
+import { processSlot, promiseSlot } from '../process-state';
 import { getStore } from '../store';
 import { listSigningKeys, registerSigningKey } from '../store/signing-keys';
 import type { Store } from '../store/open';
@@ -18,14 +18,7 @@ export { canonicalBytes };
 
 /** This process's key, read once (the file named by PORTAL_SIGNING_KEY_FILE, or the data directory's own). */
 export function signingKey(): Promise<SigningKey> {
-  if (!processState.signingKey) {
-    const loading = loadSigningKey(getConfig());
-    processState.signingKey = loading;
-    loading.catch(() => {
-      if (processState.signingKey === loading) processState.signingKey = undefined;
-    });
-  }
-  return processState.signingKey;
+  return promiseSlot<SigningKey>('signingKey').once(() => loadSigningKey(getConfig()));
 }
 
 /** At start: the key is read and its public half published (a retired key stops the start, naming it). */
@@ -47,7 +40,8 @@ export async function signBytes(payload: Uint8Array, typ: string, db?: Store['db
 }
 
 const KEY_STANDING_MS = 5_000;
-const standing = () => once('signingKeyStanding', () => ({ kid: '', at: 0, problem: null as string | null }));
+const standing = () =>
+  processSlot<{ kid: string; at: number; problem: string | null }>('signingKeyStanding').once(() => ({ kid: '', at: 0, problem: null }));
 
 /**
  * A signature made with a key after it was retired (another instance took over with a new one) or marked

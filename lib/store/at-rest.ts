@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { processState } from '../process-state';
+import { processSlot } from '../process-state';
 
 /**
  * Values the store keeps sealed because they are credentials themselves: webhook URLs (a chat hook's path is
@@ -10,10 +10,11 @@ import { processState } from '../process-state';
  */
 
 const PREFIX = 'sealed:v1:';
+const atRestKey = processSlot<Buffer | null>('atRestKey');
 
 /** Gives the process the key sealed values are made and opened with (null: none). */
 export function setAtRestKey(secret: string | null): void {
-  processState.atRestKey = secret ? createHash('sha256').update(`picks-portal/at-rest\0${secret}`).digest() : null;
+  atRestKey.set(secret ? createHash('sha256').update(`picks-portal/at-rest\0${secret}`).digest() : null);
 }
 
 export const isSealed = (value: string) => value.startsWith(PREFIX);
@@ -28,7 +29,7 @@ const originOf = (value: string) => {
 
 /** The value sealed for its row (as given when the process has no key, or when it is sealed already). */
 export function sealAtRest(value: string, binding: string): string {
-  const key = processState.atRestKey;
+  const key = atRestKey.get();
   if (!key || isSealed(value)) return value;
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -40,7 +41,7 @@ export function sealAtRest(value: string, binding: string): string {
 
 /** The value as it was given; a sealed one this process cannot open is returned sealed. */
 export function openAtRest(value: string, binding: string): string {
-  const key = processState.atRestKey;
+  const key = atRestKey.get();
   if (!isSealed(value) || !key) return value;
   const [iv, tag, body] = value.slice(value.lastIndexOf(':') + 1).split('.');
   try {

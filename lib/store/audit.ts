@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Insertable, Kysely, SelectQueryBuilder, Selectable } from 'kysely';
 import { takeLock } from './locks';
 import { readMeta, writeMeta } from './meta';
-import type { FileProof } from '../proof/attest';
+import type { FileProof } from '../vocabulary/proof';
 import type { AuditLogTable, Database } from './schema';
 
 /**

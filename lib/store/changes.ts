@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kysely';
-import type { ChangeEntry, ChangeKind, Display, Lifecycle, Plan, Snapshot } from '../changes/reconcile';
-import type { Version } from '../history/version';
+import type { ChangeEntry, ChangeKind, Display, Lifecycle, Plan, Snapshot } from '../vocabulary/changes';
+import type { Version } from '../vocabulary/version';
 import { takeFeed } from './change-feed';
 import { chunks, recordVersionsIn, recordWithdrawalsIn } from './history';
 import type { ChangesTable, Database } from './schema';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Version } from '../history/version';
+import type { Version } from '../vocabulary/version';
 import { chunks } from './history';
 import type { Database } from './schema';
 

@@ -1,16 +1,13 @@
 import type { Kysely } from 'kysely';
 import {
   noFacts,
-  overdueKind,
-  rulesFor,
-  scopeDifferences,
   type HealthSide,
   type HealthState,
   type LicenceScope,
   type PollFacts,
   type UpstreamAnswers,
   type SportFacts,
-} from '../feed-health/compute';
+} from '../vocabulary/feed-health';
 import { readMeta, writeMeta } from './meta';
 import type { Database } from './schema';
 
@@ -130,8 +127,11 @@ export async function pruneFeedHealth(db: Db, beforeMs: number): Promise<void> {
   await old.execute();
 }
 
-/** What the poller has seen of each sport: records watched, lifecycle overdue, the last day's changes. */
-export async function sportFacts(db: Db, now: number): Promise<SportFacts[]> {
+/** Which way a record is overdue in its lifecycle, by feed health's rule (lib/feed-health/compute.ts), or null. */
+export type Lateness = (sport: string, record: { status: string | null; eventMs: number | null }) => keyof SportFacts['overdue'] | null;
+
+/** What the poller has seen of each sport: records watched, overdue by `lateness`, the last day's changes. */
+export async function sportFacts(db: Db, now: number, lateness: Lateness): Promise<SportFacts[]> {
   const facts = new Map<string, SportFacts>();
   const of = (sport: string) => {
     let f = facts.get(sport);
@@ -153,7 +153,7 @@ export async function sportFacts(db: Db, now: number): Promise<SportFacts[]> {
     if (!sport) continue;
     const f = of(sport);
     f.watched += 1;
-    const late = overdueKind({ status: row.status, eventMs: row.event_ms === null ? null : Number(row.event_ms) }, rulesFor(sport), now);
+    const late = lateness(sport, { status: row.status, eventMs: row.event_ms === null ? null : Number(row.event_ms) });
     if (late) f.overdue[late] += 1;
     if (league) {
       const l = leagueOf(sport, league);
@@ -210,17 +210,22 @@ export interface LicenceChange {
 }
 
 /**
- * Compares the scope /me states now with the one last seen: the first is only kept (nothing to compare), a
- * different one is logged as a change and kept. Called by the polling instance after each poll.
+ * Compares the scope /me states now with the one last seen: the first is only kept (nothing to compare), one
+ * that `differs` (feed health's rule) is logged as a change and kept. Called by the polling instance after each poll.
  */
-export async function noteLicenceScope(db: Db, scope: LicenceScope, at: number): Promise<LicenceChange | null> {
+export async function noteLicenceScope(
+  db: Db,
+  scope: LicenceScope,
+  at: number,
+  differs: (before: LicenceScope, after: LicenceScope) => boolean,
+): Promise<LicenceChange | null> {
   const known = await readMeta(db, 'licence-scope');
   const now = JSON.stringify(scope);
   if (known === now) return null;
   await writeMeta(db, 'licence-scope', now);
   if (known === undefined || known === null) return null;
   const before = JSON.parse(known) as LicenceScope;
-  if (scopeDifferences(before, scope).length === 0) return null;
+  if (!differs(before, scope)) return null;
   await db
     .insertInto('licence_changes')
     .values({ id: String(at), at_ms: at, before: known, after: now })

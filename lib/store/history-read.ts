@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Observer } from '../history/version';
+import type { Observer } from '../vocabulary/version';
 import { chunks } from './history';
 import { takeLock } from './locks';
 import type { Database } from './schema';

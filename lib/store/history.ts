@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Observer, Version } from '../history/version';
+import type { Observer, Version } from '../vocabulary/version';
 import { takeLock } from './locks';
 import type { Database } from './schema';
 

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import { isRole } from '../auth/roles';
+import { isRole } from '../vocabulary/roles';
 import { importUsersFile } from './import-users';
 import { openStore, StoreError, type OpenOptions, type Store } from './open';
 import { storeSettings } from '../config';
 import { AppError, isAppError } from '../errors';
-import { storeTarget } from './settings';
-import { oncePromise, processState } from '../process-state';
+import { storeTarget } from '../config/store';
+import { processSlot, promiseSlot } from '../process-state';
 
 /**
  * The store of this process: the only way the portal, its command-line tools and its background work
@@ -16,16 +16,23 @@ import { oncePromise, processState } from '../process-state';
 export type { Store } from './open';
 export { StoreError } from './open';
 
+const opened = promiseSlot<Store>('store');
+type Observer = NonNullable<OpenOptions['observe']>;
+const observer = processSlot<Observer>('storeObserver');
+
+/** Each query's duration and failure go to `observe` (the metrics: lib/start-portal.ts sets it before the store opens). */
+export const observeStoreWith = (observe: Observer): void => observer.set(observe);
+
 /** The store, opened on first use. A failed open is forgotten, so the next call tries again. */
 export function getStore(options: OpenOptions = {}): Promise<Store> {
-  return oncePromise('store', () => open(options));
+  return opened.once(() => open(options));
 }
 
 async function open(options: OpenOptions): Promise<Store> {
   const settings = storeSettings();
   // Query durations and failures go to this process's metrics only when the portal counts them (set by
   // lib/start-portal.ts before it opens the store): otherwise no query pays for a log hook.
-  const observe = options.observe ?? processState.observeStore;
+  const observe = options.observe ?? observer.get();
   const store = await openStore(storeTarget(settings), { ...options, observe });
   const log = options.log ?? ((line: string) => console.log(line));
   const outcome = await importUsersFile(store.db, settings.PORTAL_USERS_FILE, isRole);
@@ -53,10 +60,13 @@ export async function fromStore<T>(work: (db: Store['db']) => Promise<T>): Promi
   }
 }
 
+/** The store if this process opened it (or is opening it), without opening one. */
+export const openedStore = (): Promise<Store> | undefined => opened.get();
+
 /** Closes this process's store (tests, command-line tools). */
 export async function closeStore(): Promise<void> {
-  const opening = processState.store;
-  processState.store = undefined;
+  const opening = opened.get();
+  opened.set(undefined);
   if (opening) await (await opening.catch(() => null))?.close();
 }
 

@@ -4,7 +4,7 @@ import { pruneChanges } from './changes';
 import { failAbandoned } from './delivered';
 import { pruneHistory } from './history-read';
 import type { Database } from './schema';
-import { log, workId } from '../log';
+import { pruneJobRuns } from './jobs';
 
 /**
  * Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs;
@@ -23,27 +23,35 @@ export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Prom
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
-/** Prunes once now and then every hour, in the background of a server process; a failed round is retried next hour. */
-export function pruneHourly(
+export interface Retention {
+  auditDays: number;
+  changesDays: number;
+  historyDays?: number;
+}
+
+/**
+ * One pruning pass: what has run out, and what is past its retention. The audit trail's new start is sealed by
+ * a signed checkpoint in the pruning's transaction (`sealing`, lib/audit/sealing.ts), its file written after.
+ */
+export async function pruneRetained(
   db: Kysely<Database>,
-  retention: { auditDays: number; changesDays: number; historyDays?: number },
+  retention: Retention,
   sealing?: () => { sealCut: Parameters<typeof pruneAudit>[2]; kept: () => Promise<void> },
-): void {
-  const round = () => {
-    const pass = log('store', { prune: workId('prune') });
-    // The audit trail's new start is sealed by a signed checkpoint in the pruning's transaction (lib/audit/sealing.ts).
-    const seal = sealing?.();
-    const audit = pruneAudit(db, daysAgo(retention.auditDays), seal?.sealCut).then(async (removed) => {
-      if (removed > 0) await seal?.kept();
-      return removed;
-    });
-    const history = retention.historyDays ? pruneHistory(db, Date.now() - retention.historyDays * 86_400_000) : Promise.resolve(0);
-    void Promise.all([pruneExpired(db), audit, pruneChanges(db, daysAgo(retention.changesDays)), history])
-      .then(([, audit, changes, versions]) =>
-        pass[audit + changes + versions > 0 ? 'info' : 'debug']({ audit, changes, versions }, 'pruned what is past its retention'),
-      )
-      .catch((error: unknown) => pass.warn({ err: error }, 'pruning failed; it is tried again in an hour'));
-  };
-  round();
-  setInterval(round, 3_600_000).unref();
+): Promise<{ audit: number; changes: number; versions: number; jobs: number }> {
+  const seal = sealing?.();
+  const audit = pruneAudit(db, daysAgo(retention.auditDays), seal?.sealCut).then(async (removed) => {
+    if (removed > 0) await seal?.kept();
+    return removed;
+  });
+  const history = retention.historyDays ? pruneHistory(db, Date.now() - retention.historyDays * 86_400_000) : Promise.resolve(0);
+  // The job rows of instances not heard from in a week (lib/jobs/registry.ts).
+  const jobs = pruneJobRuns(db, Date.now() - 7 * 86_400_000);
+  const [, audited, changes, versions, gone] = await Promise.all([
+    pruneExpired(db),
+    audit,
+    pruneChanges(db, daysAgo(retention.changesDays)),
+    history,
+    jobs,
+  ]);
+  return { audit: audited, changes, versions, jobs: gone };
 }

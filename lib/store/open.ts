@@ -9,7 +9,7 @@ import { MIGRATION_NAMES, migrationProvider, oldestReader } from './migrations';
 import { readMeta, writeMeta } from './meta';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
-import type { StoreTarget } from './settings';
+import type { StoreTarget } from '../config/store';
 
 /**
  * Opens the store on either engine and brings its schema to this code's version. PostgreSQL that cannot

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Preferences } from '../preferences';
-import { readPreferences } from '../preferences/schema';
+import type { Preferences } from '../vocabulary/preferences';
+import { readPreferences } from '../vocabulary/preferences-schema';
 import type { Database } from './schema';
 
 type Db = Kysely<Database>;

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { AuditCheckpointsTable, SigningKeysTable } from './schema-proof';
+import type { JobLeasesTable, JobRunsTable } from './schema-jobs';
 import type {
   DeliveredFilesTable,
   DeliveredStateTable,
@@ -267,4 +268,6 @@ export interface Database {
   delivered_state: DeliveredStateTable;
   api_tokens: ApiTokensTable;
   token_usage: TokenUsageTable;
+  job_runs: JobRunsTable;
+  job_leases: JobLeasesTable;
 }

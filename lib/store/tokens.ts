@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { TokenScope } from '../tokens/scope';
+import type { TokenScope } from '../vocabulary/tokens';
 import type { Database } from './schema';
 import type { ApiTokensTable, TokenUsageTable } from './schema-tokens';
 

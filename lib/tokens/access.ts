@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mayAct } from '../auth/principal';
 import { getStore } from '../store';
 import { tokenByHash, type ApiToken } from '../store/tokens';
-import { once } from '../process-state';
+import { processSlot } from '../process-state';
 import { V1Error } from './v1-errors';
 
 /**
@@ -25,7 +25,7 @@ export function newToken(): { token: string; hash: string; prefix: string } {
 
 export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-const cache = () => once('tokenCache', () => new Map());
+const cache = () => processSlot<Map<string, { at: number; token: ApiToken | null }>>('tokenCache').once(() => new Map());
 
 /** This instance forgets a token it changed or revoked (the others within CACHE_MS). */
 export function forgetTokens(): void {

@@ -2,7 +2,7 @@ import 'server-only';
 import { RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import { getStore } from '../store';
 import { storeRateLimiter } from '../store/rate-limits';
-import { oncePromise } from '../process-state';
+import { promiseSlot } from '../process-state';
 import type { ApiToken } from '../store/tokens';
 import { V1Error } from './v1-errors';
 import { DAY_MS, utcDay } from '../time';
@@ -23,7 +23,7 @@ export interface TokenLimiters {
 const CEILING = 1_000_000_000_000;
 
 const limiters = () =>
-  oncePromise('tokenLimits', async () => {
+  promiseSlot<TokenLimiters>('tokenLimits').once(async () => {
     const store = await getStore();
     return {
       rate: storeRateLimiter(store, { keyPrefix: 'token-rate', points: CEILING, duration: 60 }),

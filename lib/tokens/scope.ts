@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalidFields } from '../errors';
 import { shown } from '../strict-query';
-import type { LicenceSummary } from '../picks-api/licence';
+import type { LicenceSummary } from '../vocabulary/licence';
 
 /**
  * What a token may read: content (picks, results or both), sports and leagues chosen from the licence, and
@@ -11,18 +11,9 @@ import type { LicenceSummary } from '../picks-api/licence';
  * request (lib/tokens/plan.ts): the upstream is asked only for what is inside, and records outside are dropped.
  */
 
-export const CONTENT = ['picks', 'results'] as const;
-export type Content = (typeof CONTENT)[number];
+import { CONTENT, type Content, type TokenScope } from '../vocabulary/tokens';
 
-export interface TokenScope {
-  content: Content[];
-  sports: string[];
-  leagues: string[];
-  /** Inclusive lower bound of the event date (ISO 8601 UTC), or null. */
-  from: string | null;
-  /** Exclusive upper bound, or null. */
-  to: string | null;
-}
+export { CONTENT, type Content, type TokenScope } from '../vocabulary/tokens';
 
 export const MAX_RATE_PER_MINUTE = 6_000;
 export const MAX_DAILY_RECORDS = 50_000_000;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getStore } from '../store';
 import { addUsage, type UsageDelta } from '../store/tokens';
-import { once } from '../process-state';
+import { processSlot } from '../process-state';
 import { utcDay } from '../time';
 
 /**
@@ -17,7 +17,7 @@ export interface UsageCounter {
   timer: NodeJS.Timeout | null;
 }
 
-const counter = () => once('tokenUsage', () => ({ pending: new Map(), timer: null }) as UsageCounter);
+const counter = () => processSlot<UsageCounter>('tokenUsage').once(() => ({ pending: new Map(), timer: null }));
 
 export interface UsageEvent {
   status: number;

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress } from '../auth/client-address';
-import { requestContextSignal } from '../server-handoff';
+import { requestContextSignal } from '../process-state';
 import { serveV1, type V1Request } from './v1';
 
 /**

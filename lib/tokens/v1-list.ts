@@ -6,7 +6,7 @@ import { cursorKey, openCursor, sealCursor, type CursorBinding, type CursorState
 import { giveBackRequest, reserveRecords, takeAheadRequest } from './limits';
 import { MAX_PAGE_SIZE, parseV1Query, planRequests, type Endpoint } from './plan';
 import { inScope, projectRecord, withheldFields } from './scope';
-import type { V1Request } from './v1';
+import type { V1Request } from './v1-request';
 import { V1Error } from './v1-errors';
 
 /**

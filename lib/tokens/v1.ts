@@ -20,20 +20,9 @@ import { toV1Error, V1Error, V1_HEADERS, v1ErrorBody } from './v1-errors';
  * 0013; lib/tokens/v1-http.ts), and by the route handlers under app/api/v1 under any other server.
  */
 
-/** A request as the API needs it, whichever server received it. */
-export interface V1Request {
-  url: URL;
-  header(name: string): string | null;
-  signal?: AbortSignal;
-  address: string | null;
-}
+import type { V1Request, V1Result } from './v1-request';
 
-/** An answer, written by whichever server received the request. */
-export interface V1Result {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Uint8Array;
-}
+export type { V1Request, V1Result };
 
 interface Call {
   request: V1Request;

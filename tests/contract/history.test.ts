@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pollOnce, windowAt, type FeedSettings } from '@/lib/changes/poller';
 import { historyOf } from '@/lib/history/diff';
 import { eachDifference, type Difference } from '@/lib/history/moments';
-import { canonicalJson } from '@/lib/history/version';
+import { canonicalJson } from '@/lib/vocabulary/version';
 import { createPicksClient } from '@/lib/picks-api/client';
 import { claimFeedLease } from '@/lib/store/change-feed';
 import { eachVersionAt } from '@/lib/store/history-at';

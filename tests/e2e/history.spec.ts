@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { canonicalJson } from '../../lib/history/version';
+import { canonicalJson } from '../../lib/vocabulary/version';
 import { writeUsersFile } from '../support/users-file';
 import { expect, signIn, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';

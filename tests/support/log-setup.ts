@@ -1,8 +1,9 @@
 import { createPortalLogger } from '@/lib/log/create.mjs';
+import { server } from '@/lib/process-state';
 import { ownerOnlyTestKey } from './test-key';
 
 // The portal's log lines go through console under vitest, where vitest.config.ts holds them back (VITEST_LOGS=1 prints them).
-(globalThis as { __portalLog?: unknown }).__portalLog = createPortalLogger({
+server.log = createPortalLogger({
   destination: { write: (line: string) => console.log(line.trimEnd()) },
 });
 

@@ -1,4 +1,4 @@
-import type { Capability, Role } from '@/lib/auth/roles';
+import type { Capability, Role } from '@/lib/vocabulary/roles';
 
 /**
  * For vi.mock('@/lib/auth/session') in tests of server actions: the session is whatever the test says, and

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { StoreTarget } from '../../lib/store/settings';
+import type { StoreTarget } from '../../lib/config/store';
 
 /**
  * The engines every store test runs on: the embedded database, and the real PostgreSQL started by

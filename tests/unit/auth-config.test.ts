@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { oidcRefusal, parseOidcConfig, roleFromClaims } from '@/lib/auth/oidc';
-import { can } from '@/lib/auth/roles';
+import { oidcRefusal, parseOidcConfig, roleFromClaims } from '@/lib/config/oidc';
+import { can } from '@/lib/vocabulary/roles';
 import { ConfigError, parseConfig } from '@/lib/config';
 import { hashPassword, verifyPassword } from '@/lib/auth/passwords';
 

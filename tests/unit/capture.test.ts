@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCapture } from '@/lib/history/capture';
 import type { PickList } from '@/lib/picks-api';
-import { processState } from '@/lib/process-state';
+import { trackWalk } from '@/lib/draining';
 import { deliveredCount } from '@/lib/store/delivered';
 import { openStore, type Store } from '@/lib/store/open';
 import { storeEngines } from '../support/store-engines';
@@ -25,8 +25,9 @@ const page = (from: number, count: number) =>
 
 describe.each(storeEngines())('keeping a file’s records on $name', (engine) => {
   const opened: Store[] = [];
+  let walk: (() => void) | null = null;
   afterEach(async () => {
-    processState.runningWalks = 0;
+    walk?.();
     await Promise.all(opened.splice(0).map((store) => store.close()));
   });
 
@@ -37,7 +38,7 @@ describe.each(storeEngines())('keeping a file’s records on $name', (engine) =>
     const capture = startCapture(async () => store.db, { id: 'exp_yield', by: 'export' }, spool);
     await capture.page(page(0, 1_500));
     await capture.page(page(1_000, 1_000)); // 500 of them again: the first sighting is the one kept
-    processState.runningWalks = 1;
+    walk = trackWalk();
     capture.finish(true);
     let kept: number | null = null;
     void capture.kept.then((n) => (kept = n));
@@ -45,7 +46,8 @@ describe.each(storeEngines())('keeping a file’s records on $name', (engine) =>
     // Nothing written while the walk runs: not a single batch.
     expect(kept).toBeNull();
     expect(await deliveredCount(store.db, 'exp_yield')).toBe(0);
-    processState.runningWalks = 0;
+    walk?.();
+    walk = null;
     expect(await capture.kept).toBe(2_000);
     expect(await deliveredCount(store.db, 'exp_yield')).toBe(2_000);
   });

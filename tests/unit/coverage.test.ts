@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCoverageAccumulator, daysOf } from '@/lib/coverage/aggregate';
-import type { LicenceSummary } from '@/lib/picks-api/licence';
+import type { LicenceSummary } from '@/lib/vocabulary/licence';
 import type { Pick } from '@/lib/picks-api/schemas';
 
 const licence: LicenceSummary = {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES } from '@/lib/config';
 import { SETTING_GROUPS } from '@/lib/config/groups';
-import { OIDC_VARIABLES } from '@/lib/auth/oidc';
+import { OIDC_VARIABLES } from '@/lib/config/oidc';
 
 /** Read before the configuration is, by the HTTP server itself (scripts/portal-server.mjs). */
 const READ_OUTSIDE_THE_SCHEMA: Record<string, string[]> = { server: ['PORTAL_LISTEN_HOST'] };

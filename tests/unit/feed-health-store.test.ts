@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@/lib/store/open';
 import * as feed from '@/lib/store/feed-health';
+import { overdueKind, rulesFor } from '@/lib/feed-health/compute';
 import { storeEngines } from '../support/store-engines';
 
 /** Feed health's records, on the embedded database and on a real PostgreSQL: polls, cadences, states, facts per sport. */
@@ -145,7 +146,9 @@ describe.each(storeEngines())('feed health on $name', (engine) => {
         change(6, 1, 'Cricket', 'withdrawn', { status: 'upcoming' }, null),
       ])
       .execute();
-    const facts = Object.fromEntries((await feed.sportFacts(db, NOW)).map((f) => [f.sport, f]));
+    const facts = Object.fromEntries(
+      (await feed.sportFacts(db, NOW, (sport, record) => overdueKind(record, rulesFor(sport), NOW))).map((f) => [f.sport, f]),
+    );
     expect(facts.Football).toEqual({
       sport: 'Football',
       watched: 3,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMeFields, summariseLicence, type LicenceSummary } from '@/lib/picks-api/licence';
+import { parseMeFields, summariseLicence, type LicenceSummary } from '@/lib/vocabulary/licence';
 
 /** Differently shaped /me bodies (spec §4: "Body shape: not shown"), each read to the same kind of summary. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preferencesSchema, readPreferences } from '@/lib/preferences/schema';
+import { preferencesSchema, readPreferences } from '@/lib/vocabulary/preferences-schema';
 
 /** What a person's preferences may say: a real time zone, a theme, a density; nothing else. */
 

@@ -37,7 +37,8 @@ const JOBS: Record<string, { actsFor: string; judgedIn?: string }> = {
   'lib/changes/poller.ts': { actsFor: 'the portal itself (the partner key): no person' },
   'lib/audit/sealing.ts': { actsFor: 'the portal itself: no person' },
   'lib/deliveries/spool-sweep.ts': { actsFor: 'the portal itself: no person' },
-  'lib/store/maintenance.ts': { actsFor: 'the portal itself: no person' },
+  'lib/jobs/pruning.ts': { actsFor: 'the portal itself: no person' },
+  'lib/jobs/renewals.ts': { actsFor: 'the work whose leases it renews, judged when that work began' },
   'lib/picks-api/shared-pause.ts': { actsFor: 'the portal itself: no person' },
 };
 const ASKS = /\b(mayAct|mayActIn|standing)\(/;
@@ -105,8 +106,12 @@ describe('the one rule for who may act', () => {
   });
 
   it('places every piece of background work, and those acting for someone ask the rule', () => {
-    const loops = files('lib', /\.(ts|mjs)$/).filter((file) => /setInterval\(/.test(read(file)));
+    // One timer (lib/jobs/registry.ts); everything that runs in the background registers with it.
+    expect(files('lib', /\.(ts|mjs)$/).filter((file) => /setInterval\(/.test(read(file)))).toEqual(['lib/jobs/registry.ts']);
+    const loops = files('lib', /\.(ts|mjs)$/).filter((file) => /\b(registerJob|keepRenewed)\(/.test(read(file)) && !file.startsWith('lib/jobs/registry'));
+    expect(loops.length).toBeGreaterThanOrEqual(10);
     expect(loops.filter((file) => !(file in JOBS))).toEqual([]);
+    expect(Object.keys(JOBS).filter((file) => !loops.includes(file))).toEqual([]);
     for (const [file, job] of Object.entries(JOBS)) if (job.judgedIn) expect(read(job.judgedIn), `${file}: ${job.actsFor}`).toMatch(ASKS);
   });
 });

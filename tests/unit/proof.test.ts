@@ -11,7 +11,7 @@ import { loadSigningKey, parseSigningKey, replaceKey, writeNewKey } from '@/lib/
 import { openStore, type Store } from '@/lib/store/open';
 import { listSigningKeys, markKeyCompromised, registerSigningKey, RetiredKeyError } from '@/lib/store/signing-keys';
 import { publishedKeys, signWith } from '@/lib/proof/signer';
-import type { LicenceSummary } from '@/lib/picks-api/licence';
+import type { LicenceSummary } from '@/lib/vocabulary/licence';
 import { checkJws, MANIFEST_TYPE, readCsv, type Jwk } from '@/public/verify-picks-file.mjs';
 import { embeddedPortalEnv, storeEngines } from '../support/store-engines';
 
@@ -56,7 +56,7 @@ describe('signing keys', () => {
     Object.assign(process.env, embeddedPortalEnv(dir));
     const { getStore, closeStore } = await import('@/lib/store');
     const { startSigning, signBytes } = await import('@/lib/proof/signer');
-    const { processState } = await import('@/lib/process-state');
+    const { processSlot } = await import('@/lib/process-state');
     try {
       const store = await getStore();
       const key = await startSigning(store);
@@ -83,11 +83,11 @@ describe('signing keys', () => {
         address: null,
         licence: null,
       });
-      processState.signingKeyStanding = undefined; // its standing read afresh, through that transaction
+      processSlot('signingKeyStanding').set(undefined); // its standing read afresh, through that transaction
       expect(await sealAudit(store.db, signCheckpoint, { every: 1, minutes: 0, force: true })).toMatchObject({ id: 1 });
       const newer = await writeNewKey(path.join(dir, 'newer.pem'));
       await registerSigningKey(store.db, newer.kid, newer.publicJwk); // another instance took over with a new key
-      processState.signingKeyStanding = undefined; // past its few seconds
+      processSlot('signingKeyStanding').set(undefined); // past its few seconds
       await expect(signBytes(Buffer.from('{}'), MANIFEST_TYPE)).rejects.toThrow(
         `Not signed: this instance's signing key ${key.kid} was retired at`,
       );

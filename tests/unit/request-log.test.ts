@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PortalConfig } from '@/lib/config';
 import { createPortalLogger } from '@/lib/log/create.mjs';
-import type { FinishedRequest } from '@/lib/log/requests';
+import { server, type FinishedRequest } from '@/lib/process-state';
 
 /** Each request's log line (lib/log/requests.ts): its id, route pattern, status, duration, role, upstream ids; an email only when asked. */
 
 const lines: Record<string, unknown>[] = [];
-const shared = globalThis as { __portalLog?: unknown };
-let saved: unknown;
+let saved: typeof server.log;
 beforeAll(() => {
-  saved = shared.__portalLog;
-  shared.__portalLog = createPortalLogger({
+  saved = server.log;
+  server.log = createPortalLogger({
     env: { LOG_LEVEL: 'info' },
     destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
   });
 });
 afterAll(() => {
-  shared.__portalLog = saved;
+  server.log = saved;
 });
 
 const request = (over: Partial<FinishedRequest> = {}): FinishedRequest => ({
@@ -36,7 +35,7 @@ const request = (over: Partial<FinishedRequest> = {}): FinishedRequest => ({
 
 describe('request log lines', () => {
   it('say the route pattern, never the path’s ids or the email, with the upstream ids it caused', async () => {
-    const { requestFinisher } = await import('@/lib/log/requests');
+    const { requestFinisher } = await import('@/lib/metrics/requests');
     lines.length = 0;
     requestFinisher({ LOG_USERS: false } as PortalConfig)(request());
     expect(lines).toHaveLength(1);
@@ -56,7 +55,7 @@ describe('request log lines', () => {
   });
 
   it('name the user with LOG_USERS=1; a 5xx is an error; probes and assets are debug; a cut answer says so', async () => {
-    const { requestFinisher } = await import('@/lib/log/requests');
+    const { requestFinisher } = await import('@/lib/metrics/requests');
     lines.length = 0;
     const finish = requestFinisher({ LOG_USERS: true } as PortalConfig);
     finish(request({ status: 502 }));

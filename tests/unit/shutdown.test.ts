@@ -13,23 +13,23 @@ beforeAll(async () => {
 describe('shutdownPortal', () => {
   it('lets the requests being answered finish before it closes the store', async () => {
     const { shutdownPortal } = await import('@/lib/shutdown');
-    const { processState } = await import('@/lib/process-state');
+    const { server } = await import('@/lib/process-state');
+    const { resetDraining } = await import('@/lib/draining');
     let answering = 2;
-    const handoff = globalThis as { __portalInFlight?: () => number };
-    handoff.__portalInFlight = () => answering;
+    server.inFlight = () => answering;
     setTimeout(() => (answering = 1), 150);
     setTimeout(() => (answering = 0), 300);
     const started = Date.now();
     await shutdownPortal(10_000, await mkdtemp(path.join(tmpdir(), 'data-')), () => undefined);
     expect(answering).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    delete handoff.__portalInFlight;
-    processState.draining = false; // the next test stops again
+    delete server.inFlight;
+    resetDraining(); // the next test stops again
   });
 
   it('cuts what can be cut when the grace runs out, waits for it to end, and leaves delivery runs to be retried elsewhere', async () => {
-    const { shutdownPortal, trackWalk } = await import('@/lib/shutdown');
-    const { processState } = await import('@/lib/process-state');
+    const { shutdownPortal } = await import('@/lib/shutdown');
+    const { trackWalk, runningWalks, graceEnded } = await import('@/lib/draining');
     const cut: string[] = [];
     // An export: cut, it records itself (here: 100 ms) and releases its slot.
     const releaseExport = trackWalk(() => {
@@ -42,9 +42,8 @@ describe('shutdownPortal', () => {
     const started = Date.now();
     await shutdownPortal(300, await mkdtemp(path.join(tmpdir(), 'data-')), (line) => lines.push(line));
     expect(cut).toEqual(['export']);
-    expect(processState.runningWalks).toBe(1);
-    expect(processState.walkCuts?.size).toBe(0);
-    expect(processState.graceEnded).toBe(true);
+    expect(runningWalks()).toBe(1); // the delivery run, left running
+    expect(graceEnded()).toBe(true);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(lines.join('\n')).toMatch(/the grace ran out: 1 export cut, recorded cancelled/);
     expect(lines.join('\n')).toMatch(/stopped after 0 s with 2 exports or runs still running/);

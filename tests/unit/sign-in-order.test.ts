@@ -84,7 +84,7 @@ describe('credentials sign-in without a store', () => {
     await closeStore();
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = `postgres://portal@127.0.0.1:${await freePort()}/portal`; // nobody listens there
-    (await import('@/lib/process-state')).processState.signInLimits = undefined;
+    (await import('@/lib/process-state')).processSlot('signInLimits').set(undefined);
     try {
       await expect(authorize({ email: 'ana@example.com', password: 'right password' }, { headers: {} })).rejects.toThrow(
         "Sign-in is unavailable: the portal's database cannot be reached. Try again in a minute.",
@@ -93,7 +93,7 @@ describe('credentials sign-in without a store', () => {
     } finally {
       process.env.DATABASE_URL = saved;
       await closeStore();
-      (await import('@/lib/process-state')).processState.signInLimits = undefined;
+      (await import('@/lib/process-state')).processSlot('signInLimits').set(undefined);
     }
   });
 });

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isRole } from '@/lib/auth/roles';
+import { isRole } from '@/lib/vocabulary/roles';
 import { importUsersFile } from '@/lib/store/import-users';
 import { openStore, StoreError, type Store } from '@/lib/store/open';
-import { parseStoreSettings, storeTarget } from '@/lib/store/settings';
+import { parseStoreSettings, storeTarget } from '@/lib/config/store';
 import * as users from '@/lib/store/users';
 import { freePort } from '../support/postgres';
 import { storeEngines } from '../support/store-engines';
@@ -64,6 +64,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0016_token_owner_since',
       '0017_key_compromised',
       '0018_oidc_subject',
+      '0019_jobs',
     ]);
   });
 

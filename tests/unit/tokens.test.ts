@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cursorKey, openCursor, sealCursor, type CursorBinding } from '@/lib/tokens/cursor';
 import { parseV1Query, planRequests } from '@/lib/tokens/plan';
 import { checkTokenSettings, inScope, type TokenScope } from '@/lib/tokens/scope';
-import type { LicenceSummary } from '@/lib/picks-api/licence';
+import type { LicenceSummary } from '@/lib/vocabulary/licence';
 
 /** API tokens' pure parts: settings named field by field, the scope, the plan of upstream requests, sealed cursors. */
 

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { FilterBar } from '@/components/ui/filter-bar';
 import { plural } from '@/lib/plural';
-import { can } from '@/lib/auth/roles';
+import { can } from '@/lib/vocabulary/roles';
 import { requirePage } from '@/lib/auth/session';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
 import { changesView } from '@/lib/changes/view';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { can } from '@/lib/auth/roles';
+import { can } from '@/lib/vocabulary/roles';
 import { requirePage } from '@/lib/auth/session';
 import { getConfig } from '@/lib/config';
 import { healthForPage, type SportHealthView } from '@/lib/feed-health';

@@ -7,7 +7,7 @@ import { SelectField, TextField } from '@/components/ui/field';
 import { FilterBar } from '@/components/ui/filter-bar';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
-import { can } from '@/lib/auth/roles';
+import { can } from '@/lib/vocabulary/roles';
 import { requirePage } from '@/lib/auth/session';
 import { PICK_RESULTS, PICK_STATUSES, type PageSearchParams } from '@/lib/filters';
 import type { Difference } from '@/lib/history/moments';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import type { PageSearchParams } from '@/lib/filters';
-import { RecordsPage } from '@/components/records/records-page';
+import { RecordsPage } from '../_records/records-page';
 import { requirePage } from '@/lib/auth/session';
 import { toSearchParams } from '@/lib/paging';
 import { redirect } from 'next/navigation';

@@ -1,19 +1,10 @@
 import 'server-only';
 import type { PortalConfig } from '../config';
-import { metrics, observeRequest } from '../metrics';
-import type { RequestContext } from '../server-handoff';
-import { log } from '.';
+import { metrics, observeRequest } from '.';
+import type { FinishedRequest } from '../process-state';
+import { log } from '../log';
 
-/** A request as scripts/portal-server.mjs saw it when its response closed. */
-export interface FinishedRequest {
-  pathname: string;
-  method: string;
-  status: number;
-  seconds: number;
-  /** The client left before the whole answer was sent. */
-  cut: boolean;
-  context: RequestContext;
-}
+export type { FinishedRequest };
 
 // Probes and Next's assets: every few seconds from a load balancer, or dozens per page; their lines are debug.
 const quiet = (pathname: string) => pathname.startsWith('/api/health') || pathname.startsWith('/_next/');

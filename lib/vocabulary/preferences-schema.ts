@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Preferences } from '.';
+import type { Preferences } from './preferences';
 
 /** What a person's preferences may say (server side: the API's input and the store's JSON). */
 

@@ -1,6 +1,6 @@
 import { cookies } from 'next/headers';
 import { settle } from '@/lib/errors';
-import { PREFERENCE_COOKIES } from '@/lib/preferences';
+import { PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail, pageNumberOf } from '@/lib/paging';
 import { DEFAULT_PAGE_SIZE } from '@/lib/filters';

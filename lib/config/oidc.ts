@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isLoopbackHost } from '../net/addresses';
-import { isRole, type Role } from './roles';
-import type { SsoRefusal } from './sign-in-errors';
+import { isRole, type Role } from '../vocabulary/roles';
+import type { SsoRefusal } from '../vocabulary/sign-in-errors';
 
 /**
  * Optional single sign-on. Set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET to add an OpenID

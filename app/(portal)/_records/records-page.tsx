@@ -1,13 +1,13 @@
 import { Suspense } from 'react';
 import type { Session } from 'next-auth';
-import { can } from '@/lib/auth/roles';
+import { can } from '@/lib/vocabulary/roles';
 import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind, type PageSearchParams } from '@/lib/filters';
 import { toSearchParams } from '@/lib/paging';
 import { licenceVocabulary } from '@/lib/deliveries/filter-rules';
 import { ErrorPanel } from '@/components/error-panel';
 import { ExportControl } from '@/components/records/export-control';
 import { FilterForm } from '@/components/records/filter-form';
-import { RecordsView } from '@/components/records/records-view';
+import { RecordsView } from './records-view';
 import { ResultsSummary } from '@/components/records/results-summary';
 import { TableSkeleton } from '@/components/records/table-skeleton';
 import { PageHeader } from '@/components/ui/page-header';

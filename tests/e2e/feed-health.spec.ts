@@ -48,6 +48,13 @@ test('GET /api/feed-health names each watched sport with its state, side, reason
     String(withLeagues.leagues[0]!.watched),
   );
   await expect(page.getByLabel(/Agreed cadence for/)).toHaveCount(0); // viewers read it, admins set it
+  // The instance's background jobs (lib/jobs/registry.ts), each with its last run; their problems are for admins only.
+  const jobs = page.getByTestId('jobs-table');
+  for (const job of ['alerts', 'audit-sealing', 'change-feed', 'deliveries', 'pruning', 'spool-sweep'])
+    await expect(jobs.locator(`tr[data-job="${job}"]`).first()).toBeVisible();
+  await expect(jobs.locator('tr[data-job="change-feed"] [data-cell="outcome"]').first()).toHaveText(/ok|skipped/);
+  await expect(jobs.locator('tr[data-job="pruning"] [data-cell="lease"]').first()).toHaveText('one instance');
+  await expect(jobs.locator('th', { hasText: 'Last problem' })).toHaveCount(0);
 });
 
 test('an admin sets the cadence agreed for a sport; silence is judged against it; others may not set it; bad values are named', async ({
@@ -70,6 +77,7 @@ test('an admin sets the cadence agreed for a sport; silence is judged against it
   expect((await put(await sessionCookie(portal, 'editor'), { cadences: { Football: 3600 } })).status).toBe(403);
 
   await signIn(page, 'admin', '/health');
+  await expect(page.getByTestId('jobs-table').locator('th', { hasText: 'Last problem' })).toHaveCount(1);
   const sport = (await page.locator('tbody tr[data-sport]').first().getAttribute('data-sport'))!;
   await page.getByLabel(`Agreed cadence for ${sport}`, { exact: true }).selectOption('3600');
   await expect(page.locator(`tr[data-sport="${sport}"] [data-cell="cadence"] [role=status]`)).toHaveText(

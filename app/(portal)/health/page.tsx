@@ -16,6 +16,8 @@ import { subscriptionForPage } from '@/lib/alerts/view';
 import { StatusBadge } from '@/components/status-badge';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
+import { JobsPanel } from '@/components/feed-health/jobs-panel';
+import { jobsForPage } from '@/lib/jobs/view';
 
 export const metadata: Metadata = { title: 'Feed health' };
 
@@ -27,7 +29,11 @@ export default async function HealthPage() {
   const admin = can(session.user.role, 'poll');
   const config = getConfig();
   const pollMs = config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null;
-  const [read, mine] = await Promise.all([healthForPage(pollMs), subscriptionForPage(session.user.email, session.user.role)]);
+  const [read, mine, jobs] = await Promise.all([
+    healthForPage(pollMs),
+    subscriptionForPage(session.user.email, session.user.role),
+    jobsForPage(admin),
+  ]);
   type Row = SportHealthView;
   const history = read.ok ? read.history : [];
   const columns: Column<Row>[] = [
@@ -101,6 +107,7 @@ export default async function HealthPage() {
       )}
       {read.ok && <PollerPanel poller={read.poller} upstream={read.upstream} />}
       {read.ok && <LicenceChanges changes={read.licenceChanges} />}
+      {jobs.ok ? <JobsPanel jobs={jobs.jobs} detail={admin} /> : <ErrorPanel error={jobs.error} retryHref="/health" />}
       {mine && <SubscriptionForm {...mine} mailing={!!config.SMTP_URL} />}
       <p className="text-xs text-slate-600">
         Overdue thresholds by default: still upcoming {rulesFor('').upcomingAfterMinutes} min after the start, still live{' '}

@@ -1,0 +1,41 @@
+import type { JobView } from '@/lib/jobs/view';
+import { DataTable, type Column } from '@/components/data-table';
+import { StatusBadge } from '@/components/status-badge';
+import { UtcTime } from '@/components/utc-time';
+
+const every = (s: number) => (s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`);
+const took = (ms: number | null) => (ms === null ? '—' : ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** The portal's background jobs on every instance heard from in a day (lib/jobs/registry.ts): last run, outcome, next run. */
+export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }) {
+  const columns: Column<JobView>[] = [
+    { id: 'name', header: 'Job', nowrap: true, cell: (j) => <span className="font-medium">{j.name}</span> },
+    { id: 'instance', header: 'Instance', nowrap: true, cell: (j) => (j.here ? `${j.instance} (this one)` : j.instance) },
+    { id: 'every', header: 'Every', align: 'right', cell: (j) => every(j.everySeconds) },
+    { id: 'lease', header: 'Runs on', truncate: (j) => j.lease, cell: (j) => j.lease },
+    { id: 'last', header: 'Last run', nowrap: true, cell: (j) => <UtcTime iso={j.lastStartedAt} /> },
+    { id: 'took', header: 'Took', align: 'right', cell: (j) => took(j.lastMs) },
+    { id: 'outcome', header: 'Outcome', cell: (j) => <StatusBadge value={j.lastOutcome} /> },
+    { id: 'next', header: 'Next run', nowrap: true, cell: (j) => <UtcTime iso={j.nextRunAt} /> },
+    { id: 'runs', header: 'Runs (failed)', align: 'right', cell: (j) => `${j.runs.toLocaleString('en-GB')} (${j.failures})` },
+    ...(detail ? [{ id: 'problem', header: 'Last problem', truncate: (j: JobView) => j.lastProblem ?? '', cell: (j: JobView) => j.lastProblem ?? '—' }] : []),
+  ];
+  return (
+    <section aria-labelledby="jobs" className="space-y-2">
+      <h2 id="jobs" className="font-semibold">
+        Background jobs
+      </h2>
+      <p className="text-xs text-slate-600">
+        What each instance runs by itself: polling, deliveries, alerts, sealing, pruning. A job that failed runs again at its next period.
+      </p>
+      <DataTable
+        testId="jobs-table"
+        label="Background jobs"
+        columns={columns}
+        rows={jobs}
+        rowKey={(j) => `${j.name}@${j.instance}`}
+        rowData={(j) => ({ 'data-job': j.name, 'data-outcome': j.lastOutcome ?? '' })}
+      />
+    </section>
+  );
+}

@@ -18,7 +18,16 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
     { id: 'outcome', header: 'Outcome', cell: (j) => <StatusBadge value={j.lastOutcome} /> },
     { id: 'next', header: 'Next run', nowrap: true, cell: (j) => <UtcTime iso={j.nextRunAt} /> },
     { id: 'runs', header: 'Runs (failed)', align: 'right', cell: (j) => `${j.runs.toLocaleString('en-GB')} (${j.failures})` },
-    ...(detail ? [{ id: 'problem', header: 'Last problem', truncate: (j: JobView) => j.lastProblem ?? '', cell: (j: JobView) => j.lastProblem ?? '—' }] : []),
+    ...(detail
+      ? [
+          {
+            id: 'problem',
+            header: 'Last problem',
+            truncate: (j: JobView) => j.lastProblem ?? '',
+            cell: (j: JobView) => j.lastProblem ?? '—',
+          },
+        ]
+      : []),
   ];
   return (
     <section aria-labelledby="jobs" className="space-y-2">

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { log } from '../log';
-import { processSlot } from '../process-state';
-import { getStore, storeRetryDelay } from '../store';
+import { dropLane, flushKept, keptIn } from '../jobs/store-retry';
+import { getStore } from '../store';
 import { appendAudit, type AuditInput } from '../store/audit';
 
 /**
@@ -15,82 +15,30 @@ import { appendAudit, type AuditInput } from '../store/audit';
 
 const PENDING = /^audit-pending-[\w.-]+\.jsonl$/;
 
-interface Outbox {
-  entries: AuditInput[];
-  timer: NodeJS.Timeout | null;
-  failures: number;
-  flushing: Promise<void> | null;
-}
-
 /** One JSON line per entry: the file kept entries are saved in at stop. */
 const toLines = (entries: AuditInput[]) => entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
 
-const outbox = (): Outbox => processSlot<Outbox>('auditOutbox').once(() => ({ entries: [], timer: null, failures: 0, flushing: null }));
+/** The audit trail's lane of the one retry queue (lib/jobs/store-retry.ts). */
+export const AUDIT_LANE = 'audit';
 
 /** Entries kept and not yet written. */
-export const keptAuditEntries = (): number => outbox().entries.length;
+export const keptAuditEntries = (): number => keptIn(AUDIT_LANE).length;
 
-/** Keeps an entry the store could not take, and arranges for it to be written. */
-export function keepAuditEntry(input: AuditInput, problem: string): void {
-  const box = outbox();
-  box.entries.push(input);
-  if (box.entries.length === 1)
-    log('audit').warn({ problem }, 'the store is away: audit entries are kept by this instance and written when it answers');
-  schedule(box);
-}
-
-/** Whether newer entries must queue behind kept ones (to keep this instance's order). */
-export const auditBacklog = (): boolean => outbox().entries.length > 0;
-
-function schedule(box: Outbox): void {
-  if (box.timer || box.flushing) return;
-  const wait = storeRetryDelay(box.failures);
-  box.timer = setTimeout(() => {
-    box.timer = null;
-    void flushAuditEntries();
-  }, wait);
-  box.timer.unref();
-}
-
-/** Writes the kept entries in order; stops at the first the store refuses (tried again later). */
-export function flushAuditEntries(): Promise<void> {
-  const box = outbox();
-  box.flushing ??= (async () => {
-    let written = 0;
-    try {
-      const { db } = await getStore();
-      while (box.entries.length > 0) {
-        await appendAudit(db, box.entries[0]!);
-        box.entries.shift();
-        written += 1;
-      }
-      box.failures = 0;
-    } catch {
-      box.failures += 1;
-    } finally {
-      box.flushing = null;
-      if (written > 0) log('audit').info({ written, kept: box.entries.length }, 'kept audit entries written');
-      if (box.entries.length > 0) schedule(box);
-    }
-  })();
-  return box.flushing;
-}
+/** Writes what is kept now (the queue's job does so by itself, after its delay). */
+export const flushAuditEntries = (): Promise<void> => flushKept();
 
 /** At stop: one last try, then what is still kept goes to a file the next start imports. */
 export async function saveKeptAuditEntries(dataDir: string, instance: string): Promise<void> {
-  const box = outbox();
-  if (box.timer) clearTimeout(box.timer);
-  box.timer = null;
-  if (box.entries.length === 0) return;
-  await flushAuditEntries();
-  if (box.entries.length === 0) return;
+  if (keptAuditEntries() === 0) return;
+  await flushKept();
+  if (keptAuditEntries() === 0) return;
+  const entries = dropLane(AUDIT_LANE, new Error('saved for the next start')) as AuditInput[];
   const file = path.join(dataDir, `audit-pending-${instance.replace(/[^\w.-]/g, '_')}.jsonl`);
-  writeFileSync(file, toLines(box.entries), { mode: 0o600, flag: 'a' });
+  writeFileSync(file, toLines(entries), { mode: 0o600, flag: 'a' });
   log('audit').error(
-    { file, kept: box.entries.length },
+    { file, kept: entries.length },
     'stopping with audit entries the store did not take: saved for the next start to write',
   );
-  box.entries = [];
 }
 
 /** At start: the entries an earlier instance saved at stop are written (in their order), then their files removed. */

@@ -3,7 +3,8 @@ import { metrics } from '../metrics';
 import { processSlot } from '../process-state';
 import { getStore } from '../store';
 import { appendAudit, type AuditEntry, type AuditInput } from '../store/audit';
-import { auditBacklog, flushAuditEntries, keepAuditEntry } from './outbox';
+import { storeOrKeep } from '../jobs/store-retry';
+import { AUDIT_LANE } from './outbox';
 
 /**
  * What the portal records in the audit trail, and how: every sign-in (either way), sign-out, user change
@@ -41,19 +42,17 @@ export async function recordAudit(record: AuditRecord): Promise<AuditEntry | nul
   countInMetrics(input);
   // The time it happened, whenever the store takes it.
   const entry = { ...input, at: input.at ?? new Date().toISOString() };
-  if (auditBacklog()) {
-    keepAuditEntry(entry, 'earlier entries are still kept');
-    void flushAuditEntries();
+  // Written now, unless the store is away or earlier entries are still kept: then kept, in order (lib/audit/outbox.ts).
+  const now = await storeOrKeep('an audit entry', async () => appendAudit((await getStore()).db, entry), {
+    lane: AUDIT_LANE,
+    payload: entry,
+  });
+  if (!now.written) {
+    void now.later.catch(() => undefined); // saved to a file at stop if still kept then
     return null;
   }
-  try {
-    const appended = await appendAudit((await getStore()).db, entry);
-    appendedSlot.get()?.(appended.seq);
-    return appended;
-  } catch (error) {
-    keepAuditEntry(entry, (error as Error).message);
-    return null;
-  }
+  appendedSlot.get()?.(now.value.seq);
+  return now.value;
 }
 
 /** Exports, delivery runs and sign-ins are counted as they are recorded: the audit trail sees each of them once. */

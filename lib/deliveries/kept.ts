@@ -6,7 +6,7 @@ import { processSlot } from '../process-state';
 import { graceEnded, isDraining } from '../draining';
 import type { Kysely } from 'kysely';
 import { recordAudit } from '../audit/record';
-import { storeRetryDelay } from '../store';
+import { untilStored as keepUntilStored } from '../jobs/store-retry';
 import { finishRun, recordOutcome, type Delivery } from '../store/deliveries';
 import type { Run } from '../store/delivery-runs';
 import type { Database } from '../store/schema';
@@ -25,25 +25,12 @@ export function runningHere(): Set<string> {
 }
 
 /**
- * `write` until the store takes it. Gives up only when the instance stops and its grace has run out
- * (the run is then found by another instance: its file by its manifest, lib/deliveries/scheduler.ts).
+ * `write` until the store takes it, after what this run kept before it (lib/jobs/store-retry.ts). Gives up only
+ * when the instance stops and its grace has run out (the run is then found by another instance: its file by its
+ * manifest, lib/deliveries/scheduler.ts).
  */
-export async function untilStored<T>(what: string, write: () => Promise<T>, run: string): Promise<T> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const done = await write();
-      if (attempt > 0) log('deliveries', { run }).info({ attempts: attempt + 1 }, `${what}: written now that the store answers`);
-      return done;
-    } catch (error) {
-      if (attempt === 0)
-        log('deliveries', { run }).warn(
-          { problem: (error as Error).message },
-          `${what}: the store is away; kept by this instance and written when it answers`,
-        );
-      if (isDraining() && graceEnded()) throw error;
-      await new Promise((resolve) => setTimeout(resolve, storeRetryDelay(attempt)));
-    }
-  }
+export function untilStored<T>(what: string, write: () => Promise<T>, run: string): Promise<T> {
+  return keepUntilStored(what, write, { lane: `run:${run}`, giveUp: () => isDraining() && graceEnded() });
 }
 
 export interface PlacedFile {

@@ -70,12 +70,6 @@ export async function closeStore(): Promise<void> {
   if (opening) await (await opening.catch(() => null))?.close();
 }
 
-/** How long to wait before writing again what the store could not take (it was away): after 1, 2, 5, then every 10 s. */
-export function storeRetryDelay(failures: number): number {
-  const delays = [1_000, 2_000, 5_000, 10_000];
-  return delays[Math.min(failures, delays.length - 1)]!;
-}
-
 /** Whether the store answers a trivial query within `timeoutMs`. */
 export async function storeAnswers(timeoutMs = 2_000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;

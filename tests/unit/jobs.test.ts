@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { attachJobStore, jobStatus, registerJob, stopJobs, type Job } from '@/lib/jobs/registry';
 import { keepRenewed } from '@/lib/jobs/renewals';
+import { flushKept, keptIn, storeOrKeep, untilStored } from '@/lib/jobs/store-retry';
 import { createPortalLogger } from '@/lib/log/create.mjs';
 import { server } from '@/lib/process-state';
 import { claimJobLease, listJobRuns } from '@/lib/store/jobs';
@@ -14,6 +15,7 @@ const opened: Store[] = [];
 const jobs: Job[] = [];
 afterEach(async () => {
   await Promise.all(jobs.splice(0).map((job) => job.stop()));
+  await stopJobs();
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 /** The process's logger replaced by one whose messages are kept (what the registry says about failures). */
@@ -131,6 +133,41 @@ describe('the job registry', () => {
   }, 10_000);
 });
 
+describe('the one retry queue (work kept while the store is away)', () => {
+  it('keeps what the store refused in order within its lane, writes it when the store answers, and gives up when told to', async () => {
+    let away = true;
+    const written: string[] = [];
+    const write = (what: string) => async () => {
+      if (away) throw new Error('connect ECONNREFUSED');
+      written.push(what);
+      return what;
+    };
+    const first = await storeOrKeep('entry 1', write('a1'), { lane: 'test-a', payload: 1 });
+    expect(first.written).toBe(false);
+    // Behind it in its lane: kept without a try, so the lane's order holds even if the store came back.
+    away = false;
+    const second = await storeOrKeep('entry 2', write('a2'), { lane: 'test-a', payload: 2 });
+    expect(second.written).toBe(false);
+    expect(keptIn('test-a')).toEqual([1, 2]);
+    // Another lane is not held back.
+    expect(await untilStored('other', write('b1'), { lane: 'test-b' })).toBe('b1');
+    away = true;
+    let giveUp = false;
+    const given = untilStored('a run’s outcome', write('c1'), { lane: 'test-c', giveUp: () => giveUp });
+    await flushKept();
+    expect(keptIn('test-a')).toEqual([1, 2]);
+    giveUp = true;
+    await flushKept();
+    await expect(given).rejects.toThrow('ECONNREFUSED');
+    away = false;
+    await flushKept();
+    expect(keptIn('test-a')).toEqual([]);
+    expect(written).toEqual(['b1', 'a1', 'a2']);
+    expect(await (first.written ? null : first.later)).toBe('a1');
+    await stopJobs('close');
+  });
+});
+
 describe.each(storeEngines())('jobs in the store on $name', (engine) => {
   it('runs a one-instance job only while this instance holds its lease, and keeps each job’s last run', async () => {
     const store = await openStore(await engine.fresh());
@@ -154,7 +191,7 @@ describe.each(storeEngines())('jobs in the store on $name', (engine) => {
     expect(await job.runNow()).toBe('ok');
     expect(runs).toBe(1);
     expect(await claimJobLease(store.db, 'test-pruning', 'elsewhere', 60_000)).toBe(false);
-    const rows = await listJobRuns(store.db, 0);
+    const rows = (await listJobRuns(store.db, 0)).filter((row) => row.name === 'test-pruning');
     expect(rows).toEqual([
       expect.objectContaining({ name: 'test-pruning', instance: 'here', lease: 'one instance', last_outcome: 'ok', runs: 2, failures: 0 }),
     ]);

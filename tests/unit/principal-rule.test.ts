@@ -108,7 +108,9 @@ describe('the one rule for who may act', () => {
   it('places every piece of background work, and those acting for someone ask the rule', () => {
     // One timer (lib/jobs/registry.ts); everything that runs in the background registers with it.
     expect(files('lib', /\.(ts|mjs)$/).filter((file) => /setInterval\(/.test(read(file)))).toEqual(['lib/jobs/registry.ts']);
-    const loops = files('lib', /\.(ts|mjs)$/).filter((file) => /\b(registerJob|keepRenewed)\(/.test(read(file)) && !file.startsWith('lib/jobs/registry'));
+    const loops = files('lib', /\.(ts|mjs)$/).filter(
+      (file) => /\b(registerJob|keepRenewed)\(/.test(read(file)) && !file.startsWith('lib/jobs/registry'),
+    );
     expect(loops.length).toBeGreaterThanOrEqual(10);
     expect(loops.filter((file) => !(file in JOBS))).toEqual([]);
     expect(Object.keys(JOBS).filter((file) => !loops.includes(file))).toEqual([]);

@@ -11,6 +11,10 @@ const READ_OUTSIDE_THE_SCHEMA: Record<string, string[]> = { server: ['PORTAL_LIS
 /** The documents stay true to the tree: their links resolve, and every setting the configuration reads is documented. */
 
 const root = path.resolve(import.meta.dirname, '../..');
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(`${dir}/${entry.name}`) : /\.tsx?$/.test(entry.name) ? [path.join(root, dir, entry.name)] : [],
+  );
 const documents = [
   'README.md',
   'bench/README.md',
@@ -80,6 +84,26 @@ describe('documents', () => {
       );
       expect(new Set(named), name).toEqual(new Set([...variables, ...(READ_OUTSIDE_THE_SCHEMA[name] ?? [])]));
     }
+  });
+
+  it('map every lib/ folder and every background job in docs/architecture.md', () => {
+    const architecture = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
+    const folders = readdirSync(path.join(root, 'lib'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `lib/${entry.name}/`);
+    expect(folders.length).toBeGreaterThanOrEqual(20);
+    expect(folders.filter((folder) => !architecture.includes(`\`${folder}\``))).toEqual([]);
+    const jobs = sourceFiles('lib').flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/registerJob\(\{\s*name: '([a-z-]+)'/g)].map((m) => m[1]!),
+    );
+    expect(jobs.length).toBeGreaterThanOrEqual(9);
+    expect(jobs.filter((job) => !architecture.includes(`| \`${job}\``))).toEqual([]);
+  });
+
+  it('index every decision in docs/adr/README.md', () => {
+    const index = readFileSync(path.join(root, 'docs/adr/README.md'), 'utf8');
+    const decisions = readdirSync(path.join(root, 'docs/adr')).filter((file) => /^\d{4}-.+\.md$/.test(file) && !file.startsWith('0000'));
+    expect(decisions.filter((file) => !index.includes(`](${file})`))).toEqual([]);
   });
 
   it('keep the README short, and at least six decisions on record', () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
-import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { deliveryMaker, folderOf } from '../support/new-delivery';
 
 /**
@@ -57,9 +57,7 @@ afterAll(async () => {
   pgServer.destroy();
 });
 
-const needPostgres = () => {
-  if (!pgServer) throw new Error(postgresMissing('the store outage tests'));
-};
+const needPg = () => needPostgres(pgServer, 'the store outage tests');
 
 const newDelivery = deliveryMaker(
   () => db,
@@ -78,7 +76,7 @@ const runsOf = async (deliveryId: string) => store.listRuns(db, deliveryId);
 
 describe('the store goes away', () => {
   it('while a webhook run places its file: the outcome is kept, written on return, once; one file, one audit entry', async () => {
-    needPostgres();
+    needPg();
     const { sealSecret, secretBinding } = await import('@/lib/deliveries/secrets');
     let received = 0;
     let bytes = 0;
@@ -126,7 +124,7 @@ describe('the store goes away', () => {
   }, 90_000);
 
   it('a run still running here is never taken for crashed by its own instance, whatever its lease says', async () => {
-    needPostgres();
+    needPg();
     const { runningHere } = await import('@/lib/deliveries/kept');
     const delivery = await newDelivery();
     const id = 'run_ffff0000111122223333';
@@ -147,7 +145,7 @@ describe('the store goes away', () => {
   });
 
   it('a run that crashed after placing its file is recorded complete from its manifest, and not delivered again', async () => {
-    needPostgres();
+    needPg();
     const delivery = await newDelivery();
     const run = await scheduler.runNow(ctx, delivery);
     await run.done;
@@ -174,7 +172,7 @@ describe('the store goes away', () => {
   }, 60_000);
 
   it('audit entries kept while it is away are written in order when it answers, the chain intact; through a stop too', async () => {
-    needPostgres();
+    needPg();
     const { recordAudit } = await import('@/lib/audit/record');
     const outbox = await import('@/lib/audit/outbox');
     const { latestAudit, verifyAudit } = await audit();
@@ -214,7 +212,7 @@ describe('the store goes away', () => {
   }, 60_000);
 
   it('during an export: the file is sent whole, and its audit entry, kept meanwhile, is written once on return', async () => {
-    needPostgres();
+    needPg();
     const { exportResponse } = await import('@/lib/export/responses');
     const { latestAudit, verifyAudit } = await audit();
     const { flushAuditEntries, keptAuditEntries } = await import('@/lib/audit/outbox');
@@ -242,7 +240,7 @@ describe('the store goes away', () => {
   }, 60_000);
 
   it('a poll it breaks records nothing, and the next one completes', async () => {
-    needPostgres();
+    needPg();
     const { pollOnce } = await import('@/lib/changes/poller');
     const { claimFeedLease, readFeed } = await import('@/lib/store/change-feed');
     const { picksApi } = await import('@/lib/picks-api');

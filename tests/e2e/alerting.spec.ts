@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import pg from 'pg';
-import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { startSmtp, subjectOf, type Received } from '../support/smtp';
 import { receiverAccepts } from '../support/webhook-signature';
 import { expect, STAFF, test } from './fixtures';
@@ -101,10 +101,8 @@ async function startPortal(port: number, url: string, env: Record<string, string
   return instance;
 }
 
-/** postgresMissing says why the test is skipped, or in CI (where .ci/run installs PostgreSQL) fails it: asked only when it is missing. */
-const needPostgres = () => {
-  if (!pgServer) test.skip(true, postgresMissing('the alerting test'));
-};
+/** Skips the test saying PostgreSQL is missing, or in CI (where .ci/run installs it) fails it. */
+const needPg = () => needPostgres(pgServer, 'the alerting test', (why) => test.skip(true, why));
 
 test.describe.configure({ mode: 'serial' });
 
@@ -150,7 +148,7 @@ test.afterAll(async () => {
 });
 
 test('an admin adds a signed webhook; the feed starts healthy', async () => {
-  needPostgres();
+  needPg();
   const origin = instances[0]!.origin;
   const { port } = receiver.address() as { port: number };
   const res = await fetch(`${origin}/api/alerts/webhooks`, {
@@ -175,7 +173,7 @@ test('an admin adds a signed webhook; the feed starts healthy', async () => {
 test('webhooks are for admins from the portal itself; wrong ones are named; the secret and the URL’s path never show; a digest is chosen on /health', async ({
   page,
 }) => {
-  needPostgres();
+  needPg();
   const origin = instances[1]!.origin; // the other instance: the webhook added on the first is in the shared store
   const viewer = await sessionCookie(origin, 'viewer');
   const post = (cookie: string, from: string, body: unknown) =>
@@ -230,7 +228,7 @@ test('webhooks are for admins from the portal itself; wrong ones are named; the 
 });
 
 test('401: the key refused is down on the licence’s side, one alert by email and webhook, then one recovery', async () => {
-  needPostgres();
+  needPg();
   await hook('answers', { status: 401 });
   await waitFor('down', 'licence', /refused the partner key \(401\)/);
   const [mail] = await mails(/sports down: the licence$/);
@@ -248,7 +246,7 @@ test('401: the key refused is down on the licence’s side, one alert by email a
 });
 
 test('403: access lost is down on the licence’s side, alerted once', async () => {
-  needPostgres();
+  needPg();
   await hook('answers', { status: 403 });
   await waitFor('down', 'licence', /no longer grants access \(403\)/);
   const [mail] = await mails(/sports down: the licence$/);
@@ -260,7 +258,7 @@ test('403: access lost is down on the licence’s side, alerted once', async () 
 });
 
 test('an outage (503) degrades, then is down on the upstream’s side; each alerted once', async () => {
-  needPostgres();
+  needPg();
   await hook('answers', { status: 503 });
   await waitFor('down', 'upstream', /polls in a row failed \(UPSTREAM_ERROR\)/);
   await mails(/sports down$/);
@@ -273,7 +271,7 @@ test('an outage (503) degrades, then is down on the upstream’s side; each aler
 });
 
 test('a pick overdue in its lifecycle degrades its sport alone', async () => {
-  needPostgres();
+  needPg();
   const day = 86_400_000;
   const window = `from=${new Date(Date.now() - day).toISOString()}&to=${new Date(Date.now() + day).toISOString()}`;
   const page = (await (
@@ -292,7 +290,7 @@ test('a pick overdue in its lifecycle degrades its sport alone', async () => {
 
 test('silence beyond the agreed cadence is degraded, then down', async () => {
   test.setTimeout(120_000);
-  needPostgres();
+  needPg();
   // The sandbox's clock is frozen, so no record changes by itself: every sport is silent. A cadence of a few
   // seconds (below what the API lets an admin set) is written straight into the store for one sport.
   const quiet = (await health()).sports.map((s) => s.sport).find((s) => s !== 'Tennis' && s !== 'Cricket')!;
@@ -304,7 +302,7 @@ test('silence beyond the agreed cadence is degraded, then down', async () => {
 });
 
 test('a licence that loses a sport: the change is one alert, and the sport is down on the licence’s side', async () => {
-  needPostgres();
+  needPg();
   const me = (await (await fetch(`${SANDBOX}/api/v1/me`, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as {
     licence: { sports: string[] };
   };
@@ -322,7 +320,7 @@ test('a licence that loses a sport: the change is one alert, and the sport is do
 
 test('a 429 storm the retries get through is degraded on the upstream’s side', async () => {
   // Last but one: the storm's polls stay in the throttled share for a while after it ends.
-  needPostgres();
+  needPg();
   await hook('answers', { status: 429, retryAfter: 0, every: 2 });
   await waitFor('degraded', 'upstream', /polls were throttled \(429\)/);
   await mails(/sports degraded$/);
@@ -332,7 +330,7 @@ test('a 429 storm the retries get through is degraded on the upstream’s side',
 
 test('both pollers stop: an instance that does not poll says nobody polls, once', async () => {
   test.setTimeout(120_000);
-  needPostgres();
+  needPg();
   const watcher = await startPortal(PORTS[2], dbUrl, { SMTP_URL: smtpUrl, CHANGES_POLL_SECONDS: '0' });
   await Promise.all(instances.slice(0, 2).map((i) => i.stop()));
   await expect

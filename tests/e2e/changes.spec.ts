@@ -11,7 +11,7 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../support/po
 import { writeUsersFile } from '../support/users-file';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { startInstance, waitUntil, type Instance, logFd } from './support/instances';
 import { sessionCookie } from './support/session';
 
 /**
@@ -88,7 +88,7 @@ test.beforeAll(async () => {
       SANDBOX_NOW: new Date().toISOString(),
       SANDBOX_FULL_KEY: KEY,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', logFd('sandbox-4230')],
   });
   await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
 });

@@ -9,7 +9,7 @@ import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { waitUntil, type Instance } from './support/instances';
+import { waitUntil, type Instance, logFd } from './support/instances';
 import { startSandboxProcess } from './support/sandbox-process';
 import { startStaffPortal } from './support/staff-portal';
 
@@ -148,7 +148,9 @@ test.beforeAll(async () => {
     path.join(dir, 'nginx.conf'),
     `worker_processes 1;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 256; }\nhttp {\n  access_log off;\n${temp}\n  include ${dir}/picks-portal.conf;\n}\n`,
   );
-  nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', logFd('nginx')],
+  });
   const client = clientAt('127.0.0.1');
   await waitUntil(async () => (await client(`${base}/login`)).status === 200, 'nginx in front of the portals', 30_000);
 });

@@ -8,7 +8,7 @@ import { canonicalJson } from '../../lib/vocabulary/version';
 import { writeUsersFile } from '../support/users-file';
 import { expect, signIn, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { startInstance, waitUntil, type Instance, logFd } from './support/instances';
 import { sessionCookie } from './support/session';
 
 /**
@@ -75,7 +75,7 @@ test.beforeAll(async () => {
       SANDBOX_NOW: new Date().toISOString(),
       SANDBOX_FULL_KEY: KEY,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', logFd(`sandbox-${SANDBOX_PORT}`)],
   });
   await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
   dataDir = mkdtempSync(path.join(tmpdir(), 'history-'));

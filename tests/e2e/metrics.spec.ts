@@ -4,10 +4,10 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, e2eDay, upstreamEnv } from './ports';
-import { waitUntil, type Instance } from './support/instances';
+import { waitUntil, type Instance, logFd } from './support/instances';
 import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
 import { startStaffPortal } from './support/staff-portal';
@@ -44,10 +44,8 @@ async function query(expr: string): Promise<Record<string, number>> {
   return Object.fromEntries(body.data.result.map((r) => [r.metric.instance.split(':')[1]!, Number(r.value[1])]));
 }
 
-/** postgresMissing says why the test is skipped, or in CI (where .ci/run installs PostgreSQL) fails it: asked only when it is missing. */
-const needPostgres = () => {
-  if (!pgServer) test.skip(true, postgresMissing('the metrics test'));
-};
+/** Skips the test saying PostgreSQL is missing, or in CI (where .ci/run installs it) fails it. */
+const needPg = () => needPostgres(pgServer, 'the metrics test', (why) => test.skip(true, why));
 
 /** Without Debian's prometheus the test says it was skipped; in CI, where .ci/run installs it, it fails instead. */
 const prometheusMissing = !existsSync(PROMETHEUS);
@@ -96,7 +94,7 @@ test.beforeAll(async () => {
       `--web.listen-address=127.0.0.1:${port}`,
       '--log.level=warn',
     ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'ignore', logFd('prometheus')] },
   );
   await waitUntil(async () => (await fetch(`${promUrl}/-/ready`)).ok, 'Prometheus', 60_000);
 });
@@ -114,7 +112,7 @@ test.afterAll(async () => {
 test('Prometheus scrapes both instances and finds the page views, exports, a failed export and a poll of each', async () => {
   test.setTimeout(120_000);
   test.skip(prometheusMissing, 'SKIPPED: Prometheus is not installed (apt-get install -y prometheus)');
-  needPostgres();
+  needPg();
   const [a, b] = instances as [Instance, Instance];
   const [A, B] = PORTS.map(String) as [string, string];
 

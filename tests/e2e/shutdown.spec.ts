@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createFaultProxy } from '../support/fault-proxy';
-import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { expect, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
 import { waitUntil, type Instance } from './support/instances';
@@ -54,10 +54,8 @@ async function startPortal(port: number, url: string) {
   return instance;
 }
 
-/** postgresMissing says why the test is skipped, or in CI (where .ci/run installs PostgreSQL) fails it: asked only when it is missing. */
-const needPostgres = () => {
-  if (!pgServer) test.skip(true, postgresMissing('the graceful stop test'));
-};
+/** Skips the test saying PostgreSQL is missing, or in CI (where .ci/run installs it) fails it. */
+const needPg = () => needPostgres(pgServer, 'the graceful stop test', (why) => test.skip(true, why));
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
@@ -84,7 +82,7 @@ test.afterAll(async () => {
 
 test('SIGTERM drains an instance: health 503 at once, its running export finishes whole, the other takes the lease', async () => {
   test.setTimeout(180_000);
-  needPostgres();
+  needPg();
   const [a, b] = instances as [Instance, Instance];
   const leaseOfA = (await holder()).holder!;
   const day = 86_400_000;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { v1Contract } from '../support/v1-contract';
 import { expect, signIn, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
@@ -109,9 +109,7 @@ async function makeToken(name: string, over: Record<string, unknown> = {}, role:
   return made[name]!;
 }
 
-const needPostgres = () => {
-  if (!pgServer) test.skip(true, postgresMissing('the API tokens test'));
-};
+const needPg = () => needPostgres(pgServer, 'the API tokens test', (why) => test.skip(true, why));
 
 test.describe.configure({ mode: 'serial' });
 
@@ -161,7 +159,7 @@ test.afterAll(async () => {
 });
 
 test('admins and editors make tokens, shown once; wrong fields are named; viewers may not; all of it audited', async () => {
-  needPostgres();
+  needPg();
   whole = (await makeToken('Whole licence')).token;
   expect(whole).toMatch(/^pvt_[A-Za-z0-9_-]{43}$/);
   const mine = await makeToken('Editor CMS', { scope: { content: ['picks'], sports: ['Football'], leagues: [] } }, 'editor');
@@ -214,7 +212,7 @@ test.describe('the API v1 contract, through the portal with a whole-licence toke
 });
 
 test('admins set the ceilings editors may give their own tokens; admins are not bound; each change audited', async () => {
-  needPostgres();
+  needPg();
   expect((await api('editor', 'PUT', '/api/tokens/ceilings', { ratePerMinute: 1, dailyRecords: 1 })).status).toBe(403);
   expect((await api('viewer', 'GET', '/api/tokens/ceilings')).status).toBe(403);
   const wrong = await api('admin', 'PUT', '/api/tokens/ceilings', { ratePerMinute: 0, dailyRecords: 'many', colour: 1 });
@@ -240,7 +238,7 @@ test('admins set the ceilings editors may give their own tokens; admins are not 
 });
 
 test('a narrowed scope walks exactly the upstream’s own records for it; filters outside it are refused', async () => {
-  needPostgres();
+  needPg();
   const two = await makeToken('Two sports', { scope: { content: ['picks'], sports: ['Football', 'Tennis'], leagues: [] } });
   const walked = await walkPortal(A(), two.token);
   expect(walked.every((r) => r.sport === 'Football' || r.sport === 'Tennis')).toBe(true);
@@ -289,7 +287,7 @@ test('a narrowed scope walks exactly the upstream’s own records for it; filter
 });
 
 test('a content is its fields: a picks-only token learns no outcome, a results-only token reads no reasoning or price', async () => {
-  needPostgres();
+  needPg();
   const both = await makeToken('Both contents');
   const picksOnly = await makeToken('Picks only', { scope: { content: ['picks'], sports: [], leagues: [] } });
   const resultsOnly = await makeToken('Results only', { scope: { content: ['results'], sports: [], leagues: [] } });
@@ -322,7 +320,7 @@ test('a content is its fields: a picks-only token learns no outcome, a results-o
 });
 
 test('cursors are sealed: altered, lent to another token or reused with other filters, they answer 400 INVALID_FILTERS', async () => {
-  needPostgres();
+  needPg();
   const two = made['Two sports']!;
   const first = await v1(A(), '/picks?limit=5', two.token);
   const cursor: string = first.body.page.nextCursor;
@@ -341,7 +339,7 @@ test('cursors are sealed: altered, lent to another token or reused with other fi
 });
 
 test('an expired token is refused; a revocation and a change of scope reach the other instance within 10 s', async () => {
-  needPostgres();
+  needPg();
   const brief = await makeToken('Brief', { expiresAt: new Date(Date.now() + 4_000).toISOString() });
   expect((await v1(B(), '/picks?limit=1', brief.token)).status).toBe(200);
   await new Promise((resolve) => setTimeout(resolve, 4_500));
@@ -380,7 +378,7 @@ const users = (...args: string[]) =>
   promisify(execFile)('npm', ['run', '-s', 'users', '--', ...args], { env: { ...process.env, ...operatorEnv } }).then((r) => r.stdout);
 
 test('a token acts for its owner: disabled, demoted or removed, it stops on the other instance within 10 s, says why, and an admin gives it to someone else', async () => {
-  needPostgres();
+  needPg();
   test.setTimeout(120_000);
   const changes = [
     ['disabled@staff.picks.test', ['disable'], /suspended: owner disabled/, 'owner disabled'],
@@ -438,7 +436,7 @@ test('a token acts for its owner: disabled, demoted or removed, it stops on the 
 });
 
 test('a cursor asked again with other page sizes is read ahead once; reading ahead counts against the rate and never makes a request 429', async () => {
-  needPostgres();
+  needPg();
   const upstreamRequests = async () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // what was read ahead has arrived
     return ((await (await fetch(`${SANDBOX}/__sandbox/stats`)).json()) as { requests: number }).requests;
@@ -461,7 +459,7 @@ test('a cursor asked again with other page sizes is read ahead once; reading ahe
 });
 
 test('the rate limit and the daily quota hold across two instances, with 429 and Retry-After', async () => {
-  needPostgres();
+  needPg();
   const slow = await makeToken('Ten a minute', { ratePerMinute: 10 });
   const statuses: number[] = [];
   let refusal: Awaited<ReturnType<typeof v1>> | null = null;
@@ -503,7 +501,7 @@ test('the rate limit and the daily quota hold across two instances, with 429 and
 });
 
 test('a session never opens /api/v1 and a token never opens a page or the portal’s own API', async () => {
-  needPostgres();
+  needPg();
   const withCookie = await fetch(`${A()}/api/v1/picks?limit=1`, { headers: { cookie: cookies.admin } });
   expect(withCookie.status).toBe(401);
   expect(((await withCookie.json()) as { error: { message: string } }).error.message).toMatch(/session is not accepted/);
@@ -521,7 +519,7 @@ test('a session never opens /api/v1 and a token never opens a page or the portal
 });
 
 test('neither the partner key nor a token is in any answer or log line', async () => {
-  needPostgres();
+  needPg();
   expect(answers.length).toBeGreaterThan(50);
   const tokens = Object.values(made).map((t) => t.token);
   for (const text of [answers.join('\n'), output.join('')]) {
@@ -533,7 +531,7 @@ test('neither the partner key nor a token is in any answer or log line', async (
 test('on /tokens an admin makes a token, sees it once, watches its use and is told on the overview when it nears its quota', async ({
   page,
 }) => {
-  needPostgres();
+  needPg();
   await signIn(page, 'admin', '/tokens', A());
   await expect(page.getByRole('heading', { name: 'API tokens' })).toBeVisible();
   const form = page.getByRole('form', { name: 'Make a token' });

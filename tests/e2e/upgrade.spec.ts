@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { startInstance, waitUntil, type Instance, logFd } from './support/instances';
 import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
@@ -76,7 +76,7 @@ test.describe.serial('a rolling upgrade on one PostgreSQL', () => {
     const child = spawn('npm', ['run', 'dev'], {
       cwd: releaseDir,
       detached: true,
-      stdio: 'inherit',
+      stdio: ['ignore', logFd(OLD_PORT), logFd(OLD_PORT)],
       env: {
         ...process.env,
         ...env,

@@ -99,3 +99,17 @@ export function postgresMissing(what: string): string {
   if (process.env.CI) throw new Error(`${message} CI must not skip them.`);
   return message;
 }
+
+/**
+ * The one check that a test has its PostgreSQL: when `server` could not be started the test is skipped through
+ * `skip` (Playwright's `test.skip`; by default it fails, as a contract test must), saying why loudly; on CI it fails.
+ */
+export function needPostgres(
+  server: TestPostgres | null | undefined,
+  what: string,
+  skip: (reason: string) => void = (reason) => {
+    throw new Error(reason);
+  },
+): void {
+  if (!server) skip(postgresMissing(what));
+}

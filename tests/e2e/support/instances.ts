@@ -1,8 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { E2E } from '../ports';
 import { once } from 'node:events';
 import { ownerOnlyTestKey } from '../../support/test-key';
 
 export const TEST_SIGNING_KEY = ownerOnlyTestKey();
+
+/** A file descriptor of `.data/e2e-logs/<name>.log` (appended to) for a spawned process's output: never the test results. */
+export function logFd(name: number | string): number {
+  mkdirSync(path.dirname(E2E.logFile(name)), { recursive: true });
+  return openSync(E2E.logFile(name), 'a');
+}
 
 /** Portal processes started by a spec itself (`npm start` with a real upstream), stopped and restarted at will. */
 
@@ -26,10 +35,13 @@ export interface Instance {
 
 /** `npm start` in a process group of its own, ready once /login answers. */
 export async function startInstance(port: number, env: Record<string, string>, output?: string[]): Promise<Instance> {
+  // What the portal prints goes to its log file (E2E.logFile: npm test scans them for the canary key, and names them
+  // when a test fails), never between the test results; with `output` it is also kept there (tests that read its logs).
+  mkdirSync(path.dirname(E2E.logFile(port)), { recursive: true });
+  const log = createWriteStream(E2E.logFile(port), { flags: 'a' });
   const child: ChildProcess = spawn('npm', ['start'], {
     detached: true,
-    // With `output`, what the portal prints is also kept there (tests that check its logs), and still shown.
-    stdio: ['ignore', output ? 'pipe' : 'inherit', output ? 'pipe' : 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     // DELIVERY_SPOOL_MIN_FREE_MB: the tests must not depend on how full this machine's disk is (one spec sets its own).
     // PORTAL_SIGNING_KEY_FILE: instances sharing a PostgreSQL need the one key an operator would give them (a test fixture here).
     env: {
@@ -41,11 +53,12 @@ export async function startInstance(port: number, env: Record<string, string>, o
       ...env,
     },
   });
-  for (const stream of output ? [child.stdout!, child.stderr!] : [])
+  for (const stream of [child.stdout!, child.stderr!])
     stream.on('data', (chunk: Buffer) => {
-      output!.push(chunk.toString());
-      process.stdout.write(chunk);
+      output?.push(chunk.toString());
+      log.write(chunk);
     });
+  child.once('exit', () => log.end());
   const origin = `http://127.0.0.1:${port}`;
   await waitUntil(async () => (await fetch(`${origin}/login`)).ok, `the portal on ${port}`);
   const exited = child.exitCode !== null ? Promise.resolve() : once(child, 'exit');
@@ -74,7 +87,7 @@ export const usersCommand = (args: string[], env: Record<string, string>, input 
   new Promise<number>((resolve) => {
     const child = spawn('npm', ['run', '-s', 'users', '--', ...args], {
       env: { ...process.env, ...env },
-      stdio: ['pipe', 'ignore', 'inherit'],
+      stdio: ['pipe', 'ignore', logFd('users-command')],
     });
     child.stdin!.end(input);
     child.on('exit', (code) => resolve(code ?? 1));

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { E2E } from '../ports';
 import { waitUntil } from './instances';
 
@@ -23,8 +25,11 @@ export async function startSandboxProcess(port: number, env: Record<string, stri
       SANDBOX_FULL_KEY: E2E.sandboxKey,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // What it says goes to its log file, not between the test results.
+  mkdirSync(path.dirname(E2E.logFile(port)), { recursive: true });
+  child.stderr!.pipe(createWriteStream(E2E.logFile(port), { flags: 'a' }));
   await waitUntil(
     async () => (await fetch(`${url}/api/v1/health`, { headers: { Authorization: `Bearer ${E2E.sandboxKey}` } })).ok,
     'the sandbox',

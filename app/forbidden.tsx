@@ -1,5 +1,6 @@
 import { PortalLink } from '@/components/portal-link';
 import { getPortalSession } from '@/lib/auth/session';
+import { linkClass } from '@/components/ui/text-link';
 
 export default async function Forbidden() {
   const session = await getPortalSession();
@@ -7,7 +8,7 @@ export default async function Forbidden() {
     <div className="mx-auto max-w-xl py-10 text-center">
       <h1 className="text-2xl font-semibold">Not for your role</h1>
       <p className="mt-2 text-slate-600">Your portal role does not include this page. Ask an administrator if you need it.</p>
-      <PortalLink href="/" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
+      <PortalLink href="/" className={linkClass('mt-6 inline-block font-medium')}>
         Back to the overview
       </PortalLink>
     </div>

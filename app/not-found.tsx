@@ -1,6 +1,7 @@
 import { PortalLink } from '@/components/portal-link';
 import { getPortalSession } from '@/lib/auth/session';
 import { connection } from 'next/server';
+import { linkClass } from '@/components/ui/text-link';
 
 export default async function NotFound() {
   // Rendered per request, not prerendered: a static page would carry no CSP nonce, and its scripts would be blocked.
@@ -10,7 +11,7 @@ export default async function NotFound() {
     <div className="mx-auto max-w-xl py-10 text-center">
       <h1 className="text-2xl font-semibold">Not found</h1>
       <p className="mt-2 text-slate-600">There is nothing here, or the record is not in your licence.</p>
-      <PortalLink href="/" className="mt-6 inline-block font-medium text-brand-700 hover:underline">
+      <PortalLink href="/" className={linkClass('mt-6 inline-block font-medium')}>
         Back to the overview
       </PortalLink>
     </div>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { cardClass } from '@/components/ui/card';
 
 /**
  * The portal's plain data tables (audit, exports, users, changes, delivery runs), one line a row at the
@@ -46,7 +47,7 @@ export function DataTable<Row>({
 }) {
   const region = label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {};
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" {...region}>
+    <div className={cardClass('overflow-x-auto')} {...region}>
       <table className="min-w-full text-sm" data-table="" data-testid={testId}>
         <thead className="bg-slate-50 text-left text-xs uppercase tracking-wide text-slate-600">
           <tr>

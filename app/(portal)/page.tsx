@@ -12,6 +12,8 @@ import { OverviewTiles } from '@/components/overview/tiles';
 import { StatusBadge } from '@/components/status-badge';
 import { unhealthySports } from '@/lib/feed-health';
 import { tokensNearLimits } from '@/lib/tokens/pages';
+import { cardClass } from '@/components/ui/card';
+import { linkClass } from '@/components/ui/text-link';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
@@ -78,7 +80,7 @@ export default async function OverviewPage() {
       ) : null}
       <OverviewTiles licence={licence} changes={changes} deliveries={can(role, 'deliveries') ? deliveries : undefined} />
       <div className="grid gap-4 md:grid-cols-3">
-        <section aria-labelledby="licence-summary" className="rounded-lg border border-slate-200 bg-white p-5 md:col-span-2">
+        <section aria-labelledby="licence-summary" className={cardClass('p-5 md:col-span-2')}>
           <h2 id="licence-summary" className="font-semibold">
             Licence
           </h2>
@@ -102,11 +104,11 @@ export default async function OverviewPage() {
               <dd>{licence?.expiresAt ? <UtcTime iso={licence.expiresAt} day={isUtcDay(licence.expiresAt)} /> : 'not stated'}</dd>
             </dl>
           )}
-          <PortalLink href="/licence" className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline">
+          <PortalLink href="/licence" className={linkClass('mt-4 inline-block text-sm font-medium')}>
             All licence details →
           </PortalLink>
         </section>
-        <section aria-labelledby="gateway-health" className="rounded-lg border border-slate-200 bg-white p-5">
+        <section aria-labelledby="gateway-health" className={cardClass('p-5')}>
           <h2 id="gateway-health" className="font-semibold">
             Gateway health
           </h2>

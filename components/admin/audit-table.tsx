@@ -1,6 +1,7 @@
 import type { AuditEntry } from '@/lib/store/audit';
 import { UtcTime } from '@/components/utc-time';
 import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '@/components/data-table';
+import { EmptyState } from '@/components/ui/card';
 
 const dash = (value: string | number | null) => value ?? '—';
 
@@ -21,8 +22,7 @@ const COLUMNS: Column<AuditEntry>[] = [
 
 /** Audit entries as a plain table: what happened, to what, how it ended, and the figures of exports. */
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
-  if (entries.length === 0)
-    return <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No entries match.</p>;
+  if (entries.length === 0) return <EmptyState>No entries match.</EmptyState>;
   return (
     <DataTable
       testId="audit-table"

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { Problem, type ApiProblem } from '@/components/ui/call-api';
+import { cardClass } from '@/components/ui/card';
 
 /** "Check a file": the file and its JWS (optionally the manifest) posted to /api/proof/check; each check's result shown. */
 
@@ -34,7 +35,7 @@ export function CheckFileForm({ maxMb }: { maxMb: number }) {
   }
 
   return (
-    <form onSubmit={submit} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm" aria-label="Check a file">
+    <form onSubmit={submit} className={cardClass('space-y-3 p-4 text-sm')} aria-label="Check a file">
       <div className="grid gap-3 md:grid-cols-3">
         <label className="block">
           <span className="font-medium text-slate-700">File (CSV or JSON, up to {maxMb} MB)</span>

@@ -5,6 +5,7 @@ import { ROLES } from '@/lib/vocabulary/roles';
 import type { AdminResult } from '@/lib/auth/user-admin';
 import { Button, buttonClass } from '@/components/ui/button';
 import { controlClass } from '@/components/ui/field';
+import { cardClass } from '@/components/ui/card';
 
 /** The forms of /admin/users. Each posts to the page's server action and shows its answer, and a generated password once. */
 
@@ -35,7 +36,7 @@ function Result({ state }: { state: AdminResult | null }) {
 export function AddUserForm({ action }: { action: Action }) {
   const [state, submit, pending] = useActionState(action, null);
   return (
-    <form action={submit} aria-label="Add a user" className="rounded-lg border border-slate-200 bg-white p-4">
+    <form action={submit} aria-label="Add a user" className={cardClass('p-4')}>
       <input type="hidden" name="op" value="add" />
       <div className="flex flex-wrap items-end gap-3 text-sm">
         <label className="flex flex-col gap-1">

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { callApi } from '@/components/ui/call-api';
 import { Button } from '@/components/ui/button';
+import { cardClass } from '@/components/ui/card';
 
 /** The signed-in person's choice of alert emails (PUT /api/alerts/subscription). */
 export function SubscriptionForm({
@@ -24,7 +25,7 @@ export function SubscriptionForm({
   const [note, setNote] = useState(chosen ? '' : 'Your role’s default until you choose.');
   return (
     <form
-      className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      className={cardClass('p-4 text-sm')}
       aria-labelledby="my-alerts"
       onSubmit={async (event) => {
         event.preventDefault();

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { SelectField, TextField } from '@/components/ui/field';
+import { cardClass } from '@/components/ui/card';
 
 /**
  * The shared webhooks alerts go to (admins): listed with their kinds, added or changed through
@@ -40,7 +41,7 @@ export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]
     setProblem(null);
   };
   return (
-    <section aria-labelledby="webhooks" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+    <section aria-labelledby="webhooks" className={cardClass('space-y-3 p-4 text-sm')}>
       <h2 id="webhooks" className="font-semibold">
         Shared webhooks and addresses
       </h2>

@@ -3,11 +3,13 @@ import type { changeCounts } from '@/lib/changes/view';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
+import { cardClass } from '@/components/ui/card';
+import { linkClass } from '@/components/ui/text-link';
 
 /** The overview's summary of the change feed: counts by kind since the person's last visit to /changes. */
 export function ChangeCounts({ result }: { result: Awaited<ReturnType<typeof changeCounts>> }) {
   return (
-    <section aria-labelledby="changes-summary" className="rounded-lg border border-slate-200 bg-white p-5">
+    <section aria-labelledby="changes-summary" className={cardClass('p-5')}>
       <h2 id="changes-summary" className="font-semibold">
         Changes since your last visit
       </h2>
@@ -41,7 +43,7 @@ export function ChangeCounts({ result }: { result: Awaited<ReturnType<typeof cha
               </li>
             ))}
             <li className="self-center">
-              <PortalLink className="font-medium text-brand-700 hover:underline" href="/changes?visit=1">
+              <PortalLink className={linkClass('font-medium')} href="/changes?visit=1">
                 All {result.counts.total} →
               </PortalLink>
             </li>

@@ -4,6 +4,7 @@ import type { Lifecycle } from '@/lib/changes/reconcile';
 import type { StoredChange } from '@/lib/store/changes';
 import { StatusBadge } from '@/components/status-badge';
 import { UtcTime } from '@/components/utc-time';
+import { linkClass } from '@/components/ui/text-link';
 
 const KIND_TONE: Record<string, string> = {
   new: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
@@ -52,7 +53,7 @@ const COLUMNS: Column<StoredChange>[] = [
     header: 'Pick',
     cell: (e) => (
       <>
-        <PortalLink className="font-medium text-brand-700 hover:underline" href={`/picks/${encodeURIComponent(e.id)}`}>
+        <PortalLink className={linkClass('font-medium')} href={`/picks/${encodeURIComponent(e.id)}`}>
           {title(e)}
         </PortalLink>
         {e.display.selection ? (

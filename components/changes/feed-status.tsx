@@ -1,11 +1,12 @@
 import type { FeedStatus } from '@/lib/changes/view';
 import { UtcTime } from '@/components/utc-time';
+import { cardClass } from '@/components/ui/card';
 
 /** The change feed's status line: last complete poll, next poll, window, records watched; a failed poll said plainly. */
 export function FeedStatusLine({ status }: { status: FeedStatus }) {
   return (
     <section aria-label="Change feed status" className="space-y-2">
-      <p className="rounded-lg border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700" data-testid="feed-status">
+      <p className={cardClass('px-4 py-3 text-sm text-slate-700')} data-testid="feed-status">
         {status.lastCompleteAt ? (
           <>
             Last complete poll <UtcTime iso={status.lastCompleteAt} />

@@ -4,6 +4,7 @@ import { PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { UtcTime } from '@/components/utc-time';
 import { capitalise, HeaderRow, pct, Section, td } from '@/components/coverage/section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
+import { linkClass } from '@/components/ui/text-link';
 
 /** Licensed scope against delivery: one row per sport and league, downloadable as CSV. */
 export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHref: string }) {
@@ -14,7 +15,7 @@ export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHr
       note="One row per sport and league delivered in the range. “Licensed” comes from the licence (/me); “not stated” where it names no leagues."
     >
       <div className="mb-3">
-        <a href={csvHref} className="text-sm font-medium text-brand-700 hover:underline">
+        <a href={csvHref} className={linkClass('text-sm font-medium')}>
           Download the matrix as CSV
         </a>
       </div>

@@ -1,6 +1,7 @@
 'use client';
 
 import { ResponsiveContainer } from 'recharts';
+import { cardClass } from '@/components/ui/card';
 
 /** What the coverage sections share: the section frame, the chart frame, table cell styles, chart colours, percentages. */
 
@@ -11,7 +12,7 @@ export const td = 'px-3 py-1.5';
 
 export function Section({ id, title, note, children }: { id: string; title: string; note?: string; children: React.ReactNode }) {
   return (
-    <section aria-labelledby={id} className="min-w-0 rounded-lg border border-slate-200 bg-white p-5">
+    <section aria-labelledby={id} className={cardClass('min-w-0 p-5')}>
       <h2 id={id} className="font-semibold">
         {title}
       </h2>

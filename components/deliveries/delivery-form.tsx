@@ -7,6 +7,7 @@ import { controlClass, Field, SelectField, TextField } from '@/components/ui/fie
 import { FilterFields, type FilterValues } from '@/components/deliveries/filter-fields';
 import { ScheduleField } from '@/components/deliveries/schedule-field';
 import type { Vocabulary } from '@/lib/deliveries/filter-rules';
+import { cardClass } from '@/components/ui/card';
 
 /**
  * The form that creates a delivery, posting to POST /api/deliveries (the same API scripts use). Filters
@@ -78,12 +79,7 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
   }
 
   return (
-    <form
-      onSubmit={(event) => void submit(event)}
-      aria-label="New delivery"
-      className="space-y-3 rounded-lg border border-slate-200 bg-white p-4"
-      noValidate
-    >
+    <form onSubmit={(event) => void submit(event)} aria-label="New delivery" className={cardClass('space-y-3 p-4')} noValidate>
       <h2 className="font-semibold">New delivery</h2>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <TextField label="Name" name="name" required placeholder="Morning results" error={errors.name} />

@@ -9,6 +9,7 @@ import { plural } from '@/lib/plural';
 import { DeliveryForm } from '@/components/deliveries/delivery-form';
 import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { buttonClass } from '@/components/ui/button';
+import { cardClass, EmptyState } from '@/components/ui/card';
 
 /** /deliveries: every delivery with its schedule in words, next runs, last run and state, through the HTTP API. */
 
@@ -74,11 +75,11 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
         </p>
       ) : null}
       {list.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No deliveries yet.</p>
+        <EmptyState>No deliveries yet.</EmptyState>
       ) : (
         <ul className="space-y-3" data-testid="deliveries">
           {list.map((d) => (
-            <li key={d.id} data-delivery={d.name} className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+            <li key={d.id} data-delivery={d.name} className={cardClass('p-4 text-sm')}>
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
                 <h3 className="text-base font-semibold">{d.name}</h3>
                 <span className="text-slate-600">

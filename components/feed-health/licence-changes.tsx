@@ -1,5 +1,6 @@
 import { describeDifference, type ScopeDifference } from '@/lib/feed-health/compute';
 import { UtcTime } from '@/components/utc-time';
+import { cardClass } from '@/components/ui/card';
 
 const NAMES = {
   sports: 'Sports',
@@ -13,7 +14,7 @@ const NAMES = {
 /** The licence's changes of scope (from /me, seen by the poller), newest first: what was gained and lost. */
 export function LicenceChanges({ changes }: { changes: { at: string; changed: ScopeDifference[] }[] }) {
   return (
-    <section aria-labelledby="licence-changes" className="rounded-lg border border-slate-200 bg-white p-4 text-sm">
+    <section aria-labelledby="licence-changes" className={cardClass('p-4 text-sm')}>
       <h2 id="licence-changes" className="font-semibold">
         Licence changes (30 days)
       </h2>

@@ -1,5 +1,6 @@
 import type { PollerView, UpstreamView } from '@/lib/feed-health/poller';
 import { UtcTime } from '@/components/utc-time';
+import { cardClass } from '@/components/ui/card';
 
 const ANSWERS: [keyof UpstreamView['answers'], string][] = [
   ['ok', 'OK'],
@@ -16,7 +17,7 @@ const ANSWERS: [keyof UpstreamView['answers'], string][] = [
 export function PollerPanel({ poller, upstream }: { poller: PollerView; upstream: UpstreamView }) {
   const share = upstream.throttledShare === null ? '—' : `${(upstream.throttledShare * 100).toFixed(1)} %`;
   return (
-    <section aria-labelledby="poller" className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 text-sm md:grid-cols-2">
+    <section aria-labelledby="poller" className={cardClass('grid gap-4 p-4 text-sm md:grid-cols-2')}>
       <div>
         <h2 id="poller" className="font-semibold">
           The poller

@@ -6,6 +6,7 @@ import { fieldChanges } from '@/lib/history/diff';
 import type { ChangedRecord, Reconciliation } from '@/lib/history/reconcile';
 import { pickHref } from '@/lib/picks-api/pick-view';
 import { FieldChanges } from './field-value';
+import { linkClass } from '@/components/ui/text-link';
 
 /** A delivered file against what the portal knows now: counts, how each changed record changed, and the first of them. */
 
@@ -27,7 +28,7 @@ const COLUMNS: Column<ChangedRecord>[] = [
     id: 'id',
     header: 'Record',
     cell: (c) => (
-      <PortalLink className="font-mono text-xs text-brand-700 hover:underline" href={pickHref(c.id)}>
+      <PortalLink className={linkClass('font-mono text-xs')} href={pickHref(c.id)}>
         {c.id}
       </PortalLink>
     ),
@@ -76,7 +77,7 @@ export function ReconciliationView({
             {correctionsHref && result.value.changed.length > 0 ? (
               <>
                 {' '}
-                <a className="font-medium text-brand-700 hover:underline" href={correctionsHref}>
+                <a className={linkClass('font-medium')} href={correctionsHref}>
                   Download the corrections
                 </a>
               </>

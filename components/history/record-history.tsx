@@ -1,6 +1,7 @@
 import { UtcTime } from '@/components/utc-time';
 import type { HistoryEntry } from '@/lib/history/diff';
 import { FieldChanges } from './field-value';
+import { cardClass } from '@/components/ui/card';
 
 const KIND: Record<HistoryEntry['kind'], string> = {
   first: 'first seen',
@@ -14,7 +15,7 @@ const BY: Record<string, string> = { poll: 'the change feed', export: 'an export
 /** A record's versions as the portal saw them, newest first, each with the fields that changed from the one before. */
 export function RecordHistory({ versions, recordedSince }: { versions: HistoryEntry[]; recordedSince: string | null }) {
   return (
-    <section aria-labelledby="history" className="rounded-lg border border-slate-200 bg-white p-5" data-testid="record-history">
+    <section aria-labelledby="history" className={cardClass('p-5')} data-testid="record-history">
       <h2 id="history" className="font-semibold">
         History
       </h2>

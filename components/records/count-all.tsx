@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { plural } from '@/lib/plural';
+import { linkClass } from '@/components/ui/text-link';
 
 /** "Count all": the total for the current filters, asked for on a click and shown when it comes; the page never waits for it. */
 export function CountAll({ kind, query }: { kind: 'picks' | 'results'; query: string }) {
@@ -21,7 +22,7 @@ export function CountAll({ kind, query }: { kind: 'picks' | 'results'; query: st
     }
   }
   return state.phase === 'idle' ? (
-    <button type="button" onClick={() => void count()} className="text-xs font-medium text-brand-700 hover:underline">
+    <button type="button" onClick={() => void count()} className={linkClass('text-xs font-medium')}>
       Count all
     </button>
   ) : (

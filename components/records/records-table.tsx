@@ -15,6 +15,7 @@ import { StatusBadge } from '@/components/status-badge';
 import { UtcTime } from '@/components/utc-time';
 import { buttonClass } from '@/components/ui/button';
 import { savePreferences } from '@/components/preferences';
+import { cardClass } from '@/components/ui/card';
 
 /**
  * The picks and results table. The rows arrive once as data (the RSC payload carries the props, not a tree of
@@ -196,12 +197,7 @@ export function RecordsTable({
           Sorting orders the rows on this page only; exports keep the API&apos;s order.
         </p>
       </div>
-      <div
-        className="max-h-[80vh] overflow-auto rounded-lg border border-slate-200 bg-white"
-        role="region"
-        aria-label={caption}
-        tabIndex={0}
-      >
+      <div className={cardClass('max-h-[80vh] overflow-auto')} role="region" aria-label={caption} tabIndex={0}>
         <table data-records="" data-density={comfortable ? 'comfortable' : 'compact'} data-testid="records-table">
           <caption className="sr-only">{caption}</caption>
           <thead>

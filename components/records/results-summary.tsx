@@ -4,6 +4,7 @@ import dynamic from 'next/dynamic';
 import { plural } from '@/lib/plural';
 import { percent, type Outcomes } from '@/lib/records/summary';
 import { useSummary } from '@/components/records/use-summary';
+import { cardClass } from '@/components/ui/card';
 
 const ResultsChart = dynamic(() => import('@/components/records/results-chart'), { ssr: false });
 const LEAGUES_SHOWN = 6;
@@ -13,11 +14,7 @@ const cell = 'px-2 py-0.5 text-right tabular-nums';
 export function ResultsSummary({ query }: { query: string }) {
   const state = useSummary('results', query);
   return (
-    <section
-      aria-labelledby="results-summary"
-      className="rounded-lg border border-slate-200 bg-white p-4 text-sm"
-      data-testid="results-summary"
-    >
+    <section aria-labelledby="results-summary" className={cardClass('p-4 text-sm')} data-testid="results-summary">
       <h2 id="results-summary" className="font-semibold">
         Summary of these results
       </h2>

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { TextField } from '@/components/ui/field';
+import { cardClass } from '@/components/ui/card';
 
 /**
  * "Give to another owner" (admins; PATCH /api/tokens/<id> with { owner }): when a token's owner leaves, the
@@ -17,7 +18,7 @@ export function OwnerForm({ id, owner }: { id: string; owner: string }) {
   return (
     <form
       aria-label="Give to another owner"
-      className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm"
+      className={cardClass('space-y-2 p-4 text-sm')}
       onSubmit={async (event) => {
         event.preventDefault();
         const form = event.currentTarget;

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { TextField } from '@/components/ui/field';
 import type { TokenView } from '@/lib/tokens/view';
+import { cardClass } from '@/components/ui/card';
 
 /**
  * Making or changing an API token (POST /api/tokens, PATCH /api/tokens/<id>): its name, what it may read
@@ -66,7 +67,7 @@ export function TokenForm({
   const errors = problem?.details ?? {};
   const scope = token?.scope;
   return (
-    <section aria-labelledby="token-form" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 text-sm">
+    <section aria-labelledby="token-form" className={cardClass('space-y-3 p-4 text-sm')}>
       <h2 id="token-form" className="font-semibold">
         {token ? 'Change this token' : 'Make a token'}
       </h2>

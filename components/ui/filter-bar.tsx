@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { PortalLink } from '@/components/portal-link';
 import { Button, buttonClass } from '@/components/ui/button';
+import { cardClass } from '@/components/ui/card';
 
 /**
  * A page's filters as a plain GET form: they live in the URL (shareable, the back button works) and it
@@ -23,7 +24,7 @@ export function FilterBar({
   footer?: ReactNode;
 }) {
   return (
-    <form method="get" action={action} role="search" aria-label={label} className="rounded-lg border border-slate-200 bg-white p-4">
+    <form method="get" action={action} role="search" aria-label={label} className={cardClass('p-4')}>
       <div className={`grid gap-3 ${grid}`}>
         {children}
         <div className="flex flex-col justify-end gap-2">

@@ -12,6 +12,7 @@ import { RefreshWhile } from '@/components/refresh-while';
 import { StatusBadge } from '@/components/status-badge';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
+import { EmptyState } from '@/components/ui/card';
 
 export const metadata: Metadata = { title: 'Alerts' };
 
@@ -72,9 +73,7 @@ export default async function AlertsPage() {
       {!read.ok ? (
         <ErrorPanel error={read.error} retryHref="/alerts" />
       ) : read.alerts.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">
-          No alert yet: every sport’s state has held.
-        </p>
+        <EmptyState>No alert yet: every sport’s state has held.</EmptyState>
       ) : (
         <>
           <RefreshWhile

@@ -15,6 +15,7 @@ import { changesView } from '@/lib/changes/view';
 import { pollNowAction } from './actions';
 import type { PageSearchParams } from '@/lib/filters';
 import { PageHeader } from '@/components/ui/page-header';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Changes' };
 
@@ -103,10 +104,10 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
             </span>
             {can(session.user.role, 'export') && (
               <span className="ml-auto flex gap-3">
-                <a className="font-medium text-brand-700 hover:underline" href={download('csv')}>
+                <a className={linkClass('font-medium')} href={download('csv')}>
                   Download CSV
                 </a>
-                <a className="font-medium text-brand-700 hover:underline" href={download('json')}>
+                <a className={linkClass('font-medium')} href={download('json')}>
                   Download JSON
                 </a>
               </span>
@@ -115,7 +116,7 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
           {view.entries.length > 0 ? <ChangesTable entries={view.entries} /> : null}
           {view.older ? (
             <PortalLink
-              className="inline-block text-sm font-medium text-brand-700 hover:underline"
+              className={linkClass('inline-block text-sm font-medium')}
               href={`/changes?${view.query ? `${view.query}&` : ''}before=${view.older}`}
             >
               Older changes →

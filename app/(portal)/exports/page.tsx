@@ -7,6 +7,8 @@ import type { AuditEntry } from '@/lib/store/audit';
 import { requirePage } from '@/lib/auth/session';
 import { PageHeader } from '@/components/ui/page-header';
 import { PortalLink } from '@/components/portal-link';
+import { EmptyState } from '@/components/ui/card';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'My exports' };
 
@@ -49,17 +51,17 @@ const COLUMNS: Column<AuditEntry>[] = [
     nowrap: true,
     cell: (e) => (
       <>
-        <a className="text-brand-700 hover:underline" href={runAgainHref(e)}>
+        <a className={linkClass()} href={runAgainHref(e)}>
           Run again
         </a>
-        <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${e.seq}/manifest`}>
+        <a className={linkClass('ml-3')} href={`/api/exports/${e.seq}/manifest`}>
           Manifest
         </a>
-        <a className="ml-3 text-brand-700 hover:underline" href={`/api/exports/${e.seq}/manifest.jws`}>
+        <a className={linkClass('ml-3')} href={`/api/exports/${e.seq}/manifest.jws`}>
           Signature
         </a>
         {e.outcome === 'complete' && (e.action === 'export.picks' || e.action === 'export.results') ? (
-          <PortalLink className="ml-3 text-brand-700 hover:underline" href={`/exports/${e.seq}`}>
+          <PortalLink className={linkClass('ml-3')} href={`/exports/${e.seq}`}>
             Reconcile
           </PortalLink>
         ) : null}
@@ -77,7 +79,7 @@ export default async function ExportsPage() {
         Your latest 200 exports, newest first (times in UTC). Each has a manifest for whoever receives the file: the filters, the number of
         records, the sha256 of exactly the bytes sent, the licence and the times, and every record checked against the licence; its
         signature lets anyone holding the portal’s public key check it (
-        <a className="text-brand-700 underline" href="/verify-picks-file.mjs">
+        <a className={linkClass('underline')} href="/verify-picks-file.mjs">
           the verifier
         </a>
         ). “Run again” downloads the same filters anew.
@@ -85,7 +87,7 @@ export default async function ExportsPage() {
       {!history.ok ? (
         <ErrorPanel error={history.error} retryHref="/exports" />
       ) : history.entries.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No exports yet.</p>
+        <EmptyState>No exports yet.</EmptyState>
       ) : (
         <DataTable
           testId="exports-table"

@@ -18,6 +18,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
 import { JobsPanel } from '@/components/feed-health/jobs-panel';
 import { jobsForPage } from '@/lib/jobs/view';
+import { EmptyState } from '@/components/ui/card';
 
 export const metadata: Metadata = { title: 'Feed health' };
 
@@ -93,9 +94,7 @@ export default async function HealthPage() {
       {!read.ok ? (
         <ErrorPanel error={read.error} retryHref="/health" />
       ) : read.sports.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600" data-testid="health-empty">
-          No sport yet: the feed has not completed a poll with records in its window.
-        </p>
+        <EmptyState testId="health-empty">No sport yet: the feed has not completed a poll with records in its window.</EmptyState>
       ) : (
         <DataTable
           testId="health-table"

@@ -14,13 +14,14 @@ import type { Difference } from '@/lib/history/moments';
 import { historyView, SHOWN } from '@/lib/history/view';
 import { pickHref } from '@/lib/picks-api/pick-view';
 import { plural } from '@/lib/plural';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'History' };
 
 type Row = Record<string, unknown>;
 const text = (value: unknown) => (value === null || value === undefined ? '—' : String(value));
 const idLink = (id: unknown) => (
-  <PortalLink className="font-mono text-xs text-brand-700 hover:underline" href={pickHref(String(id))}>
+  <PortalLink className={linkClass('font-mono text-xs')} href={pickHref(String(id))}>
     {String(id)}
   </PortalLink>
 );
@@ -57,7 +58,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
     can(session.user.role, 'export') ? (
       <span className="ml-auto flex gap-3">
         {(['csv', 'json'] as const).map((format) => (
-          <a key={format} className="font-medium text-brand-700 hover:underline" href={`/api/history?${query}&format=${format}`}>
+          <a key={format} className={linkClass('font-medium')} href={`/api/history?${query}&format=${format}`}>
             Download {format.toUpperCase()}
           </a>
         ))}

@@ -5,6 +5,7 @@ import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { getLicence } from '@/lib/picks-api/portal';
 import { PageHeader } from '@/components/ui/page-header';
+import { cardClass } from '@/components/ui/card';
 
 export const metadata: Metadata = { title: 'Licence' };
 
@@ -12,7 +13,7 @@ const isInstant = (value: string | null) => value !== null && /^\d{4}-\d{2}-\d{2
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4">
+    <div className={cardClass('p-4')}>
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
       <dd className="mt-1 text-sm">{children}</dd>
     </div>
@@ -94,7 +95,7 @@ export default async function LicencePage() {
           <Chips items={summary.leagues} />
         </Fact>
       </dl>
-      <section aria-labelledby="everything" className="rounded-lg border border-slate-200 bg-white p-5">
+      <section aria-labelledby="everything" className={cardClass('p-5')}>
         <h2 id="everything" className="mb-3 font-semibold">
           Everything /me returned
         </h2>

@@ -9,6 +9,8 @@ import { StatusBadge } from '@/components/status-badge';
 import { TokenForm } from '@/components/tokens/token-form';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
+import { EmptyState } from '@/components/ui/card';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'API tokens' };
 
@@ -17,7 +19,7 @@ const COLUMNS: Column<TokenView>[] = [
     id: 'name',
     header: 'Token',
     cell: (t) => (
-      <PortalLink href={`/tokens/${t.id}`} className="font-medium text-brand-700 hover:underline">
+      <PortalLink href={`/tokens/${t.id}`} className={linkClass('font-medium')}>
         {t.name}
       </PortalLink>
     ),
@@ -52,7 +54,7 @@ export default async function TokensPage() {
       {!tokens.ok ? (
         <ErrorPanel error={tokens.error} retryHref="/tokens" />
       ) : tokens.value.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No token yet.</p>
+        <EmptyState>No token yet.</EmptyState>
       ) : (
         <DataTable
           testId="tokens-table"

@@ -8,6 +8,7 @@ import { recentAudit } from '@/lib/audit/view';
 import { requirePage } from '@/lib/auth/session';
 import type { PageSearchParams } from '@/lib/filters';
 import { PageHeader } from '@/components/ui/page-header';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Audit trail' };
 
@@ -33,10 +34,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <>
           <p className="flex gap-3 text-sm">
             <span className="font-medium text-slate-700">Download every matching entry:</span>
-            <a className="text-brand-700 hover:underline" href={`/api/audit?${shown.query}${shown.query ? '&' : ''}format=csv`}>
+            <a className={linkClass()} href={`/api/audit?${shown.query}${shown.query ? '&' : ''}format=csv`}>
               CSV
             </a>
-            <a className="text-brand-700 hover:underline" href={`/api/audit?${shown.query}${shown.query ? '&' : ''}format=json`}>
+            <a className={linkClass()} href={`/api/audit?${shown.query}${shown.query ? '&' : ''}format=json`}>
               JSON
             </a>
           </p>

@@ -7,6 +7,7 @@ import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { getConfig } from '@/lib/config';
 import { proofsView, type ProofsView } from '@/lib/proof/view';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Proofs' };
 
@@ -43,11 +44,11 @@ export default async function ProofsPage() {
       <PageHeader title="Proofs">
         The keys the portal signs manifests and audit checkpoints with, the latest checkpoints, and a check of any file it delivered. Give
         recipients the{' '}
-        <a className="text-brand-700 underline" href="/api/proof/keys">
+        <a className={linkClass('underline')} href="/api/proof/keys">
           key set
         </a>{' '}
         through a channel of your own, and the{' '}
-        <a className="text-brand-700 underline" href="/verify-picks-file.mjs">
+        <a className={linkClass('underline')} href="/verify-picks-file.mjs">
           verifier
         </a>{' '}
         (Node alone runs it).
@@ -77,7 +78,7 @@ export default async function ProofsPage() {
                 ? `The trail is sealed up to its newest entry (${shown.view.head}).`
                 : `Sealed up to entry ${shown.view.sealed}; entries ${shown.view.sealed + 1}–${shown.view.head} are not sealed yet.`}{' '}
               Keep a copy of{' '}
-              <a className="text-brand-700 underline" href="/api/audit/checkpoints">
+              <a className={linkClass('underline')} href="/api/audit/checkpoints">
                 every checkpoint
               </a>{' '}
               where the database’s writers cannot reach, and check with <code>npm run audit -- verify --keys … --checkpoints …</code>.

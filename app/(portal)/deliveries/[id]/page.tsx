@@ -8,6 +8,8 @@ import { requirePage } from '@/lib/auth/session';
 import { RESETTLED_DAYS, runsForPage } from '@/lib/deliveries/view';
 import { plural } from '@/lib/plural';
 import type { Run } from '@/lib/store/delivery-runs';
+import { EmptyState } from '@/components/ui/card';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Delivery runs' };
 
@@ -60,7 +62,7 @@ const COLUMNS: Column<Run>[] = [
     header: '',
     cell: (run) =>
       run.outcome === 'complete' && run.records ? (
-        <PortalLink className="text-brand-700 hover:underline" href={`/deliveries/${run.deliveryId}/runs/${run.id}`}>
+        <PortalLink className={linkClass()} href={`/deliveries/${run.deliveryId}/runs/${run.id}`}>
           Reconcile
         </PortalLink>
       ) : null,
@@ -74,7 +76,7 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
   if (view.ok && !view.delivery) notFound();
   return (
     <div className="space-y-4">
-      <PortalLink href="/deliveries" className="text-sm text-brand-700 hover:underline">
+      <PortalLink href="/deliveries" className={linkClass('text-sm')}>
         ← All deliveries
       </PortalLink>
       {!view.ok ? (
@@ -89,7 +91,7 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
             {view.delivery!.corrections ? ' Corrections are sent after each poll that finds them.' : ''}
           </p>
           {view.runs.length === 0 ? (
-            <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">No runs yet.</p>
+            <EmptyState>No runs yet.</EmptyState>
           ) : (
             <DataTable
               testId="runs-table"

@@ -7,6 +7,7 @@ import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
 import { exportReconciliation, findExport } from '@/lib/history/reconcile-responses';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Export' };
 
@@ -20,7 +21,7 @@ export default async function ExportPage({ params }: { params: Promise<{ id: str
   const seq = file.value.auditSeq;
   return (
     <div className="space-y-4">
-      <PortalLink href="/exports" className="text-sm text-brand-700 hover:underline">
+      <PortalLink href="/exports" className={linkClass('text-sm')}>
         ← My exports
       </PortalLink>
       <h1 className="text-2xl font-semibold">Export {info?.file ?? file.value.id}</h1>
@@ -37,13 +38,13 @@ export default async function ExportPage({ params }: { params: Promise<{ id: str
           <>
             <dt className="text-slate-500">Manifest</dt>
             <dd className="space-x-3">
-              <a className="text-brand-700 hover:underline" href={`/api/exports/${seq}/manifest`}>
+              <a className={linkClass()} href={`/api/exports/${seq}/manifest`}>
                 JSON
               </a>
-              <a className="text-brand-700 hover:underline" href={`/api/exports/${seq}/manifest.jws`}>
+              <a className={linkClass()} href={`/api/exports/${seq}/manifest.jws`}>
                 Signature
               </a>
-              <a className="text-brand-700 hover:underline" href={`/api/exports/${file.value.id}/reconcile`}>
+              <a className={linkClass()} href={`/api/exports/${file.value.id}/reconcile`}>
                 Reconciliation (JSON)
               </a>
             </dd>

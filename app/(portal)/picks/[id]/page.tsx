@@ -12,6 +12,8 @@ import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, p
 import { getPickDetail } from '@/lib/picks-api/portal';
 import { RecordHistory } from '@/components/history/record-history';
 import { recordHistory } from '@/lib/history/responses';
+import { cardClass } from '@/components/ui/card';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Pick' };
 
@@ -57,10 +59,10 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
 
   return (
     <article className="space-y-6">
-      <PortalLink href="/picks" className="text-sm font-medium text-brand-700 hover:underline">
+      <PortalLink href="/picks" className={linkClass('text-sm font-medium')}>
         ← All picks
       </PortalLink>
-      <header className="rounded-lg border border-slate-200 bg-white p-6">
+      <header className={cardClass('p-6')}>
         <div className="flex items-center gap-2 text-sm text-slate-600">
           <Logo src={row.competitionLogo} name={row.competition ?? row.league} size={28} shape="square" />
           <span>{[row.sport, row.league, row.roundOrWeek].filter(Boolean).join(' · ') || 'Competition not included'}</span>
@@ -85,7 +87,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
       </header>
 
       <div className="grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="the-pick" className="rounded-lg border border-slate-200 bg-white p-5 lg:col-span-2">
+        <section aria-labelledby="the-pick" className={cardClass('p-5 lg:col-span-2')}>
           <h2 id="the-pick" className="font-semibold">
             The pick
           </h2>
@@ -112,7 +114,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
             <p className="mt-1 text-sm text-slate-500">Not included in this licence or record.</p>
           )}
         </section>
-        <section aria-labelledby="lifecycle" className="rounded-lg border border-slate-200 bg-white p-5">
+        <section aria-labelledby="lifecycle" className={cardClass('p-5')}>
           <h2 id="lifecycle" className="font-semibold">
             Lifecycle
           </h2>
@@ -147,7 +149,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
         </section>
       </div>
       {historySection}
-      <section aria-labelledby="all-fields" className="rounded-lg border border-slate-200 bg-white p-5">
+      <section aria-labelledby="all-fields" className={cardClass('p-5')}>
         <h2 id="all-fields" className="mb-3 font-semibold">
           Every field of the record
         </h2>

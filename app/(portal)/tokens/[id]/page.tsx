@@ -10,6 +10,8 @@ import { OwnerForm } from '@/components/tokens/owner-form';
 import { UsagePanel } from '@/components/tokens/usage-panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
+import { cardClass } from '@/components/ui/card';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'API token' };
 
@@ -23,7 +25,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
   return (
     <div className="space-y-4">
       <p className="text-sm">
-        <PortalLink href="/tokens" className="text-brand-700 hover:underline">
+        <PortalLink href="/tokens" className={linkClass()}>
           ← API tokens
         </PortalLink>
       </p>
@@ -31,7 +33,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
         <code className="font-mono">{token.prefix}…</code> · made by {token.createdBy} <UtcTime iso={token.createdAt} /> ·{' '}
         <StatusBadge value={token.suspended ?? token.state} />
       </PageHeader>
-      <dl className="grid gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm md:grid-cols-2" data-testid="token-facts">
+      <dl className={cardClass('grid gap-x-6 gap-y-2 p-4 text-sm md:grid-cols-2')} data-testid="token-facts">
         <div>
           <dt className="text-xs uppercase tracking-wide text-slate-600">May read</dt>
           <dd>{token.scopeText}</dd>
@@ -71,7 +73,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
           </div>
         )}
       </dl>
-      <section aria-labelledby="usage" className="space-y-2 rounded-lg border border-slate-200 bg-white p-4">
+      <section aria-labelledby="usage" className={cardClass('space-y-2 p-4')}>
         <h2 id="usage" className="font-semibold">
           Use, last 30 days
         </h2>

@@ -4,6 +4,7 @@ import { PortalLink } from '@/components/portal-link';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
 import { runReconciliation } from '@/lib/history/reconcile-responses';
+import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Delivery run' };
 
@@ -14,7 +15,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const result = await settle(runReconciliation(id, runId));
   return (
     <div className="space-y-4">
-      <PortalLink href={`/deliveries/${encodeURIComponent(id)}`} className="text-sm text-brand-700 hover:underline">
+      <PortalLink href={`/deliveries/${encodeURIComponent(id)}`} className={linkClass('text-sm')}>
         ← All runs of this delivery
       </PortalLink>
       <h1 className="text-2xl font-semibold">

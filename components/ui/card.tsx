@@ -1,0 +1,20 @@
+import type { HTMLAttributes, ReactNode } from 'react';
+
+/** The portal's card: a white panel with a light border, the one container of the pages (dark mode: globals.css). */
+const CARD = 'rounded-lg border border-slate-200 bg-white';
+
+/** The class of a card, with what the place adds (padding, spacing, text). */
+export const cardClass = (extra = ''): string => `${CARD} ${extra}`.trim();
+
+export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div {...props} className={cardClass(className)} />;
+}
+
+/** What a list or a table says when it has nothing to show: a sentence in a card, never an empty table. */
+export function EmptyState({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <p className={cardClass('p-4 text-sm text-slate-600')} data-testid={testId}>
+      {children}
+    </p>
+  );
+}

@@ -22,7 +22,7 @@ describe('the UI kit', () => {
 
   it('is used: cards and links come from it across the pages', () => {
     const using = (name: string) => files.filter((file) => readFileSync(path.join(root, file), 'utf8').includes(name)).length;
-    expect(using('cardClass(')).toBeGreaterThanOrEqual(25);
+    expect(using('cardClass(')).toBeGreaterThanOrEqual(20);
     expect(using('linkClass(')).toBeGreaterThanOrEqual(10);
   });
 });

@@ -56,13 +56,42 @@ export const STANDALONE_SPECS = [
   'tokens.spec.ts',
 ];
 
+/**
+ * Specs that change what other specs read on the shared portals — the fault proxy's behaviour, a person's
+ * preferences, the users, the agreed cadences — or that need the shared portals quiet (axe's walk, the table's
+ * row counts): they run one at a time, beside the specs that only read or use servers of their own.
+ */
+export const ONE_AT_A_TIME = [
+  'audit.spec.ts',
+  'coverage.spec.ts',
+  'export.spec.ts',
+  'faults.spec.ts',
+  'hostile.spec.ts',
+  'leak.spec.ts',
+  'proof.spec.ts',
+  'security-limits.spec.ts',
+  'preferences.spec.ts',
+  'everyday.spec.ts',
+  'feed-health.spec.ts',
+  'admin.spec.ts',
+  'table.spec.ts',
+  'journeys.spec.ts',
+  'glance.spec.ts',
+];
+const specs = (names: string[]) => names.map((spec) => `**/${spec}`);
+
 export default defineConfig({
   testDir: 'tests/e2e',
-  testIgnore: STANDALONE_SPECS.map((spec) => `**/${spec}`),
+  testIgnore: specs(STANDALONE_SPECS),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two workers on two cores: the specs of ONE_AT_A_TIME on one, the others beside them.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  projects: [
+    { name: 'one-at-a-time', testMatch: specs(ONE_AT_A_TIME), workers: 1 },
+    { name: 'beside', testIgnore: specs([...ONE_AT_A_TIME, ...STANDALONE_SPECS]) },
+  ],
   retries: 0,
   reporter: [['list']],
   use: {

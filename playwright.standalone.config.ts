@@ -9,6 +9,8 @@ import main, { STANDALONE_SPECS } from './playwright.config';
 export default defineConfig({
   ...main,
   testIgnore: undefined,
+  projects: undefined,
+  workers: 1,
   testMatch: STANDALONE_SPECS.map((spec) => `**/${spec}`),
   webServer: undefined,
   outputDir: 'test-results-standalone',

@@ -33,15 +33,37 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
 fi
 
-echo "[test] 1/5 lint (ESLint), format (Prettier) and architecture (dependency-cruiser: .dependency-cruiser.mjs)"
+# Each step says how long it took and how busy the machine's cores were meanwhile (from /proc/stat):
+# what a step could still gain by running beside another.
+busy() { awk '/^cpu /{ print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8 }' /proc/stat 2>/dev/null || echo "0 0"; }
+step_started=0
+step_busy=""
+step() {
+  finish_step
+  echo "[test] $*"
+  step_started=$SECONDS
+  step_busy="$(busy)"
+  step_name="$1"
+}
+finish_step() {
+  [ -n "$step_busy" ] || return 0
+  read -r b0 t0 <<<"$step_busy"
+  read -r b1 t1 <<<"$(busy)"
+  local cores
+  cores=$(nproc)
+  echo "[test] step $step_name took $((SECONDS - step_started)) s, the cores $(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) -v n="$cores" 'BEGIN { printf "%.0f%%", t ? 100 * b / t : 0 }') busy"
+  step_busy=""
+}
+
+step 1/5 "lint (ESLint), format (Prettier) and architecture (dependency-cruiser: .dependency-cruiser.mjs)"
 npx eslint . --max-warnings 0
 npx depcruise lib app components scripts instrumentation.ts --output-type err
 npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
 
-echo "[test] 2/5 type check"
+step 2/5 "type check"
 npx tsc --noEmit
 
-echo "[test] 3/5 unit and contract tests"
+step 3/5 "unit and contract tests"
 npx vitest run
 
 # The browser tests run the portal with a canary key, and the build is made with it too, so that
@@ -50,10 +72,10 @@ npx vitest run
 canary="$(cat tests/e2e/canary-key)"
 canary_b64="$(printf '%s' "$canary" | base64 -w0 | tr -d '=')"
 
-echo "[test] 4/5 production build (with the canary key in the environment)"
+step 4/5 "production build (with the canary key in the environment)"
 PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
 
-echo "[test] 5/5 browser tests (Chromium at $chromium_path; the portals' output goes to .data/e2e-logs/)"
+step 5/5 "browser tests (Chromium at $chromium_path; every process's output goes to .data/e2e-logs/)"
 e2e_log="$(mktemp)"
 standalone_log="$(mktemp)"
 rm -rf .data/e2e-logs
@@ -67,14 +89,19 @@ standalone_status=$?
 set -e
 echo "[test] the self-contained browser specs, run after the others:"
 cat "$standalone_log"
-[ "$status" -eq 0 ] && [ "$standalone_status" -eq 0 ] || {
-  # The main suite's summary again, last, so that the end of the output (all CI may keep) names what failed.
-  [ "$status" -eq 0 ] || { echo "[test] the main browser suite failed:"; grep -v '^{"level"' "$e2e_log" | grep -E '^\s+[0-9]+ (failed|flaky|passed)|^\s+tests/e2e/.*›' | tail -20; }
-  echo "[test] the portals' output of this run: .data/e2e-logs/<port>.log" >&2
-  exit 1
-}
+finish_step
 
+# The canary scan runs whatever happened before it: a failed test must not hide a leaked key.
 logs=("$e2e_log" "$standalone_log" .data/e2e-logs/*.log)
 hits=$(cat "${logs[@]}" | grep -c -F -e "$canary" -e "$canary_b64" || true)
 echo "[test] canary key in the portal and sandbox logs of the browser run (${#logs[@]} files): $hits occurrences"
-[ "$hits" -eq 0 ] || { grep -n -F -e "$canary" -e "$canary_b64" "${logs[@]}" | head; exit 1; }
+[ "$hits" -eq 0 ] || grep -n -F -e "$canary" -e "$canary_b64" "${logs[@]}" | head
+
+[ "$status" -eq 0 ] && [ "$standalone_status" -eq 0 ] && [ "$hits" -eq 0 ] || {
+  # The main suite's summary again, last, so that the end of the output (all CI may keep) names what failed.
+  [ "$status" -eq 0 ] || { echo "[test] the main browser suite failed:"; grep -E '^\s+[0-9]+ (failed|flaky|passed)|^\s+tests/e2e/.*›' "$e2e_log" | tail -20; }
+  [ "$standalone_status" -eq 0 ] || { echo "[test] the self-contained specs failed:"; grep -E '^\s+[0-9]+ (failed|flaky|passed)|^\s+tests/e2e/.*›' "$standalone_log" | tail -20; }
+  echo "[test] what every portal, sandbox and server printed in this run (one file each):" >&2
+  ls -1 .data/e2e-logs/ | sed 's#^#  .data/e2e-logs/#' >&2
+  exit 1
+}

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -44,6 +45,9 @@ export default defineConfig({
     execArgv: ['--expose-gc'],
     onConsoleLog: quietLogs.onConsoleLog,
     reporters: ['default', quietLogs.summary],
+    // One worker more than the cores: contract tests spend much of their time waiting on servers (vitest's default,
+    // one fewer than the cores, ran them one at a time on two cores: twice the wall time).
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

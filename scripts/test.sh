@@ -55,15 +55,25 @@ finish_step() {
   step_busy=""
 }
 
-step 1/5 "lint (ESLint), format (Prettier) and architecture (dependency-cruiser: .dependency-cruiser.mjs)"
-npx eslint . --max-warnings 0
-npx depcruise lib app components scripts instrumentation.ts --output-type err
-npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
+step 1/4 "lint (ESLint), format (Prettier), architecture (dependency-cruiser: .dependency-cruiser.mjs) and types (tsc), side by side"
+checks_dir="$(mktemp -d)"
+run_check() { local name="$1"; shift; "$@" >"$checks_dir/$name.log" 2>&1; echo $? >"$checks_dir/$name.status"; }
+run_check eslint npx eslint . --max-warnings 0 &
+run_check tsc npx tsc --noEmit &
+run_check depcruise npx depcruise lib app components scripts instrumentation.ts --output-type err &
+run_check prettier npx prettier --check . &
+wait
+checks_failed=0
+for name in eslint tsc depcruise prettier; do
+  if [ "$(cat "$checks_dir/$name.status")" != 0 ]; then
+    echo "[test] $name failed:"
+    cat "$checks_dir/$name.log"
+    checks_failed=1
+  fi
+done
+[ "$checks_failed" -eq 0 ] || exit 1
 
-step 2/5 "type check"
-npx tsc --noEmit
-
-step 3/5 "unit and contract tests"
+step 2/4 "unit and contract tests"
 npx vitest run
 
 # The browser tests run the portal with a canary key, and the build is made with it too, so that
@@ -72,10 +82,10 @@ npx vitest run
 canary="$(cat tests/e2e/canary-key)"
 canary_b64="$(printf '%s' "$canary" | base64 -w0 | tr -d '=')"
 
-step 4/5 "production build (with the canary key in the environment)"
+step 3/4 "production build (with the canary key in the environment)"
 PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
 
-step 5/5 "browser tests (Chromium at $chromium_path; every process's output goes to .data/e2e-logs/)"
+step 4/4 "browser tests (Chromium at $chromium_path; every process's output goes to .data/e2e-logs/)"
 e2e_log="$(mktemp)"
 standalone_log="$(mktemp)"
 rm -rf .data/e2e-logs

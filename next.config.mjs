@@ -4,6 +4,8 @@ const nextConfig = {
   // SFTP deliveries: ssh2 may load a native addon, which the bundler cannot place; Node requires them at run time.
   serverExternalPackages: ['ssh2', 'ssh2-sftp-client', 'cpu-features'],
   reactStrictMode: true,
+  // npm test type-checks the whole tree (tsc) before it builds: PORTAL_BUILD_TYPES_CHECKED=1 spares the build doing it twice.
+  typescript: { ignoreBuildErrors: process.env.PORTAL_BUILD_TYPES_CHECKED === '1' },
   // forbidden() and forbidden.tsx for role refusals (403), beside notFound().
   // PORTAL_PROFILE_BUILD=1 keeps server function names, so a CPU profile (README, Performance) reads.
   experimental: { authInterrupts: true, serverMinification: process.env.PORTAL_PROFILE_BUILD !== '1' },

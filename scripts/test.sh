@@ -83,7 +83,7 @@ canary="$(cat tests/e2e/canary-key)"
 canary_b64="$(printf '%s' "$canary" | base64 -w0 | tr -d '=')"
 
 step 3/4 "production build (with the canary key in the environment)"
-PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
+PORTAL_BUILD_TYPES_CHECKED=1 PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
 
 step 4/4 "browser tests (Chromium at $chromium_path; every process's output goes to .data/e2e-logs/)"
 e2e_log="$(mktemp)"

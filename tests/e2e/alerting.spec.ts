@@ -81,21 +81,24 @@ async function mails(subject: RegExp, count = 1) {
 const events = (kind: string) => posts.filter((p) => p.headers['x-picks-event'] === kind);
 
 async function startPortal(port: number, url: string, env: Record<string, string>) {
-  const instance = await startStaffPortal(port, ['admin', 'viewer'], {
-    ...upstreamEnv(SANDBOX, KEY),
-    DATABASE_URL: url,
-    AUTH_SECRET: 'alerting-spec-secret-0123456789-abcdef',
-    PICKS_ME_CACHE_SECONDS: '0',
-    PICKS_API_MAX_RETRIES: '1',
-    PICKS_API_TIMEOUT_MS: '2000',
-    CHANGES_POLL_SECONDS: '2',
-    CHANGES_DAYS_BACK: '2',
-    CHANGES_DAYS_AHEAD: '2',
-    ALERT_HOLD_SECONDS: String(HOLD_S),
-    ALERT_CHECK_SECONDS: '1',
-    DELIVERY_SECRET_KEY: 'alerting-delivery-secret-key-0123456789',
-    DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
-    ...env,
+  const instance = await startStaffPortal(port, {
+    roles: ['admin', 'viewer'],
+    env: {
+      ...upstreamEnv(SANDBOX, KEY),
+      DATABASE_URL: url,
+      AUTH_SECRET: 'alerting-spec-secret-0123456789-abcdef',
+      PICKS_ME_CACHE_SECONDS: '0',
+      PICKS_API_MAX_RETRIES: '1',
+      PICKS_API_TIMEOUT_MS: '2000',
+      CHANGES_POLL_SECONDS: '2',
+      CHANGES_DAYS_BACK: '2',
+      CHANGES_DAYS_AHEAD: '2',
+      ALERT_HOLD_SECONDS: String(HOLD_S),
+      ALERT_CHECK_SECONDS: '1',
+      DELIVERY_SECRET_KEY: 'alerting-delivery-secret-key-0123456789',
+      DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
+      ...env,
+    },
   });
   instances.push(instance);
   return instance;

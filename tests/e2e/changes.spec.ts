@@ -1,17 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
-import { writeUsersFile } from '../support/users-file';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance, logFd } from './support/instances';
+import { waitUntil, type Instance, logFd } from './support/instances';
+import { startStaffPortal } from './support/staff-portal';
 import { sessionCookie } from './support/session';
 
 /**
@@ -50,25 +48,13 @@ const hook = async (name: string, body: unknown) => {
 };
 
 async function startPortal(port: number, env: Record<string, string>): Promise<Instance & { dataDir: string }> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `changes-${port}-`));
-  const usersFile = path.join(dataDir, 'users.json');
-  await writeUsersFile(usersFile, [
-    { ...STAFF.admin, role: 'admin' },
-    { ...STAFF.editor, role: 'editor' },
-    { ...STAFF.viewer, role: 'viewer' },
-    { ...STAFF.manager, role: 'manager' },
-  ]);
-  const instance = await startInstance(port, {
-    ...upstreamEnv(SANDBOX, KEY),
-    DATABASE_URL: '',
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_USERS_FILE: usersFile,
-    AUTH_SECRET: 'changes-spec-secret-0123456789-abcdef',
-    PORTAL_IMAGE_ORIGINS: SANDBOX,
-    ...env,
+  const instance = await startStaffPortal(port, {
+    label: 'changes',
+    roles: ['admin', 'editor', 'viewer', 'manager'],
+    env: { ...upstreamEnv(SANDBOX, KEY), AUTH_SECRET: 'changes-spec-secret-0123456789-abcdef', PORTAL_IMAGE_ORIGINS: SANDBOX, ...env },
   });
   instances.push(instance);
-  return { ...instance, dataDir };
+  return instance;
 }
 
 test.beforeAll(async () => {

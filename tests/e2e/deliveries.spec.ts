@@ -8,11 +8,11 @@ import path from 'node:path';
 import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
-import { writeUsersFile } from '../support/users-file';
 import { receiverAccepts } from '../support/webhook-signature';
 import { expect, signIn, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { waitUntil, type Instance } from './support/instances';
+import { startStaffPortal } from './support/staff-portal';
 import { sessionCookie, walkSandbox } from './support/session';
 
 /**
@@ -29,18 +29,11 @@ const proxy = createFaultProxy(`http://127.0.0.1:${E2E.sandboxPort}`);
 const instances: Instance[] = [];
 
 async function startPortal(port: number, env: Record<string, string>, output?: string[]) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `deliveries-${port}-`));
-  const usersFile = path.join(dataDir, 'users.json');
-  await writeUsersFile(
-    usersFile,
-    (['admin', 'editor', 'viewer', 'manager'] as const).map((role) => ({ ...STAFF[role], role })),
-  );
-  const instance = await startInstance(
-    port,
-    {
-      DATABASE_URL: '',
-      PORTAL_DATA_DIR: dataDir,
-      PORTAL_USERS_FILE: usersFile,
+  const instance = await startStaffPortal(port, {
+    label: 'deliveries',
+    roles: ['admin', 'editor', 'viewer', 'manager'],
+    output,
+    env: {
       AUTH_SECRET: 'deliveries-spec-secret-0123456789-abcdef',
       PORTAL_IMAGE_ORIGINS: `http://127.0.0.1:${E2E.sandboxPort}`,
       CHANGES_POLL_SECONDS: '0',
@@ -49,8 +42,7 @@ async function startPortal(port: number, env: Record<string, string>, output?: s
       DELIVERY_MIN_INTERVAL_MINUTES: '1', // the every-minute schedules below
       ...env,
     },
-    output,
-  );
+  });
   instances.push(instance);
   return instance;
 }

@@ -130,15 +130,18 @@ test.beforeAll(async () => {
   const url = await pgServer.createDatabase('deployment');
   for (const port of PORTS)
     instances.push(
-      await startStaffPortal(port, ['editor', 'viewer'], {
-        ...upstreamEnv(proxyUrl, E2E.sandboxKey),
-        PORTAL_IMAGE_ORIGINS: sandbox.url,
-        DATABASE_URL: url,
-        AUTH_SECRET: 'deployment-spec-secret-0123456789-abcdef',
-        NEXTAUTH_URL: base,
-        PORTAL_LISTEN_HOST: '127.0.0.1',
-        TRUSTED_PROXIES: '127.0.0.1',
-        CHANGES_POLL_SECONDS: '3600',
+      await startStaffPortal(port, {
+        roles: ['editor', 'viewer'],
+        env: {
+          ...upstreamEnv(proxyUrl, E2E.sandboxKey),
+          PORTAL_IMAGE_ORIGINS: sandbox.url,
+          DATABASE_URL: url,
+          AUTH_SECRET: 'deployment-spec-secret-0123456789-abcdef',
+          NEXTAUTH_URL: base,
+          PORTAL_LISTEN_HOST: '127.0.0.1',
+          TRUSTED_PROXIES: '127.0.0.1',
+          CHANGES_POLL_SECONDS: '3600',
+        },
       }),
     );
 

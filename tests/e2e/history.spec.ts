@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalJson } from '../../lib/vocabulary/version';
-import { writeUsersFile } from '../support/users-file';
 import { expect, signIn, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance, logFd } from './support/instances';
+import { waitUntil, logFd } from './support/instances';
+import { startStaffPortal, type StaffPortal } from './support/staff-portal';
 import { sessionCookie } from './support/session';
 
 /**
@@ -22,7 +20,7 @@ const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
 const PORT = 3238;
 const KEY = E2E.sandboxKey;
 let sandbox: ChildProcess;
-let portal: Instance;
+let portal: StaffPortal;
 let db: Database.Database;
 let dataDir = '';
 
@@ -78,21 +76,17 @@ test.beforeAll(async () => {
     stdio: ['ignore', 'ignore', logFd(`sandbox-${SANDBOX_PORT}`)],
   });
   await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
-  dataDir = mkdtempSync(path.join(tmpdir(), 'history-'));
-  const usersFile = path.join(dataDir, 'users.json');
-  await writeUsersFile(
-    usersFile,
-    (['admin', 'editor', 'viewer'] as const).map((role) => ({ ...STAFF[role], role })),
-  );
-  portal = await startInstance(PORT, {
-    ...upstreamEnv(SANDBOX, KEY),
-    DATABASE_URL: '',
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_USERS_FILE: usersFile,
-    AUTH_SECRET: 'history-spec-secret-0123456789-abcdef',
-    PORTAL_IMAGE_ORIGINS: SANDBOX,
-    CHANGES_POLL_SECONDS: '3600',
+  portal = await startStaffPortal(PORT, {
+    label: 'history',
+    roles: ['admin', 'editor', 'viewer'],
+    env: {
+      ...upstreamEnv(SANDBOX, KEY),
+      AUTH_SECRET: 'history-spec-secret-0123456789-abcdef',
+      PORTAL_IMAGE_ORIGINS: SANDBOX,
+      CHANGES_POLL_SECONDS: '3600',
+    },
   });
+  dataDir = portal.dataDir;
   db = new Database(path.join(dataDir, 'portal.sqlite'), { readonly: true });
   await waitUntil(async () => feed().polls >= 1 && feed().outcome === 'complete', 'the first poll', 60_000);
 });

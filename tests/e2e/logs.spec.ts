@@ -40,10 +40,9 @@ const lineOf = (reqId: string) => lines().find((line) => line.reqId === reqId &&
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_TEST_HOOKS: '1', SANDBOX_PICKS: '3000' });
-  portal = await startStaffPortal(
-    PORT,
-    ['admin', 'editor', 'viewer'],
-    {
+  portal = await startStaffPortal(PORT, {
+    roles: ['admin', 'editor', 'viewer'],
+    env: {
       ...upstreamEnv(sandbox.url, E2E.sandboxKey),
       AUTH_SECRET: 'logs-spec-secret-0123456789-abcdefghij',
       PICKS_API_MAX_RETRIES: '0',
@@ -51,8 +50,8 @@ test.beforeAll(async () => {
       LOG_LEVEL: 'debug',
       LOG_FORMAT: '',
     },
-    output,
-  );
+    output: output,
+  });
 });
 
 test.afterAll(async () => {

@@ -60,13 +60,16 @@ test.beforeAll(async () => {
   const url = await pgServer.createDatabase('metrics');
   for (const port of PORTS)
     instances.push(
-      await startStaffPortal(port, ['admin', 'editor', 'viewer'], {
-        ...upstreamEnv(sandbox.url, E2E.sandboxKey),
-        DATABASE_URL: url,
-        AUTH_SECRET: 'metrics-spec-secret-0123456789-abcdef',
-        PICKS_API_MAX_RETRIES: '0',
-        CHANGES_POLL_SECONDS: '3600', // this spec asks for its one poll itself
-        METRICS_TOKEN: TOKEN,
+      await startStaffPortal(port, {
+        roles: ['admin', 'editor', 'viewer'],
+        env: {
+          ...upstreamEnv(sandbox.url, E2E.sandboxKey),
+          DATABASE_URL: url,
+          AUTH_SECRET: 'metrics-spec-secret-0123456789-abcdef',
+          PICKS_API_MAX_RETRIES: '0',
+          CHANGES_POLL_SECONDS: '3600', // this spec asks for its one poll itself
+          METRICS_TOKEN: TOKEN,
+        },
       }),
     );
   const dir = mkdtempSync(path.join(tmpdir(), 'prometheus-'));

@@ -1,12 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { startOp, type TestOp } from '../support/oidc-op';
-import { writeUsersFile } from '../support/users-file';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { waitUntil, type Instance } from './support/instances';
+import { startStaffPortal } from './support/staff-portal';
 
 /**
  * Single sign-on end to end in Chromium, against a real OpenID provider started here on loopback: PKCE,
@@ -33,22 +30,20 @@ let portal: Instance;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   op = await startOp(origin, ACCOUNTS);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'oidc-'));
-  const usersFile = path.join(dataDir, 'users.json');
-  await writeUsersFile(usersFile, [{ ...STAFF.admin, role: 'admin' }]);
-  portal = await startInstance(PORT, {
-    ...upstreamEnv(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey),
-    DATABASE_URL: '',
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_USERS_FILE: usersFile,
-    AUTH_SECRET: 'oidc-spec-secret-0123456789-abcdefghij',
-    CHANGES_POLL_SECONDS: '0',
-    OIDC_ISSUER: op.issuer,
-    OIDC_CLIENT_ID: op.clientId,
-    OIDC_CLIENT_SECRET: op.clientSecret,
-    OIDC_ROLE_MAP: 'portal-editors=editor,portal-admins=admin',
-    OIDC_ALLOWED_DOMAINS: 'partner.example',
-    OIDC_NAME: 'Partner SSO',
+  portal = await startStaffPortal(PORT, {
+    label: 'oidc',
+    roles: ['admin'],
+    env: {
+      ...upstreamEnv(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey),
+      AUTH_SECRET: 'oidc-spec-secret-0123456789-abcdefghij',
+      CHANGES_POLL_SECONDS: '0',
+      OIDC_ISSUER: op.issuer,
+      OIDC_CLIENT_ID: op.clientId,
+      OIDC_CLIENT_SECRET: op.clientSecret,
+      OIDC_ROLE_MAP: 'portal-editors=editor,portal-admins=admin',
+      OIDC_ALLOWED_DOMAINS: 'partner.example',
+      OIDC_NAME: 'Partner SSO',
+    },
   });
 });
 test.afterAll(async () => {

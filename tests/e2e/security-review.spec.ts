@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createFaultProxy } from '../support/fault-proxy';
 import { startSshd, sshdMissing, type TestSshd } from '../support/sshd';
-import { writeUsersFile } from '../support/users-file';
 import { receiverAccepts } from '../support/webhook-signature';
 import { expect, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, waitUntil, type Instance } from './support/instances';
+import { waitUntil, type Instance } from './support/instances';
+import { startStaffPortal } from './support/staff-portal';
 import { hasSession, jsonSignIn, sessionCookie, signOut } from './support/session';
 
 /**
@@ -29,23 +29,22 @@ const RESET_ME = { email: 'reset-me@staff.picks.test', password: 'reset-me-first
 
 async function startPortal(port: number, proxyUrl: string, env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), `review-${port}-`));
-  const usersFile = path.join(dataDir, 'users.json');
-  const staff = (['admin', 'editor', 'viewer', 'manager'] as const).map((role) => ({ ...STAFF[role], role }));
-  await writeUsersFile(usersFile, [...staff, { ...RESET_ME, role: 'editor' }]);
-  const instance = await startInstance(port, {
-    ...upstreamEnv(proxyUrl, E2E.sandboxKey),
-    DATABASE_URL: '',
-    PORTAL_DATA_DIR: dataDir,
-    PORTAL_USERS_FILE: usersFile,
-    AUTH_SECRET: 'review-spec-secret-0123456789-abcdefgh',
-    CHANGES_POLL_SECONDS: '0',
-    PICKS_API_MAX_RETRIES: '0',
-    DELIVERY_SECRET_KEY: SECRET_KEY,
-    DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
-    DELIVERY_ROOT: path.join(dataDir, 'out'),
-    DELIVERY_MAX_PER_USER: '3',
-    MAX_EXPORTS_PER_USER: '1',
-    ...env,
+  const instance = await startStaffPortal(port, {
+    roles: ['admin', 'editor', 'viewer', 'manager'],
+    others: [{ ...RESET_ME, role: 'editor' }],
+    env: {
+      ...upstreamEnv(proxyUrl, E2E.sandboxKey),
+      PORTAL_DATA_DIR: dataDir,
+      AUTH_SECRET: 'review-spec-secret-0123456789-abcdefgh',
+      CHANGES_POLL_SECONDS: '0',
+      PICKS_API_MAX_RETRIES: '0',
+      DELIVERY_SECRET_KEY: SECRET_KEY,
+      DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
+      DELIVERY_ROOT: path.join(dataDir, 'out'),
+      DELIVERY_MAX_PER_USER: '3',
+      MAX_EXPORTS_PER_USER: '1',
+      ...env,
+    },
   });
   instances.push(instance);
   return instance;

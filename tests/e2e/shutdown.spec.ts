@@ -37,18 +37,21 @@ const holder = async () =>
   (await client.query<{ holder: string | null; lease_expires: string }>('select holder, lease_expires from change_feed')).rows[0]!;
 
 async function startPortal(port: number, url: string) {
-  const instance = await startStaffPortal(port, ['admin', 'editor'], {
-    ...upstreamEnv(proxyUrl, KEY),
-    DATABASE_URL: url,
-    AUTH_SECRET: 'shutdown-spec-secret-0123456789-abcdef',
-    PORTAL_IMAGE_ORIGINS: SANDBOX,
-    // A long period: the other instance can take over only because the lease was released (its next check is
-    // within 15 s), not because it ran out (75 s).
-    CHANGES_POLL_SECONDS: '60',
-    CHANGES_DAYS_BACK: '1',
-    CHANGES_DAYS_AHEAD: '1',
-    SHUTDOWN_GRACE_SECONDS: '60',
-    DELIVERY_ROOT: root,
+  const instance = await startStaffPortal(port, {
+    roles: ['admin', 'editor'],
+    env: {
+      ...upstreamEnv(proxyUrl, KEY),
+      DATABASE_URL: url,
+      AUTH_SECRET: 'shutdown-spec-secret-0123456789-abcdef',
+      PORTAL_IMAGE_ORIGINS: SANDBOX,
+      // A long period: the other instance can take over only because the lease was released (its next check is
+      // within 15 s), not because it ran out (75 s).
+      CHANGES_POLL_SECONDS: '60',
+      CHANGES_DAYS_BACK: '1',
+      CHANGES_DAYS_AHEAD: '1',
+      SHUTDOWN_GRACE_SECONDS: '60',
+      DELIVERY_ROOT: root,
+    },
   });
   instances.push(instance);
   return instance;

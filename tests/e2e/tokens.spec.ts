@@ -135,18 +135,17 @@ test.beforeAll(async () => {
   operatorEnv = { ...upstreamEnv(SANDBOX, KEY), DATABASE_URL: url, AUTH_SECRET: 'tokens-spec-secret-0123456789-abcdef' };
   for (const [k, port] of PORTS.entries())
     instances.push(
-      await startStaffPortal(
-        port,
-        ['admin', 'editor', 'viewer'],
-        {
+      await startStaffPortal(port, {
+        roles: ['admin', 'editor', 'viewer'],
+        env: {
           ...upstreamEnv(upstreams[k]!, KEY),
           PORTAL_IMAGE_ORIGINS: SANDBOX,
           DATABASE_URL: url,
           AUTH_SECRET: 'tokens-spec-secret-0123456789-abcdef',
           CHANGES_POLL_SECONDS: '0',
         },
-        output,
-      ),
+        output: output,
+      }),
     );
   for (const role of ['admin', 'editor', 'viewer'] as const) cookies[role] = await sessionCookie(A(), role);
 });

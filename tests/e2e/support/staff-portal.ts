@@ -5,13 +5,32 @@ import { writeUsersFile } from '../../support/users-file';
 import { STAFF, type RoleName } from '../fixtures';
 import { startInstance, type Instance } from './instances';
 
-/** A portal of a spec's own (`npm start`) with a fresh data dir and the staff accounts of `roles`, imported on first start; `output` keeps what it prints. */
-export async function startStaffPortal(port: number, roles: RoleName[], env: Record<string, string>, output?: string[]): Promise<Instance> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), `portal-${port}-`));
+export interface StaffPortalOptions {
+  /** The staff accounts to import on first start (tests/e2e/fixtures.ts STAFF). */
+  roles: readonly RoleName[];
+  /** Other accounts to import beside them. */
+  others?: { email: string; password: string; role: RoleName }[];
+  env?: Record<string, string>;
+  /** Keeps what the portal prints, for tests that read its logs. */
+  output?: string[];
+  /** Names the data directory (a temporary one by default). */
+  label?: string;
+}
+
+export type StaffPortal = Instance & { dataDir: string; usersFile: string };
+
+/**
+ * The one way a spec starts a portal of its own (`npm start`): a fresh data dir, the staff accounts of `roles`
+ * (and `others`) in a users file imported on first start, the embedded store unless `env` names a database.
+ */
+export async function startStaffPortal(port: number, options: StaffPortalOptions): Promise<StaffPortal> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `${options.label ?? 'portal'}-${port}-`));
   const usersFile = path.join(dataDir, 'users.json');
-  await writeUsersFile(
-    usersFile,
-    roles.map((role) => ({ ...STAFF[role], role })),
+  await writeUsersFile(usersFile, [...options.roles.map((role) => ({ ...STAFF[role], role })), ...(options.others ?? [])]);
+  const instance = await startInstance(
+    port,
+    { DATABASE_URL: '', PORTAL_DATA_DIR: dataDir, PORTAL_USERS_FILE: usersFile, ...options.env },
+    options.output,
   );
-  return startInstance(port, { PORTAL_DATA_DIR: dataDir, PORTAL_USERS_FILE: usersFile, ...env }, output);
+  return { ...instance, dataDir, usersFile };
 }

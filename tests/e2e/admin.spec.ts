@@ -1,6 +1,7 @@
 import { expect, signIn, snapshot, test } from './fixtures';
 import { E2E } from './ports';
 import { jsonSignIn, sessionCookie } from './support/session';
+import { UsersPage } from './pages/users-page';
 
 /** Users managed in the portal by an admin, in Chromium: the whole journey, the last-admin guard, and who may not. */
 
@@ -9,41 +10,33 @@ const NEW = 'journey@example.com';
 
 test('an admin adds, changes, resets, disables, enables and removes a user; each change works at once and is audited', async ({ page }) => {
   await signIn(page, 'admin', '/admin/users');
-  await page.goto('/admin/users');
-  const add = page.getByRole('form', { name: 'Add a user' });
-  await add.getByLabel('Email').fill(NEW);
-  await add.getByLabel('Role').selectOption('editor');
-  await add.getByRole('button', { name: 'Add user' }).click();
-  const first = await add.getByTestId('one-time-password').textContent();
+  const users = new UsersPage(page);
+  await users.open();
+  const first = await users.addUser(NEW, 'editor');
   expect(first).toMatch(/^[A-Za-z0-9_-]{16}$/);
-  await expect(add.getByTestId('admin-result')).toContainText(`Added ${NEW} as editor`);
-  expect((await jsonSignIn(origin, NEW, first!)).signedIn).toBe(true);
+  await expect(users.result()).toContainText(`Added ${NEW} as editor`);
+  expect((await jsonSignIn(origin, NEW, first)).signedIn).toBe(true);
 
-  const row = page.locator(`tr[data-user="${NEW}"]`);
-  await expect(row.locator('[data-cell="role"]')).toHaveText('editor');
-  const form = page.getByRole('form', { name: `Change ${NEW}` });
-  await form.getByLabel(`Role of ${NEW}`).selectOption('viewer');
-  await form.getByRole('button', { name: 'Change role' }).click();
-  await expect(row.locator('[data-cell="role"]')).toHaveText('viewer');
-  await expect(form.getByLabel(`Role of ${NEW}`)).toHaveValue('viewer'); // the choice follows the stored role
+  await expect(users.cell(NEW, 'role')).toHaveText('editor');
+  await users.changeRole(NEW, 'viewer');
+  await expect(users.cell(NEW, 'role')).toHaveText('viewer');
+  await expect(users.form(NEW).getByLabel(`Role of ${NEW}`)).toHaveValue('viewer'); // the choice follows the stored role
 
-  await form.getByRole('button', { name: 'Reset password' }).click();
-  const second = await form.getByTestId('one-time-password').textContent();
+  const second = await users.resetPassword(NEW);
   expect(second).not.toBe(first);
-  expect((await jsonSignIn(origin, NEW, first!)).signedIn).toBe(false);
-  expect((await jsonSignIn(origin, NEW, second!)).signedIn).toBe(true);
+  expect((await jsonSignIn(origin, NEW, first)).signedIn).toBe(false);
+  expect((await jsonSignIn(origin, NEW, second)).signedIn).toBe(true);
 
-  await form.getByRole('button', { name: 'Disable' }).click();
-  await expect(row.locator('[data-cell="status"]')).toHaveText('disabled');
-  expect((await jsonSignIn(origin, NEW, second!)).signedIn).toBe(false);
-  await form.getByRole('button', { name: 'Enable' }).click();
-  await expect(row.locator('[data-cell="status"]')).toHaveText('enabled');
+  await users.press(NEW, 'Disable');
+  await expect(users.cell(NEW, 'status')).toHaveText('disabled');
+  expect((await jsonSignIn(origin, NEW, second)).signedIn).toBe(false);
+  await users.press(NEW, 'Enable');
+  await expect(users.cell(NEW, 'status')).toHaveText('enabled');
   await snapshot(page, 'admin-users');
 
-  page.once('dialog', (dialog) => void dialog.accept());
-  await form.getByRole('button', { name: 'Remove' }).click();
-  await expect(row).toHaveCount(0);
-  expect((await jsonSignIn(origin, NEW, second!)).signedIn).toBe(false);
+  await users.remove(NEW);
+  await expect(users.row(NEW)).toHaveCount(0);
+  expect((await jsonSignIn(origin, NEW, second)).signedIn).toBe(false);
 
   await page.goto(`/admin/audit?actor=admin%40demo.picks.test`);
   const actions = await page.locator('[data-testid="audit-table"] tbody tr td:nth-child(5)').allTextContents();
@@ -54,19 +47,17 @@ test('an admin adds, changes, resets, disables, enables and removes a user; each
 
 test('the last enabled admin can be neither demoted, disabled nor removed', async ({ page }) => {
   await signIn(page, 'admin', '/admin/users');
-  await page.goto('/admin/users');
+  const users = new UsersPage(page);
+  await users.open();
   const me = 'admin@demo.picks.test';
-  const form = page.getByRole('form', { name: `Change ${me}` });
-  await form.getByLabel(`Role of ${me}`).selectOption('viewer');
-  await form.getByRole('button', { name: 'Change role' }).click();
-  await expect(form.getByTestId('admin-result')).toContainText(`${me} is the last enabled admin`);
-  await form.getByRole('button', { name: 'Disable' }).click();
-  await expect(form.getByTestId('admin-result')).toContainText('last enabled admin');
-  page.once('dialog', (dialog) => void dialog.accept());
-  await form.getByRole('button', { name: 'Remove' }).click();
-  await expect(form.getByTestId('admin-result')).toContainText('last enabled admin');
+  await users.changeRole(me, 'viewer');
+  await expect(users.result(me)).toContainText(`${me} is the last enabled admin`);
+  await users.press(me, 'Disable');
+  await expect(users.result(me)).toContainText('last enabled admin');
+  await users.remove(me);
+  await expect(users.result(me)).toContainText('last enabled admin');
   await page.reload();
-  await expect(page.locator(`tr[data-user="${me}"] [data-cell="role"]`)).toHaveText('admin');
+  await expect(users.cell(me, 'role')).toHaveText('admin');
   await page.goto('/admin/audit?action=user.role&outcome=failed');
   await expect(page.getByTestId('audit-table')).toContainText('LAST_ADMIN');
 });

@@ -9,10 +9,11 @@ import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
 import { receiverAccepts } from '../support/webhook-signature';
-import { expect, signIn, STAFF, test } from './fixtures';
+import { expect, signIn, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
 import { waitUntil, type Instance } from './support/instances';
 import { startStaffPortal } from './support/staff-portal';
+import { DeliveriesPage } from './pages/deliveries-page';
 import { sessionCookie, walkSandbox } from './support/session';
 
 /**
@@ -322,24 +323,18 @@ test.describe.serial('deliveries on one portal', () => {
     expect((await editor('GET', `/api/deliveries/${everyMinute.id}`)).status).toBe(404);
     expect(list.text).not.toContain(WEBHOOK_SECRET);
     expect(list.text).not.toContain('PRIVATE KEY');
-    await page.goto(`${portal.origin}/login?callbackUrl=/deliveries`);
-    await page.getByLabel('Email').fill(STAFF.editor.email);
-    await page.getByLabel('Password').fill(STAFF.editor.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/deliveries');
-    await expect(page.locator('[data-delivery="Webhook"]')).toContainText('Secret');
-    await expect(page.locator('[data-delivery="Broken mid-way"] [data-state=failing]')).toBeVisible();
+    const deliveries = new DeliveriesPage(page, portal.origin);
+    await deliveries.openAsEditor();
+    await expect(deliveries.delivery('Webhook')).toContainText('Secret');
+    await expect(deliveries.delivery('Broken mid-way').locator('[data-state=failing]')).toBeVisible();
     expect(await page.content()).not.toContain(WEBHOOK_SECRET);
     expect(logs.join('')).not.toContain(WEBHOOK_SECRET);
     expect(logs.join('')).not.toContain('PRIVATE KEY');
   });
   test('the form: filters chosen from the licence, a preview before saving, every problem under its field at once', async ({ page }) => {
-    await page.goto(`${portal.origin}/login?callbackUrl=/deliveries`);
-    await page.getByLabel('Email').fill(STAFF.editor.email);
-    await page.getByLabel('Password').fill(STAFF.editor.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname === '/deliveries');
-    const form = page.getByRole('form', { name: 'New delivery' });
+    const deliveries = new DeliveriesPage(page, portal.origin);
+    await deliveries.openAsEditor();
+    const form = deliveries.form;
     // Sport is a choice of the licensed sports, not free text.
     const sports = await form.getByLabel('Sport', { exact: true }).locator('option').allTextContents();
     expect(sports[0]).toBe('Any sport');
@@ -364,25 +359,25 @@ test.describe.serial('deliveries on one portal', () => {
     await form.getByLabel('Schedule preset').selectOption('custom');
     await form.locator('#f-schedule').fill('61 * * * *');
     await expect(form.getByTestId('schedule-preview')).toContainText('not a valid cron expression');
-    await form.getByRole('button', { name: 'Create delivery' }).click();
+    await deliveries.create();
     await expect(form.getByTestId('delivery-problem')).toContainText('3 fields need a change');
-    await expect(form.locator('[data-field-error="f-name"]')).toHaveText('is required');
-    await expect(form.locator('[data-field-error="f-from"]')).toContainText('Did you mean "today-1d"?');
-    await expect(form.locator('[data-field-error="f-schedule"]')).toContainText('not a valid cron expression');
+    await expect(deliveries.fieldError('f-name')).toHaveText('is required');
+    await expect(deliveries.fieldError('f-from')).toContainText('Did you mean "today-1d"?');
+    await expect(deliveries.fieldError('f-schedule')).toContainText('not a valid cron expression');
     await expect(form.getByLabel('From')).toHaveAttribute('aria-invalid', 'true');
     // Put right, it is created and listed, with the filters as chosen.
     await form.getByLabel('Name').fill('Tennis upcoming');
     await form.getByLabel('From').fill('today-1d');
     await form.getByLabel('Schedule preset').selectOption('weekdays');
     await expect(form.locator('#f-schedule')).toHaveValue('0 6 * * 1-5');
-    await form.getByRole('button', { name: 'Create delivery' }).click();
-    const created = page.locator('[data-delivery="Tennis upcoming"]');
+    await deliveries.create();
+    const created = deliveries.delivery('Tennis upcoming');
     await expect(created).toBeVisible();
     for (const filter of ['sport Tennis', 'status upcoming', 'from today-1d', 'to today+1d'])
       await expect(created.getByTestId('filters')).toContainText(filter);
     await expect(form.getByTestId('delivery-problem')).toHaveCount(0);
     // Run now: the note follows the run to its end without a reload.
-    await created.getByRole('button', { name: 'Run now' }).click();
+    await deliveries.runNow('Tennis upcoming');
     await expect(page.getByTestId('run-note')).toHaveText(/^“Tennis upcoming” ran: (complete|complete, but empty)\.$/, { timeout: 30_000 });
     await expect(created.getByTestId('last-run')).not.toContainText('running');
   });

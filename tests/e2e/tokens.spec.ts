@@ -8,6 +8,7 @@ import { expect, signIn, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
 import { type Instance } from './support/instances';
 import { startStaffPortal } from './support/staff-portal';
+import { TokensPage } from './pages/tokens-page';
 import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
 
@@ -532,49 +533,38 @@ test('on /tokens an admin makes a token, sees it once, watches its use and is to
 }) => {
   needPg();
   await signIn(page, 'admin', '/tokens', A());
-  await expect(page.getByRole('heading', { name: 'API tokens' })).toBeVisible();
-  const form = page.getByRole('form', { name: 'Make a token' });
+  const tokens = new TokensPage(page);
+  await tokens.expectOpen();
   // Every wrong field named at once: no content ticked, no name.
-  await form.getByLabel('picks').uncheck();
-  await form.getByLabel('results').uncheck();
-  await form.getByLabel('Records a day').fill('0');
-  await form.getByLabel('Name (the system that uses it)').fill(' ');
-  await form.getByRole('button', { name: 'Make token' }).click();
-  const problem = page.getByTestId('token-problem');
-  await expect(problem).toContainText('3 fields need a change');
-  await expect(problem).toContainText('scope.content');
-  await expect(problem).toContainText('dailyRecords');
+  await tokens.fill({ untick: ['picks', 'results'], dailyRecords: '0', name: ' ' });
+  await tokens.make();
+  await expect(tokens.problem).toContainText('3 fields need a change');
+  await expect(tokens.problem).toContainText('scope.content');
+  await expect(tokens.problem).toContainText('dailyRecords');
 
-  await form.getByLabel('Name (the system that uses it)').fill('Newsletter job');
-  await form.getByLabel('picks').check();
-  await form.getByLabel('Tennis', { exact: true }).check();
-  await form.getByLabel('Records a day').fill('12');
-  await form.getByRole('button', { name: 'Make token' }).click();
-  const shown = page.getByTestId('new-token-value');
-  await expect(shown).toHaveText(/^pvt_[A-Za-z0-9_-]{43}$/);
-  const token = (await shown.textContent())!;
+  await tokens.fill({ name: 'Newsletter job', tick: ['picks', 'Tennis'], dailyRecords: '12' });
+  await tokens.make();
+  await expect(tokens.shown).toHaveText(/^pvt_[A-Za-z0-9_-]{43}$/);
+  const token = (await tokens.shown.textContent())!;
   made['Newsletter job'] = { id: '', token };
-  const row = page.getByTestId('tokens-table').getByRole('row', { name: /Newsletter job/ });
-  await expect(row).toContainText('picks; Tennis');
-  await expect(row).toContainText('60/min, 12/day');
+  await expect(tokens.row('Newsletter job')).toContainText('picks; Tennis');
+  await expect(tokens.row('Newsletter job')).toContainText('60/min, 12/day');
 
   // Read 10 of its 12 records: the overview says it is near its quota; its page shows the day's use.
   const read = await v1(A(), '/picks?limit=10', token); // the page's own instance counts it at once
   expect(read.body.data.map((r: { sport: string }) => r.sport)).toEqual(Array(10).fill('Tennis'));
   await page.reload();
-  await expect(page.getByTestId('new-token-value')).toHaveCount(0); // shown once
+  await expect(tokens.shown).toHaveCount(0); // shown once
   expect(await page.content()).not.toContain(token.slice(4));
-  await page.getByRole('link', { name: 'Newsletter job' }).click();
-  await expect(page.getByRole('heading', { name: 'Newsletter job' })).toBeVisible();
-  await expect(page.getByTestId('usage-table').locator('tbody tr')).toHaveCount(1, { timeout: 15_000 });
-  await expect(page.getByTestId('usage-table').locator('tbody tr')).toContainText(['10']);
+  await tokens.openToken('Newsletter job');
+  await expect(tokens.usageRows()).toHaveCount(1, { timeout: 15_000 });
+  await expect(tokens.usageRows()).toContainText(['10']);
   await page.goto(`${A()}/`);
   await expect(page.getByTestId('token-limits')).toContainText(/Newsletter job: 83 % of today’s quota used/, { timeout: 15_000 });
 
   // Revoked from its page: refused at once, marked revoked.
   await page.getByRole('link', { name: 'Newsletter job' }).click();
-  page.once('dialog', (dialog) => void dialog.accept());
-  await page.getByRole('button', { name: 'Revoke' }).click();
+  await tokens.revoke();
   await expect(page.getByText('revoked', { exact: true }).first()).toBeVisible();
   expect((await v1(A(), '/picks?limit=1', token)).status).toBe(401);
 });

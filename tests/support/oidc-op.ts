@@ -26,6 +26,14 @@ export interface TestOp {
   close(): Promise<void>;
 }
 
+// This provider knowingly runs oidc-provider's development quick start (memory adapter, its own keys, the dev
+// login form): its warnings saying so are held back, so the test output holds test results only.
+const warn = console.warn;
+console.warn = (...args: unknown[]) => {
+  if (typeof args[0] === 'string' && args[0].startsWith('oidc-provider WARNING: a quick start development-only')) return;
+  warn(...args);
+};
+
 export async function startOp(portalOrigin: string, accounts: Record<string, OidcAccount>): Promise<TestOp> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -58,7 +58,7 @@ export async function startInstance(port: number, env: Record<string, string>, o
       output?.push(chunk.toString());
       log.write(chunk);
     });
-  child.once('exit', () => log.end());
+  child.once('close', () => log.end()); // after its output has drained, not at its exit
   const origin = `http://127.0.0.1:${port}`;
   await waitUntil(async () => (await fetch(`${origin}/login`)).ok, `the portal on ${port}`);
   const exited = child.exitCode !== null ? Promise.resolve() : once(child, 'exit');

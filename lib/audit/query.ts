@@ -1,3 +1,4 @@
+import { EXPORT_ACTIONS } from '../vocabulary/audit';
 import { z } from 'zod';
 import { DAY as day, instant, parseStrictQuery } from '../strict-query';
 import type { AuditQuery } from '../store/audit';
@@ -7,12 +8,7 @@ import type { AuditQuery } from '../store/audit';
 export const AUDIT_ACTIONS = [
   'sign-in',
   'sign-out',
-  'export.picks',
-  'export.results',
-  'export.changes',
-  'export.audit',
-  'export.history',
-  'export.corrections',
+  ...EXPORT_ACTIONS,
   'user.add',
   'user.role',
   'user.disable',

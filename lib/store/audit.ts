@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EXPORT_ACTIONS } from '../vocabulary/audit';
 import type { Insertable, Kysely, SelectQueryBuilder, Selectable } from 'kysely';
 import { takeLock } from './locks';
 import { readMeta, writeMeta } from './meta';
@@ -168,7 +169,7 @@ export async function appendAudit(db: Db, input: AuditInput): Promise<AuditEntry
 }
 
 export interface AuditQuery {
-  /** Only exports (export.picks and export.results). */
+  /** Only the entries of files that left the portal (EXPORT_ACTIONS). */
   exportsOnly?: boolean;
   from?: string;
   to?: string;
@@ -180,15 +181,7 @@ export interface AuditQuery {
 /** The entries a query selects (every filter optional). */
 function matching(db: Db, query: AuditQuery): SelectQueryBuilder<Database, 'audit_log', Selectable<AuditLogTable>> {
   let select = db.selectFrom('audit_log').selectAll();
-  if (query.exportsOnly)
-    select = select.where('action', 'in', [
-      'export.picks',
-      'export.results',
-      'export.changes',
-      'export.audit',
-      'export.history',
-      'export.corrections',
-    ]);
+  if (query.exportsOnly) select = select.where('action', 'in', [...EXPORT_ACTIONS]);
   if (query.from) select = select.where('at', '>=', query.from);
   if (query.to) select = select.where('at', '<', query.to);
   if (query.actor) select = select.where('actor', '=', query.actor);

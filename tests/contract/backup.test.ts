@@ -172,7 +172,7 @@ describe('backup and restore of the embedded database', () => {
 
     const pgStore = await run(['backup', '--', file], { DATABASE_URL: 'postgres://portal@127.0.0.1:1/portal' });
     expect(pgStore).toMatchObject({ code: 2, out: expect.stringContaining('pg_dump --format=custom') });
-  });
+  }, 90_000); // four commands, each a whole node process: room for a busy machine
 
   it('refuses a tampered backup whose trail disagrees with the checkpoints and keys kept outside; restores it only when told, recorded; onto a new machine too', async () => {
     const { dir, store } = await portalData();

@@ -2,6 +2,7 @@ import { PortalLink } from '@/components/portal-link';
 import { can, type Capability, type Role } from '@/lib/vocabulary/roles';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { MainNav } from '@/components/main-nav';
+import { Badge } from '@/components/ui/badge';
 import { defaultHref } from '@/lib/date-presets';
 import { ThemeSwitch } from '@/components/theme-switch';
 import { TimeZoneSwitch } from '@/components/time-zone-switch';
@@ -45,7 +46,7 @@ export function AppHeader({ email, role, theme }: { email: string; role: Role; t
           <span className="hidden min-w-0 truncate text-slate-600 2xl:inline" title={email}>
             {email}
           </span>
-          <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{role}</span>
+          <Badge tone="brand">{role}</Badge>
           <TimeZoneSwitch />
           <ThemeSwitch initial={theme} />
           <SignOutButton />

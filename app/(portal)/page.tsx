@@ -9,7 +9,7 @@ import { changeCounts } from '@/lib/changes/view';
 import { deliveryAlerts, EMPTY_RUNS_ALERT } from '@/lib/deliveries/view';
 import { PageHeader } from '@/components/ui/page-header';
 import { OverviewTiles } from '@/components/overview/tiles';
-import { StatusBadge } from '@/components/status-badge';
+import { StatusBadge } from '@/components/ui/badge';
 import { unhealthySports } from '@/lib/feed-health';
 import { tokensNearLimits } from '@/lib/tokens/pages';
 import { cardClass } from '@/components/ui/card';

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@/lib/store/audit';
 import { UtcTime } from '@/components/utc-time';
-import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '@/components/data-table';
+import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/card';
 
 const dash = (value: string | number | null) => value ?? '—';

@@ -1,19 +1,10 @@
 import { PortalLink } from '@/components/portal-link';
-import { DataTable, type Column } from '@/components/data-table';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import type { Lifecycle } from '@/lib/changes/reconcile';
 import type { StoredChange } from '@/lib/store/changes';
-import { StatusBadge } from '@/components/status-badge';
+import { StatusBadge } from '@/components/ui/badge';
 import { UtcTime } from '@/components/utc-time';
 import { linkClass } from '@/components/ui/text-link';
-
-const KIND_TONE: Record<string, string> = {
-  new: 'bg-emerald-50 text-emerald-800 ring-emerald-200',
-  status: 'bg-sky-50 text-sky-800 ring-sky-200',
-  result: 'bg-violet-50 text-violet-800 ring-violet-200',
-  updated: 'bg-amber-50 text-amber-900 ring-amber-200',
-  withdrawn: 'bg-red-50 text-red-800 ring-red-200',
-  restored: 'bg-teal-50 text-teal-800 ring-teal-200',
-};
 
 function Side({ life }: { life: Lifecycle | null }) {
   if (!life) return <span className="text-slate-500">not delivered</span>;
@@ -41,9 +32,7 @@ const COLUMNS: Column<StoredChange>[] = [
     cell: (e) => (
       <span className="flex flex-wrap gap-1">
         {e.kinds.map((kind) => (
-          <span key={kind} className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_TONE[kind] ?? ''}`}>
-            {kind}
-          </span>
+          <StatusBadge key={kind} value={kind} />
         ))}
       </span>
     ),

@@ -1,8 +1,11 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
-import { ChartFrame, COLOURS, Section, td, th } from '@/components/coverage/section';
+import { ChartFrame, COLOURS, Section } from '@/components/coverage/section';
+import { DataTable } from '@/components/ui/data-table';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
+
+type Day = CoverageReport['timeline'][number];
 
 /** Picks per event day, stacked by sport, with its table. */
 export function PicksTimeline({ report }: { report: CoverageReport }) {
@@ -27,38 +30,20 @@ export function PicksTimeline({ report }: { report: CoverageReport }) {
       </ChartFrame>
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer font-medium text-brand-700">Show as a table</summary>
-        <table className="mt-2 text-sm">
-          <thead>
-            <tr>
-              <th scope="col" className={th}>
-                Day
-              </th>
-              {report.sports.map((s) => (
-                <th key={s} scope="col" className={th}>
-                  {s}
-                </th>
-              ))}
-              <th scope="col" className={th}>
-                Total
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.timeline.map((d) => (
-              <tr key={d.day}>
-                <th scope="row" className={`${td} text-left font-normal`}>
-                  {d.day}
-                </th>
-                {report.sports.map((s) => (
-                  <td key={s} className={`${td} tabular-nums`}>
-                    {d.bySport[s] ?? 0}
-                  </td>
-                ))}
-                <td className={`${td} tabular-nums`}>{d.total}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="mt-2">
+          <DataTable
+            testId="timeline-table"
+            frame="bare"
+            caption="Picks per day, by sport"
+            columns={[
+              { id: 'day', header: 'Day', rowHeader: true, nowrap: true, cell: (d: Day) => d.day },
+              ...report.sports.map((s) => ({ id: `sport-${s}`, header: s, align: 'right' as const, cell: (d: Day) => d.bySport[s] ?? 0 })),
+              { id: 'total', header: 'Total', align: 'right', cell: (d: Day) => d.total },
+            ]}
+            rows={report.timeline}
+            rowKey={(d) => d.day}
+          />
+        </div>
       </details>
     </Section>
   );

@@ -2,9 +2,38 @@
 
 import { PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { UtcTime } from '@/components/utc-time';
-import { capitalise, HeaderRow, pct, Section, td } from '@/components/coverage/section';
+import { capitalise, pct, Section } from '@/components/coverage/section';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import { linkClass } from '@/components/ui/text-link';
+
+type ScopeRow = CoverageReport['rows'][number];
+
+const COLUMNS: Column<ScopeRow>[] = [
+  { id: 'sport', header: 'Sport', cell: (r) => r.sport },
+  { id: 'league', header: 'League', rowHeader: true, className: 'font-medium', cell: (r) => r.league },
+  {
+    id: 'licensed',
+    header: 'Licensed',
+    cell: (r) => (r.licensed === null ? 'not stated' : r.licensed ? 'yes' : <span className="font-medium text-red-700">no</span>),
+  },
+  { id: 'delivered', header: 'Delivered', align: 'right', cell: (r) => r.total },
+  ...[...PICK_STATUSES, 'other' as const].map((status): Column<ScopeRow> => ({
+    id: status,
+    header: capitalise(status),
+    align: 'right',
+    cell: (r) => r.byStatus[status],
+  })),
+  { id: 'player-picks', header: 'Player picks', align: 'right', cell: (r) => pct(r.total ? r.playerPicks / r.total : null) },
+  { id: 'last-published', header: 'Last published', nowrap: true, cell: (r) => <UtcTime iso={r.lastPublishedAt} /> },
+  {
+    id: 'empty-days',
+    header: 'Days without picks',
+    align: 'right',
+    title: (r) => r.emptyDays.join(', '),
+    cell: (r) => r.emptyDays.length,
+  },
+];
 
 /** Licensed scope against delivery: one row per sport and league, downloadable as CSV. */
 export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHref: string }) {
@@ -19,54 +48,15 @@ export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHr
           Download the matrix as CSV
         </a>
       </div>
-      <div className="overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="coverage-matrix">
-          <caption className="sr-only">Scope against delivery per sport and league</caption>
-          <thead className="bg-slate-50">
-            <HeaderRow
-              labels={[
-                'Sport',
-                'League',
-                'Licensed',
-                'Delivered',
-                ...PICK_STATUSES.map(capitalise),
-                'Other',
-                'Player picks',
-                'Last published',
-                'Days without picks',
-              ]}
-            />
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {report.rows.map((r) => (
-              <tr key={`${r.sport}/${r.league}`} data-league={r.league}>
-                <td className={td}>{r.sport}</td>
-                <th scope="row" className={`${td} text-left font-medium`}>
-                  {r.league}
-                </th>
-                <td className={td}>
-                  {r.licensed === null ? 'not stated' : r.licensed ? 'yes' : <span className="font-medium text-red-700">no</span>}
-                </td>
-                <td className={`${td} tabular-nums`} data-total="">
-                  {r.total}
-                </td>
-                {[...PICK_STATUSES, 'other' as const].map((status) => (
-                  <td key={status} className={`${td} tabular-nums`}>
-                    {r.byStatus[status]}
-                  </td>
-                ))}
-                <td className={`${td} tabular-nums`}>{pct(r.total ? r.playerPicks / r.total : null)}</td>
-                <td className={td}>
-                  <UtcTime iso={r.lastPublishedAt} />
-                </td>
-                <td className={`${td} tabular-nums`} title={r.emptyDays.join(', ')}>
-                  {r.emptyDays.length}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="coverage-matrix"
+        frame="bare"
+        caption="Scope against delivery per sport and league"
+        columns={COLUMNS}
+        rows={report.rows}
+        rowKey={(r) => `${r.sport}/${r.league}`}
+        rowData={(r) => ({ 'data-league': r.league })}
+      />
     </Section>
   );
 }

@@ -3,12 +3,10 @@
 import { ResponsiveContainer } from 'recharts';
 import { cardClass } from '@/components/ui/card';
 
-/** What the coverage sections share: the section frame, the chart frame, table cell styles, chart colours, percentages. */
+/** What the coverage sections share: the section frame, the chart frame, chart colours, percentages. */
 
 export const COLOURS = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#c2410c', '#0f766e', '#be185d', '#4338ca', '#a16207', '#334155'];
 export const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
-export const th = 'px-3 py-2 text-left font-semibold text-slate-700';
-export const td = 'px-3 py-1.5';
 
 export function Section({ id, title, note, children }: { id: string; title: string; note?: string; children: React.ReactNode }) {
   return (
@@ -23,19 +21,6 @@ export function Section({ id, title, note, children }: { id: string; title: stri
 }
 
 export const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-
-/** A table's column headings, one `th` each. */
-export function HeaderRow({ labels }: { labels: readonly string[] }) {
-  return (
-    <tr>
-      {labels.map((label) => (
-        <th key={label} scope="col" className={th}>
-          {label}
-        </th>
-      ))}
-    </tr>
-  );
-}
 
 /** A chart's box: fixed height, an image to assistive technology (its figures are always in a table beside it). */
 export function ChartFrame({ testId, label, children }: { testId: string; label: string; children: React.ReactElement }) {

@@ -1,9 +1,24 @@
 'use client';
 
 import { CartesianGrid, ComposedChart, Legend, Line, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import { ChartFrame, capitalise, HeaderRow, pct, Section, td } from '@/components/coverage/section';
+import { ChartFrame, capitalise, pct, Section } from '@/components/coverage/section';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import { PICK_RESULTS } from '@/lib/picks-api/vocabulary';
 import type { CoverageReport } from '@/lib/coverage/aggregate';
+
+const TIERS: Column<CoverageReport['tiers'][number]>[] = [
+  { id: 'tier', header: 'Tier', rowHeader: true, cell: (t) => t.tier },
+  { id: 'wins', header: 'Wins', align: 'right', cell: (t) => t.wins },
+  { id: 'losses', header: 'Losses', align: 'right', cell: (t) => t.losses },
+  { id: 'hit-rate', header: 'Hit rate', align: 'right', cell: (t) => pct(t.hitRate) },
+];
+
+const BUCKETS: Column<CoverageReport['calibration']['buckets'][number]>[] = [
+  { id: 'stated', header: 'Stated', rowHeader: true, nowrap: true, cell: (b) => `${pct(b.from)}–${pct(b.to)}` },
+  { id: 'settled', header: 'Settled (win/loss)', align: 'right', cell: (b) => b.settled },
+  { id: 'wins', header: 'Wins', align: 'right', cell: (b) => b.wins },
+  { id: 'realised', header: 'Realised', align: 'right', cell: (b) => pct(b.winRate) },
+];
 
 /** Results per league, hit rate per tier, and calibration (stated probability against realised win rate). */
 export function SettledResults({ report }: { report: CoverageReport }) {
@@ -19,43 +34,23 @@ export function SettledResults({ report }: { report: CoverageReport }) {
       <div className="grid gap-6 lg:grid-cols-2">
         <div className="min-w-0 overflow-x-auto">
           <h3 className="mb-2 text-sm font-medium">Result mix per league</h3>
-          <table className="text-sm">
-            <thead>
-              <HeaderRow labels={['League', ...PICK_RESULTS.map(capitalise)]} />
-            </thead>
-            <tbody>
-              {report.rows.map((r) => (
-                <tr key={r.league}>
-                  <th scope="row" className={`${td} text-left font-normal`}>
-                    {r.league}
-                  </th>
-                  {PICK_RESULTS.map((k) => (
-                    <td key={k} className={`${td} tabular-nums`}>
-                      {r.results[k]}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            testId="result-mix"
+            frame="bare"
+            columns={[
+              { id: 'league', header: 'League', rowHeader: true, cell: (r: CoverageReport['rows'][number]) => r.league },
+              ...PICK_RESULTS.map((k) => ({
+                id: k,
+                header: capitalise(k),
+                align: 'right' as const,
+                cell: (r: CoverageReport['rows'][number]) => r.results[k],
+              })),
+            ]}
+            rows={report.rows}
+            rowKey={(r) => `${r.sport}/${r.league}`}
+          />
           <h3 className="mb-2 mt-5 text-sm font-medium">Hit rate per confidence tier (wins ÷ wins and losses)</h3>
-          <table className="text-sm" data-testid="tier-table">
-            <thead>
-              <HeaderRow labels={['Tier', 'Wins', 'Losses', 'Hit rate']} />
-            </thead>
-            <tbody>
-              {report.tiers.map((t) => (
-                <tr key={t.tier}>
-                  <th scope="row" className={`${td} text-left font-normal`}>
-                    {t.tier}
-                  </th>
-                  <td className={`${td} tabular-nums`}>{t.wins}</td>
-                  <td className={`${td} tabular-nums`}>{t.losses}</td>
-                  <td className={`${td} tabular-nums`}>{pct(t.hitRate)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable testId="tier-table" frame="bare" columns={TIERS} rows={report.tiers} rowKey={(t) => t.tier} />
         </div>
         <div className="min-w-0 overflow-x-auto">
           <h3 className="text-sm font-medium">Calibration: stated probability against realised win rate</h3>
@@ -99,23 +94,16 @@ export function SettledResults({ report }: { report: CoverageReport }) {
           </ChartFrame>
           <details className="mt-3 text-sm">
             <summary className="cursor-pointer font-medium text-brand-700">Show as a table</summary>
-            <table className="mt-2 text-sm">
-              <thead>
-                <HeaderRow labels={['Stated', 'Settled (win/loss)', 'Wins', 'Realised']} />
-              </thead>
-              <tbody>
-                {report.calibration.buckets.map((b) => (
-                  <tr key={b.from}>
-                    <th scope="row" className={`${td} text-left font-normal`}>
-                      {pct(b.from)}–{pct(b.to)}
-                    </th>
-                    <td className={`${td} tabular-nums`}>{b.settled}</td>
-                    <td className={`${td} tabular-nums`}>{b.wins}</td>
-                    <td className={`${td} tabular-nums`}>{pct(b.winRate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div className="mt-2">
+              <DataTable
+                testId="calibration-table"
+                frame="bare"
+                caption="Calibration"
+                columns={BUCKETS}
+                rows={report.calibration.buckets}
+                rowKey={(b) => b.from}
+              />
+            </div>
           </details>
         </div>
       </div>

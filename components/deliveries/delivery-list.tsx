@@ -10,6 +10,7 @@ import { DeliveryForm } from '@/components/deliveries/delivery-form';
 import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { buttonClass } from '@/components/ui/button';
 import { cardClass, EmptyState } from '@/components/ui/card';
+import { Badge } from '@/components/ui/badge';
 
 /** /deliveries: every delivery with its schedule in words, next runs, last run and state, through the HTTP API. */
 
@@ -86,21 +87,21 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                   {d.kind} as {d.format} → {where(d)}
                 </span>
                 {d.paused ? (
-                  <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900" data-state="paused">
+                  <Badge tone="warning" data-state="paused">
                     paused
-                  </span>
+                  </Badge>
                 ) : d.failuresInARow > 0 ? (
-                  <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900" data-state="failing">
+                  <Badge tone="danger" data-state="failing">
                     failing ({d.failuresInARow} in a row)
-                  </span>
+                  </Badge>
                 ) : d.emptyRunsInARow > 0 ? (
-                  <span
-                    className={`rounded-full px-2 py-0.5 text-xs font-medium ${d.deliversNothing ? 'bg-red-100 text-red-900' : 'bg-amber-100 text-amber-900'}`}
+                  <Badge
+                    tone={d.deliversNothing ? 'danger' : 'warning'}
                     data-state="empty"
                     title="Runs that completed with 0 records: the filters may match nothing"
                   >
                     {d.deliversNothing ? `delivering nothing (${d.emptyRunsInARow} empty runs in a row)` : 'last run empty'}
-                  </span>
+                  </Badge>
                 ) : null}
               </div>
               {d.pauseReason ? <p className="mt-1 text-amber-900">{d.pauseReason}</p> : null}

@@ -1,6 +1,6 @@
 import type { JobView } from '@/lib/jobs/view';
-import { DataTable, type Column } from '@/components/data-table';
-import { StatusBadge } from '@/components/status-badge';
+import { DataTable, type Column } from '@/components/ui/data-table';
+import { StatusBadge } from '@/components/ui/badge';
 import { UtcTime } from '@/components/utc-time';
 
 const every = (s: number) => (s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`);

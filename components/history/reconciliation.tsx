@@ -1,4 +1,4 @@
-import { DataTable, type Column } from '@/components/data-table';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { PortalLink } from '@/components/portal-link';
 import type { AppErrorJson } from '@/lib/errors';

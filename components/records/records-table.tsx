@@ -11,7 +11,7 @@ import {
 import { useEffect, useState, type ReactNode } from 'react';
 import { formatOdds, formatProbability, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
 import { Logo } from '@/components/records/logo';
-import { StatusBadge } from '@/components/status-badge';
+import { StatusBadge } from '@/components/ui/badge';
 import { UtcTime } from '@/components/utc-time';
 import { buttonClass } from '@/components/ui/button';
 import { savePreferences } from '@/components/preferences';

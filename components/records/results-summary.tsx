@@ -5,10 +5,10 @@ import { plural } from '@/lib/plural';
 import { percent, type Outcomes } from '@/lib/records/summary';
 import { useSummary } from '@/components/records/use-summary';
 import { cardClass } from '@/components/ui/card';
+import { DataTable, type Column } from '@/components/ui/data-table';
 
 const ResultsChart = dynamic(() => import('@/components/records/results-chart'), { ssr: false });
 const LEAGUES_SHOWN = 6;
-const cell = 'px-2 py-0.5 text-right tabular-nums';
 
 /** Above /results: what the filtered results add up to, with the hit rate by tier (a chart) and by league. */
 export function ResultsSummary({ query }: { query: string }) {
@@ -90,41 +90,26 @@ function Figures({ summary }: { summary: Extract<ReturnType<typeof useSummary>, 
   );
 }
 
-function RateTable({ label, rows, testId }: { label: string; rows: ({ name: string } & Outcomes)[]; testId: string }) {
+type Rate = { name: string } & Outcomes;
+
+function RateTable({ label, rows, testId }: { label: string; rows: Rate[]; testId: string }) {
+  const columns: Column<Rate>[] = [
+    { id: 'name', header: label, rowHeader: true, className: 'max-w-40 truncate', title: (r) => r.name, cell: (r) => r.name },
+    { id: 'records', header: 'Results', align: 'right', cell: (r) => r.records },
+    { id: 'won-lost', header: 'W–L', align: 'right', nowrap: true, cell: (r) => `${r.win}–${r.loss}` },
+    { id: 'hit-rate', header: 'Hit rate', align: 'right', cell: (r) => percent(r.hitRate) },
+  ];
   return (
-    <table className="mt-1 w-full" data-testid={testId}>
-      <thead className="text-xs text-slate-600">
-        <tr>
-          <th scope="col" className="px-2 py-0.5 text-left font-medium">
-            {label}
-          </th>
-          <th scope="col" className="px-2 py-0.5 text-right font-medium">
-            Results
-          </th>
-          <th scope="col" className="px-2 py-0.5 text-right font-medium">
-            W–L
-          </th>
-          <th scope="col" className="px-2 py-0.5 text-right font-medium">
-            Hit rate
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.name} data-name={row.name}>
-            <th scope="row" className="max-w-40 truncate px-2 py-0.5 text-left font-normal" title={row.name}>
-              {row.name}
-            </th>
-            <td className={cell}>{row.records}</td>
-            <td className={cell}>
-              {row.win}–{row.loss}
-            </td>
-            <td className={cell} data-hit-rate="">
-              {percent(row.hitRate)}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div className="mt-1">
+      <DataTable
+        testId={testId}
+        frame="bare"
+        size="small"
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.name}
+        rowData={(r) => ({ 'data-name': r.name })}
+      />
+    </div>
   );
 }

@@ -2,8 +2,27 @@
 
 import dynamic from 'next/dynamic';
 import type { DayUsage } from '@/lib/store/tokens';
+import { DataTable, type Column } from '@/components/ui/data-table';
 
 const UsageChart = dynamic(() => import('@/components/tokens/usage-chart'), { ssr: false });
+
+const figure = (id: string, header: string, value: (d: DayUsage) => number): Column<DayUsage> => ({
+  id,
+  header,
+  align: 'right',
+  cell: (d) => value(d).toLocaleString('en'),
+});
+
+const columns = (dailyRecords: number): Column<DayUsage>[] => [
+  { id: 'day', header: 'Day', rowHeader: true, nowrap: true, cell: (d) => d.day },
+  figure('requests', 'Requests', (d) => d.requests),
+  figure('records', 'Records', (d) => d.records),
+  { id: 'quota', header: 'Of the quota', align: 'right', cell: (d) => `${Math.round((d.records / dailyRecords) * 100)} %` },
+  figure('bytes', 'Bytes', (d) => d.bytes),
+  figure('refused', 'Refused (4xx)', (d) => d.clientErrors),
+  figure('throttled', 'Throttled (429)', (d) => d.throttled),
+  { id: 'last-from', header: 'Last from', className: 'font-mono text-xs', cell: (d) => d.lastAddress ?? '—' },
+];
 
 /** A token's use over its last 30 days: a chart where people look, and the same figures as a table to read. */
 export function UsagePanel({ days, dailyRecords }: { days: DayUsage[]; dailyRecords: number }) {
@@ -13,47 +32,15 @@ export function UsagePanel({ days, dailyRecords }: { days: DayUsage[]; dailyReco
       <div className="h-56" aria-hidden="true">
         <UsageChart days={days} />
       </div>
-      <table className="w-full text-left text-sm" data-testid="usage-table">
-        <caption className="sr-only">Use per day (UTC)</caption>
-        <thead className="text-xs uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col" className="text-right">
-              Requests
-            </th>
-            <th scope="col" className="text-right">
-              Records
-            </th>
-            <th scope="col" className="text-right">
-              Of the quota
-            </th>
-            <th scope="col" className="text-right">
-              Bytes
-            </th>
-            <th scope="col" className="text-right">
-              Refused (4xx)
-            </th>
-            <th scope="col" className="text-right">
-              Throttled (429)
-            </th>
-            <th scope="col">Last from</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((d) => (
-            <tr key={d.day} data-day={d.day} className="border-t border-slate-100">
-              <td>{d.day}</td>
-              <td className="text-right">{d.requests.toLocaleString('en')}</td>
-              <td className="text-right">{d.records.toLocaleString('en')}</td>
-              <td className="text-right">{Math.round((d.records / dailyRecords) * 100)} %</td>
-              <td className="text-right">{d.bytes.toLocaleString('en')}</td>
-              <td className="text-right">{d.clientErrors.toLocaleString('en')}</td>
-              <td className="text-right">{d.throttled.toLocaleString('en')}</td>
-              <td className="font-mono text-xs">{d.lastAddress ?? '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        testId="usage-table"
+        frame="bare"
+        caption="Use per day (UTC)"
+        columns={columns(dailyRecords)}
+        rows={days}
+        rowKey={(d) => d.day}
+        rowData={(d) => ({ 'data-day': d.day })}
+      />
     </div>
   );
 }

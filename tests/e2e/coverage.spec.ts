@@ -17,7 +17,7 @@ test('a manager sees scope against delivery, charts and field coverage for the d
   const next = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString();
   const direct = await walkSandbox(sandbox, E2E.sandboxKey, 'picks', { from: `${from}T00:00:00.000Z`, to: next });
 
-  const totals = await page.getByTestId('coverage-matrix').locator('[data-total]').allInnerTexts();
+  const totals = await page.getByTestId('coverage-matrix').locator('[data-cell="delivered"]').allInnerTexts();
   expect(totals.reduce((sum, t) => sum + Number(t), 0)).toBe(direct.length);
   await expect(page.getByTestId('coverage-cost')).toContainText(`${direct.length.toLocaleString('en-US')} picks delivered`);
   // /me, one request a page, and the walk's checks at its end (the first page and up to two more: lib/picks-api/settle.ts).

@@ -1,6 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { Badge, StatusBadge } from '@/components/ui/badge';
+import { DataTable } from '@/components/ui/data-table';
 
 /** The UI kit (components/ui/): the looks that repeat are written once, in their primitive, and used everywhere. */
 
@@ -24,5 +28,58 @@ describe('the UI kit', () => {
     const using = (name: string) => files.filter((file) => readFileSync(path.join(root, file), 'utf8').includes(name)).length;
     expect(using('cardClass(')).toBeGreaterThanOrEqual(20);
     expect(using('linkClass(')).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('one table idiom', () => {
+  it('writes no table outside DataTable, but for the records table (ADR 0009)', () => {
+    const tables = files.filter((file) => /<table\b/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(tables.sort()).toEqual(['components/records/records-table.tsx', 'components/ui/data-table.tsx']);
+  });
+
+  it('names rows by their header cell, captions a table, and keeps a small one tight', () => {
+    type Row = { league: string; wins: number };
+    const html = renderToStaticMarkup(
+      createElement(DataTable<Row>, {
+        testId: 'rates',
+        frame: 'bare',
+        size: 'small',
+        caption: 'Hit rate by league',
+        columns: [
+          { id: 'league', header: 'League', rowHeader: true, cell: (r) => r.league },
+          { id: 'wins', header: 'Wins', align: 'right', cell: (r) => r.wins },
+        ],
+        rows: [
+          { league: 'NBA', wins: 3 },
+          { league: 'NHL', wins: 7 },
+        ],
+        rowKey: (r) => r.league,
+        rowData: (r) => ({ 'data-league': r.league }),
+      }),
+    );
+    expect(html).toContain('<caption class="sr-only">Hit rate by league</caption>');
+    expect(html).toMatch(/<table class="w-full text-xs" data-table="small" data-testid="rates">/);
+    expect(html.match(/<th scope="row" data-cell="league"[^>]*>(\w+)<\/th>/g)).toHaveLength(2);
+    expect(html).toMatch(
+      /<tr data-league="NHL"[^>]*><th scope="row" data-cell="league"[^>]*>NHL<\/th><td data-cell="wins" class="[^"]*text-right tabular-nums[^"]*">7<\/td>/,
+    );
+    expect(html).not.toContain('rounded-lg border'); // bare: no card of its own
+  });
+});
+
+describe('the badge', () => {
+  it('is written once: no page spells out a pill', () => {
+    const pills = files.filter((file) =>
+      /rounded-full[^"`]*px-2(\.5)? py-0\.5|className="badge"/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(pills).toEqual(['components/ui/badge.tsx']);
+  });
+
+  it('carries its tone and the data a test finds it by', () => {
+    const html = renderToStaticMarkup(createElement(Badge, { tone: 'danger', 'data-state': 'failing' }, 'failing (2 in a row)'));
+    expect(html).toBe('<span class="badge" data-tone="danger" data-state="failing">failing (2 in a row)</span>');
+    expect(renderToStaticMarkup(createElement(StatusBadge, { value: 'withdrawn' }))).toBe(
+      '<span class="badge" data-v="withdrawn">withdrawn</span>',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { UtcTime } from '@/components/utc-time';
-import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '@/components/data-table';
+import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import type { AuditEntry } from '@/lib/store/audit';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { DataTable, type Column } from '@/components/data-table';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { FieldChanges } from '@/components/history/field-value';
 import { PortalLink } from '@/components/portal-link';

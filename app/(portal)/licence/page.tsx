@@ -6,6 +6,7 @@ import { requirePage } from '@/lib/auth/session';
 import { getLicence } from '@/lib/picks-api/portal';
 import { PageHeader } from '@/components/ui/page-header';
 import { cardClass } from '@/components/ui/card';
+import { Badge } from '@/components/ui/badge';
 
 export const metadata: Metadata = { title: 'Licence' };
 
@@ -26,8 +27,8 @@ function Chips({ items }: { items: string[] | null }) {
   return (
     <ul className="flex flex-wrap gap-1.5">
       {items.map((item) => (
-        <li key={item} className="rounded-full bg-slate-100 px-2.5 py-0.5">
-          {item}
+        <li key={item}>
+          <Badge>{item}</Badge>
         </li>
       ))}
     </ul>

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { CheckFileForm } from '@/components/admin/check-file-form';
-import { DataTable, type Column } from '@/components/data-table';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { DataTable, type Column } from '@/components/data-table';
+import { DataTable, type Column } from '@/components/ui/data-table';
 import { AddUserForm, UserRowActions } from '@/components/admin/user-forms';
 import { UtcTime } from '@/components/utc-time';
 import { requirePage } from '@/lib/auth/session';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { DataTable, sha256Column, type Column } from '@/components/data-table';
+import { DataTable, sha256Column, type Column } from '@/components/ui/data-table';
 import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { filtersText } from '@/components/data-table';
+import { filtersText } from '@/components/ui/data-table';
 import { ReconciliationView } from '@/components/history/reconciliation';
 import { PortalLink } from '@/components/portal-link';
 import { UtcTime } from '@/components/utc-time';

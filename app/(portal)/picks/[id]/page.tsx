@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
 import { Logo } from '@/components/records/logo';
-import { StatusBadge } from '@/components/status-badge';
+import { StatusBadge } from '@/components/ui/badge';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';

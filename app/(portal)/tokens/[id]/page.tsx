@@ -4,7 +4,7 @@ import { requirePage } from '@/lib/auth/session';
 import { licenceChoices, tokenForPage } from '@/lib/tokens/pages';
 import { ErrorPanel } from '@/components/error-panel';
 import { PortalLink } from '@/components/portal-link';
-import { StatusBadge } from '@/components/status-badge';
+import { StatusBadge } from '@/components/ui/badge';
 import { RevokeButton, TokenForm } from '@/components/tokens/token-form';
 import { OwnerForm } from '@/components/tokens/owner-form';
 import { UsagePanel } from '@/components/tokens/usage-panel';

@@ -26,23 +26,16 @@ const json = (body: unknown, status = 200) => Response.json(body, { status, head
 
 export type WebhookOutcome = { webhook: string; status: string; attempts: number; error: string | null; sentAt: string | null };
 
-export const alertView = (a: Alert, webhooks: WebhookOutcome[] = []) => ({
-  id: a.id,
-  kind: a.kind,
-  sport: a.sport,
-  state: a.state,
-  side: a.side,
-  reason: a.reason,
-  detail: a.detail,
-  createdAt: new Date(a.createdMs).toISOString(),
-  dueAt: new Date(a.dueMs).toISOString(),
-  status: a.status,
-  attempts: a.attempts,
-  nextTryAt: a.nextMs === null ? null : new Date(a.nextMs).toISOString(),
-  error: a.error,
-  sentAt: a.sentMs === null ? null : new Date(a.sentMs).toISOString(),
-  channel: 'email',
-  recipients: a.recipients,
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** An alert as the log shows it: the stored alert as it is, its times as ISO strings, and each webhook's outcome. */
+export const alertView = ({ createdMs, dueMs, nextMs, sentMs, ...alert }: Alert, webhooks: WebhookOutcome[] = []) => ({
+  ...alert,
+  createdAt: iso(createdMs)!,
+  dueAt: iso(dueMs)!,
+  nextTryAt: iso(nextMs),
+  sentAt: iso(sentMs),
+  channel: 'email' as const,
   webhooks,
 });
 
@@ -64,7 +57,7 @@ export async function notificationLog(db: Kysely<Database>) {
           status: s.status,
           attempts: s.attempts,
           error: s.error,
-          sentAt: s.sentMs === null ? null : new Date(s.sentMs).toISOString(),
+          sentAt: iso(s.sentMs),
         })),
     ),
   );
@@ -77,7 +70,7 @@ export const digestView = (d: Digest) => ({
   status: d.status,
   attempts: d.attempts,
   error: d.error,
-  sentAt: d.sentMs === null ? null : new Date(d.sentMs).toISOString(),
+  sentAt: iso(d.sentMs),
 });
 
 export async function alertsResponse(): Promise<Response> {

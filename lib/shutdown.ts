@@ -22,7 +22,7 @@ export async function shutdownPortal(graceMs: number, dataDir: string, log: Line
   const started = Date.now();
   log(`[portal] stopping: draining (up to ${Math.round(graceMs / 1000)} s for running exports and delivery runs)`);
   // The loops stop first (the feed releases its lease); what must outlast running work stops after it.
-  await stopJobs('drain');
+  await stopJobs('drain', graceMs);
   while (runningWalks() > 0 && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 200));
   // Page requests already being answered finish too (scripts/portal-server.mjs counts them), within the same grace.
   while ((server.inFlight?.() ?? 0) > 0 && Date.now() - started < graceMs) await new Promise((r) => setTimeout(r, 50));
@@ -42,6 +42,6 @@ export async function shutdownPortal(graceMs: number, dataDir: string, log: Line
     log(`[audit] kept audit entries could not be saved: ${(error as Error).message}`),
   );
   // What this instance added to the audit trail is sealed before it goes (lib/audit/sealing.ts), leases renewed until then.
-  await stopJobs('close');
+  await stopJobs('close', Math.max(1_000, graceMs - (Date.now() - started)));
   await closeStore().catch(() => undefined);
 }

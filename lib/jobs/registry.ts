@@ -94,6 +94,7 @@ export function registerJob(spec: JobSpec): Job {
   const controller = new AbortController();
   let running: Promise<JobOutcome> | null = null;
   let stopped = false;
+  let stopping: Promise<void> | null = null;
   const status: JobStatus = {
     name: spec.name,
     everyMs: spec.everyMs,
@@ -179,20 +180,21 @@ export function registerJob(spec: JobSpec): Job {
   const job: Job = {
     name: spec.name,
     runNow,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      clearTimeout(first);
-      if (timer) clearInterval(timer);
-      status.nextRunAt = null;
-      controller.abort(new Error('the portal is stopping'));
-      await running?.catch(() => undefined);
-      await Promise.resolve(spec.onStop?.()).catch((error: unknown) => said.warn({ err: error }, `${spec.name} did not stop cleanly`));
-      const store = reg.store;
-      if (spec.lease === 'one instance' && store) await releaseJobLease(store.db, spec.name, store.instance).catch(() => undefined);
-      reg.jobs.delete(entry);
-    },
+    // Every caller of stop waits for the one stop: the second does not return while the first still waits.
+    stop: () => (stopping ??= stopOnce()),
   };
+  async function stopOnce() {
+    stopped = true;
+    clearTimeout(first);
+    if (timer) clearInterval(timer);
+    status.nextRunAt = null;
+    controller.abort(new Error('the portal is stopping'));
+    await running?.catch(() => undefined);
+    await Promise.resolve(spec.onStop?.()).catch((error: unknown) => said.warn({ err: error }, `${spec.name} did not stop cleanly`));
+    const store = reg.store;
+    if (spec.lease === 'one instance' && store) await releaseJobLease(store.db, spec.name, store.instance).catch(() => undefined);
+    reg.jobs.delete(entry);
+  }
   const entry: Entry = { spec, job, status, persistedAt: 0, persistedOutcome: null };
   reg.jobs.add(entry);
   return job;
@@ -203,8 +205,20 @@ export function jobStatus(): JobStatus[] {
   return [...registry().jobs].map((entry) => ({ ...entry.status }));
 }
 
-/** Stops the jobs that stop at `phase` (all of them when none is given), each after its running run. */
-export async function stopJobs(phase?: 'drain' | 'close'): Promise<void> {
+/**
+ * Stops the jobs that stop at `phase` (all of them when none is given), each after its running run, waiting
+ * at most `withinMs`: a run that ignores its signal (a store call that hangs, say) does not hold the instance
+ * up past its grace. Answers the names of the jobs that had not stopped by then, and says them.
+ */
+export async function stopJobs(phase?: 'drain' | 'close', withinMs = Number.POSITIVE_INFINITY): Promise<string[]> {
   const stopping = [...registry().jobs].filter((entry) => !phase || (entry.spec.stopsAt ?? 'drain') === phase);
-  await Promise.all(stopping.map((entry) => entry.job.stop()));
+  const late = new Set(stopping.map((entry) => entry.spec.name));
+  const all = Promise.all(stopping.map((entry) => entry.job.stop().finally(() => late.delete(entry.spec.name))));
+  if (!Number.isFinite(withinMs)) return (await all, []);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)));
+  await Promise.race([all, bound]);
+  clearTimeout(timer);
+  if (late.size > 0) log('jobs').warn({ jobs: [...late] }, `jobs still running after ${withinMs} ms, left behind: ${[...late].join(', ')}`);
+  return [...late];
 }

@@ -123,6 +123,21 @@ describe('the job registry', () => {
     expect(jobStatus().map((s) => s.name)).not.toContain('test-last');
   });
 
+  it('waits for a run that ignores its signal only as long as it is told, and names it', async () => {
+    let release = () => {};
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    jobs.push(registerJob({ name: 'test-hung', everyMs: 60_000, lease: 'every instance', run: () => hung }));
+    jobs.push(registerJob({ name: 'test-quick', everyMs: 60_000, lease: 'every instance', run: async () => undefined }));
+    await wait(20);
+    const before = performance.now();
+    expect(await stopJobs('drain', 150)).toEqual(['test-hung']);
+    expect(performance.now() - before).toBeLessThan(2_000);
+    expect(jobStatus().map((s) => s.name)).toEqual(['test-hung']); // still there, still running
+    release();
+    expect(await stopJobs('drain', 1_000)).toEqual([]);
+    expect(jobStatus()).toEqual([]);
+  });
+
   it('renews each lease kept at its own period until it is released', async () => {
     const renewed: string[] = [];
     const release = keepRenewed(100, async () => void renewed.push('slot'));

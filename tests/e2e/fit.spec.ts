@@ -1,0 +1,59 @@
+import { expect, ROLES, signIn, test, type RoleName } from './fixtures';
+
+/**
+ * Every page for every role at a desktop (1440×900) and a phone (390×844): no page scrolls sideways, and
+ * the current page is marked in the navigation. These only read, so they run beside the specs that change
+ * what the shared portals show (playwright.config.ts, ONE_AT_A_TIME).
+ */
+
+test.describe.configure({ mode: 'parallel' });
+
+const SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+const PAGES: { path: string; nav: string; roles: readonly RoleName[] }[] = [
+  { path: '/', nav: 'Overview', roles: ROLES },
+  { path: '/licence', nav: 'Licence', roles: ROLES },
+  { path: '/picks', nav: 'Picks', roles: ROLES },
+  { path: '/results', nav: 'Results', roles: ROLES },
+  { path: '/changes', nav: 'Changes', roles: ROLES },
+  { path: '/history', nav: 'History', roles: ROLES },
+  { path: '/health', nav: 'Health', roles: ROLES },
+  { path: '/coverage', nav: 'Coverage', roles: ['manager', 'admin'] },
+  { path: '/exports', nav: 'My exports', roles: ['editor', 'admin'] },
+  { path: '/deliveries', nav: 'Deliveries', roles: ['editor', 'admin'] },
+  { path: '/tokens', nav: 'Tokens', roles: ['editor', 'admin'] },
+  { path: '/admin/users', nav: 'Users', roles: ['admin'] },
+  { path: '/admin/audit', nav: 'Audit', roles: ['admin'] },
+  { path: '/alerts', nav: 'Alerts', roles: ['admin'] },
+];
+
+/** How far the page itself scrolls sideways (a table's own scroll region does not count). */
+const sideways = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const size of SIZES) {
+  for (const role of ROLES) {
+    test(`${size.name}, ${role}: no page scrolls sideways, and the current page is marked`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await signIn(page, role);
+      for (const { path, nav } of PAGES.filter((p) => p.roles.includes(role))) {
+        await page.goto(path);
+        if (path === '/coverage') await page.getByTestId('coverage-report').waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await sideways(page), `${path} at ${size.width} px`).toBeLessThanOrEqual(0);
+        if (size.name === 'phone') {
+          // The navigation folds behind a Menu button, and opens on it.
+          const menu = page.getByRole('button', { name: 'Menu' });
+          await expect(menu).toBeVisible();
+          await menu.click();
+        }
+        const current = page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]');
+        await expect(current, path).toHaveText(nav);
+      }
+    });
+  }
+}

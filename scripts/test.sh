@@ -84,6 +84,11 @@ canary_b64="$(printf '%s' "$canary" | base64 -w0 | tr -d '=')"
 
 step 3/4 "production build (with the canary key in the environment)"
 PORTAL_BUILD_TYPES_CHECKED=1 PICKS_API_KEY="$canary" npx next build >/tmp/picks-portal-build.log 2>&1 || { cat /tmp/picks-portal-build.log; exit 1; }
+# A fresh start must not alarm: a build that warns (Turbopack's "tracing of the whole project", say) fails here.
+if grep -n "Warning:" /tmp/picks-portal-build.log; then
+  echo "[test] the build warned (above; the whole output: /tmp/picks-portal-build.log)" >&2
+  exit 1
+fi
 
 step 4/4 "browser tests (Chromium at $chromium_path; every process's output goes to .data/e2e-logs/)"
 e2e_log="$(mktemp)"

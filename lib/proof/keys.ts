@@ -81,14 +81,14 @@ export async function loadSigningKey(settings: KeySettings): Promise<SigningKey>
   const file = keyFileOf(settings);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(/*turbopackIgnore: true*/ file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || settings.PORTAL_SIGNING_KEY_FILE)
       throw new Error(`PORTAL_SIGNING_KEY_FILE (${file}) cannot be read: ${(error as Error).message}`);
     return writeNewKey(file);
   }
   // As ssh refuses a private key others can read: a key anyone on the machine could copy proves nothing.
-  const mode = (await stat(file)).mode & 0o777;
+  const mode = (await stat(/*turbopackIgnore: true*/ file)).mode & 0o777;
   if (process.platform !== 'win32' && (mode & 0o077) !== 0)
     throw new Error(
       `The signing key file ${file} can be read or written by others (mode ${mode.toString(8).padStart(4, '0')}): make it owner-only (chmod 600 ${file}) and keep only the portal's user as its owner.`,

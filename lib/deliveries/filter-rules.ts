@@ -1,5 +1,4 @@
 import 'server-only';
-import { closest, distance } from 'fastest-levenshtein';
 import { CHANGE_KINDS } from '../changes/reconcile';
 import { toUtcInstant } from '../filters';
 import { licenceOrNull } from '../picks-api/portal';
@@ -8,6 +7,7 @@ import { fromStore } from '../store';
 import { watchedScope } from '../store/changes';
 import type { Vocabulary } from '../sport-leagues';
 import { resolveRelative, type DeliveryKind } from './input';
+import { nearest } from '../vocabulary/nearest';
 
 /**
  * What a delivery's filters may say, and every way they can be wrong, found at once. Sports and leagues
@@ -59,14 +59,6 @@ export async function licenceVocabulary(): Promise<Vocabulary> {
 
 const quoted = (values: readonly string[], most = 25) =>
   values.length <= most ? values.join(', ') : `${values.slice(0, most).join(', ')} and ${values.length - most} more`;
-
-/** The allowed value nearest to `value` when it is close enough to be a slip (case ignored), or null. */
-export function nearest(value: string, allowed: readonly string[]): string | null {
-  if (allowed.length === 0) return null;
-  const lower = allowed.map((a) => a.toLowerCase());
-  const guess = closest(value.toLowerCase(), lower);
-  return distance(value.toLowerCase(), guess) <= Math.max(2, Math.floor(value.length / 3)) ? allowed[lower.indexOf(guess)]! : null;
-}
 
 function choice(value: string, allowed: readonly string[], what: string): string | null {
   if (allowed.includes(value)) return null;

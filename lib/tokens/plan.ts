@@ -1,6 +1,8 @@
 import { shown } from '../strict-query';
+import { nearest } from '../vocabulary/nearest';
 import { V1Error } from './v1-errors';
 import type { TokenScope } from './scope';
+import type { LicenceSummary } from '../vocabulary/licence';
 
 /**
  * A consumer's request to the portal's API v1, read as the spec describes the upstream's (§4.1): unknown,
@@ -27,29 +29,59 @@ export interface V1Query {
   cursor: string | null;
 }
 
+const EXAMPLE_TIME = '2026-11-01T00:00:00Z';
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const didYouMean = (value: string, allowed: readonly string[]) => {
+  const near = nearest(value, allowed);
+  return near && near !== value ? ` (did you mean "${near}"?)` : '';
+};
+
+/** What is wrong with a time filter, and the form that is expected. */
+function timeProblem(value: string): string | null {
+  if (UTC_TIME.test(value) && !Number.isNaN(Date.parse(value))) return null;
+  const hint = DAY_ONLY.test(value) ? ` (for the whole day: ${value}T00:00:00Z)` : '';
+  return `must be a UTC timestamp such as ${EXAMPLE_TIME}${hint}`;
+}
+
+/**
+ * Every wrong parameter, with why and what is expected, in one message that still opens as the spec's does
+ * ("One or more filters are invalid"). Values are not echoed back; a suggestion comes from the portal's own
+ * words (a status, a parameter name) or is rebuilt from digits (a day made a timestamp).
+ */
 export function parseV1Query(params: URLSearchParams, endpoint: Endpoint): V1Query {
   const allowed = [...PARAMS[endpoint], 'limit', 'cursor'];
-  const bad = new Set<string>();
-  for (const key of new Set(params.keys()))
-    if (!allowed.includes(key) || params.getAll(key).length > 1 || (params.get(key) ?? '') === '') bad.add(key);
+  const problems = new Map<string, string>();
+  const note = (key: string, problem: string) => {
+    if (!problems.has(shown(key))) problems.set(shown(key), problem);
+  };
+  for (const key of new Set(params.keys())) {
+    if (!allowed.includes(key))
+      note(key, `is not a parameter of /api/v1/${endpoint}${didYouMean(key, allowed)}; it takes ${allowed.join(', ')}`);
+    else if (params.getAll(key).length > 1) note(key, 'is given more than once');
+    else if ((params.get(key) ?? '') === '') note(key, 'is empty (leave it out to not filter by it)');
+  }
   const filters: Record<string, string> = {};
   for (const key of PARAMS[endpoint]) {
     const value = params.get(key);
     if (value !== null && value !== '') filters[key] = value;
   }
-  if (filters.status && !STATUSES.includes(filters.status)) bad.add('status');
-  if (filters.result && !RESULTS.includes(filters.result)) bad.add('result');
-  for (const key of ['sport', 'league']) if ((filters[key]?.length ?? 0) > 200) bad.add(key);
+  if (filters.status && !STATUSES.includes(filters.status))
+    note('status', `must be one of ${STATUSES.join(', ')}${didYouMean(filters.status, STATUSES)}`);
+  if (filters.result && !RESULTS.includes(filters.result))
+    note('result', `must be one of ${RESULTS.join(', ')}${didYouMean(filters.result, RESULTS)}`);
+  for (const key of ['sport', 'league']) if ((filters[key]?.length ?? 0) > 200) note(key, 'is longer than 200 characters');
   for (const key of ['from', 'to']) {
-    const value = filters[key];
-    if (value !== undefined && (!UTC_TIME.test(value) || Number.isNaN(Date.parse(value)))) bad.add(key);
+    const problem = filters[key] === undefined ? null : timeProblem(filters[key]);
+    if (problem) note(key, problem);
   }
-  if (filters.from && filters.to && !bad.has('from') && !bad.has('to') && Date.parse(filters.from) > Date.parse(filters.to)) bad.add('to');
+  if (filters.from && filters.to && !problems.has('from') && !problems.has('to') && Date.parse(filters.from) > Date.parse(filters.to))
+    note('to', 'is before from (from is the inclusive start, to the exclusive end)');
   const limitText = params.get('limit');
-  if (limitText !== null && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1)) bad.add('limit');
-  if (bad.size > 0) {
-    // A plain name is named; anything else is not echoed back (it is whatever the request said).
-    throw new V1Error(400, 'INVALID_FILTERS', `One or more filters are invalid (${[...new Set([...bad].map(shown))].join(', ')}).`);
+  if (limitText !== null && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1))
+    note('limit', `must be a whole number from 1 (pages hold at most ${MAX_PAGE_SIZE} records)`);
+  if (problems.size > 0) {
+    const said = [...problems].map(([key, problem]) => `${key} ${problem}`).join('; ');
+    throw new V1Error(400, 'INVALID_FILTERS', `One or more filters are invalid: ${said}.`);
   }
   return {
     filters,
@@ -59,10 +91,19 @@ export function parseV1Query(params: URLSearchParams, endpoint: Endpoint): V1Que
 }
 
 /** The upstream requests that make up a consumer's walk, in order: each one's filters. */
-export function planRequests(scope: TokenScope, filters: Record<string, string>): Record<string, string>[] {
+export function planRequests(
+  scope: TokenScope,
+  filters: Record<string, string>,
+  licence: Pick<LicenceSummary, 'sports' | 'leagues'> | null = null,
+): Record<string, string>[] {
   const refuse = (what: string) => new V1Error(403, 'OUT_OF_SCOPE', `${what} is outside this token's scope.`);
-  if (filters.sport && scope.sports.length > 0 && !scope.sports.includes(filters.sport)) throw refuse('The sport asked for');
-  if (filters.league && scope.leagues.length > 0 && !scope.leagues.includes(filters.league)) throw refuse('The league asked for');
+  for (const [key, what] of [
+    ['sport', 'sport'],
+    ['league', 'league'],
+  ] as const) {
+    const problem = outsideScope(what, filters[key], scope[`${key}s`], licence?.[`${key}s`] ?? null);
+    if (problem) throw new V1Error(403, 'OUT_OF_SCOPE', problem);
+  }
   const later = (a: string | undefined, b: string | null) =>
     a === undefined ? (b ?? undefined) : b === null || Date.parse(a) >= Date.parse(b) ? a : b;
   const earlier = (a: string | undefined, b: string | null) =>
@@ -81,4 +122,36 @@ export function planRequests(scope: TokenScope, filters: Record<string, string>)
   if (leagues.length > 0) return leagues.map((league) => ({ ...base, ...(sports.length === 1 ? { sport: sports[0]! } : {}), league }));
   if (sports.length > 0) return sports.map((sport) => ({ ...base, sport }));
   return [base];
+}
+
+const listed = (values: readonly string[], most = 10) =>
+  values.length <= most ? values.join(', ') : `${values.slice(0, most).join(', ')} and ${values.length - most} more`;
+
+/**
+ * Why a sport or league asked for is refused, or null: unknown to the licence (with the nearest name the
+ * token may use), or in the licence but outside the token's scope (naming what the scope covers). Without
+ * the licence (its /me does not say, or it was not asked) only the scope is told. An unknown value is never
+ * echoed back; one the licence names may be.
+ */
+export function outsideScope(
+  what: string,
+  value: string | undefined,
+  scoped: readonly string[],
+  licensed: readonly string[] | null,
+): string | null {
+  if (value === undefined) return null;
+  const usable = scoped.length > 0 ? scoped : (licensed ?? []);
+  if (licensed && !licensed.includes(value))
+    return `The ${what} asked for is not one of the licence's ${what}s${didYouMean(value, usable)}.`;
+  if (scoped.length === 0 || scoped.includes(value)) return null;
+  if (licensed) return `The ${what} "${value}" is in the licence but outside this token's scope, which covers ${listed(scoped)}.`;
+  return `The ${what} asked for is outside this token's scope, which covers ${listed(scoped)}${didYouMean(value, scoped)}.`;
+}
+
+/** Whether judging the filters needs the licence: a sport or league the token's scope does not list. */
+export function needsLicence(scope: TokenScope, filters: Record<string, string>): boolean {
+  return (
+    (filters.sport !== undefined && scope.sports.length > 0 && !scope.sports.includes(filters.sport)) ||
+    (filters.league !== undefined && scope.leagues.length > 0 && !scope.leagues.includes(filters.league))
+  );
 }

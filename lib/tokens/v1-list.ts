@@ -4,7 +4,8 @@ import { picksApi, sniffNextCursor, type Pick, type PickList } from '../picks-ap
 import type { ApiToken } from '../store/tokens';
 import { cursorKey, openCursor, sealCursor, type CursorBinding, type CursorState } from './cursor';
 import { giveBackRequest, reserveRecords, takeAheadRequest } from './limits';
-import { MAX_PAGE_SIZE, parseV1Query, planRequests, type Endpoint } from './plan';
+import { MAX_PAGE_SIZE, needsLicence, parseV1Query, planRequests, type Endpoint } from './plan';
+import { licenceOrNull } from '../picks-api/portal';
 import { inScope, projectRecord, withheldFields } from './scope';
 import type { V1Request } from './v1-request';
 import { V1Error } from './v1-errors';
@@ -145,7 +146,9 @@ export async function listAnswer(
   // Filtering by outcome tells outcomes: only a token that may read results may.
   if (query.filters.result !== undefined && !token.scope.content.includes('results'))
     throw new V1Error(403, 'OUT_OF_SCOPE', 'The result filter is outside this token’s scope: it may not read results.');
-  const plan = planRequests(token.scope, query.filters);
+  // The licence is read (cached) only to say why a sport or league is refused: unknown to it, or outside the scope.
+  const licence = needsLicence(token.scope, query.filters) ? await licenceOrNull() : null;
+  const plan = planRequests(token.scope, query.filters, licence);
   const withheld = withheldFields(token.scope);
   const binding: CursorBinding = { tokenId: token.id, endpoint, filters: query.filters, scope: JSON.stringify(token.scope) };
   const key = keyFor(secret);

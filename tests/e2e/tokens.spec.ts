@@ -272,6 +272,19 @@ test('a narrowed scope walks exactly the upstream’s own records for it; filter
     expect(refused.status, path).toBe(403);
     expect(refused.body.error.message).toContain(what);
   }
+  // Why, in the consumer's terms: a slip gets the nearest name, a licensed sport outside the scope says so, a day alone the form.
+  const slip = await v1(A(), '/picks?sport=Fotball', leagues.token);
+  expect([slip.status, slip.body.error.code]).toEqual([403, 'OUT_OF_SCOPE']);
+  expect(slip.body.error.message).toBe('The sport asked for is not one of the licence\'s sports (did you mean "Football"?).');
+  expect((await v1(A(), '/picks?sport=Basketball', leagues.token)).body.error.message).toBe(
+    'The sport "Basketball" is in the licence but outside this token\'s scope, which covers Football.',
+  );
+  const day = await v1(A(), '/picks?from=2026-11-01&status=setled', leagues.token);
+  expect([day.status, day.body.error.code, day.body.error.requestId]).toEqual([400, 'INVALID_FILTERS', expect.stringMatching(/^req_/)]);
+  expect(day.body.error.message).toBe(
+    'One or more filters are invalid: status must be one of upcoming, live, settled, void (did you mean "settled"?); ' +
+      'from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).',
+  );
   // A record outside the scope does not exist for this token.
   const basketball = (await v1(A(), '/picks?sport=Basketball&limit=1', whole)).body.data[0];
   expect((await v1(A(), `/picks/${encodeURIComponent(basketball.id)}`, leagues.token)).status).toBe(404);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cursorKey, openCursor, sealCursor, type CursorBinding } from '@/lib/tokens/cursor';
-import { parseV1Query, planRequests } from '@/lib/tokens/plan';
+import { needsLicence, parseV1Query, planRequests } from '@/lib/tokens/plan';
 import { checkTokenSettings, inScope, type TokenScope } from '@/lib/tokens/scope';
 import type { LicenceSummary } from '@/lib/vocabulary/licence';
 
@@ -140,16 +140,65 @@ describe('the scope', () => {
       limit: 200,
       cursor: null,
     });
-    expect(() => parseV1Query(new URLSearchParams('status=x&colour=red&limit=0&from=2026-11-01'), 'picks')).toThrow(
-      'One or more filters are invalid (colour, status, from, limit).',
+    expect(() => parseV1Query(new URLSearchParams('status=setled&colour=red&limit=0&from=2026-11-01&sprot=Football'), 'picks')).toThrow(
+      'One or more filters are invalid: ' +
+        'colour is not a parameter of /api/v1/picks; it takes sport, league, status, result, from, to, limit, cursor; ' +
+        'sprot is not a parameter of /api/v1/picks (did you mean "sport"?); it takes sport, league, status, result, from, to, limit, cursor; ' +
+        'status must be one of upcoming, live, settled, void (did you mean "settled"?); ' +
+        'from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z); ' +
+        'limit must be a whole number from 1 (pages hold at most 200 records).',
     );
-    expect(() => parseV1Query(new URLSearchParams('status=settled'), 'results')).toThrow(/\(status\)/);
-    // A name that is not a plain name is not echoed back.
+    expect(() => parseV1Query(new URLSearchParams('status=settled'), 'results')).toThrow(
+      /status is not a parameter of \/api\/v1\/results; it takes sport, league, result, from, to, limit, cursor/,
+    );
+    expect(() => parseV1Query(new URLSearchParams('from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z&league='), 'picks')).toThrow(
+      'One or more filters are invalid: league is empty (leave it out to not filter by it); to is before from (from is the inclusive start, to the exclusive end).',
+    );
+    // A name that is not a plain name is not echoed back, nor is a value.
     const hostile = new URLSearchParams([
       ['<script>alert(1)</script>', 'x'],
       ['a\r\nSet-Cookie: x', 'y'],
+      ['result', '<b>won</b>'],
     ]);
-    expect(() => parseV1Query(hostile, 'picks')).toThrow('One or more filters are invalid ((a parameter name not shown)).');
+    let message = '';
+    try {
+      parseV1Query(hostile, 'picks');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^One or more filters are invalid: \(a parameter name not shown\) is not a parameter of \/api\/v1\/picks/);
+    expect(message).toContain('result must be one of win, loss, push, void.');
+    expect(message).not.toMatch(/script|Set-Cookie|<b>/);
+  });
+
+  it('says why a sport or league is refused: unknown to the licence (with the nearest name), or outside the scope', () => {
+    const football = scope({ sports: ['Football'] });
+    const known = { sports: ['Football', 'Tennis', 'Basketball'], leagues: ['Serie A', 'NBA'] };
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return { status: (error as { status: number }).status, code: (error as { code: string }).code, message: (error as Error).message };
+      }
+      return null;
+    };
+    expect(needsLicence(football, { sport: 'Fotball' })).toBe(true);
+    expect(needsLicence(football, { sport: 'Football' })).toBe(false);
+    expect(needsLicence(scope(), { sport: 'Fotball' })).toBe(false); // an open scope: the upstream judges
+    expect(refusal(() => planRequests(football, { sport: 'Fotball' }, known))).toEqual({
+      status: 403,
+      code: 'OUT_OF_SCOPE',
+      message: 'The sport asked for is not one of the licence\'s sports (did you mean "Football"?).',
+    });
+    expect(refusal(() => planRequests(football, { sport: 'Tennis' }, known))?.message).toBe(
+      'The sport "Tennis" is in the licence but outside this token\'s scope, which covers Football.',
+    );
+    expect(refusal(() => planRequests(scope({ leagues: ['Serie A'] }), { league: 'Serie B' }, null))?.message).toBe(
+      'The league asked for is outside this token\'s scope, which covers Serie A (did you mean "Serie A"?).',
+    );
+    expect(refusal(() => planRequests(football, { sport: '<img src=x>' }, known))?.message).toBe(
+      "The sport asked for is not one of the licence's sports.",
+    );
   });
 });
 

@@ -44,9 +44,19 @@ export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHre
         )
       )}
       <p className="mt-3 flex flex-wrap items-center gap-4 text-sm">
-        <PortalLink href={retryHref} className={buttonClass('danger')}>
-          {error.retryAfterSeconds ? `Retry (after ${error.retryAfterSeconds} s)` : 'Retry'}
-        </PortalLink>
+        {error.code === 'INVALID_FILTERS' ? (
+          // Asked again, the same address fails the same way: say what to change instead of offering a retry.
+          <>
+            <span data-testid="error-next-step">Change what is named above and apply, or start from no filters:</span>
+            <PortalLink href={retryHref} className={buttonClass('secondary')}>
+              Clear the filters
+            </PortalLink>
+          </>
+        ) : (
+          <PortalLink href={retryHref} className={buttonClass('danger')}>
+            {error.retryAfterSeconds ? `Retry (after ${error.retryAfterSeconds} s)` : 'Retry'}
+          </PortalLink>
+        )}
         <span className="text-red-800/80">
           Code <span className="font-mono">{error.code}</span>
           {error.requestId && (

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
+import { callApi, Problem, type ApiProblem, type ProblemField } from '@/components/ui/call-api';
 import { controlClass, Field, SelectField, TextField } from '@/components/ui/field';
 import { FilterFields, type FilterValues } from '@/components/deliveries/filter-fields';
 import { ScheduleField } from '@/components/deliveries/schedule-field';
@@ -27,11 +27,46 @@ const DESTINATIONS = [
   { value: 'webhook', label: 'webhook' },
 ];
 
+/** The fields of the form as the problem summary names them (each control's id is `f-<name>`). */
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  kind: 'What',
+  format: 'Format',
+  schedule: 'Schedule',
+  encryptTo: 'Encrypt to',
+  'destination.type': 'Destination',
+  'destination.folder': 'Folder',
+  'destination.host': 'Host',
+  'destination.port': 'Port',
+  'destination.username': 'Username',
+  'destination.path': 'Remote folder',
+  'destination.password': 'Password',
+  'destination.privateKey': 'Private key',
+  'destination.url': 'URL',
+  'destination.secret': 'Signing secret',
+  'filters.sport': 'Sport',
+  'filters.league': 'League',
+  'filters.status': 'Status',
+  'filters.result': 'Result',
+  'filters.from': 'From',
+  'filters.to': 'To',
+  'filters.kind': 'Kind of change',
+};
+const fieldOf = (key: string): ProblemField | null => (LABELS[key] ? { label: LABELS[key], id: `f-${key.split('.').pop()}` } : null);
+
+/** What a new delivery's form starts from, and starts from again once one is saved. */
+const START = {
+  type: 'directory' as 'directory' | 'sftp' | 'webhook',
+  kind: 'picks',
+  filters: { from: 'today-1d', to: 'today+1d' } as FilterValues,
+  schedule: '0 6 * * *',
+};
+
 export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void; vocabulary: Vocabulary }) {
-  const [type, setType] = useState<'directory' | 'sftp' | 'webhook'>('directory');
-  const [kind, setKind] = useState('picks');
-  const [filters, setFilters] = useState<FilterValues>({ from: 'today-1d', to: 'today+1d' });
-  const [schedule, setSchedule] = useState('0 6 * * *');
+  const [type, setType] = useState<'directory' | 'sftp' | 'webhook'>(START.type);
+  const [kind, setKind] = useState(START.kind);
+  const [filters, setFilters] = useState<FilterValues>(START.filters);
+  const [schedule, setSchedule] = useState(START.schedule);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [pending, setPending] = useState(false);
   const errors = problem?.details ?? {};
@@ -74,7 +109,12 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
     setPending(false);
     if (!answer.ok) return setProblem(answer.problem);
     setProblem(null);
+    // The next delivery starts clean: nothing of this one's filters, destination or schedule carried over.
     element.reset();
+    setType(START.type);
+    setKind(START.kind);
+    setFilters(START.filters);
+    setSchedule(START.schedule);
     onCreated();
   }
 
@@ -160,7 +200,7 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
           </label>
         )}
       </div>
-      <Problem problem={problem} />
+      <Problem problem={problem} fields={fieldOf} />
       <Button type="submit" tone="primary" disabled={pending}>
         {pending ? 'Saving…' : 'Create delivery'}
       </Button>

@@ -18,6 +18,8 @@ export type FilterValues = Record<string, string>;
 interface Preview {
   state: 'idle' | 'counting' | 'done' | 'failed';
   text: string;
+  /** The filters the preview found wrong, by field (`filters.from`): said beside each field, not in the preview. */
+  problems?: Record<string, string>;
 }
 
 export function FilterFields({
@@ -25,7 +27,7 @@ export function FilterFields({
   vocabulary,
   values,
   onChange,
-  errors,
+  errors: submitted,
 }: {
   kind: string;
   vocabulary: Vocabulary;
@@ -34,6 +36,8 @@ export function FilterFields({
   errors: Record<string, string>;
 }) {
   const [preview, setPreview] = useState<Preview>({ state: 'idle', text: '' });
+  // Each problem is said once, beside its field: what the last submit found, else what the preview found.
+  const errors = { ...preview.problems, ...submitted };
   const set = (key: string, value: string) => {
     const next = { ...values, [key]: value };
     if (key === 'sport' && next.league && !(leaguesFor(vocabulary, value) ?? [next.league]).includes(next.league)) next.league = '';
@@ -47,7 +51,15 @@ export function FilterFields({
       setPreview({ state: 'counting', text: 'Counting the records these filters match now…' });
       fetch(`/api/deliveries/preview?${query}`, { signal: abort.signal })
         .then(async (res) => {
-          const body = (await res.json()) as { records?: number; more?: boolean; counted?: string; error?: { message: string } };
+          const body = (await res.json()) as {
+            records?: number;
+            more?: boolean;
+            counted?: string;
+            error?: { message: string; details?: Record<string, string> };
+          };
+          const problems = body.error?.details;
+          if (res.status === 400 && problems && Object.keys(problems).length > 0)
+            return setPreview({ state: 'failed', text: 'No count until the filters marked above are put right.', problems });
           if (!res.ok) return setPreview({ state: 'failed', text: body.error?.message ?? `The preview failed (HTTP ${res.status}).` });
           const count = body.more ? `More than ${plural(body.records!, 'record')}` : plural(body.records!, 'record');
           setPreview({

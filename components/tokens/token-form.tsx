@@ -3,10 +3,13 @@
 import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button';
-import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
+import { callApi, Problem, type ApiProblem, type ProblemField } from '@/components/ui/call-api';
 import { TextField } from '@/components/ui/field';
 import type { TokenView } from '@/lib/tokens/view';
 import { cardClass } from '@/components/ui/card';
+import { leaguesFor, type Vocabulary } from '@/lib/sport-leagues';
+
+const unique = (values: string[]) => [...new Set(values)];
 
 /**
  * Making or changing an API token (POST /api/tokens, PATCH /api/tokens/<id>): its name, what it may read
@@ -25,6 +28,7 @@ function Choices({
   chosen,
   hint,
   error,
+  onTick,
 }: {
   legend: string;
   name: string;
@@ -32,9 +36,17 @@ function Choices({
   chosen: string[];
   hint: string;
   error?: string;
+  /** Told the ticked values whenever one is ticked or unticked. */
+  onTick?: (ticked: string[]) => void;
 }) {
   return (
-    <fieldset className="md:col-span-2">
+    <fieldset
+      id={`tok-${name}`}
+      className="md:col-span-2"
+      onChange={(event) =>
+        onTick?.([...event.currentTarget.querySelectorAll<HTMLInputElement>(`input[name="${name}"]:checked`)].map((box) => box.value))
+      }
+    >
       <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">{legend}</legend>
       <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
         {options.map((option) => (
@@ -50,12 +62,26 @@ function Choices({
   );
 }
 
+/** The fields of the form as the problem summary names them, with their controls' ids. */
+const FIELDS: Record<string, ProblemField> = {
+  name: { label: 'Name', id: 'tok-name' },
+  expiresAt: { label: 'Expires', id: 'tok-expires' },
+  ratePerMinute: { label: 'Requests a minute', id: 'tok-rate' },
+  dailyRecords: { label: 'Records a day', id: 'tok-daily' },
+  'scope.content': { label: 'Content', id: 'tok-content' },
+  'scope.sports': { label: 'Sports', id: 'tok-sports' },
+  'scope.leagues': { label: 'Leagues', id: 'tok-leagues' },
+  'scope.from': { label: 'Events from', id: 'tok-from' },
+  'scope.to': { label: 'Events before', id: 'tok-to' },
+};
+const fieldOf = (key: string) => FIELDS[key] ?? null;
+
 export function TokenForm({
   licence,
   token,
   defaultExpires,
 }: {
-  licence: { sports: string[]; leagues: string[] };
+  licence: Vocabulary;
   token?: TokenView;
   /** YYYY-MM-DD: the expiry a new token is offered. */
   defaultExpires?: string;
@@ -66,6 +92,9 @@ export function TokenForm({
   const [note, setNote] = useState('');
   const errors = problem?.details ?? {};
   const scope = token?.scope;
+  // Leagues follow the sports ticked (none ticked: every league); a new form starts from nothing ticked.
+  const [sports, setSports] = useState<string[]>(scope?.sports ?? []);
+  const leagues = sports.length === 0 ? (licence.leagues ?? []) : unique(sports.flatMap((sport) => leaguesFor(licence, sport) ?? []));
   return (
     <section aria-labelledby="token-form" className={cardClass('space-y-3 p-4 text-sm')}>
       <h2 id="token-form" className="font-semibold">
@@ -93,7 +122,8 @@ export function TokenForm({
         noValidate
         onSubmit={async (event) => {
           event.preventDefault();
-          const data = new FormData(event.currentTarget);
+          const form = event.currentTarget; // React lets go of currentTarget once the handler awaits
+          const data = new FormData(form);
           const body = {
             name: data.get('name'),
             scope: {
@@ -116,7 +146,9 @@ export function TokenForm({
           if (!token) {
             const made = answer.body as { id: string; token: string; name: string };
             setCreated(made);
-            event.currentTarget?.reset();
+            // The next token starts clean: no scope, name or window carried over from this one.
+            form.reset();
+            setSports([]);
           } else setNote('Saved: every instance uses it within 10 seconds.');
           router.refresh();
         }}
@@ -138,7 +170,7 @@ export function TokenForm({
           error={errors.expiresAt}
           id="tok-expires"
         />
-        <fieldset>
+        <fieldset id="tok-content">
           <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">Content</legend>
           <div className="mt-1 flex gap-5">
             {['picks', 'results'].map((content) => (
@@ -180,15 +212,16 @@ export function TokenForm({
         <Choices
           legend="Sports"
           name="sports"
-          options={licence.sports}
+          options={licence.sports ?? []}
           chosen={scope?.sports ?? []}
           hint="None ticked: every sport the licence grants, now and later."
           error={errors['scope.sports']}
+          onTick={setSports}
         />
         <Choices
           legend="Leagues"
           name="leagues"
-          options={licence.leagues}
+          options={leagues}
           chosen={scope?.leagues ?? []}
           hint="None ticked: every league of those sports. Ticked: only these leagues."
           error={errors['scope.leagues']}
@@ -218,7 +251,7 @@ export function TokenForm({
           </span>
         </div>
         <div className="md:col-span-2">
-          <Problem problem={problem} testId="token-problem" />
+          <Problem problem={problem} testId="token-problem" fields={fieldOf} />
         </div>
       </form>
     </section>

@@ -23,20 +23,47 @@ export async function callApi(
 }
 
 /** The API's refusal: its message, and each field's problem listed (the form also shows each under its field). */
-export function Problem({ problem, testId = 'delivery-problem' }: { problem: ApiProblem | null; testId?: string }) {
+/** A field of a form as its problem summary names it: the label people see, and the control's id. */
+export type ProblemField = { label: string; id: string };
+
+/**
+ * What the portal refused, above the form's button. With `fields`, each problem is said once, beside its
+ * field, and the summary only names the fields, each a link to its control; a problem of no field on the
+ * form is said here, under its last name.
+ */
+export function Problem({
+  problem,
+  testId = 'delivery-problem',
+  fields,
+}: {
+  problem: ApiProblem | null;
+  testId?: string;
+  fields?: (key: string) => ProblemField | null;
+}) {
   if (!problem) return null;
-  const fields = Object.entries(problem.details ?? {});
+  const entries = Object.entries(problem.details ?? {});
   return (
     <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid={testId}>
-      {fields.length > 0 ? (
+      {entries.length > 0 ? (
         <>
-          <p className="font-medium">{fields.length === 1 ? 'One field needs a change:' : `${fields.length} fields need a change:`}</p>
+          <p className="font-medium">{entries.length === 1 ? 'One field needs a change:' : `${entries.length} fields need a change:`}</p>
           <ul className="mt-1 list-disc pl-5">
-            {fields.map(([field, text]) => (
-              <li key={field}>
-                <span className="font-mono text-xs">{field}</span> {text}
-              </li>
-            ))}
+            {entries.map(([key, text]) => {
+              const field = fields?.(key);
+              return (
+                <li key={key} data-problem={key}>
+                  {field ? (
+                    <a href={`#${field.id}`} className="underline">
+                      {field.label}
+                    </a>
+                  ) : (
+                    <>
+                      <span className="font-medium">{key.split('.').pop()}</span> {text}
+                    </>
+                  )}
+                </li>
+              );
+            })}
           </ul>
         </>
       ) : (

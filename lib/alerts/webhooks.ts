@@ -37,7 +37,7 @@ const kindsField = z
   });
 
 const fields = {
-  name: z.string({ error: 'must be a name' }).trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters'),
+  name: z.string({ error: 'must be a name' }).trim().min(1, 'is required').max(80, 'must be at most 80 characters'),
   url: z
     .string({ error: 'must be an http or https URL' })
     .trim()

@@ -70,8 +70,8 @@ export const destinationSchema = z.discriminatedUnion(
       host,
       port: port.default(22),
       username: text(100),
-      password: z.string(required('text')).min(1, 'must not be empty').max(1000, 'is too long').optional(),
-      privateKey: z.string(required('text')).min(1, 'must not be empty').max(20_000, 'is too long').optional(),
+      password: z.string(required('text')).min(1, 'is required').max(1000, 'is too long').optional(),
+      privateKey: z.string(required('text')).min(1, 'is required').max(20_000, 'is too long').optional(),
       path: z.string(required('text')).trim().max(500, 'must be at most 500 characters').default('.'),
       /** The server's host key fingerprint as `ssh-keygen -lf` prints it: pinned as given instead of on first use. */
       hostKey: z

@@ -2,6 +2,8 @@ import 'server-only';
 import type { PortalSession } from '../auth/session';
 import { settle, type Settled } from '../errors';
 import { licenceOrNull } from '../picks-api/portal';
+import { seenScope } from '../deliveries/filter-rules';
+import type { Vocabulary } from '../sport-leagues';
 import type { DayUsage } from '../store/tokens';
 import { utcDay } from '../time';
 import { recentUsage, tokenViews, viewOf, visibleToken } from './read';
@@ -27,10 +29,10 @@ export function tokenForPage(user: User, id: string): Promise<Settled<{ token: T
   );
 }
 
-/** The sports and leagues a scope may be chosen from: the licence's, when /me states them. */
-export async function licenceChoices(): Promise<{ sports: string[]; leagues: string[] }> {
-  const licence = await licenceOrNull();
-  return { sports: licence?.sports ?? [], leagues: licence?.leagues ?? [] };
+/** The sports and leagues a scope may be chosen from (the licence's, when /me states them), and the leagues seen under each sport. */
+export async function licenceChoices(): Promise<Vocabulary> {
+  const [licence, seen] = await Promise.all([licenceOrNull(), seenScope()]);
+  return { sports: licence?.sports ?? [], leagues: licence?.leagues ?? [], leaguesBySport: seen };
 }
 
 /** The expiry a new token is offered: 90 days from today (YYYY-MM-DD, UTC). */

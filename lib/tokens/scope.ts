@@ -45,7 +45,7 @@ const fields = {
   name: z
     .string({ error: 'must be a name' })
     .trim()
-    .min(1, 'must not be empty')
+    .min(1, 'is required')
     .max(80, 'must be at most 80 characters')
     .refine(
       (value) => !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(value),

@@ -180,7 +180,7 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
         (error: { details?: Record<string, string> }) => error.details ?? {},
       );
     expect(await refusal({ name: '', url: 'ftp://x', format: 'xml', kinds: ['nope'] })).toEqual({
-      name: 'must not be empty',
+      name: 'is required',
       url: 'must be an http or https URL',
       format: expect.stringContaining('"signed"'),
       kinds: expect.stringContaining('"nope" is not an alert kind'),

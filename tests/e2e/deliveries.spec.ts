@@ -361,6 +361,10 @@ test.describe.serial('deliveries on one portal', () => {
     await expect(form.getByTestId('schedule-preview')).toContainText('not a valid cron expression');
     await deliveries.create();
     await expect(form.getByTestId('delivery-problem')).toContainText('3 fields need a change');
+    // Named once each: beside the field; the summary links to them, the preview does not repeat them.
+    await expect(form.getByTestId('delivery-problem').getByRole('link')).toHaveText(['Name', 'From', 'Schedule']);
+    await expect(form.getByText('Did you mean "today-1d"?')).toHaveCount(1);
+    await expect(form.getByTestId('delivery-preview')).toHaveText('No count until the filters marked above are put right.');
     await expect(deliveries.fieldError('f-name')).toHaveText('is required');
     await expect(deliveries.fieldError('f-from')).toContainText('Did you mean "today-1d"?');
     await expect(deliveries.fieldError('f-schedule')).toContainText('not a valid cron expression');
@@ -376,6 +380,12 @@ test.describe.serial('deliveries on one portal', () => {
     for (const filter of ['sport Tennis', 'status upcoming', 'from today-1d', 'to today+1d'])
       await expect(created.getByTestId('filters')).toContainText(filter);
     await expect(form.getByTestId('delivery-problem')).toHaveCount(0);
+    // The form starts clean for the next one: nothing of this delivery's name, filters or schedule carried over.
+    await expect(form.getByLabel('Name')).toHaveValue('');
+    await expect(form.getByLabel('Sport', { exact: true })).toHaveValue('');
+    await expect(form.getByLabel('Status')).toHaveValue('');
+    await expect(form.getByLabel('From')).toHaveValue('today-1d');
+    await expect(form.locator('#f-schedule')).toHaveValue('0 6 * * *');
     // Run now: the note follows the run to its end without a reload.
     await deliveries.runNow('Tennis upcoming');
     await expect(page.getByTestId('run-note')).toHaveText(/^“Tennis upcoming” ran: (complete|complete, but empty)\.$/, { timeout: 30_000 });

@@ -552,8 +552,11 @@ test('on /tokens an admin makes a token, sees it once, watches its use and is to
   await tokens.fill({ untick: ['picks', 'results'], dailyRecords: '0', name: ' ' });
   await tokens.make();
   await expect(tokens.problem).toContainText('3 fields need a change');
-  await expect(tokens.problem).toContainText('scope.content');
-  await expect(tokens.problem).toContainText('dailyRecords');
+  // The summary names the fields in the form's words, each a link to its control; each problem is said once, beside its field.
+  await expect(tokens.problem.getByRole('link')).toHaveText(['Name', 'Content', 'Records a day'], { useInnerText: true });
+  await expect(tokens.problem.getByRole('link', { name: 'Records a day' })).toHaveAttribute('href', '#tok-daily');
+  await expect(tokens.form.getByText('is required')).toHaveCount(1);
+  await expect(tokens.problem).not.toContainText('is required');
 
   await tokens.fill({ name: 'Newsletter job', tick: ['picks', 'Tennis'], dailyRecords: '12' });
   await tokens.make();
@@ -562,6 +565,20 @@ test('on /tokens an admin makes a token, sees it once, watches its use and is to
   made['Newsletter job'] = { id: '', token };
   await expect(tokens.row('Newsletter job')).toContainText('picks; Tennis');
   await expect(tokens.row('Newsletter job')).toContainText('60/min, 12/day');
+  // The form starts clean for the next token: nothing of this one's scope, name or limits carried over.
+  await expect(tokens.form.getByLabel('Name (the system that uses it)')).toHaveValue('');
+  await expect(tokens.form.getByLabel('Tennis', { exact: true })).not.toBeChecked();
+  await expect(tokens.form.getByLabel('results', { exact: true })).toBeChecked();
+  await expect(tokens.form.getByLabel('Records a day')).toHaveValue('100000');
+  // Leagues follow the sports ticked (what the change feed has seen under each; it may take a poll and a minute's cache).
+  await expect(async () => {
+    await page.reload();
+    await tokens.fill({ tick: ['Tennis'] });
+    await expect(tokens.form.getByLabel('ATP Tour', { exact: true })).toBeVisible({ timeout: 1_000 });
+    await expect(tokens.form.getByLabel('Premier League', { exact: true })).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 90_000 });
+  await tokens.fill({ untick: ['Tennis'] });
+  await expect(tokens.form.getByLabel('Premier League', { exact: true })).toBeVisible();
 
   // Read 10 of its 12 records: the overview says it is near its quota; its page shows the day's use.
   const read = await v1(A(), '/picks?limit=10', token); // the page's own instance counts it at once

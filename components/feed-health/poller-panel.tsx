@@ -14,7 +14,7 @@ const ANSWERS: [keyof UpstreamView['answers'], string][] = [
 ];
 
 /** The poller's own state and the upstream's answers to it over a day: feed-wide, above the sports. */
-export function PollerPanel({ poller, upstream }: { poller: PollerView; upstream: UpstreamView }) {
+export function PollerPanel({ poller, upstream, admin }: { poller: PollerView; upstream: UpstreamView; admin: boolean }) {
   const share = upstream.throttledShare === null ? '—' : `${(upstream.throttledShare * 100).toFixed(1)} %`;
   return (
     <section aria-labelledby="poller" className={cardClass('grid gap-4 p-4 text-sm md:grid-cols-2')}>
@@ -23,8 +23,8 @@ export function PollerPanel({ poller, upstream }: { poller: PollerView; upstream
           The poller
         </h2>
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5" data-testid="poller-state">
-          <dt className="text-slate-600">Lease held by</dt>
-          <dd data-field="leaseHolder">{poller.leaseHolder ?? 'no instance'}</dd>
+          <dt className="text-slate-600">Polling</dt>
+          <dd data-field="polling">{poller.leaseHolder ? 'one instance of the portal polls for all' : 'no instance is polling'}</dd>
           <dt className="text-slate-600">Polls every</dt>
           <dd>{poller.periodSeconds === null ? 'not on this instance (CHANGES_POLL_SECONDS=0)' : `${poller.periodSeconds} s`}</dd>
           <dt className="text-slate-600">Last poll</dt>
@@ -39,6 +39,18 @@ export function PollerPanel({ poller, upstream }: { poller: PollerView; upstream
           <dt className="text-slate-600">Failed in a row</dt>
           <dd data-field="failuresInARow">{poller.failuresInARow}</dd>
         </dl>
+        {admin && (
+          // Which instance holds the poller's lease: for whoever runs the instances, not for reading the feed.
+          <details className="mt-2 text-xs text-slate-600" data-testid="poller-details">
+            <summary className="cursor-pointer">Details for administrators</summary>
+            <p className="mt-1">
+              The instance polling (holding the change feed’s lease):{' '}
+              <span className="font-mono" data-field="leaseHolder">
+                {poller.leaseHolder ?? 'none'}
+              </span>
+            </p>
+          </details>
+        )}
       </div>
       <div>
         <h2 className="font-semibold">The upstream’s answers (24 h)</h2>

@@ -9,7 +9,7 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useEffect, useState, type ReactNode } from 'react';
-import { formatOdds, formatProbability, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
+import { formatOdds, formatProbability, marketLabel, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
 import { Logo } from '@/components/records/logo';
 import { StatusBadge } from '@/components/ui/badge';
 import { UtcTime } from '@/components/utc-time';
@@ -72,7 +72,7 @@ const COLUMNS: [string, string, (r: PickRow) => string | number | null, Cell][] 
     (r) => r.marketType,
     (r) => (
       <>
-        {r.marketType?.replace(/_/g, ' ') ?? '—'}
+        {marketLabel(r.marketType)}
         {r.isPlayerPick && <span className="tag">player</span>}
       </>
     ),

@@ -123,6 +123,11 @@ export function formatProbability(value: number | null, scale: ProbabilityScale)
   return `${percent.toFixed(1)}%`;
 }
 
+/** A market as people say it: `player_shots_on_target` is "player shots on target"; a dash when there is none. */
+export function marketLabel(marketType: string | null | undefined): string {
+  return marketType ? marketType.replace(/[_-]+/g, ' ').trim() : '—';
+}
+
 export function formatOdds(odds: number | null, format: string | null): string {
   if (odds === null || !Number.isFinite(odds)) return '—';
   if (format === 'american') return odds > 0 ? `+${odds}` : String(odds);

@@ -17,6 +17,7 @@ interface Sport {
   watched: number;
   cadenceSeconds: number | null;
   leagues: { league: string; watched: number }[];
+  overdue: { upcoming: number; live: number; unsettled: number };
 }
 
 test('GET /api/feed-health names each watched sport with its state, side, reason and figures; /health shows the same', async ({ page }) => {
@@ -48,6 +49,19 @@ test('GET /api/feed-health names each watched sport with its state, side, reason
     String(withLeagues.leagues[0]!.watched),
   );
   await expect(page.getByLabel(/Agreed cadence for/)).toHaveCount(0); // viewers read it, admins set it
+  // Plain words: overdue picks named by what they are late for; no instance id for anyone but admins.
+  for (const s of sports) {
+    const { upcoming, live, unsettled } = s.overdue;
+    const words = upcoming + live + unsettled === 0 ? 'none' : /(still upcoming|still live|not settled)/;
+    await expect(page.locator(`tr[data-sport="${s.sport}"] > [data-cell="overdue"]`)).toHaveText(words);
+  }
+  await expect(page.getByTestId('poller-state').locator('[data-field="polling"]')).toHaveText(/instance/);
+  await expect(page.getByTestId('poller-details')).toHaveCount(0);
+  const holder = ((await (await fetch(`${portal}/api/feed-health`, { headers: { cookie } })).json()) as { poller: { leaseHolder: string } })
+    .poller.leaseHolder;
+  expect(holder).toBeTruthy();
+  await expect(page.locator('main')).not.toContainText(holder);
+  await expect(page.locator('main')).not.toContainText('Lease held by');
   // The instance's background jobs (lib/jobs/registry.ts), each with its last run; their problems are for admins only.
   const jobs = page.getByTestId('jobs-table');
   for (const job of ['alerts', 'audit-sealing', 'change-feed', 'deliveries', 'pruning', 'spool-sweep'])
@@ -78,6 +92,8 @@ test('an admin sets the cadence agreed for a sport; silence is judged against it
 
   await signIn(page, 'admin', '/health');
   await expect(page.getByTestId('jobs-table').locator('th', { hasText: 'Last problem' })).toHaveCount(1);
+  await page.getByTestId('poller-details').locator('summary').click();
+  await expect(page.getByTestId('poller-details').locator('[data-field="leaseHolder"]')).not.toBeEmpty();
   const sport = (await page.locator('tbody tr[data-sport]').first().getAttribute('data-sport'))!;
   await page.getByLabel(`Agreed cadence for ${sport}`, { exact: true }).selectOption('3600');
   await expect(page.locator(`tr[data-sport="${sport}"] [data-cell="cadence"] [role=status]`)).toHaveText(

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTrail, encodeTrail, hrefWith } from '@/lib/paging';
-import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, initials, resolveLogoUrl } from '@/lib/picks-api/pick-view';
+import {
+  detectProbabilityScale,
+  formatOdds,
+  formatProbability,
+  idFromSegment,
+  initials,
+  marketLabel,
+  resolveLogoUrl,
+} from '@/lib/picks-api/pick-view';
 
 describe('logo URLs', () => {
   const base = { upstreamBase: 'https://api.example.com', origins: ['https://cdn.example.com', 'http://logos.example.com'] };
@@ -39,6 +47,13 @@ describe('display helpers', () => {
     expect(formatProbability(0.525, 'unit')).toBe('52.5%');
     expect(formatProbability(52.5, 'percent')).toBe('52.5%');
     expect(formatProbability(null, 'unit')).toBe('—');
+  });
+
+  it('says a market as people do, on the table and the pick page alike', () => {
+    expect(marketLabel('player_shots_on_target')).toBe('player shots on target');
+    expect(marketLabel('total-goals')).toBe('total goals');
+    expect(marketLabel('Match Winner')).toBe('Match Winner');
+    expect(marketLabel(null)).toBe('—');
   });
 
   it('formats odds by their format', () => {

@@ -41,7 +41,9 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
       <span className="font-medium">{position}</span>
       {hasMore ? ', more on the next page' : rows.length > 0 ? ', the last of them' : ''}.
       {rows.some((r) => r.probability !== null) && (
-        <span className="ml-1 text-xs text-slate-500">Probability on a {scale === 'unit' ? '0–1' : '0–100'} scale.</span>
+        <span className="ml-1 text-xs text-slate-500" data-testid="probability-note">
+          Probability shown as a percentage (sent on a {scale === 'unit' ? '0–1' : '0–100'} scale).
+        </span>
       )}
     </p>
   );

@@ -25,6 +25,12 @@ export const metadata: Metadata = { title: 'Feed health' };
 const seconds = (s: number | null) =>
   s === null ? '—' : s < 120 ? `${s} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
 
+/** Picks overdue in words: "none", or "2 still upcoming · 1 not settled". */
+const overdueText = (o: { upcoming: number; live: number; unsettled: number }) =>
+  [o.upcoming ? `${o.upcoming} still upcoming` : '', o.live ? `${o.live} still live` : '', o.unsettled ? `${o.unsettled} not settled` : '']
+    .filter(Boolean)
+    .join(' · ') || 'none';
+
 export default async function HealthPage() {
   const session = await requirePage('browse', '/health');
   const admin = can(session.user.role, 'poll');
@@ -68,10 +74,9 @@ export default async function HealthPage() {
     },
     {
       id: 'overdue',
-      header: 'Overdue',
-      align: 'right',
-      title: () => 'Still upcoming / still live / not settled past their sport’s thresholds',
-      cell: (r) => `${r.overdue.upcoming} / ${r.overdue.live} / ${r.overdue.unsettled}`,
+      header: 'Picks overdue',
+      title: () => 'Picks past their sport’s thresholds (below the table): still upcoming, still live, or not settled',
+      cell: (r) => overdueText(r.overdue),
     },
     { id: 'resettled', header: 'Re-settled (24 h)', align: 'right', cell: (r) => r.resettled24h },
     { id: 'withdrawn', header: 'Withdrawn (24 h)', align: 'right', cell: (r) => r.withdrawn24h },
@@ -104,7 +109,7 @@ export default async function HealthPage() {
           rowData={(r) => ({ 'data-sport': r.sport, 'data-state': r.state })}
         />
       )}
-      {read.ok && <PollerPanel poller={read.poller} upstream={read.upstream} />}
+      {read.ok && <PollerPanel poller={read.poller} upstream={read.upstream} admin={admin} />}
       {read.ok && <LicenceChanges changes={read.licenceChanges} />}
       {jobs.ok ? <JobsPanel jobs={jobs.jobs} detail={admin} /> : <ErrorPanel error={jobs.error} retryHref="/health" />}
       {mine && <SubscriptionForm {...mine} mailing={!!config.SMTP_URL} />}

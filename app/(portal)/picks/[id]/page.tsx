@@ -8,7 +8,7 @@ import { StatusBadge } from '@/components/ui/badge';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
-import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, pickHref } from '@/lib/picks-api/pick-view';
+import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, marketLabel, pickHref } from '@/lib/picks-api/pick-view';
 import { getPickDetail } from '@/lib/picks-api/portal';
 import { RecordHistory } from '@/components/history/record-history';
 import { recordHistory } from '@/lib/history/responses';
@@ -93,7 +93,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
           </h2>
           <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-6 gap-y-2">
             <Row label="Market">
-              {row.marketType}
+              {row.marketType && <span title={row.marketType}>{marketLabel(row.marketType)}</span>}
               {row.isPlayerPick ? ' (player pick)' : ''}
             </Row>
             <Row label="Selection">{row.selection}</Row>

@@ -4,7 +4,8 @@ import { useActionState } from 'react';
 import { ROLES } from '@/lib/vocabulary/roles';
 import type { AdminResult } from '@/lib/auth/user-admin';
 import { Button, buttonClass } from '@/components/ui/button';
-import { controlClass } from '@/components/ui/field';
+import { controlClass, SelectField, TextField } from '@/components/ui/field';
+import { SecretBox } from '@/components/ui/secret-box';
 import { cardClass } from '@/components/ui/card';
 
 /** The forms of /admin/users. Each posts to the page's server action and shows its answer, and a generated password once. */
@@ -25,9 +26,9 @@ function Result({ state }: { state: AdminResult | null }) {
     >
       {state ? <span className={state.ok ? 'text-emerald-700' : 'text-red-700'}>{state.message}</span> : null}
       {state?.oneTimePassword ? (
-        <output data-testid="one-time-password" className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 font-mono text-amber-900">
-          {state.oneTimePassword}
-        </output>
+        <div className="mt-2">
+          <SecretBox title="The new password" value={state.oneTimePassword} testId="one-time-password" />
+        </div>
       ) : null}
     </div>
   );
@@ -38,23 +39,10 @@ export function AddUserForm({ action }: { action: Action }) {
   return (
     <form action={submit} aria-label="Add a user" className={cardClass('p-4')}>
       <input type="hidden" name="op" value="add" />
-      <div className="flex flex-wrap items-end gap-3 text-sm">
-        <label className="flex flex-col gap-1">
-          Email
-          <input name="email" type="email" required className={field} />
-        </label>
-        <label className="flex flex-col gap-1">
-          Role
-          <select name="role" defaultValue="viewer" className={field}>
-            {ROLES.map((role) => (
-              <option key={role}>{role}</option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1">
-          Password (empty: generate one)
-          <input name="password" type="password" autoComplete="new-password" className={field} />
-        </label>
+      <div className="grid items-end gap-3 text-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_2fr_auto]">
+        <TextField label="Email" name="email" type="email" required id="user-email" />
+        <SelectField label="Role" name="role" options={ROLES} defaultValue="viewer" id="user-role" />
+        <TextField label="Password (empty: generate one)" name="password" type="password" autoComplete="new-password" id="user-password" />
         <Button type="submit" tone="primary" disabled={pending}>
           Add user
         </Button>

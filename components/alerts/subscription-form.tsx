@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { callApi } from '@/components/ui/call-api';
 import { Button } from '@/components/ui/button';
 import { cardClass } from '@/components/ui/card';
+import { labelClass } from '@/components/ui/field';
 
 /** The signed-in person's choice of alert emails (PUT /api/alerts/subscription). */
 export function SubscriptionForm({
@@ -64,7 +65,7 @@ export function SubscriptionForm({
         ))}
       </fieldset>
       <fieldset className="mt-3 flex flex-wrap gap-x-5 gap-y-1">
-        <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">When</legend>
+        <legend className={labelClass()}>When</legend>
         {(
           [
             ['each', 'Each alert as it happens'],

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
-import { SelectField, TextField } from '@/components/ui/field';
+import { SelectField, TextField, labelClass } from '@/components/ui/field';
 import { cardClass } from '@/components/ui/card';
 
 /**
@@ -126,7 +126,7 @@ export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]
           autoComplete="new-password"
         />
         <fieldset className="md:col-span-2">
-          <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">Alerts it receives</legend>
+          <legend className={labelClass()}>Alerts it receives</legend>
           <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
             {available.map(({ kind, label }) => (
               <label key={kind} className="flex items-center gap-1.5">

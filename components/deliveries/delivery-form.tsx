@@ -180,7 +180,12 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
         )}
         <div className="sm:col-span-2 lg:col-span-4">
           <Field
-            label="Encrypt to (the recipient's OpenPGP public key, optional): files are placed as <file>.pgp"
+            label={
+              <>
+                Encrypt to (the recipient&apos;s OpenPGP public key, optional): files are placed as{' '}
+                <code className="normal-case">&lt;file&gt;.pgp</code>
+              </>
+            }
             htmlFor="f-encryptTo"
             error={errors.encryptTo}
           >

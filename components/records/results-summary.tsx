@@ -6,6 +6,7 @@ import { percent, type Outcomes } from '@/lib/records/summary';
 import { useSummary } from '@/components/records/use-summary';
 import { cardClass } from '@/components/ui/card';
 import { DataTable, type Column } from '@/components/ui/data-table';
+import { labelClass } from '@/components/ui/field';
 
 const ResultsChart = dynamic(() => import('@/components/records/results-chart'), { ssr: false });
 const LEAGUES_SHOWN = 6;
@@ -65,7 +66,7 @@ function Figures({ summary }: { summary: Extract<ReturnType<typeof useSummary>, 
         </p>
       </div>
       <div>
-        <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Hit rate by tier</h3>
+        <h3 className={labelClass()}>Hit rate by tier</h3>
         <div
           className="h-32"
           role="img"
@@ -76,7 +77,7 @@ function Figures({ summary }: { summary: Extract<ReturnType<typeof useSummary>, 
         <RateTable label="Tier" rows={summary.tiers.map((t) => ({ name: t.tier, ...t }))} testId="summary-tiers" />
       </div>
       <div>
-        <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Hit rate by league</h3>
+        <h3 className={labelClass()}>Hit rate by league</h3>
         <RateTable
           label="League"
           rows={summary.leagues.slice(0, LEAGUES_SHOWN).map((l) => ({ name: l.league, ...l }))}

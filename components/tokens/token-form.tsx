@@ -4,9 +4,10 @@ import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem, type ProblemField } from '@/components/ui/call-api';
-import { TextField } from '@/components/ui/field';
+import { TextField, labelClass } from '@/components/ui/field';
 import type { TokenView } from '@/lib/tokens/view';
 import { cardClass } from '@/components/ui/card';
+import { SecretBox } from '@/components/ui/secret-box';
 import { leaguesFor, type Vocabulary } from '@/lib/sport-leagues';
 
 const unique = (values: string[]) => [...new Set(values)];
@@ -47,7 +48,7 @@ function Choices({
         onTick?.([...event.currentTarget.querySelectorAll<HTMLInputElement>(`input[name="${name}"]:checked`)].map((box) => box.value))
       }
     >
-      <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">{legend}</legend>
+      <legend className={labelClass()}>{legend}</legend>
       <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
         {options.map((option) => (
           <label key={option} className="flex items-center gap-1.5">
@@ -100,21 +101,7 @@ export function TokenForm({
       <h2 id="token-form" className="font-semibold">
         {token ? 'Change this token' : 'Make a token'}
       </h2>
-      {created && (
-        <div role="status" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="new-token">
-          <p className="font-medium">{created.name}: copy this token now. It is shown only once; the portal keeps only a hash of it.</p>
-          <code className="block break-all rounded bg-white px-2 py-1 font-mono text-xs" data-testid="new-token-value">
-            {created.token}
-          </code>
-          <Button
-            size="sm"
-            tone="secondary"
-            onClick={() => void navigator.clipboard?.writeText(created.token).then(() => setNote('Copied.'))}
-          >
-            Copy
-          </Button>
-        </div>
-      )}
+      {created && <SecretBox title={`The token “${created.name}”`} value={created.token} testId="new-token" />}
       <form
         aria-label={token ? `Change the token ${token.name}` : 'Make a token'}
         className="grid gap-3 md:grid-cols-2"
@@ -171,7 +158,7 @@ export function TokenForm({
           id="tok-expires"
         />
         <fieldset id="tok-content">
-          <legend className="text-xs font-medium uppercase tracking-wide text-slate-600">Content</legend>
+          <legend className={labelClass()}>Content</legend>
           <div className="mt-1 flex gap-5">
             {['picks', 'results'].map((content) => (
               <label key={content} className="flex items-center gap-1.5">

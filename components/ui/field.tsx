@@ -6,7 +6,9 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react
  * Each control's id defaults to `f-<name>`, so a label always points at it.
  */
 
-const LABEL = 'block text-xs font-medium uppercase tracking-wide text-slate-600';
+/** The look of a label, a legend or a term: small capitals in a muted colour (code inside it: `normal-case`). */
+export const labelClass = (extra = ''): string => `text-xs font-medium uppercase tracking-wide text-slate-600 ${extra}`.trim();
+const LABEL = labelClass('block');
 
 export function controlClass(compact = false): string {
   return compact

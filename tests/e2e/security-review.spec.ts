@@ -325,7 +325,7 @@ test.describe.serial('the second security review, over HTTP', () => {
     await page.waitForURL((url) => url.pathname === '/admin/users');
     const form = page.getByRole('form', { name: `Change ${RESET_ME.email}` });
     await form.getByRole('button', { name: 'Reset password' }).click();
-    const second = (await form.getByTestId('one-time-password').textContent())!;
+    const second = (await form.getByTestId('one-time-password-value').textContent())!;
     await waitUntil(async () => !(await hasSession(origin, first.cookie)), 'the reset to end the old session', 15_000);
     expect(await session(first.cookie)).toEqual({});
     expect((await fetch(`${origin}/api/deliveries`, { headers: { cookie: first.cookie } })).status).toBe(401);

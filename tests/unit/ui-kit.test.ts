@@ -19,6 +19,8 @@ describe('the UI kit', () => {
   it.each([
     ['the card', 'rounded-lg border border-slate-200 bg-white', 'components/ui/card.tsx'],
     ['the text link', 'text-brand-700 hover:underline', 'components/ui/text-link.tsx'],
+    ['the label', 'font-medium uppercase tracking-wide', 'components/ui/field.tsx'],
+    ['the secret shown once', 'shown only once', 'components/ui/secret-box.tsx'],
   ])('writes %s once, in its primitive', (_, look, primitive) => {
     const writing = files.filter((file) => readFileSync(path.join(root, file), 'utf8').includes(look));
     expect(writing).toEqual([primitive]);

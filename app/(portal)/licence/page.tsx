@@ -7,6 +7,7 @@ import { getLicence } from '@/lib/picks-api/portal';
 import { PageHeader } from '@/components/ui/page-header';
 import { cardClass } from '@/components/ui/card';
 import { Badge } from '@/components/ui/badge';
+import { labelClass } from '@/components/ui/field';
 
 export const metadata: Metadata = { title: 'Licence' };
 
@@ -15,7 +16,7 @@ const isInstant = (value: string | null) => value !== null && /^\d{4}-\d{2}-\d{2
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className={cardClass('p-4')}>
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dt className={labelClass()}>{label}</dt>
       <dd className="mt-1 text-sm">{children}</dd>
     </div>
   );

@@ -18,7 +18,7 @@ export class UsersPage {
     await this.add.getByLabel('Email').fill(email);
     await this.add.getByLabel('Role').selectOption(role);
     await this.add.getByRole('button', { name: 'Add user' }).click();
-    return (await this.add.getByTestId('one-time-password').textContent()) ?? '';
+    return (await this.add.getByTestId('one-time-password-value').textContent()) ?? '';
   }
 
   row(email: string): Locator {
@@ -46,7 +46,7 @@ export class UsersPage {
   /** Resets a user's password; returns the new one-time password. */
   async resetPassword(email: string): Promise<string> {
     await this.form(email).getByRole('button', { name: 'Reset password' }).click();
-    return (await this.form(email).getByTestId('one-time-password').textContent()) ?? '';
+    return (await this.form(email).getByTestId('one-time-password-value').textContent()) ?? '';
   }
 
   async press(email: string, button: 'Disable' | 'Enable') {

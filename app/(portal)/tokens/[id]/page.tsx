@@ -12,6 +12,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
 import { cardClass } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
+import { labelClass } from '@/components/ui/field';
 
 export const metadata: Metadata = { title: 'API token' };
 
@@ -35,30 +36,30 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
       </PageHeader>
       <dl className={cardClass('grid gap-x-6 gap-y-2 p-4 text-sm md:grid-cols-2')} data-testid="token-facts">
         <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-600">May read</dt>
+          <dt className={labelClass()}>May read</dt>
           <dd>{token.scopeText}</dd>
         </div>
         <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-600">Limits</dt>
+          <dt className={labelClass()}>Limits</dt>
           <dd>
             {token.ratePerMinute} requests a minute, {token.dailyRecords.toLocaleString('en')} records a day (UTC)
           </dd>
         </div>
         <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-600">Expires</dt>
+          <dt className={labelClass()}>Expires</dt>
           <dd>
             <UtcTime iso={token.expiresAt} />
           </dd>
         </div>
         <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-600">Last used</dt>
+          <dt className={labelClass()}>Last used</dt>
           <dd>
             {token.lastUsedAt ? <UtcTime iso={token.lastUsedAt} /> : 'never'}
             {token.lastAddress ? ` from ${token.lastAddress}` : ''}
           </dd>
         </div>
         <div>
-          <dt className="text-xs uppercase tracking-wide text-slate-600">Owner</dt>
+          <dt className={labelClass()}>Owner</dt>
           <dd data-testid="token-owner">
             {token.owner}
             {token.suspended ? ` — suspended: ${token.suspended}` : ''}
@@ -66,7 +67,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
         </div>
         {token.revokedAt && (
           <div>
-            <dt className="text-xs uppercase tracking-wide text-slate-600">Revoked</dt>
+            <dt className={labelClass()}>Revoked</dt>
             <dd>
               <UtcTime iso={token.revokedAt} /> by {token.revokedBy}
             </dd>

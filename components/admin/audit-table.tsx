@@ -22,7 +22,12 @@ const COLUMNS: Column<AuditEntry>[] = [
 
 /** Audit entries as a plain table: what happened, to what, how it ended, and the figures of exports. */
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
-  if (entries.length === 0) return <EmptyState>No entries match.</EmptyState>;
+  if (entries.length === 0)
+    return (
+      <EmptyState testId="audit-empty">
+        No entries match these filters. Widen the dates or clear a filter to see more of the trail.
+      </EmptyState>
+    );
   return (
     <DataTable
       testId="audit-table"

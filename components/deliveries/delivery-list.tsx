@@ -76,7 +76,10 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
         </p>
       ) : null}
       {list.length === 0 ? (
-        <EmptyState>No deliveries yet.</EmptyState>
+        <EmptyState testId="deliveries-empty">
+          No deliveries yet. Set one up with the form below: what to send, where, and when; the preview counts what it would deliver before
+          you save it.
+        </EmptyState>
       ) : (
         <ul className="space-y-3" data-testid="deliveries">
           {list.map((d) => (

@@ -97,6 +97,10 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
       >
         <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> BOM for spreadsheets
       </label>
+      <span className="basis-full text-xs text-slate-600" data-testid="export-fields">
+        CSV has a column for each field the API documents (nested ones as dotted columns such as <code>eventMetadata.stage</code>); fields a
+        record carries beyond those are kept only in JSON.
+      </span>
       <span role="status" aria-live="polite" data-testid="export-status" data-phase={state.phase} className="ml-2">
         {state.phase === 'running' && (
           <span className="inline-flex items-center gap-2">

@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { PortalLink } from '@/components/portal-link';
 import { EmptyState } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
+import { TextLink } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'My exports' };
 
@@ -87,7 +88,10 @@ export default async function ExportsPage() {
       {!history.ok ? (
         <ErrorPanel error={history.error} retryHref="/exports" />
       ) : history.entries.length === 0 ? (
-        <EmptyState>No exports yet.</EmptyState>
+        <EmptyState testId="exports-empty">
+          No exports yet. Exports are made from <TextLink href="/picks">Picks</TextLink> or <TextLink href="/results">Results</TextLink>:
+          filter the records, then choose CSV or JSON above the table. Each one you make is listed here, with its checksum.
+        </EmptyState>
       ) : (
         <DataTable
           testId="exports-table"

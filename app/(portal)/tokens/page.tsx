@@ -54,7 +54,10 @@ export default async function TokensPage() {
       {!tokens.ok ? (
         <ErrorPanel error={tokens.error} retryHref="/tokens" />
       ) : tokens.value.length === 0 ? (
-        <EmptyState>No token yet.</EmptyState>
+        <EmptyState testId="tokens-empty">
+          No token yet. Make one with the form below for each system of yours that reads the API: it is shown once, and reads only what its
+          scope allows.
+        </EmptyState>
       ) : (
         <DataTable
           testId="tokens-table"

@@ -10,6 +10,7 @@ import { plural } from '@/lib/plural';
 import type { Run } from '@/lib/store/delivery-runs';
 import { EmptyState } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
+import { TextLink } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Delivery runs' };
 
@@ -91,7 +92,10 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
             {view.delivery!.corrections ? ' Corrections are sent after each poll that finds them.' : ''}
           </p>
           {view.runs.length === 0 ? (
-            <EmptyState>No runs yet.</EmptyState>
+            <EmptyState testId="runs-empty">
+              No runs yet. The first runs at the next time its schedule names; “Run now” on{' '}
+              <TextLink href="/deliveries">Deliveries</TextLink> runs it at once.
+            </EmptyState>
           ) : (
             <DataTable
               testId="runs-table"

@@ -1,6 +1,7 @@
 import { PortalLink } from '@/components/portal-link';
 import { encodeTrail, hrefWith, pageNumberOf } from '@/lib/paging';
 import { buttonClass } from '@/components/ui/button';
+import { controlClass } from '@/components/ui/field';
 
 const linkClass = buttonClass();
 const offClass = 'rounded-md border border-slate-200 px-3 py-1.5 text-slate-500';
@@ -12,20 +13,31 @@ export function Pager({
   cursor,
   trail,
   nextCursor,
+  id,
 }: {
   pathname: string;
   params: URLSearchParams;
   cursor: string | undefined;
   trail: string[];
   nextCursor: string | null;
+  /** Tells the pager above the table from the one below it (their fields' ids). */
+  id: 'top' | 'bottom';
 }) {
   const previous = trail.length > 0 ? trail[trail.length - 1] : undefined;
   const prevHref =
     previous === undefined
       ? null
-      : hrefWith(pathname, params, { cursor: previous || null, trail: trail.length > 1 ? encodeTrail(trail.slice(0, -1)) : null });
-  const nextHref = nextCursor ? hrefWith(pathname, params, { cursor: nextCursor, trail: encodeTrail([...trail, cursor ?? '']) }) : null;
-  const firstHref = cursor ? hrefWith(pathname, params, { cursor: null, trail: null }) : null;
+      : hrefWith(pathname, params, {
+          cursor: previous || null,
+          trail: trail.length > 1 ? encodeTrail(trail.slice(0, -1)) : null,
+          page: null,
+        });
+  const nextHref = nextCursor
+    ? hrefWith(pathname, params, { cursor: nextCursor, trail: encodeTrail([...trail, cursor ?? '']), page: null })
+    : null;
+  const firstHref = cursor ? hrefWith(pathname, params, { cursor: null, trail: null, page: null }) : null;
+  // "Go to page": the filters ride along as they are; the page is walked to (lib/records/jump.ts).
+  const kept = [...params].filter(([key]) => !['cursor', 'trail', 'page'].includes(key));
   const pageNumber = pageNumberOf(cursor, trail);
 
   return (
@@ -56,6 +68,26 @@ export function Pager({
           Next →
         </span>
       )}
+      <form method="get" action={pathname} className="flex items-center gap-1" aria-label="Go to a page">
+        {kept.map(([key, value], i) => (
+          <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+        ))}
+        <label className="sr-only" htmlFor={`go-to-page-${id}`}>
+          Page number
+        </label>
+        <input
+          id={`go-to-page-${id}`}
+          name="page"
+          type="number"
+          min={1}
+          inputMode="numeric"
+          placeholder="Page"
+          className={controlClass(true, 'w-20')}
+        />
+        <button type="submit" className={linkClass}>
+          Go
+        </button>
+      </form>
     </nav>
   );
 }

@@ -10,10 +10,11 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react
 export const labelClass = (extra = ''): string => `text-xs font-medium uppercase tracking-wide text-slate-600 ${extra}`.trim();
 const LABEL = labelClass('block');
 
-export function controlClass(compact = false): string {
-  return compact
+export function controlClass(compact = false, extra = ''): string {
+  const look = compact
     ? 'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm'
     : 'mt-1 block w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm shadow-sm';
+  return `${look} ${extra}`.trim();
 }
 
 interface FieldProps {

@@ -1,4 +1,6 @@
 import { expect, sandboxApi, signIn, test } from './fixtures';
+import { E2E } from './ports';
+import { walkSandbox } from './support/session';
 import { RecordsPage } from './pages/records-page';
 
 /**
@@ -68,4 +70,37 @@ test('a logo that fails to load gives way to the initials under it', async ({ pa
   const badge = logo.locator('xpath=..');
   await expect(badge).toBeVisible();
   await expect(badge).toHaveText(/^[A-Z0-9?]{1,2}$/);
+});
+
+test('a page by its number: walked to from the first, past the last page said so, a wrong number named', async ({ page }) => {
+  const all = await walkSandbox(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey, 'picks', { sport: 'Football' });
+  const size = 10;
+  const pages = Math.ceil(all.length / size);
+  expect(pages).toBeGreaterThan(3);
+  await signIn(page, 'viewer', `/picks?sport=Football&limit=${size}&page=3`);
+  const table = page.getByTestId('records-table');
+  await expect(page.getByTestId('page-number').first()).toHaveText('Page 3');
+  expect(await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-pick-id')))).toEqual(
+    all.slice(2 * size, 3 * size).map((r) => r.id),
+  );
+  // Previous from a page walked to goes to page 2, as if it had been reached by Next.
+  await page.getByRole('link', { name: '← Previous' }).first().click();
+  await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
+  await expect(table.locator('tbody tr').first()).toHaveAttribute('data-pick-id', all[size]!.id);
+
+  await page.goto(`/picks?sport=Football&limit=${size}&page=9999`);
+  await expect(page.getByTestId('past-the-end')).toContainText(
+    `Page 9,999 is past the last page: these filters have ${pages} pages of ${size}`,
+  );
+  await expect(page.getByTestId('page-number').first()).toHaveText(`Page ${pages}`);
+  await expect(table.locator('tbody tr').last()).toHaveAttribute('data-pick-id', all.at(-1)!.id);
+
+  // Go to a page from the pager: the filters stay.
+  await page.getByLabel('Page number').first().fill('2');
+  await page.getByRole('button', { name: 'Go' }).first().click();
+  await expect(page).toHaveURL(/sport=Football/);
+  await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
+
+  await page.goto('/picks?page=two');
+  await expect(page.locator('[data-error-code="INVALID_FILTERS"]')).toContainText('page must be a whole number from 1');
 });

@@ -10,24 +10,38 @@ import { detectProbabilityScale } from '@/lib/picks-api/pick-view';
 import { getRecordsPage } from '@/lib/picks-api/portal';
 import { ErrorPanel } from '@/components/error-panel';
 import { Pager } from '@/components/records/pager';
+import { jumpToPage, parsePageNumber } from '@/lib/records/jump';
+import { AppError } from '@/lib/errors';
 import { RecordsTable } from '@/components/records/records-table';
 
+const invalidPage = (problem: string, sent: string) =>
+  new AppError({ code: 'INVALID_FILTERS', message: `One or more filters are invalid: ${problem}.`, details: { page: sent } }).toJSON();
+
 /** One page of picks or results for the filters: the table, or the error, never an empty table for an error. */
-export async function RecordsView({ kind, filters, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {
+export async function RecordsView({ kind, filters: asked, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {
   const pathname = kind === 'picks' ? '/picks' : '/results';
-  const [page, jar] = await Promise.all([settle(getRecordsPage(kind, filters)), cookies()]);
   const here = `${pathname}?${params.toString()}`;
+  const size = asked.limit ?? DEFAULT_PAGE_SIZE;
+  // A page asked for by its number (?page=N) is walked to; a cursor from the pager wins over it.
+  const number = parsePageNumber(params.get('page'));
+  if (number.problem) return <ErrorPanel error={invalidPage(number.problem, params.get('page')!)} retryHref={pathname} />;
+  const jump = number.page !== null && !asked.cursor ? await settle(jumpToPage(kind, asked, number.page, size)) : null;
+  if (jump && !jump.ok) return <ErrorPanel error={jump.error.toJSON()} retryHref={here} />;
+  const landed = jump?.value.to === 'page' || jump?.value.to === 'past-the-end' ? jump.value : null;
+  const filters = landed ? { ...asked, cursor: landed.cursor } : asked;
+  const [page, jar] = await Promise.all([settle(getRecordsPage(kind, filters)), cookies()]);
   if (!page.ok) return <ErrorPanel error={page.error.toJSON()} retryHref={here} />;
 
-  const trail = decodeTrail(params.get('trail') ?? undefined);
+  const trail = landed ? landed.trail : decodeTrail(params.get('trail') ?? undefined);
   const { rows, hasMore, requestId } = page.value;
   const offered = hasMore ? page.value.nextCursor : null;
   // A cursor we have already been given would lead in a circle: say so instead of offering Next forever.
   const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
-  const pager = <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} />;
+  const pagerAt = (id: 'top' | 'bottom') => (
+    <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} id={id} />
+  );
   // Where this page sits: known when it was reached by the pager (its trail), not from a shared cursor alone.
-  const size = filters.limit ?? DEFAULT_PAGE_SIZE;
   const pageNumber = pageNumberOf(filters.cursor, trail);
   const first = pageNumber === null ? null : (pageNumber - 1) * size + 1;
   const position =
@@ -50,6 +64,18 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
 
   return (
     <section aria-label={kind === 'picks' ? 'Picks' : 'Results'} className="space-y-3">
+      {jump?.value.to === 'past-the-end' && (
+        <p role="status" data-testid="past-the-end" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Page {number.page!.toLocaleString('en-GB')} is past the last page: these filters have {plural(jump.value.lastPage, 'page')} of{' '}
+          {size}. This is the last one.
+        </p>
+      )}
+      {jump?.value.to === 'too-far' && (
+        <p role="status" data-testid="too-far" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Page {number.page!.toLocaleString('en-GB')} is further in than the portal walks to (page{' '}
+          {jump.value.furthest.toLocaleString('en-GB')} at {size} a page): narrow the dates, or take larger pages. This is the first page.
+        </p>
+      )}
       {circular && (
         <p role="alert" data-testid="circular-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
           The Picks API offered a next page it has already given; paging stops here (request {requestId ?? 'unknown'}).
@@ -78,12 +104,12 @@ export async function RecordsView({ kind, filters, params }: { kind: FilterKind;
             <>
               {count}
               <CountAll kind={kind} query={params.toString()} />
-              <div className="ml-auto">{pager}</div>
+              <div className="ml-auto">{pagerAt('top')}</div>
             </>
           }
         />
       )}
-      <div className="flex justify-end">{pager}</div>
+      <div className="flex justify-end">{pagerAt('bottom')}</div>
     </section>
   );
 }

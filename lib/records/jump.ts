@@ -1,0 +1,40 @@
+import 'server-only';
+import type { FilterKind, PickFilters } from '../filters';
+import { getRecordsPage } from '../picks-api/portal';
+
+/**
+ * Opening page N of a cursor walk (`?page=N` on /picks and /results): the API has no page numbers, so the
+ * pages before it are read one after another, each cursor kept as the pager's trail. A number past the last
+ * page says where the records end; a number further in than JUMP_MAX_RECORDS is refused rather than walked.
+ */
+
+export const JUMP_MAX_RECORDS = 10_000;
+
+export type Jump =
+  | { to: 'page'; cursor: string | undefined; trail: string[] }
+  | { to: 'past-the-end'; lastPage: number; cursor: string | undefined; trail: string[] }
+  | { to: 'too-far'; furthest: number };
+
+/** Where page `page` (1-based) of these filters starts, at `size` records a page. */
+export async function jumpToPage(kind: FilterKind, filters: PickFilters, page: number, size: number): Promise<Jump> {
+  const furthest = Math.max(1, Math.floor(JUMP_MAX_RECORDS / size));
+  if (page > furthest) return { to: 'too-far', furthest };
+  let cursor: string | undefined;
+  const trail: string[] = [];
+  for (let at = 1; at < page; at += 1) {
+    const read = await getRecordsPage(kind, { ...filters, limit: size, cursor });
+    const next = read.hasMore ? read.nextCursor : null;
+    // No next page (or one already given: a circle) is the end of the records.
+    if (!next || next === cursor || trail.includes(next)) return { to: 'past-the-end', lastPage: at, cursor, trail };
+    trail.push(cursor ?? '');
+    cursor = next;
+  }
+  return { to: 'page', cursor, trail };
+}
+
+/** `?page=` as a number from 1, or null when it is absent; a wrong one is a problem in words. */
+export function parsePageNumber(value: string | null): { page: number | null; problem: string | null } {
+  if (value === null || value.trim() === '') return { page: null, problem: null };
+  if (!/^\d{1,7}$/.test(value.trim()) || Number(value) < 1) return { page: null, problem: 'page must be a whole number from 1' };
+  return { page: Number(value), problem: null };
+}

@@ -96,6 +96,24 @@ describe.each(storeEngines())('feed health on $name', (engine) => {
     expect(change!.before.sports).toContain('Tennis');
   });
 
+  it('a sport lost from the licence is down on its side even when the feed never held a record of it', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    await poll(store, 'sandbox-full-key', T0);
+    const full = (await licenceOf('sandbox-full-key'))!;
+    const withCurling = { ...full, sports: [...(full.sports ?? []), 'Curling'] };
+    await sportsHealth(store.db, settings.pollMs, { record: true, now: T0, licence: withCurling });
+    expect((await sportsHealth(store.db, settings.pollMs, { now: T0, licence: withCurling })).map((s) => s.sport)).not.toContain('Curling');
+    await sportsHealth(store.db, settings.pollMs, { record: true, now: T0 + 60_000, licence: full });
+    const after = await sportsHealth(store.db, settings.pollMs, { now: T0 + 90_000, licence: full });
+    expect(after.find((s) => s.sport === 'Curling')).toMatchObject({
+      state: 'down',
+      side: 'licence',
+      reason: 'The licence no longer lists this sport',
+      watched: 0,
+    });
+  });
+
   it('silence beyond the cadence agreed for a sport: degraded, then down beyond three times it', async () => {
     const store = await openStore(await engine.fresh());
     opened.push(store);

@@ -27,32 +27,33 @@ const DESTINATIONS = [
   { value: 'webhook', label: 'webhook' },
 ];
 
-/** The fields of the form as the problem summary names them (each control's id is `f-<name>`). */
-const LABELS: Record<string, string> = {
-  name: 'Name',
-  kind: 'What',
-  format: 'Format',
-  schedule: 'Schedule',
-  encryptTo: 'Encrypt to',
-  'destination.type': 'Destination',
-  'destination.folder': 'Folder',
-  'destination.host': 'Host',
-  'destination.port': 'Port',
-  'destination.username': 'Username',
-  'destination.path': 'Remote folder',
-  'destination.password': 'Password',
-  'destination.privateKey': 'Private key',
-  'destination.url': 'URL',
-  'destination.secret': 'Signing secret',
-  'filters.sport': 'Sport',
-  'filters.league': 'League',
-  'filters.status': 'Status',
-  'filters.result': 'Result',
-  'filters.from': 'From',
-  'filters.to': 'To',
-  'filters.kind': 'Kind of change',
-};
-const fieldOf = (key: string): ProblemField | null => (LABELS[key] ? { label: LABELS[key], id: `f-${key.split('.').pop()}` } : null);
+/** The fields of the form in the order they appear, as the problem summary names them (each control's id is `f-<name>`). */
+const FIELDS: readonly ProblemField[] = (
+  [
+    ['name', 'Name'],
+    ['kind', 'What'],
+    ['format', 'Format'],
+    ['filters.kind', 'Kind of change'],
+    ['filters.sport', 'Sport'],
+    ['filters.league', 'League'],
+    ['filters.status', 'Status'],
+    ['filters.result', 'Result'],
+    ['filters.from', 'From'],
+    ['filters.to', 'To'],
+    ['schedule', 'Schedule'],
+    ['destination.type', 'Destination'],
+    ['destination.folder', 'Folder'],
+    ['destination.host', 'Host'],
+    ['destination.port', 'Port'],
+    ['destination.username', 'Username'],
+    ['destination.path', 'Remote folder'],
+    ['destination.password', 'Password'],
+    ['destination.privateKey', 'Private key'],
+    ['destination.url', 'URL'],
+    ['destination.secret', 'Signing secret'],
+    ['encryptTo', 'Encrypt to'],
+  ] as const
+).map(([key, label]) => ({ key, label, id: `f-${key.split('.').pop()}` }));
 
 /** What a new delivery's form starts from, and starts from again once one is saved. */
 const START = {
@@ -205,7 +206,7 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
           </label>
         )}
       </div>
-      <Problem problem={problem} fields={fieldOf} />
+      <Problem problem={problem} fields={FIELDS} />
       <Button type="submit" tone="primary" disabled={pending}>
         {pending ? 'Saving…' : 'Create delivery'}
       </Button>

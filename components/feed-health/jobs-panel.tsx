@@ -8,9 +8,12 @@ const took = (ms: number | null) => (ms === null ? '—' : ms < 1000 ? `${ms} ms
 
 /** The portal's background jobs on every instance heard from in a day (lib/jobs/registry.ts): last run, outcome, next run. */
 export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }) {
+  // Instance ids (host:pid) are for admins; others read the instances numbered, this one first.
+  const numbered = [...new Set([...jobs].sort((a, b) => Number(b.here) - Number(a.here)).map((j) => j.instance))];
+  const instance = (j: JobView) => (detail ? j.instance : `instance ${numbered.indexOf(j.instance) + 1}`);
   const columns: Column<JobView>[] = [
     { id: 'name', header: 'Job', nowrap: true, cell: (j) => <span className="font-medium">{j.name}</span> },
-    { id: 'instance', header: 'Instance', nowrap: true, cell: (j) => (j.here ? `${j.instance} (this one)` : j.instance) },
+    { id: 'instance', header: 'Instance', nowrap: true, cell: (j) => (j.here ? `${instance(j)} (this one)` : instance(j)) },
     { id: 'every', header: 'Every', align: 'right', cell: (j) => every(j.everySeconds) },
     { id: 'lease', header: 'Runs on', truncate: (j) => j.lease, cell: (j) => j.lease },
     { id: 'last', header: 'Last run', nowrap: true, cell: (j) => <UtcTime iso={j.lastStartedAt} /> },

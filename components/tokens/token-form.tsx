@@ -63,19 +63,18 @@ function Choices({
   );
 }
 
-/** The fields of the form as the problem summary names them, with their controls' ids. */
-const FIELDS: Record<string, ProblemField> = {
-  name: { label: 'Name', id: 'tok-name' },
-  expiresAt: { label: 'Expires', id: 'tok-expires' },
-  ratePerMinute: { label: 'Requests a minute', id: 'tok-rate' },
-  dailyRecords: { label: 'Records a day', id: 'tok-daily' },
-  'scope.content': { label: 'Content', id: 'tok-content' },
-  'scope.sports': { label: 'Sports', id: 'tok-sports' },
-  'scope.leagues': { label: 'Leagues', id: 'tok-leagues' },
-  'scope.from': { label: 'Events from', id: 'tok-from' },
-  'scope.to': { label: 'Events before', id: 'tok-to' },
-};
-const fieldOf = (key: string) => FIELDS[key] ?? null;
+/** The fields of the form in the order they appear, as the problem summary names them, with their controls' ids. */
+const FIELDS: readonly ProblemField[] = [
+  { key: 'name', label: 'Name', id: 'tok-name' },
+  { key: 'expiresAt', label: 'Expires', id: 'tok-expires' },
+  { key: 'scope.content', label: 'Content', id: 'tok-content' },
+  { key: 'ratePerMinute', label: 'Requests a minute', id: 'tok-rate' },
+  { key: 'dailyRecords', label: 'Records a day', id: 'tok-daily' },
+  { key: 'scope.sports', label: 'Sports', id: 'tok-sports' },
+  { key: 'scope.leagues', label: 'Leagues', id: 'tok-leagues' },
+  { key: 'scope.from', label: 'Events from', id: 'tok-from' },
+  { key: 'scope.to', label: 'Events before', id: 'tok-to' },
+];
 
 export function TokenForm({
   licence,
@@ -238,7 +237,7 @@ export function TokenForm({
           </span>
         </div>
         <div className="md:col-span-2">
-          <Problem problem={problem} testId="token-problem" fields={fieldOf} />
+          <Problem problem={problem} testId="token-problem" fields={FIELDS} />
         </div>
       </form>
     </section>

@@ -23,8 +23,8 @@ export async function callApi(
 }
 
 /** The API's refusal: its message, and each field's problem listed (the form also shows each under its field). */
-/** A field of a form as its problem summary names it: the label people see, and the control's id. */
-export type ProblemField = { label: string; id: string };
+/** A field of a form as its problem summary names it: its key in `details`, the label people see, the control's id. */
+export type ProblemField = { key: string; label: string; id: string };
 
 /**
  * What the portal refused, above the form's button. With `fields`, each problem is said once, beside its
@@ -38,10 +38,16 @@ export function Problem({
 }: {
   problem: ApiProblem | null;
   testId?: string;
-  fields?: (key: string) => ProblemField | null;
+  /** The form's fields in the order they appear on it: the summary follows that order. */
+  fields?: readonly ProblemField[];
 }) {
   if (!problem) return null;
-  const entries = Object.entries(problem.details ?? {});
+  const details = problem.details ?? {};
+  const known = (fields ?? []).filter((field) => field.key in details);
+  const entries = [
+    ...known.map((field) => [field.key, details[field.key]!] as const),
+    ...Object.entries(details).filter(([key]) => !known.some((field) => field.key === key)),
+  ];
   return (
     <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid={testId}>
       {entries.length > 0 ? (
@@ -49,7 +55,7 @@ export function Problem({
           <p className="font-medium">{entries.length === 1 ? 'One field needs a change:' : `${entries.length} fields need a change:`}</p>
           <ul className="mt-1 list-disc pl-5">
             {entries.map(([key, text]) => {
-              const field = fields?.(key);
+              const field = known.find((f) => f.key === key);
               return (
                 <li key={key} data-problem={key}>
                   {field ? (

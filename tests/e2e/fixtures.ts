@@ -31,6 +31,12 @@ export async function signIn(page: Page, role: RoleName, next = '/', origin = `h
   await page.getByLabel('Password').fill(credentials(role, origin).password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  // The first page after a sign-in brings the browser's preferences up to date and may reload once
+  // (components/preferences.ts): the test's next navigation must not be cut short by that reload.
+  const until = Date.now() + 5_000;
+  while (Date.now() < until && !(await page.context().cookies(origin)).some((cookie) => cookie.name === 'prefs-of'))
+    await page.waitForTimeout(50);
+  await page.waitForLoadState('networkidle');
 }
 
 /** The sandbox's API directly, for the expected values of a test (never through the portal). */

@@ -17,8 +17,7 @@ test('a person’s time zone, theme and density follow them to another browser, 
   const first = await browser.newContext();
   const a = await first.newPage();
   await signIn(a, 'manager', '/picks?limit=10');
-  await a.getByLabel('Time zone').selectOption('Asia/Tokyo');
-  await a.waitForLoadState('networkidle');
+  await Promise.all([a.waitForEvent('load'), a.getByLabel('Time zone').selectOption('Asia/Tokyo')]); // saved, then reloaded
   await a.getByLabel('Theme').selectOption('dark');
   await a.getByLabel('Comfortable rows').check();
   await expect

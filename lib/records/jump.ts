@@ -5,10 +5,11 @@ import { getRecordsPage } from '../picks-api/portal';
 /**
  * Opening page N of a cursor walk (`?page=N` on /picks and /results): the API has no page numbers, so the
  * pages before it are read one after another, each cursor kept as the pager's trail. A number past the last
- * page says where the records end; a number further in than JUMP_MAX_RECORDS is refused rather than walked.
+ * page says where the records end; one further in than JUMP_MAX_PAGES pages is not walked past that page
+ * (each page read is a request to the upstream).
  */
 
-export const JUMP_MAX_RECORDS = 10_000;
+export const JUMP_MAX_PAGES = 100;
 
 export type Jump =
   | { to: 'page'; cursor: string | undefined; trail: string[] }
@@ -17,11 +18,11 @@ export type Jump =
 
 /** Where page `page` (1-based) of these filters starts, at `size` records a page. */
 export async function jumpToPage(kind: FilterKind, filters: PickFilters, page: number, size: number): Promise<Jump> {
-  const furthest = Math.max(1, Math.floor(JUMP_MAX_RECORDS / size));
-  if (page > furthest) return { to: 'too-far', furthest };
   let cursor: string | undefined;
   const trail: string[] = [];
-  for (let at = 1; at < page; at += 1) {
+  // Page JUMP_MAX_PAGES is read too when asked for more: it says whether the records end there.
+  const last = Math.min(page, JUMP_MAX_PAGES + 1);
+  for (let at = 1; at < last; at += 1) {
     const read = await getRecordsPage(kind, { ...filters, limit: size, cursor });
     const next = read.hasMore ? read.nextCursor : null;
     // No next page (or one already given: a circle) is the end of the records.
@@ -29,7 +30,7 @@ export async function jumpToPage(kind: FilterKind, filters: PickFilters, page: n
     trail.push(cursor ?? '');
     cursor = next;
   }
-  return { to: 'page', cursor, trail };
+  return page > JUMP_MAX_PAGES ? { to: 'too-far', furthest: JUMP_MAX_PAGES } : { to: 'page', cursor, trail };
 }
 
 /** `?page=` as a number from 1, or null when it is absent; a wrong one is a problem in words. */

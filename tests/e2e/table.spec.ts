@@ -74,9 +74,10 @@ test('a logo that fails to load gives way to the initials under it', async ({ pa
 
 test('a page by its number: walked to from the first, past the last page said so, a wrong number named', async ({ page }) => {
   const all = await walkSandbox(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey, 'picks', { sport: 'Football' });
-  const size = 10;
+  const size = 50;
   const pages = Math.ceil(all.length / size);
   expect(pages).toBeGreaterThan(3);
+  expect(pages).toBeLessThan(100); // past the end is found within the pages the portal walks
   await signIn(page, 'viewer', `/picks?sport=Football&limit=${size}&page=3`);
   const table = page.getByTestId('records-table');
   await expect(page.getByTestId('page-number').first()).toHaveText('Page 3');
@@ -100,6 +101,10 @@ test('a page by its number: walked to from the first, past the last page said so
   await page.getByRole('button', { name: 'Go' }).first().click();
   await expect(page).toHaveURL(/sport=Football/);
   await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
+
+  // Further in than the portal walks (page 100): said so, with the first page shown.
+  await page.goto(`/picks?sport=Football&limit=1&page=101`);
+  await expect(page.getByTestId('too-far')).toContainText('Page 101 is further in than the portal walks to (page 100 at 1 a page)');
 
   await page.goto('/picks?page=two');
   await expect(page.locator('[data-error-code="INVALID_FILTERS"]')).toContainText('page must be a whole number from 1');

@@ -20,3 +20,9 @@ export function leaguesFor(vocabulary: Vocabulary, sport: string): string[] | nu
   const under = vocabulary.leaguesBySport[sport] ?? [];
   return vocabulary.leagues.filter((league) => under.includes(league) || !seen.has(league));
 }
+
+/** The leagues to offer for the sports ticked (a token's scope): every listed league when none is ticked. */
+export function leaguesForSports(vocabulary: Vocabulary, sports: readonly string[]): string[] {
+  if (sports.length === 0) return vocabulary.leagues ?? [];
+  return [...new Set(sports.flatMap((sport) => leaguesFor(vocabulary, sport) ?? []))];
+}

@@ -8,9 +8,7 @@ import { TextField, labelClass } from '@/components/ui/field';
 import type { TokenView } from '@/lib/tokens/view';
 import { cardClass } from '@/components/ui/card';
 import { SecretBox } from '@/components/ui/secret-box';
-import { leaguesFor, type Vocabulary } from '@/lib/sport-leagues';
-
-const unique = (values: string[]) => [...new Set(values)];
+import { leaguesForSports, type Vocabulary } from '@/lib/sport-leagues';
 
 /**
  * Making or changing an API token (POST /api/tokens, PATCH /api/tokens/<id>): its name, what it may read
@@ -94,7 +92,7 @@ export function TokenForm({
   const scope = token?.scope;
   // Leagues follow the sports ticked (none ticked: every league); a new form starts from nothing ticked.
   const [sports, setSports] = useState<string[]>(scope?.sports ?? []);
-  const leagues = sports.length === 0 ? (licence.leagues ?? []) : unique(sports.flatMap((sport) => leaguesFor(licence, sport) ?? []));
+  const leagues = leaguesForSports(licence, sports);
   return (
     <section aria-labelledby="token-form" className={cardClass('space-y-3 p-4 text-sm')}>
       <h2 id="token-form" className="font-semibold">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaguesFor } from '@/lib/sport-leagues';
+import { leaguesFor, leaguesForSports } from '@/lib/sport-leagues';
 import { filterProblems, type Vocabulary } from '@/lib/deliveries/filter-rules';
 import { nearest } from '@/lib/vocabulary/nearest';
 
@@ -46,5 +46,11 @@ describe('delivery filter rules', () => {
     expect(leaguesFor(vocabulary, 'Tennis')).toEqual(['ATP Tour', 'Davis Cup']);
     expect(leaguesFor(vocabulary, 'Football')).toEqual(['Premier League', 'La Liga', 'Davis Cup']);
     expect(leaguesFor(vocabulary, '')).toEqual(vocabulary.leagues);
+  });
+
+  it('offers a token the leagues of the sports ticked, each once, and every league when none is', () => {
+    expect(leaguesForSports(vocabulary, ['Tennis'])).toEqual(['ATP Tour', 'Davis Cup']);
+    expect(leaguesForSports(vocabulary, ['Football', 'Tennis'])).toEqual(['Premier League', 'La Liga', 'Davis Cup', 'ATP Tour']);
+    expect(leaguesForSports(vocabulary, [])).toEqual(vocabulary.leagues);
   });
 });

@@ -22,7 +22,6 @@ export async function callApi(
   }
 }
 
-/** The API's refusal: its message, and each field's problem listed (the form also shows each under its field). */
 /** A field of a form as its problem summary names it: its key in `details`, the label people see, the control's id. */
 export type ProblemField = { key: string; label: string; id: string };
 

@@ -8,6 +8,7 @@ import { watchedScope } from '../store/changes';
 import type { Vocabulary } from '../sport-leagues';
 import { resolveRelative, type DeliveryKind } from './input';
 import { nearest } from '../vocabulary/nearest';
+import { listOf } from '../plural';
 
 /**
  * What a delivery's filters may say, and every way they can be wrong, found at once. Sports and leagues
@@ -57,13 +58,10 @@ export async function licenceVocabulary(): Promise<Vocabulary> {
   return { sports: licence?.sports ?? null, leagues: licence?.leagues ?? null, leaguesBySport: seen };
 }
 
-const quoted = (values: readonly string[], most = 25) =>
-  values.length <= most ? values.join(', ') : `${values.slice(0, most).join(', ')} and ${values.length - most} more`;
-
 function choice(value: string, allowed: readonly string[], what: string): string | null {
   if (allowed.includes(value)) return null;
   const near = nearest(value, allowed);
-  return `is "${value}", not ${what}.${near ? ` Did you mean "${near}"?` : ''} Allowed: ${quoted(allowed)}.`;
+  return `is "${value}", not ${what}.${near ? ` Did you mean "${near}"?` : ''} Allowed: ${listOf(allowed, 25)}.`;
 }
 
 const WORDS: Record<string, string> = { yesterday: 'today-1d', tomorrow: 'today+1d', 'last week': 'today-7d' };

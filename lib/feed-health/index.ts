@@ -74,10 +74,11 @@ export async function sportsHealth(
   ]);
   // A sport the licence listed and no longer does is judged (down, on the licence's side) even when the feed
   // holds none of its records: losing it is news whether or not it had picks in the window.
-  const licensedNow = new Set((licence?.sports ?? []).map((sport) => sport.toLowerCase()));
-  for (const change of scopeChanges)
-    for (const sport of change.before.sports ?? [])
-      if (licence?.sports && !licensedNow.has(sport.toLowerCase()) && !facts.some((f) => f.sport === sport)) facts.push(noFacts(sport));
+  if (licence?.sports) {
+    const licensedNow = new Set(licence.sports.map((sport) => sport.toLowerCase()));
+    for (const sport of new Set(scopeChanges.flatMap((change) => change.before.sports ?? [])))
+      if (!licensedNow.has(sport.toLowerCase()) && !facts.some((f) => f.sport === sport)) facts.push(noFacts(sport));
+  }
   const cadences = Object.fromEntries(cadenceRows.map((c) => [c.sport, c.seconds]));
   // A sport (or league) with an agreed cadence, or a sport with a logged state, is judged even when the feed holds none of its records now.
   const sportKeys = Object.keys(cadences).filter((key) => !key.includes(' / '));

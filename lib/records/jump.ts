@@ -1,6 +1,6 @@
 import 'server-only';
 import type { FilterKind, PickFilters } from '../filters';
-import { getRecordsPage } from '../picks-api/portal';
+import { getRecordsPage, type RecordsPage } from '../picks-api/portal';
 
 /**
  * Opening page N of a cursor walk (`?page=N` on /picks and /results): the API has no page numbers, so the
@@ -13,7 +13,8 @@ export const JUMP_MAX_PAGES = 100;
 
 export type Jump =
   | { to: 'page'; cursor: string | undefined; trail: string[] }
-  | { to: 'past-the-end'; lastPage: number; cursor: string | undefined; trail: string[] }
+  /** `page`: the last page, already read (not asked of the upstream again). */
+  | { to: 'past-the-end'; lastPage: number; cursor: string | undefined; trail: string[]; page: RecordsPage }
   | { to: 'too-far'; furthest: number };
 
 /** Where page `page` (1-based) of these filters starts, at `size` records a page. */
@@ -26,7 +27,7 @@ export async function jumpToPage(kind: FilterKind, filters: PickFilters, page: n
     const read = await getRecordsPage(kind, { ...filters, limit: size, cursor });
     const next = read.hasMore ? read.nextCursor : null;
     // No next page (or one already given: a circle) is the end of the records.
-    if (!next || next === cursor || trail.includes(next)) return { to: 'past-the-end', lastPage: at, cursor, trail };
+    if (!next || next === cursor || trail.includes(next)) return { to: 'past-the-end', lastPage: at, cursor, trail, page: read };
     trail.push(cursor ?? '');
     cursor = next;
   }

@@ -1,5 +1,6 @@
 import { shown } from '../strict-query';
 import { nearest } from '../vocabulary/nearest';
+import { listOf } from '../plural';
 import { V1Error } from './v1-errors';
 import type { TokenScope } from './scope';
 import type { LicenceSummary } from '../vocabulary/licence';
@@ -97,11 +98,8 @@ export function planRequests(
   licence: Pick<LicenceSummary, 'sports' | 'leagues'> | null = null,
 ): Record<string, string>[] {
   const refuse = (what: string) => new V1Error(403, 'OUT_OF_SCOPE', `${what} is outside this token's scope.`);
-  for (const [key, what] of [
-    ['sport', 'sport'],
-    ['league', 'league'],
-  ] as const) {
-    const problem = outsideScope(what, filters[key], scope[`${key}s`], licence?.[`${key}s`] ?? null);
+  for (const key of SCOPED) {
+    const problem = outsideScope(key, filters[key], scope[`${key}s`], licence?.[`${key}s`] ?? null);
     if (problem) throw new V1Error(403, 'OUT_OF_SCOPE', problem);
   }
   const later = (a: string | undefined, b: string | null) =>
@@ -124,8 +122,8 @@ export function planRequests(
   return [base];
 }
 
-const listed = (values: readonly string[], most = 10) =>
-  values.length <= most ? values.join(', ') : `${values.slice(0, most).join(', ')} and ${values.length - most} more`;
+const SCOPED = ['sport', 'league'] as const;
+const listed = (values: readonly string[]) => listOf(values, 10);
 
 /**
  * Why a sport or league asked for is refused, or null: unknown to the licence (with the nearest name the
@@ -150,8 +148,5 @@ export function outsideScope(
 
 /** Whether judging the filters needs the licence: a sport or league the token's scope does not list. */
 export function needsLicence(scope: TokenScope, filters: Record<string, string>): boolean {
-  return (
-    (filters.sport !== undefined && scope.sports.length > 0 && !scope.sports.includes(filters.sport)) ||
-    (filters.league !== undefined && scope.leagues.length > 0 && !scope.leagues.includes(filters.league))
-  );
+  return SCOPED.some((key) => outsideScope(key, filters[key], scope[`${key}s`], null) !== null);
 }

@@ -29,7 +29,10 @@ export async function RecordsView({ kind, filters: asked, params }: { kind: Filt
   if (jump && !jump.ok) return <ErrorPanel error={jump.error.toJSON()} retryHref={here} />;
   const landed = jump?.value.to === 'page' || jump?.value.to === 'past-the-end' ? jump.value : null;
   const filters = landed ? { ...asked, cursor: landed.cursor } : asked;
-  const [page, jar] = await Promise.all([settle(getRecordsPage(kind, filters)), cookies()]);
+  const [page, jar] = await Promise.all([
+    landed?.to === 'past-the-end' ? { ok: true as const, value: landed.page } : settle(getRecordsPage(kind, filters)),
+    cookies(),
+  ]);
   if (!page.ok) return <ErrorPanel error={page.error.toJSON()} retryHref={here} />;
 
   const trail = landed ? landed.trail : decodeTrail(params.get('trail') ?? undefined);

@@ -35,6 +35,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           <PortalFrame
             user={session.user}
             theme={theme}
+            navIcons={jar.get(PREFERENCE_COOKIES.nav)?.value === 'icons'}
             syncPreferences={jar.get(PREFERENCES_OF_COOKIE)?.value !== preferencesTag(session.user.email)}
           >
             {children}

@@ -1,18 +1,23 @@
 import type { ReactNode } from 'react';
 import { AfterLoad } from '@/components/after-load';
-import { AppHeader } from '@/components/app-header';
+import { AccountMenu } from '@/components/frame/account-menu';
+import { destinationsFor } from '@/components/frame/destinations';
+import { Shell } from '@/components/frame/shell';
 import type { Role } from '@/lib/vocabulary/roles';
 import type { Theme } from '@/lib/theme';
 
-/** The signed-in frame: a skip link, the header with the navigation, the page, and the after-load script. */
+/** The signed-in frame: a skip link, the header, the navigation of the role, the page, and the after-load script. */
 export function PortalFrame({
   user,
   theme,
+  navIcons,
   syncPreferences,
   children,
 }: {
   user: { email: string; role: Role };
   theme: Theme;
+  /** The person keeps the sidebar as icons only. */
+  navIcons: boolean;
   /** This browser's preference cookies are not this person's (a sign-in): fetch theirs. */
   syncPreferences: boolean;
   children: ReactNode;
@@ -25,10 +30,13 @@ export function PortalFrame({
       >
         Skip to content
       </a>
-      <AppHeader email={user.email} role={user.role} theme={theme} />
-      <main id="main" tabIndex={-1} className="mx-auto max-w-screen-2xl px-4 py-6 focus:outline-none">
+      <Shell
+        groups={destinationsFor(user.role)}
+        icons={navIcons}
+        account={<AccountMenu email={user.email} role={user.role} theme={theme} />}
+      >
         {children}
-      </main>
+      </Shell>
       <AfterLoad syncPreferences={syncPreferences} />
     </>
   );

@@ -1,6 +1,12 @@
 'use client';
 
-import { PREFERENCE_COOKIES, PREFERENCE_MAX_AGE, PREFERENCES_OF_COOKIE, type Preferences } from '@/lib/vocabulary/preferences';
+import {
+  hiddenColumnsOf,
+  PREFERENCE_COOKIES,
+  PREFERENCE_MAX_AGE,
+  PREFERENCES_OF_COOKIE,
+  type Preferences,
+} from '@/lib/vocabulary/preferences';
 
 /**
  * The browser's half of a person's preferences (lib/preferences): this browser's cookies, which the pages
@@ -24,6 +30,8 @@ export function browserPreferences(): Preferences {
     timeZone: read(PREFERENCE_COOKIES.timeZone) ?? null,
     theme: (read(PREFERENCE_COOKIES.theme) as Preferences['theme']) ?? 'system',
     density: (read(PREFERENCE_COOKIES.density) as Preferences['density']) ?? 'compact',
+    nav: read(PREFERENCE_COOKIES.nav) === 'icons' ? 'icons' : 'full',
+    hiddenColumns: hiddenColumnsOf(read(PREFERENCE_COOKIES.columns)),
   };
 }
 
@@ -32,6 +40,8 @@ export async function savePreferences(change: Preferences): Promise<void> {
   if ('timeZone' in change) writeCookie(PREFERENCE_COOKIES.timeZone, change.timeZone);
   if (change.theme) writeCookie(PREFERENCE_COOKIES.theme, change.theme === 'system' ? null : change.theme);
   if (change.density) writeCookie(PREFERENCE_COOKIES.density, change.density === 'compact' ? null : change.density);
+  if (change.nav) writeCookie(PREFERENCE_COOKIES.nav, change.nav === 'icons' ? 'icons' : null);
+  if (change.hiddenColumns) writeCookie(PREFERENCE_COOKIES.columns, change.hiddenColumns.join(',') || 'none');
   await fetch('/api/preferences', {
     method: 'PUT',
     headers: { 'Content-Type': 'application/json' },
@@ -56,6 +66,9 @@ export async function syncPreferences(): Promise<void> {
     if (preferences.timeZone === undefined && before.timeZone) adopt.timeZone = before.timeZone;
     if (preferences.theme === undefined && before.theme !== 'system') adopt.theme = before.theme;
     if (preferences.density === undefined && before.density !== 'compact') adopt.density = before.density;
+    if (preferences.nav === undefined && before.nav === 'icons') adopt.nav = 'icons';
+    if (preferences.hiddenColumns === undefined && read(PREFERENCE_COOKIES.columns) !== undefined)
+      adopt.hiddenColumns = before.hiddenColumns;
     if (Object.keys(adopt).length > 0) return savePreferences(adopt);
   }
   const after = browserPreferences();

@@ -22,7 +22,7 @@ export function ThemeSwitch({ initial }: { initial: Theme }) {
         if (next === 'system') delete document.documentElement.dataset.theme;
         else document.documentElement.dataset.theme = next;
       }}
-      className="rounded-md border border-slate-300 bg-white px-1.5 py-1 text-xs text-slate-700"
+      className="w-full rounded-md border border-slate-300 bg-white px-1.5 py-1 text-xs text-slate-700"
     >
       <option value="system">System theme</option>
       <option value="light">Light</option>

@@ -44,7 +44,7 @@ export function TimeZoneSwitch() {
       onChange={(event) => {
         void savePreferences({ timeZone: event.target.value || null }).then(() => window.location.reload());
       }}
-      className="max-w-40 rounded-md border border-slate-300 bg-white px-1.5 py-1 text-xs text-slate-700"
+      className="w-full rounded-md border border-slate-300 bg-white px-1.5 py-1 text-xs text-slate-700"
     >
       <option value="">Browser time{browser ? ` (${browser})` : ''}</option>
       <optgroup label="Common">

@@ -22,6 +22,9 @@ export function decodeTrail(value: string | string[] | undefined): string[] {
 }
 
 /** `pathname?query` with some parameters changed (null removes one). */
+/** How far in a page number (?page=N) may lead: each page before it is an upstream request (lib/records/jump.ts). */
+export const JUMP_MAX_PAGES = 100;
+
 export function hrefWith(pathname: string, params: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(params);
   for (const [key, value] of Object.entries(changes)) {

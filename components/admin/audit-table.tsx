@@ -31,6 +31,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   return (
     <DataTable
       testId="audit-table"
+      cards
       label="Audit entries"
       columns={COLUMNS}
       rows={entries}

@@ -39,6 +39,7 @@ const COLUMNS: Column<StoredChange>[] = [
   },
   {
     id: 'pick',
+    primary: true,
     header: 'Pick',
     cell: (e) => (
       <>
@@ -75,6 +76,7 @@ export function ChangesTable({ entries }: { entries: StoredChange[] }) {
   return (
     <DataTable
       testId="changes-table"
+      cards
       label="Changes"
       columns={COLUMNS}
       rows={entries}

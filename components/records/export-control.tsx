@@ -2,6 +2,7 @@
 
 import { useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { Popover } from '@/components/ui/popover';
 
 type State =
   | { phase: 'idle' }
@@ -84,24 +85,25 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
   const running = state.phase === 'running';
   return (
     <section aria-label="Export" className="flex flex-wrap items-center gap-2 text-sm">
-      <span className="font-medium text-slate-700">Export all matching records:</span>
-      <Button disabled={running} onClick={() => run('csv')}>
-        CSV
-      </Button>
-      <Button disabled={running} onClick={() => run('json')}>
-        JSON
-      </Button>
-      <label
-        className="ml-1 inline-flex items-center gap-1.5 text-slate-600"
-        title="A byte-order mark helps some spreadsheet programs read UTF-8"
-      >
-        <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> BOM for spreadsheets
-      </label>
-      <span className="basis-full text-xs text-slate-600" data-testid="export-fields">
-        CSV has a column for each field the API documents (nested ones as dotted columns such as <code>eventMetadata.stage</code>); fields a
-        record carries beyond those are kept only in JSON.
-      </span>
-      <span role="status" aria-live="polite" data-testid="export-status" data-phase={state.phase} className="ml-2">
+      <Popover label="Export" width="w-80" testId="export-menu">
+        <p className="font-medium text-slate-800">Every record matching the filters, on every page</p>
+        <div className="flex gap-2">
+          <Button disabled={running} onClick={() => run('csv')}>
+            CSV
+          </Button>
+          <Button disabled={running} onClick={() => run('json')}>
+            JSON
+          </Button>
+        </div>
+        <label className="flex items-center gap-1.5 text-slate-600" title="A byte-order mark helps some spreadsheet programs read UTF-8">
+          <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> BOM for spreadsheets
+        </label>
+        <p className="text-xs text-slate-600" data-testid="export-fields">
+          CSV has a column for each field the API documents (nested ones as dotted columns such as <code>eventMetadata.stage</code>); fields
+          a record carries beyond those are kept only in JSON.
+        </p>
+      </Popover>
+      <span role="status" aria-live="polite" data-testid="export-status" data-phase={state.phase} className="order-first">
         {state.phase === 'running' && (
           <span className="inline-flex items-center gap-2">
             Exporting {state.format.toUpperCase()}… <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records

@@ -1,4 +1,4 @@
-import { FilterBar } from '@/components/ui/filter-bar';
+import { FilterBar, filterChips } from '@/components/ui/filter-bar';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SportLeagueFields } from '@/components/records/sport-league-fields';
 import type { Vocabulary } from '@/lib/sport-leagues';
@@ -6,7 +6,13 @@ import { DEFAULT_PAGE_SIZE, PICK_RESULTS, PICK_STATUSES, type FilterKind } from 
 
 const PAGE_SIZES = ['25', String(DEFAULT_PAGE_SIZE), '100', '200'];
 
+const CHIP_LABELS = { sport: 'Sport', league: 'League', status: 'Status', result: 'Result', from: 'From', to: 'To' };
+
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** How the date fields are read (the fields point to it: the records pages show it under the table, coverage under the form). */
+export const DATE_HINT =
+  'Dates are UTC days: “From” includes that whole day from 00:00 UTC, “To” includes that whole day. Times in the table are shown in your own time zone (hover for UTC).';
 
 /** The records' filters (FilterBar). Submitting starts again from the first page, so cursor and trail are not carried. */
 export function FilterForm({
@@ -31,11 +37,13 @@ export function FilterForm({
       action={`/${kind}`}
       label={kind === 'coverage' ? 'Coverage range and scope' : `Filter ${kind}`}
       grid="grid-cols-2 md:grid-cols-4 xl:grid-cols-8"
+      chips={kind === 'coverage' ? undefined : filterChips(`/${kind}`, values, CHIP_LABELS)}
       footer={
-        <p id="date-hint" className="mt-2 text-xs text-slate-500">
-          Dates are UTC days: “From” includes that whole day from 00:00 UTC, “To” includes that whole day. Times in the table are shown in
-          your local time zone (hover for UTC).
-        </p>
+        kind === 'coverage' && (
+          <p id="date-hint" className="mt-2 text-xs text-slate-500">
+            {DATE_HINT}
+          </p>
+        )
       }
     >
       <SportLeagueFields vocabulary={vocabulary} sport={values.sport ?? ''} league={values.league ?? ''} />

@@ -1,4 +1,5 @@
 import { PortalLink } from '@/components/portal-link';
+import { LastPage } from '@/components/records/count-all';
 import { encodeTrail, hrefWith, pageNumberOf } from '@/lib/paging';
 import { buttonClass } from '@/components/ui/button';
 import { controlClass } from '@/components/ui/field';
@@ -6,7 +7,7 @@ import { controlClass } from '@/components/ui/field';
 const linkClass = buttonClass();
 const offClass = 'rounded-md border border-slate-200 px-3 py-1.5 text-slate-500';
 
-/** Previous / next through cursor pages. Cursors of earlier pages ride in `trail` ('' is the first page). */
+/** First, previous, next and last through cursor pages (last once the background total names it), and a page by number. Cursors of earlier pages ride in `trail` ('' is the first page). */
 export function Pager({
   pathname,
   params,
@@ -14,6 +15,8 @@ export function Pager({
   trail,
   nextCursor,
   id,
+  kind,
+  size,
 }: {
   pathname: string;
   params: URLSearchParams;
@@ -22,6 +25,9 @@ export function Pager({
   nextCursor: string | null;
   /** Tells the pager above the table from the one below it (their fields' ids). */
   id: 'top' | 'bottom';
+  kind: 'picks' | 'results';
+  /** Records a page (the last page's number is the total over it). */
+  size: number;
 }) {
   const previous = trail.length > 0 ? trail[trail.length - 1] : undefined;
   const prevHref =
@@ -42,10 +48,14 @@ export function Pager({
 
   return (
     <nav aria-label="Pages" className="flex flex-wrap items-center gap-2 text-sm">
-      {firstHref && !prevHref && (
+      {firstHref ? (
         <PortalLink href={firstHref} className={linkClass}>
-          First page
+          First
         </PortalLink>
+      ) : (
+        <span className={offClass} aria-disabled="true">
+          First
+        </span>
       )}
       {prevHref ? (
         <PortalLink href={prevHref} className={linkClass} rel="prev">
@@ -68,7 +78,14 @@ export function Pager({
           Next →
         </span>
       )}
-      <form method="get" action={pathname} className="flex items-center gap-1" aria-label="Go to a page">
+      <LastPage
+        kind={kind}
+        query={params.toString()}
+        href={firstHref ?? hrefWith(pathname, params, { page: null })}
+        size={size}
+        onLast={!nextCursor}
+      />
+      <form method="get" action={pathname} className="flex items-center gap-1 max-sm:hidden" aria-label="Go to a page">
         {kept.map(([key, value], i) => (
           <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
         ))}

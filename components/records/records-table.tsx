@@ -8,14 +8,15 @@ import {
   type SortingState,
   type VisibilityState,
 } from '@tanstack/react-table';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatOdds, formatProbability, marketLabel, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
 import { Logo } from '@/components/records/logo';
 import { StatusBadge } from '@/components/ui/badge';
 import { UtcTime } from '@/components/utc-time';
-import { buttonClass } from '@/components/ui/button';
+import { Popover } from '@/components/ui/popover';
 import { savePreferences } from '@/components/preferences';
 import { cardClass } from '@/components/ui/card';
+import { RECORD_COLUMNS, RECORD_COLUMNS_HIDDEN, type RecordColumn } from '@/lib/vocabulary/preferences';
 
 /**
  * The picks and results table. The rows arrive once as data (the RSC payload carries the props, not a tree of
@@ -27,26 +28,35 @@ import { cardClass } from '@/components/ui/card';
 type Cell = (row: PickRow, scale: ProbabilityScale) => ReactNode;
 const dash = (value: string | number | null) => (value === null || value === '' ? '—' : value);
 
-/** One line: the competition's logo, then home vs away with theirs; the whole is the link to the pick's page. */
+/**
+ * Two lines: home vs away with their logos (each side keeps at least 18 characters at 1440 px), and under
+ * them the competition with its logo; the whole is the link to the pick's page.
+ */
 const EVENT: Cell = (r) => {
+  const under = [r.sport, r.competition ?? r.league, r.roundOrWeek].filter(Boolean).join(' · ');
   const teams = (
     <>
-      <Logo src={r.competitionLogo} name={r.competition ?? r.league} shape="square" />
-      <Logo src={r.homeLogo} name={r.homeTeam} />
-      <b>{r.homeTeam ?? '—'}</b>
-      <span className="m">vs</span>
-      <Logo src={r.awayLogo} name={r.awayTeam} />
-      <b>{r.awayTeam ?? '—'}</b>
+      <span className="teams">
+        <Logo src={r.homeLogo} name={r.homeTeam} />
+        <b>{r.homeTeam ?? '—'}</b>
+        <span className="m">vs</span>
+        <Logo src={r.awayLogo} name={r.awayTeam} />
+        <b>{r.awayTeam ?? '—'}</b>
+      </span>
+      <span className="under m">
+        <Logo src={r.competitionLogo} name={r.competition ?? r.league} shape="square" />
+        <span>{under || '—'}</span>
+      </span>
     </>
   );
   const title = [r.eventDescription, r.competition, r.attribution].filter(Boolean).join(' · ');
   return r.id ? (
-    <a href={pickHref(r.id)} className="logos" title={title} data-attribution={r.attribution ?? ''}>
+    <a href={pickHref(r.id)} className="event" title={title} data-attribution={r.attribution ?? ''}>
       <span className="sr-only">Details: </span>
       {teams}
     </a>
   ) : (
-    <span className="logos" title={title} data-attribution={r.attribution ?? ''}>
+    <span className="event" title={title} data-attribution={r.attribution ?? ''}>
       {teams}
     </span>
   );
@@ -108,40 +118,36 @@ const columns: ColumnDef<PickRow>[] = COLUMNS.map(([id, header, value]) => ({
 }));
 const cells = new Map(COLUMNS.map(([id, , , cell]) => [id, cell]));
 
-const VISIBILITY_KEY = 'picks-portal.columns';
-/** What shows until a person chooses: Published and Bookmaker are one click away, so the default columns fit 1440 px. */
-const DEFAULT_VISIBILITY: VisibilityState = { publishedAt: false, bookmaker: false };
+/** The visibility TanStack Table reads, from the person's hidden columns (lib/vocabulary/preferences). */
+const visibilityOf = (hidden: readonly RecordColumn[]): VisibilityState => Object.fromEntries(hidden.map((id) => [id, false]));
 
 /**
- * Sorting orders the rows on screen (this page), a column picker is remembered per browser, the density per
- * person (lib/preferences: the server renders the rows at it, so nothing jumps), headers are buttons.
+ * Sorting orders the rows on screen (this page); the columns shown and the density are the person's
+ * (lib/preferences: the server renders the rows with them, so nothing jumps); headers are buttons.
  */
 export function RecordsTable({
   rows,
   scale,
   caption,
   toolbar,
+  notes,
   density = 'compact',
+  hiddenColumns = RECORD_COLUMNS_HIDDEN,
 }: {
   rows: PickRow[];
   scale: ProbabilityScale;
   caption: string;
   density?: 'compact' | 'comfortable';
-  /** The count and the pager, on the same line as the table's own controls. */
+  /** The person's hidden columns (their cookie, read by the page). */
+  hiddenColumns?: readonly RecordColumn[];
+  /** The count, the export and the pager, on the same line as the table's own controls. */
   toolbar?: ReactNode;
+  /** Notes on reading the table (how dates and probabilities are read), under it. */
+  notes?: ReactNode;
 }) {
   const [sorting, setSorting] = useState<SortingState>([]);
-  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(DEFAULT_VISIBILITY);
+  const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => visibilityOf(hiddenColumns));
   const [comfortable, setComfortable] = useState(density === 'comfortable');
-
-  useEffect(() => {
-    try {
-      const saved = JSON.parse(localStorage.getItem(VISIBILITY_KEY) ?? '{}');
-      if (saved && typeof saved === 'object') setColumnVisibility({ ...DEFAULT_VISIBILITY, ...(saved as VisibilityState) });
-    } catch {
-      // a damaged preference is simply forgotten
-    }
-  }, []);
   const changeDensity = (next: boolean) => {
     setComfortable(next);
     void savePreferences({ density: next ? 'comfortable' : 'compact' });
@@ -153,7 +159,7 @@ export function RecordsTable({
   const changeVisibility: typeof setColumnVisibility = (update) =>
     setColumnVisibility((now) => {
       const next = typeof update === 'function' ? update(now) : update;
-      localStorage.setItem(VISIBILITY_KEY, JSON.stringify(next));
+      void savePreferences({ hiddenColumns: RECORD_COLUMNS.filter((id) => next[id] === false) });
       return next;
     });
 
@@ -173,11 +179,10 @@ export function RecordsTable({
 
   return (
     <div className="space-y-2">
-      <div className="flex flex-wrap items-center gap-3 text-sm">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
         {toolbar}
-        <details className="relative inline-block">
-          <summary className={buttonClass('secondary', 'md', 'cursor-pointer list-none')}>Columns</summary>
-          <fieldset className="absolute z-10 mt-1 w-56 space-y-1 rounded-md border border-slate-200 bg-white p-3 shadow-lg">
+        <Popover label="Columns" width="w-56">
+          <fieldset className="space-y-1">
             <legend className="sr-only">Visible columns</legend>
             {table
               .getAllLeafColumns()
@@ -189,15 +194,18 @@ export function RecordsTable({
                 </label>
               ))}
           </fieldset>
-        </details>
-        <label className="flex items-center gap-1.5 text-slate-600">
-          <input type="checkbox" checked={comfortable} onChange={(e) => changeDensity(e.target.checked)} /> Comfortable rows
-        </label>
-        <p className="text-xs text-slate-500" data-testid="sort-note">
-          Sorting orders the rows on this page only; exports keep the API&apos;s order.
-        </p>
+          <label className="flex items-center gap-2 border-t border-slate-200 pt-2 text-slate-700">
+            <input type="checkbox" checked={comfortable} onChange={(e) => changeDensity(e.target.checked)} /> Comfortable rows
+          </label>
+        </Popover>
       </div>
-      <div className={cardClass('max-h-[80vh] overflow-auto')} role="region" aria-label={caption} tabIndex={0}>
+      <div
+        className={cardClass('max-h-[80vh] overflow-auto max-sm:max-h-none')}
+        data-cards-frame=""
+        role="region"
+        aria-label={caption}
+        tabIndex={0}
+      >
         <table data-records="" data-density={comfortable ? 'comfortable' : 'compact'} data-testid="records-table">
           <caption className="sr-only">{caption}</caption>
           <thead>
@@ -225,6 +233,9 @@ export function RecordsTable({
           </tbody>
         </table>
       </div>
+      <p className="text-xs text-slate-500" data-testid="sort-note">
+        Sorting orders the rows on this page only; exports keep the API&apos;s order. {notes}
+      </p>
       <p className="text-xs text-slate-600" data-testid="attributions">
         <span className="font-medium">Attribution</span> (as the licence requires; each row&apos;s own on hover and on its page):{' '}
         {attributions.length ? attributions.join(' · ') : 'none supplied'}

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 
 /**
  * The portal's buttons: one look per purpose, so pages cannot drift apart. `primary` is the one action a
@@ -27,7 +27,7 @@ export function buttonClass(tone: ButtonTone = 'secondary', size: ButtonSize = '
   return `inline-flex items-center justify-center gap-1 rounded-md disabled:cursor-not-allowed disabled:opacity-50 ${TONES[tone]} ${SIZES[size]} ${extra}`.trim();
 }
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { tone?: ButtonTone; size?: ButtonSize };
+type ButtonProps = ComponentProps<'button'> & { tone?: ButtonTone; size?: ButtonSize };
 
 /** A button; `type` defaults to "button", so only a button that says `type="submit"` submits its form. */
 export function Button({ tone, size, className, type = 'button', ...rest }: ButtonProps) {

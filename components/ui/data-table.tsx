@@ -22,6 +22,8 @@ export interface Column<Row> {
   headerClassName?: string;
   /** The cell names its row (`<th scope="row">`): a league, a day, a field. */
   rowHeader?: boolean;
+  /** On a phone's card, this cell's link opens the item: the whole card is tappable (a list's name or id). */
+  primary?: boolean;
   /** The whole value, shown on hover (a cut sha256, say). */
   title?: (row: Row) => string | undefined;
   /** Long text cut to one line at 16rem, the whole of it on hover: no cell widens the table past the screen. */
@@ -49,6 +51,7 @@ export function DataTable<Row>({
   rows,
   rowKey,
   rowData,
+  cards = false,
 }: {
   testId: string;
   label?: string;
@@ -61,12 +64,18 @@ export function DataTable<Row>({
   rowKey: (row: Row) => string | number;
   /** `data-*` attributes of a row (ids and states that tests and scripts find rows by). */
   rowData?: (row: Row) => Record<`data-${string}`, string | number>;
+  /** A list of items: below 640 px each row is a card, each cell labelled by its heading (app/globals.css `[data-cards]`). */
+  cards?: boolean;
 }) {
   const region = label ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {};
   const look = LOOKS[size];
   return (
-    <div className={frame === 'card' ? cardClass('overflow-x-auto') : 'min-w-0 overflow-x-auto'} {...region}>
-      <table className={look.table} data-table={size} data-testid={testId}>
+    <div
+      className={frame === 'card' ? cardClass('overflow-x-auto') : 'min-w-0 overflow-x-auto'}
+      data-cards-frame={cards ? '' : undefined}
+      {...region}
+    >
+      <table className={look.table} data-table={size} data-cards={cards ? '' : undefined} data-testid={testId}>
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead className={`text-left ${look.head}`}>
           <tr>
@@ -91,6 +100,8 @@ export function DataTable<Row>({
                     key={column.id}
                     scope={column.rowHeader ? 'row' : undefined}
                     data-cell={column.id}
+                    data-label={cards ? column.header : undefined}
+                    data-primary={cards && column.primary ? '' : undefined}
                     title={column.title?.(row) ?? column.truncate?.(row)}
                     className={[
                       look.td,

@@ -2,10 +2,11 @@ import type { ReactNode } from 'react';
 import { PortalLink } from '@/components/portal-link';
 import { Button, buttonClass } from '@/components/ui/button';
 import { cardClass } from '@/components/ui/card';
+import { FilterSheet, type FilterChip } from '@/components/ui/filter-sheet';
 
 /**
  * A page's filters as a plain GET form: they live in the URL (shareable, the back button works) and it
- * works without JavaScript. Apply and Clear close the grid; `extra` goes above them (a checkbox, say), and
+ * works without JavaScript (on a phone, with `chips`, it opens from a "Filters (n)" button). Apply and Clear close the grid; `extra` goes above them (a checkbox, say), and
  * `footer` below the grid (how dates are read). `grid` sets the columns per screen width.
  */
 export function FilterBar({
@@ -15,6 +16,7 @@ export function FilterBar({
   children,
   extra,
   footer,
+  chips,
 }: {
   action: string;
   label: string;
@@ -22,9 +24,11 @@ export function FilterBar({
   children: ReactNode;
   extra?: ReactNode;
   footer?: ReactNode;
+  /** The filters set now: on a phone the form folds behind "Filters (n)" with these as removable chips. */
+  chips?: FilterChip[];
 }) {
-  return (
-    <form method="get" action={action} role="search" aria-label={label} className={cardClass('p-4')}>
+  const form = (
+    <form method="get" action={action} role="search" aria-label={label} className={cardClass('p-3')}>
       <div className={`grid gap-3 ${grid}`}>
         {children}
         <div className="flex flex-col justify-end gap-2">
@@ -42,4 +46,24 @@ export function FilterBar({
       {footer}
     </form>
   );
+  return chips ? <FilterSheet chips={chips}>{form}</FilterSheet> : form;
+}
+
+const PAGING = ['cursor', 'trail', 'page'];
+
+/** The chips of the filters set in `values` (named by `labels`), each linking to `action` without it. */
+export function filterChips(action: string, values: Record<string, string>, labels: Record<string, string>): FilterChip[] {
+  return Object.entries(values)
+    .filter(([name, value]) => value !== '' && labels[name])
+    .map(([name, value]) => {
+      // A page's position (cursor, trail, page) does not survive a change of filters.
+      const rest = new URLSearchParams(Object.entries(values).filter(([other]) => other !== name && !PAGING.includes(other)));
+      // A ticked box (value 1) is named alone: "Since my last visit".
+      return { label: value === '1' ? labels[name]! : `${labels[name]}: ${value}`, href: rest.size ? `${action}?${rest}` : action };
+    });
+}
+
+/** A page's search parameters that hold one value each (the ones a filter form writes). */
+export function stringValues(params: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }

@@ -27,10 +27,17 @@ function cookieLines(preferences: Preferences, email: string): string[] {
   const options = { path: '/', sameSite: 'lax' as const, secure: (getConfig().NEXTAUTH_URL ?? '').startsWith('https://') };
   const line = (name: string, value: string | null | undefined) =>
     value ? serialize(name, value, { ...options, maxAge: PREFERENCE_MAX_AGE }) : serialize(name, '', { ...options, maxAge: 0 });
+  // Columns: no cookie is the default set; a chosen set is written out ('none': every column shown).
+  const columnsLine = (hidden: readonly string[] | undefined) =>
+    hidden === undefined
+      ? serialize(PREFERENCE_COOKIES.columns, '', { ...options, maxAge: 0 })
+      : serialize(PREFERENCE_COOKIES.columns, hidden.join(',') || 'none', { ...options, maxAge: PREFERENCE_MAX_AGE });
   return [
     line(PREFERENCE_COOKIES.timeZone, preferences.timeZone),
     line(PREFERENCE_COOKIES.theme, preferences.theme === 'system' ? null : preferences.theme),
     line(PREFERENCE_COOKIES.density, preferences.density === 'compact' ? null : preferences.density),
+    line(PREFERENCE_COOKIES.nav, preferences.nav === 'icons' ? 'icons' : null),
+    columnsLine(preferences.hiddenColumns),
     line(PREFERENCES_OF_COOKIE, preferencesTag(email)),
   ];
 }

@@ -1,6 +1,9 @@
 import 'server-only';
 import type { FilterKind, PickFilters } from '../filters';
 import { getRecordsPage, type RecordsPage } from '../picks-api/portal';
+import { JUMP_MAX_PAGES } from '../paging';
+
+export { JUMP_MAX_PAGES };
 
 /**
  * Opening page N of a cursor walk (`?page=N` on /picks and /results): the API has no page numbers, so the
@@ -8,8 +11,6 @@ import { getRecordsPage, type RecordsPage } from '../picks-api/portal';
  * page says where the records end; one further in than JUMP_MAX_PAGES pages is not walked past that page
  * (each page read is a request to the upstream).
  */
-
-export const JUMP_MAX_PAGES = 100;
 
 export type Jump =
   | { to: 'page'; cursor: string | undefined; trail: string[] }

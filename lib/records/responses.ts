@@ -1,14 +1,14 @@
 import 'server-only';
 import { AppError, toAppError } from '../errors';
-import { parseFilters, withoutPaging, type FilterKind } from '../filters';
-import { picksApi } from '../picks-api';
+import { parseFilters, type FilterKind } from '../filters';
 import { claimWalkSlot } from '../walk-slots';
-import { summariseRecords } from './summarise';
+import { countRecords, summariseRecords } from './summarise';
 
 /**
- * GET /api/records/count?kind=picks|results&<filters>: how many records the filters match, for the pages'
- * "Count all" (the API states no total). A whole walk, so it takes a walk slot like an export; the page
- * asks for it only when a person does, and never waits for it.
+ * GET /api/records/count?kind=picks|results&<filters>: how many records the filters match (the API states
+ * no total), which the records pages ask for in the background once loaded and never wait for. A whole
+ * walk, shared for a minute by everyone on the same filters (./summarise.ts); a person waits for it in a
+ * walk slot, like an export.
  */
 export async function countResponse(request: Request, user: string): Promise<Response> {
   try {
@@ -18,13 +18,8 @@ export async function countResponse(request: Request, user: string): Promise<Res
     if (!parsed.ok) throw parsed.error;
     const release = await claimWalkSlot(user);
     try {
-      const api = picksApi();
-      const filters = withoutPaging(parsed.filters);
-      let records = 0;
-      const walk =
-        kind === 'picks' ? api.walkPicks(filters, { signal: request.signal }) : api.walkResults(filters, { signal: request.signal });
-      for await (const _record of walk) records += 1;
-      return Response.json({ kind, records, countedAt: new Date().toISOString() }, { headers: { 'Cache-Control': 'private, no-store' } });
+      const { records, countedAt } = await countRecords(kind, parsed.filters);
+      return Response.json({ kind, records, countedAt }, { headers: { 'Cache-Control': 'private, no-store' } });
     } finally {
       release();
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Preferences } from './preferences';
+import { RECORD_COLUMNS, type Preferences } from './preferences';
 
 /** What a person's preferences may say (server side: the API's input and the store's JSON). */
 
@@ -22,6 +22,11 @@ export const preferencesSchema: z.ZodType<Preferences> = z.strictObject({
     .optional(),
   theme: z.enum(['system', 'light', 'dark'], { error: 'must be system, light or dark' }).optional(),
   density: z.enum(['compact', 'comfortable'], { error: 'must be compact or comfortable' }).optional(),
+  nav: z.enum(['full', 'icons'], { error: 'must be full or icons' }).optional(),
+  hiddenColumns: z
+    .array(z.enum(RECORD_COLUMNS, { error: `must each be one of ${RECORD_COLUMNS.join(', ')}` }))
+    .max(RECORD_COLUMNS.length)
+    .optional(),
 });
 
 /** A stored JSON value as preferences: whatever does not fit the schema now (an older version's) is dropped, not fatal. */

@@ -15,6 +15,12 @@ const faulty = `http://127.0.0.1:${E2E.faultyPort}`;
 const sandbox = `http://127.0.0.1:${E2E.sandboxPort}`;
 const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
 
+/** Opens the Export menu beside the pager (CSV, JSON, the BOM and which fields a CSV leaves out), if it is closed. */
+async function openExport(page: import('@playwright/test').Page) {
+  const menu = page.getByTestId('export-menu');
+  if (!(await menu.evaluate((details) => (details as HTMLDetailsElement).open))) await menu.locator('summary').click();
+}
+
 const SETS: { name: string; kind: 'picks' | 'results'; portal: Record<string, string>; api: Record<string, string> }[] = [
   { name: 'a sport', kind: 'picks', portal: { sport: 'Football' }, api: { sport: 'Football' } },
   {
@@ -192,6 +198,7 @@ test.describe('through a faulty upstream', () => {
     const expected = (await walkSandbox(sandbox, E2E.sandboxKey, 'picks', { sport: 'Football' })).map((p) => p.id);
 
     const download = page.waitForEvent('download');
+    await openExport(page);
     await page.getByRole('button', { name: 'CSV', exact: true }).click();
     await expect(page.getByTestId('export-progress')).toBeVisible();
     await expect(page.getByTestId('export-progress')).not.toHaveText('0');
@@ -203,6 +210,7 @@ test.describe('through a faulty upstream', () => {
     expect((await download).suggestedFilename()).toMatch(/^picks-football-\d{8}T\d{6}Z\.csv$/);
 
     const jsonDownload = page.waitForEvent('download');
+    await openExport(page);
     await page.getByRole('button', { name: 'JSON', exact: true }).click();
     const json = JSON.parse(await readFile(await (await jsonDownload).path(), 'utf8'));
     expect(json.data.map((p: { id: string }) => p.id)).toEqual(expected);
@@ -215,6 +223,7 @@ test.describe('through a faulty upstream', () => {
     await page.goto(`http://localhost:${E2E.faultyPort}/picks?limit=50`);
     let downloads = 0;
     page.on('download', () => (downloads += 1));
+    await openExport(page);
     await page.getByRole('button', { name: 'CSV', exact: true }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByTestId('export-status')).toContainText('Export cancelled');
@@ -227,6 +236,7 @@ test.describe('through a faulty upstream', () => {
     await faults([{ path: '^/api/v1/picks', from: 3, status: 503 }]);
     let downloads = 0;
     page.on('download', () => (downloads += 1));
+    await openExport(page);
     await page.getByRole('button', { name: 'JSON', exact: true }).click();
     await expect(page.getByTestId('export-status')).toContainText('Export failed');
     await expect(page.getByTestId('export-status')).toContainText('No file was saved');
@@ -237,6 +247,8 @@ test.describe('through a faulty upstream', () => {
 test('a viewer sees no export control', async ({ page }) => {
   await signIn(page, 'viewer', '/picks');
   await page.goto('/picks');
+  await expect(page.getByTestId('records-table')).toBeVisible();
+  await expect(page.getByTestId('export-menu')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'CSV', exact: true })).toHaveCount(0);
 });
 

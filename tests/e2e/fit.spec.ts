@@ -1,8 +1,8 @@
 import { expect, ROLES, signIn, test, type RoleName } from './fixtures';
 
 /**
- * Every page for every role at a desktop (1440×900) and a phone (390×844): no page scrolls sideways, and
- * the current page is marked in the navigation. These only read, so they run beside the specs that change
+ * Every page for every role at a desktop (1440×900) and a phone (390×844): no page scrolls sideways, the
+ * current page is marked in the navigation, and on a phone lists are cards with the first record in sight. These only read, so they run beside the specs that change
  * what the shared portals show (playwright.config.ts, ONE_AT_A_TIME).
  */
 
@@ -46,6 +46,20 @@ for (const size of SIZES) {
         await page.waitForLoadState('networkidle');
         expect(await sideways(page), `${path} at ${size.width} px`).toBeLessThanOrEqual(0);
         if (size.name === 'phone') {
+          // Lists are cards, one an item; the first record of /picks and /results is on the first screen.
+          const layouts = await page
+            .locator('[data-records] tbody tr, [data-cards] tbody tr')
+            .evaluateAll((trs) => trs.slice(0, 3).map((tr) => getComputedStyle(tr).display));
+          expect(
+            layouts.filter((display) => display !== 'block'),
+            `${path}: rows shown as cards`,
+          ).toEqual([]);
+          if (path === '/picks' || path === '/results') {
+            const first = page.locator('[data-records] tbody tr').first();
+            expect(await first.evaluate((tr) => tr.getBoundingClientRect().bottom), `${path}: the first record`).toBeLessThanOrEqual(
+              size.height,
+            );
+          }
           // The navigation folds behind a Menu button, and opens on it.
           const menu = page.getByRole('button', { name: 'Menu' });
           await expect(menu).toBeVisible();

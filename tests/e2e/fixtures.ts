@@ -39,6 +39,12 @@ export async function signIn(page: Page, role: RoleName, next = '/', origin = `h
   await page.waitForLoadState('networkidle');
 }
 
+/** Opens the header's account menu (the person, their role, time zone, theme, sign-out), if it is not open. */
+export async function openAccount(page: Page) {
+  const button = page.getByRole('button', { name: /^Account:/ });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+}
+
 /** The sandbox's API directly, for the expected values of a test (never through the portal). */
 export async function sandboxApi<T>(path: string): Promise<T> {
   const res = await fetch(`http://127.0.0.1:${E2E.sandboxPort}/api/v1${path}`, { headers: { Authorization: `Bearer ${E2E.sandboxKey}` } });

@@ -1,4 +1,4 @@
-import { expect, ROLES, sandboxApi, signIn, snapshot, test } from './fixtures';
+import { expect, openAccount, ROLES, sandboxApi, signIn, snapshot, test } from './fixtures';
 import { RecordsPage } from './pages/records-page';
 import { e2eDay } from './ports';
 
@@ -41,7 +41,9 @@ for (const role of ROLES)
       await picks.filter({ Sport: 'Football' });
       expect(await picks.ids()).toEqual((await sandboxApi<List>(`/picks?${q({ sport: 'Football', limit: '50' })}`)).data.map((p) => p.id));
       // One line a row: the sport, then its league and round.
-      expect((await picks.columnTexts('Sport / league / round')).filter((t) => !t.startsWith('Football '))).toEqual([]);
+      expect((await picks.rows.locator('.under > span:last-child').allInnerTexts()).filter((t) => !t.startsWith('Football · '))).toEqual(
+        [],
+      );
 
       await picks.filter({ League: 'Trinidad & Tobago Premier League' });
       await expect(page).toHaveURL(/league=Trinidad\+%26\+Tobago\+Premier\+League/);
@@ -133,6 +135,7 @@ for (const role of ROLES)
       expect(new Set(await results.columnTexts('Status'))).toEqual(new Set(['settled']));
       if (role === 'viewer') await snapshot(page, 'results');
 
+      await openAccount(page);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/\/login/);
       await page.goto('/picks');
@@ -187,6 +190,8 @@ for (const role of ROLES) {
     await expect(nav.getByRole('link', { name: 'Picks' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Results' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Coverage' })).toHaveCount(role === 'manager' || role === 'admin' ? 1 : 0);
+    await openAccount(page);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
     await expect(page.getByText(role, { exact: true }).first()).toBeVisible();
   });
 }

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures';
+import { expect, openAccount, signIn, test } from './fixtures';
 import { E2E } from './ports';
 import { sessionCookie } from './support/session';
 
@@ -17,8 +17,12 @@ test('a person’s time zone, theme and density follow them to another browser, 
   const first = await browser.newContext();
   const a = await first.newPage();
   await signIn(a, 'manager', '/picks?limit=10');
+  await openAccount(a);
   await Promise.all([a.waitForEvent('load'), a.getByLabel('Time zone').selectOption('Asia/Tokyo')]); // saved, then reloaded
+  await openAccount(a);
   await a.getByLabel('Theme').selectOption('dark');
+  await a.keyboard.press('Escape'); // the account menu closes
+  await a.getByText('Columns', { exact: true }).click();
   await a.getByLabel('Comfortable rows').check();
   await expect
     .poll(async () => ((await (await a.request.get('/api/preferences')).json()) as Answer).preferences)
@@ -38,6 +42,7 @@ test('a person’s time zone, theme and density follow them to another browser, 
   expect(times.filter((text) => !/GMT\+9|JST/.test(text))).toEqual([]);
 
   // The next person on that browser: their own (none chosen), not the manager's.
+  await openAccount(b);
   await b.getByRole('button', { name: 'Sign out' }).click();
   await b.waitForURL(/\/login/);
   await signIn(b, 'viewer', '/picks?limit=10');

@@ -5,7 +5,7 @@ import { RecordsPage } from './pages/records-page';
 
 /**
  * The records table after issue 13: server data rendered as plain markup, finished in the browser by one
- * component (local times, broken logos), sorting the rows on screen, columns chosen per browser.
+ * component (local times, broken logos), sorting the rows on screen, columns chosen per person.
  */
 
 type List = { data: { id: string; odds: number | null; eventDate: string; homeTeamLogoUrl: string | null }[] };
@@ -43,21 +43,24 @@ test('times in the viewer’s zone with UTC in the tooltip; sorting orders this 
   expect(await picks.ids()).toEqual(expected.map((p) => p.id)); // the API's order again
 });
 
-test('columns chosen are remembered by this browser; the event, its logos and attribution stay', async ({ page }) => {
+test('columns chosen are remembered for the person; the event, its competition, logos and attribution stay', async ({ page }) => {
   await signIn(page, 'viewer');
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sport=Football&limit=10');
   await page.getByText('Columns', { exact: true }).click();
-  await page.getByRole('checkbox', { name: 'Tier' }).uncheck();
+  // Tier gives way by default; Line is shown until the person hides it.
   await expect(picks.table.locator('th', { hasText: 'Tier' })).toHaveCount(0);
+  await page.getByRole('checkbox', { name: 'Line' }).uncheck();
+  await expect(picks.table.locator('th', { hasText: 'Line' })).toHaveCount(0);
   await picks.open('sport=Football&limit=10');
-  await expect(picks.table.locator('th', { hasText: 'Tier' })).toHaveCount(0);
+  await expect(picks.table.locator('th', { hasText: 'Line' })).toHaveCount(0);
+  await expect(picks.rows.first().locator('.under > span:last-child')).toHaveText(/^Football · /);
   await expect(picks.table.locator('th', { hasText: 'Odds' })).toHaveCount(1);
   await expect(picks.rows.first().locator('[data-attribution]')).toHaveAttribute('data-attribution', /\S/);
   await expect(picks.rows.first().getByRole('link', { name: /Details/ })).toBeVisible();
   await page.getByText('Columns', { exact: true }).click();
-  await page.getByRole('checkbox', { name: 'Tier' }).check();
-  await expect(picks.table.locator('th', { hasText: 'Tier' })).toHaveCount(1);
+  await page.getByRole('checkbox', { name: 'Line' }).check();
+  await expect(picks.table.locator('th', { hasText: 'Line' })).toHaveCount(1);
 });
 
 test('a logo that fails to load gives way to the initials under it', async ({ page }) => {
@@ -65,7 +68,7 @@ test('a logo that fails to load gives way to the initials under it', async ({ pa
   await page.route('**/logos/teams/**', (route) => route.fulfill({ status: 404, body: '' }));
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sport=Football&limit=10');
-  const logo = picks.rows.first().locator('img[data-logo]').nth(1); // the home team's
+  const logo = picks.rows.first().locator('.teams img[data-logo]').first(); // the home team's
   await expect(logo).toBeHidden();
   const badge = logo.locator('xpath=..');
   await expect(badge).toBeVisible();

@@ -13,6 +13,7 @@ import { TableSkeleton } from '@/components/records/table-skeleton';
 import { PageHeader } from '@/components/ui/page-header';
 import { PortalLink } from '@/components/portal-link';
 import { datePresets, presetHref } from '@/lib/date-presets';
+import { DATE_HINT } from '@/components/records/filter-form';
 
 /** The shared body of /picks and /results: filters from the URL, then the table (streamed in behind a skeleton). */
 export async function RecordsPage({
@@ -35,35 +36,44 @@ export async function RecordsPage({
   const wholeSet = new URLSearchParams(wholeSetFilterValues(kind, params)).toString();
 
   return (
-    <div className="space-y-4">
-      <PageHeader title={title}>{intro}</PageHeader>
-      <nav aria-label="Date presets" className="flex flex-wrap gap-1 text-sm" data-testid="date-presets">
-        {datePresets().map((preset) => {
-          const current = preset.range
-            ? params.get('from') === preset.range.from && params.get('to') === preset.range.to
-            : !params.get('from') && !params.get('to');
-          return (
-            <PortalLink
-              key={preset.id}
-              href={presetHref(kind, params, preset)}
-              aria-current={current ? 'true' : undefined}
-              className="rounded-full border border-slate-300 px-3 py-1 text-slate-700 hover:bg-slate-100 aria-[current=true]:border-brand-600 aria-[current=true]:bg-brand-50 aria-[current=true]:font-medium aria-[current=true]:text-brand-700"
-            >
-              {preset.label}
-            </PortalLink>
-          );
-        })}
-      </nav>
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
+        <PageHeader title={title}>{intro}</PageHeader>
+        <nav aria-label="Date presets" className="flex flex-wrap gap-1 text-sm" data-testid="date-presets">
+          {datePresets().map((preset) => {
+            const current = preset.range
+              ? params.get('from') === preset.range.from && params.get('to') === preset.range.to
+              : !params.get('from') && !params.get('to');
+            return (
+              <PortalLink
+                key={preset.id}
+                href={presetHref(kind, params, preset)}
+                aria-current={current ? 'true' : undefined}
+                className="rounded-full border border-slate-300 px-3 py-1 text-slate-700 hover:bg-slate-100 aria-[current=true]:border-brand-600 aria-[current=true]:bg-brand-50 aria-[current=true]:font-medium aria-[current=true]:text-brand-700"
+              >
+                {preset.label}
+              </PortalLink>
+            );
+          })}
+        </nav>
+      </div>
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} />
-      {parsed.ok && can(session.user.role, 'export') && <ExportControl endpoint={`/api/export/${kind}`} query={wholeSet} />}
       {parsed.ok && kind === 'results' && <ResultsSummary key={wholeSet} query={wholeSet} />}
       {parsed.ok ? (
         <Suspense key={params.toString()} fallback={<TableSkeleton />}>
-          <RecordsView kind={kind} filters={parsed.filters} params={params} />
+          <RecordsView
+            kind={kind}
+            filters={parsed.filters}
+            params={params}
+            exportControl={can(session.user.role, 'export') && <ExportControl endpoint={`/api/export/${kind}`} query={wholeSet} />}
+          />
         </Suspense>
       ) : (
         <ErrorPanel error={parsed.error.toJSON()} retryHref={kind === 'picks' ? '/picks' : '/results'} />
       )}
+      <p id="date-hint" className="text-xs text-slate-500">
+        {DATE_HINT}
+      </p>
     </div>
   );
 }

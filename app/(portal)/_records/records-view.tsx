@@ -1,6 +1,7 @@
 import { cookies } from 'next/headers';
+import type { ReactNode } from 'react';
 import { settle } from '@/lib/errors';
-import { PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
+import { hiddenColumnsOf, PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail, pageNumberOf } from '@/lib/paging';
 import { DEFAULT_PAGE_SIZE } from '@/lib/filters';
@@ -18,7 +19,18 @@ const invalidPage = (problem: string, sent: string) =>
   new AppError({ code: 'INVALID_FILTERS', message: `One or more filters are invalid: ${problem}.`, details: { page: sent } }).toJSON();
 
 /** One page of picks or results for the filters: the table, or the error, never an empty table for an error. */
-export async function RecordsView({ kind, filters: asked, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {
+export async function RecordsView({
+  kind,
+  filters: asked,
+  params,
+  exportControl,
+}: {
+  kind: FilterKind;
+  filters: PickFilters;
+  params: URLSearchParams;
+  /** Exporting every matching record (for those who may), beside the pager. */
+  exportControl?: ReactNode;
+}) {
   const pathname = kind === 'picks' ? '/picks' : '/results';
   const here = `${pathname}?${params.toString()}`;
   const size = asked.limit ?? DEFAULT_PAGE_SIZE;
@@ -42,7 +54,16 @@ export async function RecordsView({ kind, filters: asked, params }: { kind: Filt
   const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
   const pagerAt = (id: 'top' | 'bottom') => (
-    <Pager pathname={pathname} params={params} cursor={filters.cursor} trail={trail} nextCursor={circular ? null : offered} id={id} />
+    <Pager
+      pathname={pathname}
+      params={params}
+      cursor={filters.cursor}
+      trail={trail}
+      nextCursor={circular ? null : offered}
+      id={id}
+      kind={kind}
+      size={size}
+    />
   );
   // Where this page sits: known when it was reached by the pager (its trail), not from a shared cursor alone.
   const pageNumber = pageNumberOf(filters.cursor, trail);
@@ -57,12 +78,10 @@ export async function RecordsView({ kind, filters: asked, params }: { kind: Filt
     <p className="text-slate-700" data-testid="record-count">
       <span className="font-medium">{position}</span>
       {hasMore ? ', more on the next page' : rows.length > 0 ? ', the last of them' : ''}.
-      {rows.some((r) => r.probability !== null) && (
-        <span className="ml-1 text-xs text-slate-500" data-testid="probability-note">
-          Probability shown as a percentage (sent on a {scale === 'unit' ? '0–1' : '0–100'} scale).
-        </span>
-      )}
     </p>
+  );
+  const notes = rows.some((r) => r.probability !== null) && (
+    <span data-testid="probability-note">Probability is shown as a percentage (sent on a {scale === 'unit' ? '0–1' : '0–100'} scale).</span>
   );
 
   return (
@@ -103,11 +122,16 @@ export async function RecordsView({ kind, filters: asked, params }: { kind: Filt
           scale={scale}
           caption={`${kind === 'picks' ? 'Picks' : 'Results'} matching the filters, this page`}
           density={jar.get(PREFERENCE_COOKIES.density)?.value === 'comfortable' ? 'comfortable' : 'compact'}
+          hiddenColumns={hiddenColumnsOf(jar.get(PREFERENCE_COOKIES.columns)?.value)}
+          notes={notes}
           toolbar={
             <>
               {count}
               <CountAll kind={kind} query={params.toString()} />
-              <div className="ml-auto">{pagerAt('top')}</div>
+              <div className="ml-auto flex flex-wrap items-center gap-2">
+                {exportControl}
+                {pagerAt('top')}
+              </div>
             </>
           }
         />

@@ -6,7 +6,7 @@ import { ErrorPanel } from '@/components/error-panel';
 import { RefreshWhile } from '@/components/refresh-while';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
-import { FilterBar } from '@/components/ui/filter-bar';
+import { FilterBar, filterChips, stringValues } from '@/components/ui/filter-bar';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/vocabulary/roles';
 import { requirePage } from '@/lib/auth/session';
@@ -71,6 +71,14 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
       <FilterBar
         action="/changes"
         label="Filter the changes"
+        chips={filterChips('/changes', stringValues(params), {
+          kind: 'Kind',
+          sport: 'Sport',
+          league: 'League',
+          since: 'After',
+          until: 'Until',
+          visit: 'Since my last visit',
+        })}
         grid="sm:grid-cols-3 lg:grid-cols-6"
         extra={
           <label className="flex items-center gap-2 text-sm">

@@ -95,6 +95,7 @@ export default async function ExportsPage() {
       ) : (
         <DataTable
           testId="exports-table"
+          cards
           columns={COLUMNS}
           rows={history.entries}
           rowKey={(e) => e.seq}

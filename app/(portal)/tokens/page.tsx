@@ -17,6 +17,7 @@ export const metadata: Metadata = { title: 'API tokens' };
 const COLUMNS: Column<TokenView>[] = [
   {
     id: 'name',
+    primary: true,
     header: 'Token',
     cell: (t) => (
       <PortalLink href={`/tokens/${t.id}`} className={linkClass('font-medium')}>
@@ -61,6 +62,7 @@ export default async function TokensPage() {
       ) : (
         <DataTable
           testId="tokens-table"
+          cards
           label="API tokens"
           columns={COLUMNS}
           rows={tokens.value}

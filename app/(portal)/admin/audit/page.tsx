@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { AuditTable } from '@/components/admin/audit-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { SelectField, TextField } from '@/components/ui/field';
-import { FilterBar } from '@/components/ui/filter-bar';
+import { FilterBar, filterChips, stringValues } from '@/components/ui/filter-bar';
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES } from '@/lib/audit/query';
 import { recentAudit } from '@/lib/audit/view';
 import { requirePage } from '@/lib/auth/session';
@@ -23,7 +23,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         Exports, sign-ins, sign-outs and user changes, newest first (the latest 200 that match). Times are UTC. The download holds every
         matching entry, with the hashes that chain them (check with <code>npm run audit -- verify</code>).
       </PageHeader>
-      <FilterBar action="/admin/audit" label="Filter the audit trail" grid="grid-cols-2 md:grid-cols-6">
+      <FilterBar
+        action="/admin/audit"
+        label="Filter the audit trail"
+        grid="grid-cols-2 md:grid-cols-6"
+        chips={filterChips('/admin/audit', stringValues(params), {
+          from: 'From',
+          to: 'To',
+          actor: 'Actor',
+          action: 'Action',
+          outcome: 'Outcome',
+        })}
+      >
         <TextField label="From (UTC day or time)" name="from" defaultValue={value('from')} />
         <TextField label="To" name="to" defaultValue={value('to')} />
         <TextField label="Actor" name="actor" defaultValue={value('actor')} />

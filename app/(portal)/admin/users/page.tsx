@@ -52,6 +52,7 @@ export default async function UsersPage() {
       <AddUserForm action={userAction} />
       <DataTable
         testId="users-table"
+        cards
         columns={columns(session.user.email)}
         rows={users}
         rowKey={(user) => user.email}

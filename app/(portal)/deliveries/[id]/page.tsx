@@ -99,6 +99,7 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
           ) : (
             <DataTable
               testId="runs-table"
+              cards
               label="Runs"
               columns={COLUMNS}
               rows={view.runs}

@@ -1,0 +1,38 @@
+import {
+  Activity,
+  BadgeCheck,
+  Bell,
+  ClipboardList,
+  FileDown,
+  FileText,
+  GitCompareArrows,
+  History,
+  House,
+  KeyRound,
+  Map as MapIcon,
+  Send,
+  Target,
+  Trophy,
+  Users,
+  type LucideIcon,
+} from 'lucide-react';
+import type { NavIcon } from './destinations';
+
+/** The drawing for each destination (lucide-react), decorative: the link's name is its text. */
+export const NAV_ICONS: Record<NavIcon, LucideIcon> = {
+  overview: House,
+  licence: FileText,
+  picks: Target,
+  results: Trophy,
+  changes: GitCompareArrows,
+  history: History,
+  health: Activity,
+  coverage: MapIcon,
+  alerts: Bell,
+  exports: FileDown,
+  deliveries: Send,
+  tokens: KeyRound,
+  users: Users,
+  audit: ClipboardList,
+  proofs: BadgeCheck,
+};

@@ -1,0 +1,146 @@
+'use client';
+
+import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
+import { usePathname } from 'next/navigation';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { PortalLink } from '@/components/portal-link';
+import { savePreferences } from '@/components/preferences';
+import type { DestinationGroup } from './destinations';
+import { NAV_ICONS } from './nav-icons';
+
+/**
+ * The signed-in frame: a header of one row at every width (the portal's name, and the account menu), the
+ * grouped navigation in a sidebar on wide screens (names, or icons only: remembered per person) and in a
+ * drawer on narrower ones, opened by the header's Menu button. The current page is marked
+ * (`aria-current="page"`); Escape or a navigation closes the drawer, and focus goes back to the button.
+ */
+export function Shell({
+  groups,
+  icons: initialIcons,
+  account,
+  children,
+}: {
+  groups: DestinationGroup[];
+  /** The person's choice: the sidebar as icons only. */
+  icons: boolean;
+  account: ReactNode;
+  children: ReactNode;
+}) {
+  const pathname = usePathname();
+  // Open on the page it was opened on: a navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const [icons, setIcons] = useState(initialIcons);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    nav.current?.querySelector<HTMLElement>('a[href]')?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpenOn(null);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  const current = (href: string) => {
+    const path = href.split('?')[0]!;
+    return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
+  };
+  const toggleIcons = () => {
+    const next = !icons;
+    setIcons(next);
+    void savePreferences({ nav: next ? 'icons' : 'full' });
+  };
+  const narrow = icons && !open; // the drawer always shows names
+
+  return (
+    <>
+      <header className="sticky top-0 z-30 flex h-14 items-center gap-3 border-b border-slate-200 bg-white px-4">
+        <button
+          ref={menuButton}
+          type="button"
+          className="-ml-1 inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm font-medium text-slate-700 lg:hidden"
+          aria-expanded={open}
+          aria-controls="main-nav"
+          onClick={() => setOpenOn(open ? null : pathname)}
+        >
+          <Menu aria-hidden className="size-4" />
+          Menu
+        </button>
+        <PortalLink href="/" className="flex min-w-0 items-center gap-2 font-semibold text-slate-900">
+          {/* eslint-disable-next-line @next/next/no-img-element */}
+          <img src="/icon.svg" alt="" width={28} height={28} />
+          <span className="hidden truncate sm:inline">Picks Partner Portal</span>
+          <span className="truncate sm:hidden">Picks Portal</span>
+        </PortalLink>
+        <div className="ml-auto">{account}</div>
+      </header>
+      <div className="flex">
+        {open && <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/40 lg:hidden" onClick={() => setOpenOn(null)} />}
+        <nav
+          ref={nav}
+          id="main-nav"
+          aria-label="Main"
+          data-icons={narrow || undefined}
+          className={`${open ? 'fixed inset-y-0 left-0 z-50 flex w-72 shadow-xl' : 'hidden'} flex-col overflow-y-auto border-r border-slate-200 bg-white text-sm lg:sticky lg:top-14 lg:z-auto lg:flex lg:h-[calc(100vh-3.5rem)] lg:shadow-none ${narrow ? 'lg:w-16' : 'lg:w-52'}`}
+        >
+          <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 lg:hidden">
+            <span className="font-semibold text-slate-900">Menu</span>
+            <button
+              type="button"
+              className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100"
+              onClick={() => {
+                setOpenOn(null);
+                menuButton.current?.focus();
+              }}
+            >
+              <X aria-hidden className="size-4" />
+              <span className="sr-only">Close the menu</span>
+            </button>
+          </div>
+          <div className="flex-1 space-y-4 px-2 py-3">
+            {groups.map((group) => (
+              <div key={group.label} role="group" aria-label={group.label}>
+                <p className={`px-3 pb-1 text-xs font-medium text-slate-500 ${narrow ? 'lg:sr-only' : ''}`}>{group.label}</p>
+                <ul className="space-y-0.5">
+                  {group.links.map((link) => {
+                    const Icon = NAV_ICONS[link.icon];
+                    return (
+                      <li key={link.href}>
+                        <PortalLink
+                          href={link.href}
+                          title={narrow ? link.label : undefined}
+                          aria-current={current(link.href) ? 'page' : undefined}
+                          className="flex items-center gap-3 rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-700"
+                        >
+                          <Icon aria-hidden className="size-4 shrink-0" />
+                          <span className={narrow ? 'lg:sr-only' : undefined}>{link.label}</span>
+                        </PortalLink>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            ))}
+          </div>
+          <button
+            type="button"
+            onClick={toggleIcons}
+            aria-pressed={icons}
+            className="m-2 hidden items-center gap-3 rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 lg:flex"
+          >
+            {icons ? <PanelLeftOpen aria-hidden className="size-4 shrink-0" /> : <PanelLeftClose aria-hidden className="size-4 shrink-0" />}
+            <span className={narrow ? 'sr-only' : undefined}>Icons only</span>
+          </button>
+        </nav>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 px-4 py-4 focus:outline-none lg:px-6">
+          <div className="mx-auto max-w-screen-2xl">{children}</div>
+        </main>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+'use client';
+
+import { SlidersHorizontal, X } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { PortalLink } from '@/components/portal-link';
+import { Button } from '@/components/ui/button';
+
+export interface FilterChip {
+  /** What the filter is, as people say it: "Sport: Football". */
+  label: string;
+  /** The same page without this filter. */
+  href: string;
+}
+
+/**
+ * Filters on a phone (below 640 px): a "Filters (n)" button and the active filters as chips, each removable
+ * with a tap, so the first record is on the first screen; the form opens as a sheet from the bottom. On
+ * wider screens the form shows as it is and the chips are not drawn.
+ */
+export function FilterSheet({ chips, children }: { chips: FilterChip[]; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const escape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', escape);
+    return () => document.removeEventListener('keydown', escape);
+  }, [open]);
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-2 sm:hidden" data-testid="filter-chips">
+        <Button ref={button} aria-expanded={open} aria-controls={id} onClick={() => setOpen(true)}>
+          <SlidersHorizontal aria-hidden className="size-4" />
+          Filters ({chips.length})
+        </Button>
+        {chips.map((chip) => (
+          <PortalLink
+            key={chip.label}
+            href={chip.href}
+            aria-label={`${chip.label}, remove`}
+            className="inline-flex items-center gap-1 rounded-full border border-slate-300 bg-white px-2.5 py-1 text-xs text-slate-700"
+          >
+            {chip.label}
+            <X aria-hidden className="size-3" />
+          </PortalLink>
+        ))}
+      </div>
+      {open && <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/40 sm:hidden" onClick={() => setOpen(false)} />}
+      <div
+        id={id}
+        role={open ? 'dialog' : undefined}
+        aria-label={open ? 'Filters' : undefined}
+        className={
+          open
+            ? 'fixed inset-x-0 bottom-0 z-50 max-h-[85vh] overflow-y-auto rounded-t-xl bg-white p-2 shadow-xl sm:static sm:z-auto sm:max-h-none sm:rounded-none sm:bg-transparent sm:p-0 sm:shadow-none'
+            : 'hidden sm:block'
+        }
+      >
+        {open && (
+          <div className="flex items-center justify-between px-2 pb-2 sm:hidden">
+            <p className="font-semibold text-slate-900">Filters</p>
+            <Button tone="quiet" size="sm" onClick={() => setOpen(false)}>
+              Close
+            </Button>
+          </div>
+        )}
+        {children}
+      </div>
+    </>
+  );
+}

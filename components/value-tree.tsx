@@ -1,6 +1,7 @@
 /**
  * Any JSON value, readably: objects as definition lists, arrays as lists, nested to any depth, every
- * string as text (never markup). For bodies whose shape the spec does not give (/me, unknown fields).
+ * string as text (never markup); on a phone each name sits above its value. For bodies whose shape the spec
+ * does not give (/me, unknown fields).
  */
 export function ValueTree({ value, depth = 0 }: { value: unknown; depth?: number }) {
   if (value === null || value === undefined) return <span className="text-slate-500">not stated</span>;
@@ -25,7 +26,7 @@ export function ValueTree({ value, depth = 0 }: { value: unknown; depth?: number
     if (entries.length === 0) return <span className="text-slate-500">empty</span>;
     return (
       <dl
-        className={`grid grid-cols-[minmax(6rem,max-content)_minmax(0,1fr)] gap-x-4 gap-y-1 ${depth > 0 ? 'border-l-2 border-slate-100 pl-3' : ''}`}
+        className={`grid grid-cols-1 gap-x-4 sm:grid-cols-[minmax(6rem,max-content)_minmax(0,1fr)] sm:gap-y-1 ${depth > 0 ? 'border-l-2 border-slate-100 pl-3' : ''}`}
       >
         {entries.map(([key, item]) => (
           <div key={key} className="contents">

@@ -22,6 +22,8 @@ const env = z
     SANDBOX_TEST_HOOKS: z.enum(['', '0', '1']).default(''),
     // 'offset': cursors count the records before them, as some real upstreams' do (tests of walks that must settle).
     SANDBOX_CURSORS: z.enum(['position', 'offset']).default('position'),
+    // 'varied': /me and names in the other shapes real data takes (sandbox/shapes.ts), for trying every page with them.
+    SANDBOX_SHAPES: z.enum(['plain', 'varied']).default('plain'),
   })
   .safeParse(process.env);
 
@@ -43,6 +45,7 @@ const sandbox = createSandbox({
   now: frozen === undefined ? undefined : () => frozen,
   testHooks: config.SANDBOX_TEST_HOOKS === '1',
   cursors: config.SANDBOX_CURSORS,
+  shapes: config.SANDBOX_SHAPES,
 });
 const url = await sandbox.listen(config.SANDBOX_PORT, config.SANDBOX_HOST);
 console.log(`[sandbox] Picks API v1 sandbox on ${url} (${sandbox.records.length} picks, ${Date.now() - started} ms to seed)`);
@@ -51,6 +54,8 @@ console.log(
 );
 if (config.SANDBOX_TEST_HOOKS === '1')
   console.log('[sandbox] test hooks on: POST /__sandbox/clock, /retract, /restore, /edit, /cursors, /during-walk');
+if (config.SANDBOX_SHAPES === 'varied')
+  console.log('[sandbox] shapes varied: /me lists its licences; names are long and carry quotes, accents and markup');
 if (config.SANDBOX_CURSORS === 'offset') console.log('[sandbox] cursors are offsets: records published or withdrawn during a walk move it');
 // A key given through SANDBOX_FULL_KEY is somebody's secret: say where it came from, never print it.
 for (const licence of sandbox.licences) {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generatePicks, lifecycleAt, startOfUtcDay, type SeedRecord } from './data';
+import { variedMe, variedPick, type Shapes } from './shapes';
 import { DEFAULT_FULL_KEY, demoLicences, REDUCED_NULLED, REDUCED_REMOVED, type Licence } from './licences';
 import { logoSvg } from './logos';
 import { LEAGUES } from './catalogue';
@@ -34,6 +35,8 @@ export interface SandboxOptions {
   testHooks?: boolean;
   /** How cursors behave: a place in a fixed order (default) or an offset (./hooks.ts says what moves them). */
   cursors?: 'position' | 'offset';
+  /** `varied`: /me and names in the other shapes real data takes (./shapes.ts). */
+  shapes?: Shapes;
 }
 
 export { MAX_PAGE_SIZE } from './query';
@@ -102,7 +105,8 @@ export function createSandbox(options: SandboxOptions = {}) {
       if (!licence.active) throw new ApiError(403, 'LICENCE_UNAVAILABLE', 'Licence access is unavailable.');
       switch (route.name) {
         case 'me':
-          return sendJson(res, 200, { ...describeLicence(licence), requestId }, requestId);
+          const me = describeLicence(licence);
+          return sendJson(res, 200, { ...(options.shapes === 'varied' ? variedMe(me) : me), requestId }, requestId);
         case 'picks':
         case 'results': {
           const page = listPage(licence, url.searchParams, route.name, origin);
@@ -196,7 +200,7 @@ export function createSandbox(options: SandboxOptions = {}) {
       for (const key of REDUCED_REMOVED) delete pick[key];
       for (const key of REDUCED_NULLED) pick[key] = null;
     }
-    return pick;
+    return options.shapes === 'varied' ? variedPick(pick) : pick;
   }
 
   function describeLicence(licence: Licence) {

@@ -51,6 +51,7 @@ export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHr
       <DataTable
         testId="coverage-matrix"
         frame="bare"
+        label="Scope against delivery per sport and league"
         caption="Scope against delivery per sport and league"
         columns={COLUMNS}
         rows={report.rows}

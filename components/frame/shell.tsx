@@ -86,7 +86,7 @@ export function Shell({
           id="main-nav"
           aria-label="Main"
           data-icons={narrow || undefined}
-          className={`${open ? 'fixed inset-y-0 left-0 z-50 flex w-72 shadow-xl' : 'hidden'} flex-col overflow-y-auto border-r border-slate-200 bg-white text-sm lg:sticky lg:top-14 lg:z-auto lg:flex lg:h-[calc(100vh-3.5rem)] lg:shadow-none ${narrow ? 'lg:w-16' : 'lg:w-52'}`}
+          className={`${open ? 'fixed inset-y-0 left-0 z-50 flex w-72 shadow-xl' : 'hidden'} flex-col overflow-y-auto border-r border-slate-200 bg-white text-sm lg:sticky lg:top-14 lg:z-auto lg:flex lg:h-[calc(100vh-3.5rem)] lg:shadow-none ${narrow ? 'lg:w-16' : 'lg:w-48'}`}
         >
           <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 lg:hidden">
             <span className="font-semibold text-slate-900">Menu</span>

@@ -10,10 +10,10 @@ export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
   return <div {...props} className={cardClass(className)} />;
 }
 
-/** What a list or a table says when it has nothing to show: a sentence in a card, never an empty table. */
+/** What a list or a table says when it has nothing to show: a sentence in a card (its links underlined, as in prose), never an empty table. */
 export function EmptyState({ children, testId }: { children: ReactNode; testId?: string }) {
   return (
-    <p className={cardClass('p-4 text-sm text-slate-600')} data-testid={testId}>
+    <p className={cardClass('p-4 text-sm text-slate-600 [&_a]:underline')} data-testid={testId}>
       {children}
     </p>
   );

@@ -80,7 +80,18 @@ const present = (value: unknown) => value !== undefined && value !== null && val
 function text(value: unknown): string | null {
   if (typeof value === 'string' && value.trim()) return value.trim();
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (isJsonObject(value)) return text(value.name ?? value.label ?? value.reference ?? value.id);
+  // An object names itself, or holds what does ({ account: { partner: { name } } }).
+  if (isJsonObject(value))
+    return text(
+      value.name ??
+        value.label ??
+        value.reference ??
+        value.id ??
+        value.partner ??
+        value.organisation ??
+        value.organization ??
+        value.company,
+    );
   return null;
 }
 

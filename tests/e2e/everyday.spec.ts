@@ -1,6 +1,7 @@
 import { expect, openAccount, ROLES, signIn, test } from './fixtures';
 import { E2E } from './ports';
 import { walkSandbox } from './support/session';
+import { eventsCutShort } from './pages/records-page';
 
 /**
  * Pages fit for all-day use (every page at a desktop and a phone: fit.spec.ts): a skip link leads to the
@@ -32,16 +33,7 @@ test('at 1440×900 every role sees 14 rows of /picks above the fold under a one-
     const region = page.getByRole('region', { name: /matching the filters/ });
     expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth), role).toBeLessThanOrEqual(0);
     // Each side of an event shows whole, or at least 18 of its characters (measured against its full width).
-    const cut = await page.locator('[data-records] .teams b').evaluateAll((names) =>
-      names
-        .map((name) => {
-          const text = name.textContent ?? '';
-          const shown =
-            name.scrollWidth <= name.clientWidth ? text.length : Math.floor((text.length * name.clientWidth) / name.scrollWidth);
-          return { text, shown };
-        })
-        .filter(({ text, shown }) => shown < Math.min(18, text.length)),
-    );
+    const cut = await eventsCutShort(page);
     expect(cut, role).toEqual([]);
     await context.close();
   }

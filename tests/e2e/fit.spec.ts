@@ -1,4 +1,9 @@
+import type { Page } from '@playwright/test';
 import { expect, ROLES, signIn, test, type RoleName } from './fixtures';
+import { E2E, upstreamEnv } from './ports';
+import { startSandboxProcess } from './support/sandbox-process';
+import { startStaffPortal, type StaffPortal } from './support/staff-portal';
+import { eventsCutShort } from './pages/records-page';
 
 /**
  * Every page for every role at a desktop (1440×900) and a phone (390×844): no page scrolls sideways, the
@@ -38,36 +43,79 @@ for (const size of SIZES) {
   for (const role of ROLES) {
     test(`${size.name}, ${role}: no page scrolls sideways, and the current page is marked`, async ({ page }) => {
       test.setTimeout(120_000);
-      await page.setViewportSize({ width: size.width, height: size.height });
-      await signIn(page, role);
-      for (const { path, nav } of PAGES.filter((p) => p.roles.includes(role))) {
-        await page.goto(path);
-        if (path === '/coverage') await page.getByTestId('coverage-report').waitFor();
-        await page.waitForLoadState('networkidle');
-        expect(await sideways(page), `${path} at ${size.width} px`).toBeLessThanOrEqual(0);
-        if (size.name === 'phone') {
-          // Lists are cards, one an item; the first record of /picks and /results is on the first screen.
-          const layouts = await page
-            .locator('[data-records] tbody tr, [data-cards] tbody tr')
-            .evaluateAll((trs) => trs.slice(0, 3).map((tr) => getComputedStyle(tr).display));
-          expect(
-            layouts.filter((display) => display !== 'block'),
-            `${path}: rows shown as cards`,
-          ).toEqual([]);
-          if (path === '/picks' || path === '/results') {
-            const first = page.locator('[data-records] tbody tr').first();
-            expect(await first.evaluate((tr) => tr.getBoundingClientRect().bottom), `${path}: the first record`).toBeLessThanOrEqual(
-              size.height,
-            );
-          }
-          // The navigation folds behind a Menu button, and opens on it.
-          const menu = page.getByRole('button', { name: 'Menu' });
-          await expect(menu).toBeVisible();
-          await menu.click();
-        }
-        const current = page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]');
-        await expect(current, path).toHaveText(nav);
+      await walk(page, size, role);
+    });
+  }
+}
+
+/**
+ * The same walk on a portal whose upstream sends the other shapes the spec allows (the sandbox's
+ * SANDBOX_SHAPES=varied): /me with its licences in a list beside extra fields and long values, names that
+ * are long or carry quotes, commas, accents and markup. The admin sees every page.
+ */
+test.describe('with the shapes real upstreams send', () => {
+  test.describe.configure({ mode: 'serial' });
+  const SANDBOX_PORT = 4241;
+  let sandbox: Awaited<ReturnType<typeof startSandboxProcess>> | undefined;
+  let portal: StaffPortal | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    sandbox = await startSandboxProcess(SANDBOX_PORT, { SANDBOX_SHAPES: 'varied', SANDBOX_PICKS: '2000' });
+    portal = await startStaffPortal(3241, {
+      roles: ['admin'],
+      label: 'fit-varied',
+      env: { ...upstreamEnv(sandbox.url, E2E.sandboxKey), AUTH_SECRET: 'fit-spec-secret-0123456789-abcdefghij' },
+    });
+  });
+  test.afterAll(async () => {
+    await portal?.stop();
+    await sandbox?.stop();
+  });
+  for (const size of SIZES)
+    test(`${size.name}, admin: every page fits, and the names show whole or cut with room`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await walk(page, size, 'admin', portal!.origin);
+      await page.goto(`${portal!.origin}/licence`);
+      await expect(page.getByText('Worldwide multi-sport data licence', { exact: false }).first()).toBeAttached();
+      if (size.name === 'desktop') {
+        await page.goto(`${portal!.origin}/picks?limit=50`);
+        await expect(page.locator('[data-records] .teams b').first()).toBeVisible();
+        // Markup in a name is its text, never markup.
+        expect(await page.locator('[data-records] .teams b', { hasText: '<b>Oficial</b>' }).count()).toBeGreaterThan(0);
+        expect(await eventsCutShort(page)).toEqual([]);
       }
     });
+});
+
+async function walk(page: Page, size: (typeof SIZES)[number], role: RoleName, origin?: string) {
+  await page.setViewportSize({ width: size.width, height: size.height });
+  await signIn(page, role, '/', origin);
+  for (const { path, nav } of PAGES.filter((p) => p.roles.includes(role))) {
+    await page.goto(origin ? `${origin}${path}` : path);
+    if (path === '/coverage') await page.getByTestId('coverage-report').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await sideways(page), `${path} at ${size.width} px`).toBeLessThanOrEqual(0);
+    if (size.name === 'phone') {
+      // Lists are cards, one an item; the first record of /picks and /results is on the first screen.
+      const layouts = await page
+        .locator('[data-records] tbody tr, [data-cards] tbody tr')
+        .evaluateAll((trs) => trs.slice(0, 3).map((tr) => getComputedStyle(tr).display));
+      expect(
+        layouts.filter((display) => display !== 'block'),
+        `${path}: rows shown as cards`,
+      ).toEqual([]);
+      if (path === '/picks' || path === '/results') {
+        const first = page.locator('[data-records] tbody tr').first();
+        expect(await first.evaluate((tr) => tr.getBoundingClientRect().bottom), `${path}: the first record`).toBeLessThanOrEqual(
+          size.height,
+        );
+      }
+      // The navigation folds behind a Menu button, and opens on it.
+      const menu = page.getByRole('button', { name: 'Menu' });
+      await expect(menu).toBeVisible();
+      await menu.click();
+    }
+    const current = page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]');
+    await expect(current, path).toHaveText(nav);
   }
 }

@@ -57,6 +57,15 @@ describe('licence read from any /me', () => {
     expect(summary).toEqual(FULL);
   });
 
+  it('2b. the partner inside an account object ({ account: { partner: { name } } })', () => {
+    const summary = summariseLicence({
+      account: { region: 'eu-west-1', partner: { id: 'ptn_1', name: 'Northwind "Nordvind", S.à r.l.' } },
+      licences: [{ id: 'LIC-7', status: 'active', sports: ['Football'] }],
+    });
+    expect(summary.partner).toBe('Northwind "Nordvind", S.à r.l.');
+    expect(summary.licenceId).toBe('LIC-7');
+  });
+
   it('3. an envelope ({ data }) with `terms` holding everything and `reference` for the id', () => {
     const summary = summariseLicence({
       data: {

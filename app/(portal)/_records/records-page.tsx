@@ -36,7 +36,7 @@ export async function RecordsPage({
   const wholeSet = new URLSearchParams(wholeSetFilterValues(kind, params)).toString();
 
   return (
-    <div className="space-y-3">
+    <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
         <PageHeader title={title}>{intro}</PageHeader>
         <nav aria-label="Date presets" className="flex flex-wrap gap-1 text-sm" data-testid="date-presets">
@@ -58,7 +58,12 @@ export async function RecordsPage({
         </nav>
       </div>
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} />
-      {parsed.ok && kind === 'results' && <ResultsSummary key={wholeSet} query={wholeSet} />}
+      {parsed.ok && kind === 'results' && (
+        // On a phone the records come first, the summary after them.
+        <div className="max-sm:order-last">
+          <ResultsSummary key={wholeSet} query={wholeSet} />
+        </div>
+      )}
       {parsed.ok ? (
         <Suspense key={params.toString()} fallback={<TableSkeleton />}>
           <RecordsView

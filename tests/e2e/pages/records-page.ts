@@ -42,3 +42,16 @@ export class RecordsPage {
     return this.rows.locator(`td:nth-child(${index + 1})`).allInnerTexts();
   }
 }
+
+/** The sides of events shown with fewer than 18 of their characters (or fewer than all of a shorter name): none, at 1440 px. */
+export function eventsCutShort(page: Page): Promise<{ text: string; shown: number }[]> {
+  return page.locator('[data-records] .teams b').evaluateAll((names) =>
+    names
+      .map((name) => {
+        const text = name.textContent ?? '';
+        const shown = name.scrollWidth <= name.clientWidth ? text.length : Math.floor((text.length * name.clientWidth) / name.scrollWidth);
+        return { text, shown };
+      })
+      .filter(({ text, shown }) => shown < Math.min(18, text.length)),
+  );
+}

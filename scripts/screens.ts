@@ -6,29 +6,36 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 
 /**
- * `npm run screens`: every page of the portal, at a desktop (1440×900) and a phone (390×844), light and
- * dark, on the sandbox (`npm start` on a free port with a fresh data directory), signed in as the demo
- * admin. The desktop light set goes to docs/screens/ at half scale (committed: the docs show them); the
- * rest to bench-results/screens/ (ignored by git). Needs a build (`npm start` makes one if none exists).
+ * `npm run screens`: every page of the portal for every role, at a desktop (1440×900) and a phone (390×844),
+ * light and dark, on the sandbox (`npm start` on a free port with a fresh data directory), signed in as each
+ * demo account. Written to docs/screens/<role>/<page>-<size>-<scheme>.jpg (committed: the docs show them),
+ * the desktop at half scale; the first screen of each page, as a person sees it on opening it. Needs a build
+ * (`npm start` makes one if none exists).
  */
 
-const PAGES = [
-  ['overview', '/'],
-  ['licence', '/licence'],
-  ['picks', '/picks'],
-  ['results', '/results'],
-  ['changes', '/changes'],
-  ['health', '/health'],
-  ['coverage', '/coverage'],
-  ['exports', '/exports'],
-  ['deliveries', '/deliveries'],
-  ['users', '/admin/users'],
-  ['audit', '/admin/audit'],
-  ['alerts', '/alerts'],
-] as const;
+const ROLES = ['viewer', 'editor', 'manager', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+const EVERY: readonly Role[] = ROLES;
+const PAGES: [name: string, url: string, roles: readonly Role[]][] = [
+  ['overview', '/', EVERY],
+  ['licence', '/licence', EVERY],
+  ['picks', '/picks', EVERY],
+  ['results', '/results', EVERY],
+  ['changes', '/changes', EVERY],
+  ['history', '/history', EVERY],
+  ['health', '/health', EVERY],
+  ['coverage', '/coverage', ['manager', 'admin']],
+  ['exports', '/exports', ['editor', 'admin']],
+  ['deliveries', '/deliveries', ['editor', 'admin']],
+  ['tokens', '/tokens', ['editor', 'admin']],
+  ['users', '/admin/users', ['admin']],
+  ['audit', '/admin/audit', ['admin']],
+  ['proofs', '/admin/proofs', ['admin']],
+  ['alerts', '/alerts', ['admin']],
+];
 const SIZES = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1440, height: 900, scale: 0.5 },
+  { name: 'phone', width: 390, height: 844, scale: 1 },
 ] as const;
 
 const freePort = () =>
@@ -54,10 +61,10 @@ await new Promise<void>((resolve, reject) => {
   portal.on('exit', (code) => reject(new Error(`npm start ended (${code}) before the portal was ready`)));
 });
 
-async function signIn(page: Page) {
+async function signIn(page: Page, role: Role) {
   await page.goto(`${origin}/login`);
-  await page.getByLabel('Email').fill('admin@demo.picks.test');
-  await page.getByLabel('Password').fill('demo-admin-pass');
+  await page.getByLabel('Email').fill(`${role}@demo.picks.test`);
+  await page.getByLabel('Password').fill(`demo-${role}-pass`);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
@@ -67,27 +74,29 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
 });
 try {
-  mkdirSync('docs/screens', { recursive: true });
-  mkdirSync('bench-results/screens', { recursive: true });
-  for (const size of SIZES) {
-    for (const scheme of ['light', 'dark'] as const) {
-      const committed = size.name === 'desktop' && scheme === 'light';
-      const context = await browser.newContext({
-        viewport: { width: size.width, height: size.height },
-        colorScheme: scheme,
-        deviceScaleFactor: committed ? 0.5 : 1,
-      });
-      const page = await context.newPage();
-      await signIn(page);
-      for (const [name, url] of PAGES) {
-        await page.goto(`${origin}${url}`);
-        if (url === '/coverage') await page.getByTestId('coverage-report').waitFor({ timeout: 60_000 });
-        await page.waitForLoadState('networkidle');
-        const file = committed ? `docs/screens/${name}.png` : `bench-results/screens/${name}-${size.name}-${scheme}.png`;
-        await page.screenshot({ path: file });
-        console.log(`[screens] ${file}`);
+  for (const role of ROLES) {
+    mkdirSync(`docs/screens/${role}`, { recursive: true });
+    for (const size of SIZES) {
+      for (const scheme of ['light', 'dark'] as const) {
+        const context = await browser.newContext({
+          viewport: { width: size.width, height: size.height },
+          colorScheme: scheme,
+          deviceScaleFactor: size.scale,
+        });
+        const page = await context.newPage();
+        await signIn(page, role);
+        await page.waitForTimeout(1_000); // the preferences sync after a sign-in may reload the page once
+        for (const [name, url, roles] of PAGES) {
+          if (!roles.includes(role)) continue;
+          await page.goto(`${origin}${url}`);
+          if (url === '/coverage') await page.getByTestId('coverage-report').waitFor({ timeout: 60_000 });
+          await page.waitForLoadState('networkidle');
+          const file = `docs/screens/${role}/${name}-${size.name}-${scheme}.jpg`;
+          await page.screenshot({ path: file, type: 'jpeg', quality: 70 });
+          console.log(`[screens] ${file}`);
+        }
+        await context.close();
       }
-      await context.close();
     }
   }
 } finally {

@@ -3,6 +3,8 @@
 import { useState } from 'react';
 import { Problem, type ApiProblem } from '@/components/ui/call-api';
 import { cardClass } from '@/components/ui/card';
+import { Button } from '@/components/ui/button';
+import { FileField } from '@/components/ui/field';
 
 /** "Check a file": the file and its JWS (optionally the manifest) posted to /api/proof/check; each check's result shown. */
 
@@ -36,23 +38,18 @@ export function CheckFileForm({ maxMb }: { maxMb: number }) {
 
   return (
     <form onSubmit={submit} className={cardClass('space-y-3 p-4 text-sm')} aria-label="Check a file">
+      <p className="text-slate-600">
+        Every file the portal delivers comes with a signature. Give the file and its signature here to learn whether it is whole and came
+        from this portal; nothing is kept.
+      </p>
       <div className="grid gap-3 md:grid-cols-3">
-        <label className="block">
-          <span className="font-medium text-slate-700">File (CSV or JSON, up to {maxMb} MB)</span>
-          <input className="mt-1 block w-full" type="file" name="file" required />
-        </label>
-        <label className="block">
-          <span className="font-medium text-slate-700">Its signature (.manifest.jws)</span>
-          <input className="mt-1 block w-full" type="file" name="jws" accept=".jws,text/plain,application/jose" required />
-        </label>
-        <label className="block">
-          <span className="font-medium text-slate-700">Its manifest (optional)</span>
-          <input className="mt-1 block w-full" type="file" name="manifest" accept=".json,application/json" />
-        </label>
+        <FileField label="The file" name="file" hint={`CSV or JSON, up to ${maxMb} MB`} required />
+        <FileField label="Its signature" name="jws" hint="The file’s .manifest.jws" accept=".jws,text/plain,application/jose" required />
+        <FileField label="Its manifest" name="manifest" hint="Optional: the .manifest.json" accept=".json,application/json" />
       </div>
-      <button type="submit" disabled={busy} className="rounded-md bg-brand-700 px-3 py-1.5 font-medium text-white disabled:opacity-60">
+      <Button type="submit" tone="primary" disabled={busy}>
         {busy ? 'Checking…' : 'Check'}
-      </button>
+      </Button>
       <Problem problem={problem} testId="check-problem" />
       {result ? (
         <div role="status" data-testid="check-result" data-ok={result.ok ? 'yes' : 'no'}>

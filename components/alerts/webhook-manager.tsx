@@ -147,11 +147,11 @@ export function WebhookManager({ webhooks, available }: { webhooks: WebhookRow[]
           {errors.kinds && <p className="mt-1 text-xs text-red-700">{errors.kinds}</p>}
         </fieldset>
         <div className="flex items-center gap-3 md:col-span-2">
-          <Button type="submit" size="sm" tone="primary">
+          <Button type="submit" tone="primary">
             {editing ? 'Save' : 'Add webhook'}
           </Button>
           {editing && (
-            <Button type="button" size="sm" tone="quiet" onClick={() => edit(null)}>
+            <Button type="button" tone="quiet" onClick={() => edit(null)}>
               Cancel
             </Button>
           )}

@@ -227,7 +227,7 @@ export function TokenForm({
           id="tok-to"
         />
         <div className="flex items-center gap-3 md:col-span-2">
-          <Button type="submit" size="sm" tone="primary">
+          <Button type="submit" tone="primary">
             {token ? 'Save' : 'Make token'}
           </Button>
           <span role="status" className="text-xs text-slate-600" data-testid="token-note">

@@ -57,6 +57,21 @@ export function TextField({ label, name, hint, error, id = `f-${name}`, classNam
   );
 }
 
+/** A file to upload: the browser's own picker, with its button in the portal's secondary look. */
+export function FileField({ label, name, hint, id = `f-${name}`, ...input }: Omit<TextFieldProps, 'type' | 'error'>) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint}>
+      <input
+        id={id}
+        name={name}
+        type="file"
+        className="mt-1 block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-700 hover:file:bg-slate-50"
+        {...input}
+      />
+    </Field>
+  );
+}
+
 export type Choice = string | { value: string; label: string };
 
 type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'defaultValue'> & {

@@ -196,8 +196,8 @@ test('an admin sees the keys and checkpoints, and checks a file and its signatur
   await expect(page.getByTestId('sealed-summary')).toContainText(/sealed/);
 
   const form = page.getByRole('form', { name: 'Check a file' });
-  await form.getByLabel(/^File/).setInputFiles(got.file);
-  await form.getByLabel(/signature/).setInputFiles(`${got.file}.manifest.jws`);
+  await form.getByLabel('The file', { exact: true }).setInputFiles(got.file);
+  await form.getByLabel('Its signature', { exact: true }).setInputFiles(`${got.file}.manifest.jws`);
   await form.getByRole('button', { name: 'Check' }).click();
   const result = page.getByTestId('check-result');
   await expect(result).toHaveAttribute('data-ok', 'yes');
@@ -207,7 +207,7 @@ test('an admin sees the keys and checkpoints, and checks a file and its signatur
   // The same file with one byte changed: named, not verified.
   const edited = Buffer.from(got.bytes);
   edited[edited.length - 3] = edited[edited.length - 3] === 0x31 ? 0x32 : 0x31;
-  await form.getByLabel(/^File/).setInputFiles({ name: path.basename(got.file), mimeType: 'text/csv', buffer: edited });
+  await form.getByLabel('The file', { exact: true }).setInputFiles({ name: path.basename(got.file), mimeType: 'text/csv', buffer: edited });
   await form.getByRole('button', { name: 'Check' }).click();
   await expect(result).toHaveAttribute('data-ok', 'no');
   await expect(result.locator('[data-check="sha256"]')).toHaveAttribute('data-ok', 'no');

@@ -26,6 +26,15 @@ describe('the UI kit', () => {
     expect(writing).toEqual([primitive]);
   });
 
+  it('has one size of primary button on the pages (the sign-in form alone spans its card)', () => {
+    const small = files.filter((file) =>
+      /<Button[^>]*(tone="primary"[^>]*size="(sm|lg)"|size="(sm|lg)"[^>]*tone="primary")/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(small).toEqual(['components/auth/login-form.tsx']);
+    const handMade = files.filter((file) => /<button[^>]*bg-(brand|accent)/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(handMade).toEqual([]);
+  });
+
   it('is used: cards and links come from it across the pages', () => {
     const using = (name: string) => files.filter((file) => readFileSync(path.join(root, file), 'utf8').includes(name)).length;
     expect(using('cardClass(')).toBeGreaterThanOrEqual(20);

@@ -42,8 +42,8 @@ export default async function ProofsPage() {
   return (
     <div className="space-y-6">
       <PageHeader title="Proofs">
-        The keys the portal signs manifests and audit checkpoints with, the latest checkpoints, and a check of any file it delivered. Give
-        recipients the{' '}
+        Proof that a delivered file and the audit trail are as the portal made them. Each file goes out with a manifest (what it holds)
+        signed with the portal&apos;s key, and the audit trail is signed at checkpoints, so a change made later shows. Give recipients the{' '}
         <a className={linkClass('underline')} href="/api/proof/keys">
           key set
         </a>{' '}
@@ -61,6 +61,10 @@ export default async function ProofsPage() {
             <h2 id="keys-heading" className="text-base font-semibold text-slate-900">
               Signing keys
             </h2>
+            <p className="text-sm text-slate-600">
+              The key <strong>signing now</strong> signs every new manifest and checkpoint. A <strong>retired</strong> key signs nothing
+              more but stays listed, so files signed with it still check.
+            </p>
             <DataTable
               testId="keys-table"
               columns={KEY_COLUMNS}
@@ -82,6 +86,11 @@ export default async function ProofsPage() {
                 every checkpoint
               </a>{' '}
               where the database’s writers cannot reach, and check with <code>npm run audit -- verify --keys … --checkpoints …</code>.
+            </p>
+            <p className="text-sm text-slate-600">
+              <strong>Sealed up to</strong> an entry: the trail up to it is signed, and a change to any entry before it shows.{' '}
+              <strong>Pruned up to</strong>: entries before it were removed when their retention ended; the checkpoint keeps the rest
+              checkable.
             </p>
             <DataTable testId="checkpoints-table" columns={CHECKPOINT_COLUMNS} rows={shown.view.checkpoints} rowKey={(c) => c.id} />
           </section>

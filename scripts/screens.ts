@@ -56,7 +56,8 @@ const portal = spawn('npm', ['start'], {
 const origin = `http://localhost:${port}`;
 await new Promise<void>((resolve, reject) => {
   portal.stdout!.on('data', (chunk: Buffer) => {
-    if (chunk.toString().includes('[portal] Ready')) resolve();
+    // What it prints is one JSON line each (lib/log); the portal says "Ready: <url>" once it serves.
+    if (/"msg":"Ready: /.test(chunk.toString())) resolve();
   });
   portal.on('exit', (code) => reject(new Error(`npm start ended (${code}) before the portal was ready`)));
 });

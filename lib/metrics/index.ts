@@ -17,6 +17,9 @@ import { builtRoutes, routeMatcher } from './routes';
 function create() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'portal_process_' });
+  // Gauges prom-client names like counters (promtool rejects them); the same figures stay, by type, in
+  // portal_process_nodejs_active_handles, _requests and _resources.
+  for (const total of ['handles', 'requests', 'resources']) registry.removeSingleMetric(`portal_process_nodejs_active_${total}_total`);
   const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
   const of = { registers: [registry] };
   return {

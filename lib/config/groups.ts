@@ -30,6 +30,8 @@ export const upstreamSettings = {
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
   PICKS_API_ALLOW_INSECURE: flag,
   PICKS_API_TIMEOUT_MS: positiveInt(10_000, 120_000),
+  // How long a page waits for the Picks API in all (its calls, their retries, the gate) before it shows the error.
+  PAGE_UPSTREAM_WAIT_MS: positiveInt(10_000, 120_000),
   PICKS_API_MAX_CONCURRENCY: positiveInt(6, 64),
   PICKS_API_MAX_RETRIES: wholeNumber(3, 0, 3),
   // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/vocabulary/licence.ts).

@@ -1,6 +1,7 @@
 import 'server-only';
-import { cacheSignal } from 'react';
+import { cache, cacheSignal } from 'react';
 import { getConfig } from '../config';
+import { AppError } from '../errors';
 import type { LogoPolicy } from './pick-view';
 import { requestSignal } from '../request-signal';
 import { createPicksClient, type PicksClient } from './client';
@@ -23,11 +24,29 @@ export { encodingOf } from './byte-strings';
 let client: PicksClient | undefined;
 
 /**
- * Calls made without a signal (pages) stop when the browser that asked goes away (the request's signal)
- * or when React no longer needs them (the render's cache signal). Both are absent outside a request.
+ * A page render's one deadline for the Picks API (React's cache: one per render, from its first call): a
+ * person waits at most PAGE_UPSTREAM_WAIT_MS for the upstream however many calls, retries and gate waits the
+ * page makes, then sees the error in place of the data, with a retry.
+ */
+const renderDeadline = cache((): AbortSignal => {
+  const ms = getConfig().PAGE_UPSTREAM_WAIT_MS;
+  const controller = new AbortController();
+  const reason = new AppError({
+    code: 'UPSTREAM_TIMEOUT',
+    message: `The Picks API did not answer within ${Math.round(ms / 1000)} s, so the page stopped waiting. Try again in a moment.`,
+  });
+  setTimeout(() => controller.abort(reason), ms).unref();
+  return controller.signal;
+});
+
+/**
+ * Calls made without a signal (pages) stop when the browser that asked goes away (the request's signal),
+ * when React no longer needs them (the render's cache signal), or at the render's deadline. None of them
+ * exists outside a request; route handlers (exports, API v1) pass signals of their own.
  */
 function pageSignal(): AbortSignal | undefined {
-  const signals = [requestSignal(), cacheSignal() ?? undefined].filter((signal): signal is AbortSignal => signal !== undefined);
+  const render = cacheSignal() ?? undefined;
+  const signals = [requestSignal(), render, render && renderDeadline()].filter((signal): signal is AbortSignal => !!signal);
   return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 }
 

@@ -1,6 +1,7 @@
 import { expect, signIn, test } from './fixtures';
-import { E2E } from './ports';
+import { E2E, upstreamEnv } from './ports';
 import { sessionCookie } from './support/session';
+import { startStaffPortal } from './support/staff-portal';
 
 /**
  * The upstream fault matrix, over real HTTP: a portal (retries 1, timeout 1.5 s) behind the fault proxy
@@ -214,4 +215,29 @@ test('upstream fault: 429 with a long Retry-After pauses the whole portal, witho
   expect(asked).toEqual([]); // the pause is honoured: no request reached the upstream
   const login = await fetch(`${api}/login`);
   expect(login.status).toBe(200); // and the process itself is healthy
+});
+
+test('a page tells a person within 10 s when the upstream takes the request and says nothing', async ({ page }) => {
+  // A portal of its own with the default waits (10 s a request, 3 retries: 40 s and more for one call), behind
+  // the fault proxy: the page's one deadline (PAGE_UPSTREAM_WAIT_MS) ends the wait, not the calls' own.
+  test.setTimeout(150_000);
+  const portal = await startStaffPortal(3242, {
+    roles: ['viewer'],
+    label: 'silent-upstream',
+    env: { ...upstreamEnv(proxy, E2E.sandboxKey), AUTH_SECRET: 'faults-spec-secret-0123456789-abcdefghij', CHANGES_POLL_SECONDS: '0' },
+  });
+  try {
+    await signIn(page, 'viewer', '/licence', portal.origin);
+    await faults([{ path: '^/api/v1/(picks|results)', delayMs: 120_000 }]);
+    const started = Date.now();
+    await page.goto(`${portal.origin}/picks?sport=Tennis`, { waitUntil: 'commit' });
+    const panel = page.locator('[data-error-code="UPSTREAM_TIMEOUT"]').first();
+    await expect(panel).toContainText('did not answer within 10 s', { timeout: 40_000 });
+    expect(Date.now() - started, 'the error shows within the page’s wait (and the time to draw it)').toBeLessThan(14_000);
+    await expect(panel.getByRole('link', { name: 'Retry' })).toBeVisible();
+    await expect(page.getByTestId('records-table')).toHaveCount(0);
+  } finally {
+    await fetch(`${proxy}/__faults`, { method: 'DELETE' });
+    await portal.stop();
+  }
 });

@@ -95,6 +95,14 @@ async function walk(page: Page, size: (typeof SIZES)[number], role: RoleName, or
     if (path === '/coverage') await page.getByTestId('coverage-report').waitFor();
     await page.waitForLoadState('networkidle');
     expect(await sideways(page), `${path} at ${size.width} px`).toBeLessThanOrEqual(0);
+    // The header is one row at every width.
+    expect(
+      await page
+        .locator('header')
+        .first()
+        .evaluate((h) => h.getBoundingClientRect().height),
+      `${path}: header`,
+    ).toBeLessThanOrEqual(64);
     if (size.name === 'phone') {
       // Lists are cards, one an item; the first record of /picks and /results is on the first screen.
       const layouts = await page

@@ -25,6 +25,8 @@ export interface PicksClientOptions {
   maxPages?: number;
   /** The signal of calls made without one (pages: React's render signal, aborted when the browser goes away). */
   defaultSignal?: () => AbortSignal | null | undefined;
+  /** How long a call made without `maxWaitMs` may wait out an upstream pause (a page: what is left of its wait); none: the retry policy's cap. */
+  defaultMaxWaitMs?: () => number | undefined;
   /** Told of every request sent upstream, retries included: its path (without the query), outcome and duration (metrics). */
   observe?: (request: {
     path: string;

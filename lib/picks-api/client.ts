@@ -60,7 +60,10 @@ export function createPicksClient(options: PicksClientOptions) {
     const signal = call.signal ?? options.defaultSignal?.() ?? undefined;
     for (let attempt = 0; ; attempt += 1) {
       const queuedAt = performance.now();
-      const release = await gate.acquire(signal, call.maxWaitMs ?? retry.retryAfterCapMs, call.priority).catch((error: unknown) => {
+      // A page waits out a pause only within what is left of its own wait; longer, it says "throttled" at once.
+      const bound = call.maxWaitMs === undefined ? options.defaultMaxWaitMs?.() : undefined;
+      const maxWaitMs = call.maxWaitMs ?? (bound === undefined ? retry.retryAfterCapMs : Math.min(bound, retry.retryAfterCapMs));
+      const release = await gate.acquire(signal, maxWaitMs, call.priority).catch((error: unknown) => {
         if (isGatePaused(error)) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
         throw error;
       });
@@ -103,7 +106,11 @@ export function createPicksClient(options: PicksClientOptions) {
           const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
           waitMs = retryAfterMs ?? backoff(attempt);
           gate.coolDown(waitMs);
-          if (retryAfterMs !== null && retryAfterMs > retry.retryAfterCapMs) throw failure;
+          if (
+            retryAfterMs !== null &&
+            retryAfterMs > (bound === undefined ? retry.retryAfterCapMs : Math.min(bound, retry.retryAfterCapMs))
+          )
+            throw failure;
         } else if (res.status >= 500) {
           waitMs = backoff(attempt);
         } else {

@@ -28,7 +28,7 @@ let client: PicksClient | undefined;
  * person waits at most PAGE_UPSTREAM_WAIT_MS for the upstream however many calls, retries and gate waits the
  * page makes, then sees the error in place of the data, with a retry.
  */
-const renderDeadline = cache((): AbortSignal => {
+const renderDeadline = cache((): { signal: AbortSignal; endsAt: number } => {
   const ms = getConfig().PAGE_UPSTREAM_WAIT_MS;
   const controller = new AbortController();
   const reason = new AppError({
@@ -36,8 +36,13 @@ const renderDeadline = cache((): AbortSignal => {
     message: `The Picks API did not answer within ${Math.round(ms / 1000)} s, so the page stopped waiting. Try again in a moment.`,
   });
   setTimeout(() => controller.abort(reason), ms).unref();
-  return controller.signal;
+  return { signal: controller.signal, endsAt: Date.now() + ms };
 });
+
+/** What is left of a page render's wait (none outside a render). */
+function pageWaitLeft(): number | undefined {
+  return cacheSignal() ? Math.max(0, renderDeadline().endsAt - Date.now()) : undefined;
+}
 
 /**
  * Calls made without a signal (pages) stop when the browser that asked goes away (the request's signal),
@@ -46,7 +51,7 @@ const renderDeadline = cache((): AbortSignal => {
  */
 function pageSignal(): AbortSignal | undefined {
   const render = cacheSignal() ?? undefined;
-  const signals = [requestSignal(), render, render && renderDeadline()].filter((signal): signal is AbortSignal => !!signal);
+  const signals = [requestSignal(), render, render && renderDeadline().signal].filter((signal): signal is AbortSignal => !!signal);
   return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 }
 
@@ -67,6 +72,7 @@ export function picksApi(): PicksClient {
       retry: { maxRetries: config.PICKS_API_MAX_RETRIES },
       gate,
       defaultSignal: pageSignal,
+      defaultMaxWaitMs: pageWaitLeft,
       observe: ({ path, outcome, ms, requestId, attempt, queuedMs }) => {
         noteUpstreamRequest(requestId);
         const m = metrics();

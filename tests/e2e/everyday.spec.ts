@@ -67,7 +67,7 @@ test('the total is counted in the background, and paging goes first, previous, n
 
 test('the sidebar folds to icons and stays so for the person; on a phone the menu is a drawer that Escape closes', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'manager', '/licence');
+  await signIn(page, 'editor', '/licence'); // preferences.spec reads the manager's exact choices
   const nav = page.getByRole('navigation', { name: 'Main' });
   const width = () => nav.evaluate((el) => Math.round(el.getBoundingClientRect().width));
   const wide = await width();
@@ -75,7 +75,7 @@ test('the sidebar folds to icons and stays so for the person; on a phone the men
   await expect.poll(width).toBeLessThan(80);
   await page.reload();
   expect(await width()).toBeLessThan(80); // drawn narrow by the server: nothing jumps
-  await expect(nav.getByRole('link', { name: 'Coverage' })).toHaveAttribute('title', 'Coverage');
+  await expect(nav.getByRole('link', { name: 'Deliveries' })).toHaveAttribute('title', 'Deliveries');
   await page.getByRole('button', { name: 'Icons only' }).click();
   await expect.poll(width).toBe(wide);
 

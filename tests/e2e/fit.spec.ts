@@ -87,11 +87,22 @@ test.describe('with the shapes real upstreams send', () => {
     });
 });
 
+/** Opens a page; a reload the portal makes for the person's preferences (another spec changed them) is waited out and the page asked again. */
+async function go(page: Page, url: string) {
+  try {
+    await page.goto(url);
+  } catch (error) {
+    if (!String(error).includes('interrupted by another navigation')) throw error;
+    await page.waitForLoadState('load');
+    await page.goto(url);
+  }
+}
+
 async function walk(page: Page, size: (typeof SIZES)[number], role: RoleName, origin?: string) {
   await page.setViewportSize({ width: size.width, height: size.height });
   await signIn(page, role, '/', origin);
   for (const { path, nav } of PAGES.filter((p) => p.roles.includes(role))) {
-    await page.goto(origin ? `${origin}${path}` : path);
+    await go(page, origin ? `${origin}${path}` : path);
     if (path === '/coverage') await page.getByTestId('coverage-report').waitFor();
     await page.waitForLoadState('networkidle');
     expect(await sideways(page), `${path} at ${size.width} px`).toBeLessThanOrEqual(0);

@@ -110,6 +110,21 @@ describe('429 and Retry-After', () => {
     expect(error.message).toContain('120 s');
   });
 
+  it('a page (a call bounded by what is left of its wait) does not wait out a Retry-After beyond it', async () => {
+    const { api, calls } = client([json(errorBody('THROTTLED', 'req_p'), 429, { 'Retry-After': '20' }), json({ status: 'ok' })], {
+      defaultMaxWaitMs: () => 8_000,
+    });
+    const started = Date.now();
+    const error = await failure(api.health());
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'THROTTLED', retryAfterSeconds: 20, requestId: 'req_p' });
+    // Within the bound it is waited out as before.
+    const within = client([json({}, 429, { 'Retry-After': '1' }), json({ status: 'ok' })], { defaultMaxWaitMs: () => 8_000 });
+    expect(await within.api.health()).toEqual({ status: 'ok' });
+    expect(within.calls).toHaveLength(2);
+  });
+
   it('after 3 retries of 429 reports throttling with the wait', async () => {
     const { api, calls } = client(Array.from({ length: 4 }, () => json({}, 429, { 'Retry-After': '0' })));
     const error = await failure(api.me());

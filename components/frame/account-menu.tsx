@@ -6,6 +6,7 @@ import { SignOutButton } from '@/components/auth/sign-out-button';
 import { ThemeSwitch } from '@/components/theme-switch';
 import { TimeZoneSwitch } from '@/components/time-zone-switch';
 import { Badge } from '@/components/ui/badge';
+import { useEscape } from '@/components/ui/use-escape';
 import type { Theme } from '@/lib/theme';
 import type { Role } from '@/lib/vocabulary/roles';
 
@@ -19,22 +20,17 @@ export function AccountMenu({ email, role, theme }: { email: string; role: Role;
   const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
 
+  useEscape(open, () => {
+    setOpen(false);
+    button.current?.focus();
+  });
   useEffect(() => {
     if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
     const onPointer = (event: PointerEvent) => {
       if (!root.current?.contains(event.target as Node)) setOpen(false);
     };
-    document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
+    return () => document.removeEventListener('pointerdown', onPointer);
   }, [open]);
 
   return (

@@ -4,6 +4,7 @@ import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
 import { usePathname } from 'next/navigation';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { PortalLink } from '@/components/portal-link';
+import { useEscape } from '@/components/ui/use-escape';
 import { savePreferences } from '@/components/preferences';
 import type { DestinationGroup } from './destinations';
 import { NAV_ICONS } from './nav-icons';
@@ -35,16 +36,12 @@ export function Shell({
   const nav = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    if (!open) return;
-    nav.current?.querySelector<HTMLElement>('a[href]')?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpenOn(null);
-      menuButton.current?.focus();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    if (open) nav.current?.querySelector<HTMLElement>('a[href]')?.focus();
   }, [open]);
+  useEscape(open, () => {
+    setOpenOn(null);
+    menuButton.current?.focus();
+  });
 
   const current = (href: string) => {
     const path = href.split('?')[0]!;

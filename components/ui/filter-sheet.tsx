@@ -1,7 +1,8 @@
 'use client';
 
 import { SlidersHorizontal, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { useEscape } from '@/components/ui/use-escape';
 import { PortalLink } from '@/components/portal-link';
 import { Button } from '@/components/ui/button';
 
@@ -21,16 +22,10 @@ export function FilterSheet({ chips, children }: { chips: FilterChip[]; children
   const [open, setOpen] = useState(false);
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const escape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener('keydown', escape);
-    return () => document.removeEventListener('keydown', escape);
-  }, [open]);
+  useEscape(open, () => {
+    setOpen(false);
+    button.current?.focus();
+  });
   return (
     <>
       <div className="flex flex-wrap items-center gap-2 sm:hidden" data-testid="filter-chips">

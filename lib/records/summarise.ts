@@ -1,7 +1,7 @@
 import 'server-only';
 import { withoutPaging, type FilterKind, type PickFilters } from '../filters';
 import { picksApi } from '../picks-api';
-import { createSummary, type RecordsSummary } from './summary';
+import { createSummary } from './summary';
 
 /**
  * Summaries and totals of a filtered set, shared by everyone for a minute: the data is the licence's, not a person's,
@@ -16,21 +16,31 @@ const KEPT = 100;
 /** A shared walk is nobody's request, so no request may cancel it; this bounds it instead. */
 const WALK_TIMEOUT_MS = 120_000;
 
-const recent = new Map<string, { at: number; summary: Promise<RecordsSummary & { summarisedAt: string }> }>();
+type WholeSet = Omit<PickFilters, 'limit' | 'cursor'>;
 
-export function summariseRecords(kind: FilterKind, filters: PickFilters, now = Date.now()) {
-  const set = withoutPaging(filters);
-  const key = `${kind}:${JSON.stringify(Object.entries(set).sort(([a], [b]) => a.localeCompare(b)))}`;
-  const known = recent.get(key);
-  if (known && now - known.at < FRESH_MS) return known.summary;
-  const summary = walk(kind, set);
-  recent.set(key, { at: now, summary });
-  summary.catch(() => recent.get(key)?.summary === summary && recent.delete(key));
-  for (const [old] of recent) if (recent.size > KEPT) recent.delete(old); // oldest first (insertion order)
-  return summary;
+/**
+ * One answer per set of filters for FRESH_MS, shared by everyone who asks: the first asker's walk, kept
+ * while it runs and for a minute after; a walk that fails is forgotten at once. At most KEPT sets are kept
+ * (the oldest go first: a Map keeps insertion order).
+ */
+function sharedForAMinute<T>(walkOf: (kind: FilterKind, set: WholeSet) => Promise<T>) {
+  const kept = new Map<string, { at: number; answer: Promise<T> }>();
+  return (kind: FilterKind, filters: PickFilters, now = Date.now()): Promise<T> => {
+    const set = withoutPaging(filters);
+    const key = `${kind}:${JSON.stringify(Object.entries(set).sort(([a], [b]) => a.localeCompare(b)))}`;
+    const known = kept.get(key);
+    if (known && now - known.at < FRESH_MS) return known.answer;
+    const answer = walkOf(kind, set);
+    kept.set(key, { at: now, answer });
+    answer.catch(() => kept.get(key)?.answer === answer && kept.delete(key));
+    for (const [old] of kept) if (kept.size > KEPT) kept.delete(old);
+    return answer;
+  };
 }
 
-async function walk(kind: FilterKind, filters: Omit<PickFilters, 'limit' | 'cursor'>) {
+export const summariseRecords = sharedForAMinute(walk);
+
+async function walk(kind: FilterKind, filters: WholeSet) {
   const api = picksApi();
   const signal = AbortSignal.timeout(WALK_TIMEOUT_MS);
   const records = kind === 'picks' ? api.walkPicks(filters, { signal }) : api.walkResults(filters, { signal });
@@ -45,25 +55,13 @@ async function walk(kind: FilterKind, filters: Omit<PickFilters, 'limit' | 'curs
   return { ...summary.result(complete), summarisedAt: new Date().toISOString() };
 }
 
-const counted = new Map<string, { at: number; records: Promise<{ records: number; countedAt: string }> }>();
-
 /**
  * The total of a filtered set (every page walked, no cap), shared like the summaries: the records pages ask
  * for it in the background on every view, so many people on the same filters cost one walk a minute.
  */
-export function countRecords(kind: FilterKind, filters: PickFilters, now = Date.now()) {
-  const set = withoutPaging(filters);
-  const key = `${kind}:${JSON.stringify(Object.entries(set).sort(([a], [b]) => a.localeCompare(b)))}`;
-  const known = counted.get(key);
-  if (known && now - known.at < FRESH_MS) return known.records;
-  const records = count(kind, set);
-  counted.set(key, { at: now, records });
-  records.catch(() => counted.get(key)?.records === records && counted.delete(key));
-  for (const [old] of counted) if (counted.size > KEPT) counted.delete(old);
-  return records;
-}
+export const countRecords = sharedForAMinute(count);
 
-async function count(kind: FilterKind, filters: Omit<PickFilters, 'limit' | 'cursor'>) {
+async function count(kind: FilterKind, filters: WholeSet) {
   const api = picksApi();
   const signal = AbortSignal.timeout(WALK_TIMEOUT_MS);
   let records = 0;

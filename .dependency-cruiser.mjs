@@ -18,6 +18,7 @@ const LAYERS = [
     'lib/abort',
     'lib/process-state',
     'lib/draining',
+    'lib/waits',
     'lib/log',
     'lib/net',
     'lib/config',

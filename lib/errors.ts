@@ -63,6 +63,11 @@ export const ERROR_KINDS = {
     title: 'Too many exports running',
     message: 'Too many exports and coverage reports are running. Try again shortly.',
   },
+  PORTAL_BUSY: {
+    status: 503,
+    title: 'The portal is busy',
+    message: 'The portal is sending the Picks API as many requests as it may. Try again shortly.',
+  },
   STORE_UNAVAILABLE: {
     status: 503,
     title: "The portal's database cannot be reached",

@@ -5,6 +5,7 @@ import { getStore } from './store';
 import { claimSlot, releaseSlot, renewSlot } from './store/walk-slots';
 import { refuseWhileDraining, trackWalk } from './draining';
 import { keepRenewed } from './jobs/renewals';
+import { waitHitBound } from './waits';
 
 /**
  * Whole-set walks (exports, coverage and delivery runs) are the portal's heaviest work: at most
@@ -40,6 +41,7 @@ export async function claimWalkSlot(
     throw new AppError({ code: 'STORE_UNAVAILABLE' });
   }
   if (!claim.ok) {
+    waitHitBound('walk_slot');
     throw new AppError({
       code: 'TOO_MANY_WALKS',
       message:

@@ -5,7 +5,10 @@ import { runningWalks } from '../draining';
 import { sharedGate } from '../picks-api/gate';
 import { feedGauges } from './feed';
 import { jobMetrics } from './jobs';
-import { builtRoutes, routeMatcher } from './routes';
+import { builtRoutes, routeClass, routeMatcher } from './routes';
+import { waitsBounded } from '../waits';
+import { getStore } from '../store';
+import { countSlots } from '../store/walk-slots';
 
 /**
  * The portal's Prometheus metrics (prom-client), one registry per process (lib/process-state.ts), served at
@@ -38,6 +41,13 @@ function create() {
       buckets: seconds,
       ...of,
     }),
+    classSeconds: new Histogram({
+      name: 'portal_http_class_request_duration_seconds',
+      help: 'Request duration by class of route (page, export, api_v1, delivery, api, probe, asset) and whether it failed (status >= 500)',
+      labelNames: ['class', 'failed'],
+      buckets: seconds,
+      ...of,
+    }),
     upstream: new Counter({
       name: 'portal_upstream_requests_total',
       help: 'Upstream requests by endpoint and outcome (ok, 401, 403, 429, 4xx, 5xx, timeout, network), retries included',
@@ -59,9 +69,20 @@ function create() {
     }),
     gateWait: new Histogram({
       name: 'portal_upstream_gate_wait_seconds',
-      help: 'Time a request waited for a slot of the shared upstream gate (pauses after a 429 included)',
+      help: 'Time a request waited for a slot of the shared upstream gate (pauses after a 429 included), by lane (page, bulk, consumer)',
+      labelNames: ['lane'],
       buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
       ...of,
+    }),
+    waits: new Counter({
+      name: 'portal_waits_bounded_total',
+      help: 'Waits that ran into their bound, by what was waited for (docs/architecture.md, "Waits and their bounds")',
+      labelNames: ['wait'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [wait, n] of waitsBounded()) this.inc({ wait }, n);
+      },
     }),
     gate: new Gauge({
       name: 'portal_upstream_gate',
@@ -80,6 +101,14 @@ function create() {
       registers: [registry],
       collect() {
         this.set(Math.max(0, ((sharedGate.get()?.stats.resumeAt ?? 0) - Date.now()) / 1000));
+      },
+    }),
+    walkSlots: new Gauge({
+      name: 'portal_walk_slots_in_use',
+      help: 'Walk slots (exports, coverage reports, delivery runs) held now in the store, every instance counted',
+      registers: [registry],
+      async collect() {
+        this.set(await countSlots((await getStore()).db).catch(() => NaN));
       },
     }),
     walks: new Gauge({
@@ -167,6 +196,7 @@ export function observeRequest(route: string, method: string, status: number, du
   const m = metrics();
   m.http.inc({ route, method, status: String(status) });
   m.httpSeconds.observe({ route, method }, durationSeconds);
+  m.classSeconds.observe({ class: routeClass(route), failed: String(status >= 500) }, durationSeconds);
 }
 
 /** One store query (lib/store/open.ts's `observe`). */

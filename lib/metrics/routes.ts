@@ -49,3 +49,18 @@ export function builtRoutes(root = process.cwd()): string[] {
     return [];
   }
 }
+
+/**
+ * The class of a route pattern, the label of `portal_http_class_request_duration_seconds` and of bench:soak's
+ * figures: pages people look at, exports, the partner's API v1, deliveries, the rest of the portal's API,
+ * probes (health, metrics) and Next's assets.
+ */
+export function routeClass(route: string): 'page' | 'export' | 'api_v1' | 'delivery' | 'api' | 'probe' | 'asset' {
+  if (route.startsWith('/_next')) return 'asset';
+  if (route.startsWith('/api/v1')) return 'api_v1';
+  if (route.startsWith('/api/health') || route === '/metrics') return 'probe';
+  if (route.startsWith('/api/export') || route.startsWith('/api/coverage')) return 'export';
+  if (route.startsWith('/api/deliveries')) return 'delivery';
+  if (route.startsWith('/api/')) return 'api';
+  return 'page';
+}

@@ -23,6 +23,8 @@ export interface PicksClientOptions {
   random?: () => number;
   /** Longest walk of one list, in pages; more means the upstream's cursors never end. */
   maxPages?: number;
+  /** The longest a request waits for its turn at the gate, by lane (default: GATE_SLOT_BOUND_MS; tests shorten it). */
+  gateBoundsMs?: Partial<Record<GatePriority, number | null>>;
   /** The signal of calls made without one (pages: React's render signal, aborted when the browser goes away). */
   defaultSignal?: () => AbortSignal | null | undefined;
   /** How long a call made without `maxWaitMs` may wait out an upstream pause (a page: what is left of its wait); none: the retry policy's cap. */
@@ -37,6 +39,8 @@ export interface PicksClientOptions {
     attempt: number;
     /** How long it waited for the gate before it was sent. */
     queuedMs: number;
+    /** The gate lane it waited in. */
+    lane: GatePriority;
   }) => void;
 }
 

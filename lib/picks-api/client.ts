@@ -6,7 +6,8 @@ import { byteStringText } from './byte-strings';
 import { newWalkReport, settledPages } from './settle';
 import { walkPages, type FetchPageBody } from './walk';
 import { FILTER_KEYS, type PickFilters } from '../filters';
-import { createUpstreamGate, isGatePaused, sleep } from './gate';
+import { createUpstreamGate, GATE_SLOT_BOUND_MS, isGatePaused, sleep, type GatePriority } from './gate';
+import { waitHitBound } from '../waits';
 import {
   DEFAULT_RETRY,
   outcomeOf,
@@ -49,6 +50,33 @@ export function createPicksClient(options: PicksClientOptions) {
     return Math.floor(random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt));
   }
 
+  /**
+   * A turn at the gate within its lane's bound (GATE_SLOT_BOUND_MS); a pause longer than `maxWaitMs` is THROTTLED
+   * at once. Running into either bound is counted (lib/waits.ts).
+   */
+  async function acquireWithin(lane: GatePriority, signal: AbortSignal | undefined, maxWaitMs: number): Promise<() => void> {
+    const boundMs = { ...GATE_SLOT_BOUND_MS, ...options.gateBoundsMs }[lane] ?? null;
+    const bound = boundMs === null ? undefined : AbortSignal.timeout(boundMs);
+    const waiting = signal && bound ? AbortSignal.any([signal, bound]) : (signal ?? bound);
+    try {
+      return await gate.acquire(waiting, maxWaitMs, lane);
+    } catch (error) {
+      if (isGatePaused(error)) {
+        waitHitBound('upstream_pause');
+        throw throttledError(Math.ceil(error.remainingMs / 1000), null);
+      }
+      if (bound?.aborted && !signal?.aborted) {
+        waitHitBound('gate_slot');
+        throw new AppError({
+          code: 'PORTAL_BUSY',
+          message: `The portal is sending the Picks API as many requests as it may, and this one waited ${Math.round(boundMs! / 1000)} s for its turn. Try again shortly.`,
+          retryAfterSeconds: 5,
+        });
+      }
+      throw error;
+    }
+  }
+
   /** One GET with the gate, the timeout, the retry policy and the error mapping; returns the parsed JSON body. */
   async function getJson(
     path: string,
@@ -63,15 +91,13 @@ export function createPicksClient(options: PicksClientOptions) {
       // A page waits out a pause only within what is left of its own wait; longer, it says "throttled" at once.
       const bound = call.maxWaitMs === undefined ? options.defaultMaxWaitMs?.() : undefined;
       const maxWaitMs = call.maxWaitMs ?? (bound === undefined ? retry.retryAfterCapMs : Math.min(bound, retry.retryAfterCapMs));
-      const release = await gate.acquire(signal, maxWaitMs, call.priority).catch((error: unknown) => {
-        if (isGatePaused(error)) throw throttledError(Math.ceil(error.remainingMs / 1000), null);
-        throw error;
-      });
+      const lane = call.priority ?? 'page';
+      const release = await acquireWithin(lane, signal, maxWaitMs);
       call.onRequest?.();
       const sentAt = performance.now();
       const answered = (outcome: UpstreamOutcome, requestId: string | null = null) => {
         call.onAnswer?.(outcome);
-        options.observe?.({ path, outcome, ms: performance.now() - sentAt, requestId, attempt, queuedMs: sentAt - queuedAt });
+        options.observe?.({ path, outcome, ms: performance.now() - sentAt, requestId, attempt, queuedMs: sentAt - queuedAt, lane });
       };
       let failure: AppError;
       let waitMs: number;
@@ -109,8 +135,10 @@ export function createPicksClient(options: PicksClientOptions) {
           if (
             retryAfterMs !== null &&
             retryAfterMs > (bound === undefined ? retry.retryAfterCapMs : Math.min(bound, retry.retryAfterCapMs))
-          )
+          ) {
+            waitHitBound('upstream_pause');
             throw failure;
+          }
         } else if (res.status >= 500) {
           waitMs = backoff(attempt);
         } else {
@@ -121,6 +149,7 @@ export function createPicksClient(options: PicksClientOptions) {
         if (isAppError(error)) throw error;
         failure = networkError(error);
         answered(failure.code === 'UPSTREAM_TIMEOUT' ? 'timeout' : 'network');
+        if (failure.code === 'UPSTREAM_TIMEOUT') waitHitBound('upstream_answer');
         waitMs = backoff(attempt);
       } finally {
         release();

@@ -12,6 +12,13 @@ import { processSlot } from '../process-state';
  */
 export type GatePriority = 'page' | 'bulk' | 'consumer';
 
+/**
+ * The longest a request waits for its turn at the gate, by lane (docs/architecture.md, "Waits and their
+ * bounds"): a page within what is left of its own wait (PAGE_UPSTREAM_WAIT_MS, so none here), a walk of an
+ * export or a delivery a minute, the partner's systems 10 s (they are told to come back, with Retry-After).
+ */
+export const GATE_SLOT_BOUND_MS: Record<GatePriority, number | null> = { page: null, bulk: 60_000, consumer: 10_000 };
+
 export interface UpstreamGate {
   /** Waits for a slot. While the upstream's pause is longer than `maxPauseMs`, throws GatePaused at once. */
   acquire(signal?: AbortSignal, maxPauseMs?: number, priority?: GatePriority): Promise<() => void>;

@@ -11,6 +11,7 @@ import { createUpstreamGate, sharedGate } from './gate';
 import { sharePause } from './shared-pause';
 import { metrics, upstreamEndpoint } from '../metrics';
 import { noteUpstreamRequest } from '../log/request';
+import { waitHitBound } from '../waits';
 
 export type { Pick, PickList, OpenObject } from './schemas';
 export { PICK_FIELDS, NESTED_PICK_FIELDS } from './schemas';
@@ -35,7 +36,12 @@ const renderDeadline = cache((): { signal: AbortSignal; endsAt: number } => {
     code: 'UPSTREAM_TIMEOUT',
     message: `The Picks API did not answer within ${Math.round(ms / 1000)} s, so the page stopped waiting. Try again in a moment.`,
   });
-  setTimeout(() => controller.abort(reason), ms).unref();
+  const render = cacheSignal();
+  setTimeout(() => {
+    // Counted only when the render still needed the upstream (React aborts its signal when the render ends).
+    if (render && !render.aborted) waitHitBound('page');
+    controller.abort(reason);
+  }, ms).unref();
   return { signal: controller.signal, endsAt: Date.now() + ms };
 });
 
@@ -73,13 +79,13 @@ export function picksApi(): PicksClient {
       gate,
       defaultSignal: pageSignal,
       defaultMaxWaitMs: pageWaitLeft,
-      observe: ({ path, outcome, ms, requestId, attempt, queuedMs }) => {
+      observe: ({ path, outcome, ms, requestId, attempt, queuedMs, lane }) => {
         noteUpstreamRequest(requestId);
         const m = metrics();
         const endpoint = upstreamEndpoint(path);
         m.upstream.inc({ endpoint, outcome });
         m.upstreamSeconds.observe({ endpoint }, ms / 1000);
-        m.gateWait.observe(queuedMs / 1000);
+        m.gateWait.observe({ lane }, queuedMs / 1000);
         if (attempt > 0) m.upstreamRetries.inc({ endpoint });
       },
     });

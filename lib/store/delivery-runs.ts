@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DeliveryRunsTable } from './schema';
+import { waitHitBound } from '../waits';
 
 /**
  * Runs of scheduled deliveries (lib/store/deliveries.ts has the deliveries). A due time is run once across
@@ -148,6 +149,7 @@ export async function reapCrashedRuns(db: Db, now: number, alive: Iterable<strin
   // The caller's own runs, still running in its process, are never its crashed ones (their lease lapsed while the store was away).
   if (skip.length > 0) reap = reap.where('id', 'not in', skip);
   const rows = await reap.returningAll().execute();
+  if (rows.length > 0) waitHitBound('lease', rows.length);
   return rows.map(toRun);
 }
 

@@ -10,6 +10,10 @@ import { readMeta, writeMeta } from './meta';
 import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 import type { StoreTarget } from '../config/store';
+import { waitHitBound } from '../waits';
+
+/** The longest one PostgreSQL query may take before the portal gives up on it (docs/architecture.md, "Waits and their bounds"). */
+export const QUERY_TIMEOUT_MS = 10_000;
 
 /**
  * Opens the store on either engine and brings its schema to this code's version. PostgreSQL that cannot
@@ -55,8 +59,16 @@ export async function openStore(target: StoreTarget, options: OpenOptions = {}):
   }
 }
 
-const queryLog = (options: OpenOptions): KyselyConfig['log'] =>
-  options.observe ? (event) => options.observe!(event.queryDurationMillis, event.level === 'error') : undefined;
+/** A query that ran into its bound: PostgreSQL's query or connection time-out, SQLite's lock wait. */
+const boundedOut = (error: unknown) =>
+  (error as { code?: string }).code === 'SQLITE_BUSY' || /timeout|timed out/i.test((error as Error)?.message ?? '');
+
+const queryLog =
+  (options: OpenOptions): KyselyConfig['log'] =>
+  (event) => {
+    if (event.level === 'error' && boundedOut(event.error)) waitHitBound('store');
+    options.observe?.(event.queryDurationMillis, event.level === 'error');
+  };
 
 function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>, options: OpenOptions): Store {
   mkdirSync(path.dirname(target.file), { recursive: true, mode: 0o700 });
@@ -91,6 +103,8 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
     connectionString: target.url,
     max: 10,
     connectionTimeoutMillis: 5_000,
+    // A server that keeps the connection and says nothing (stopped, a network that drops packets) ends a query here.
+    query_timeout: QUERY_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
     allowExitOnIdle: true, // the command-line tools end when their work does
     // bigint columns hold milliseconds: well inside a double.

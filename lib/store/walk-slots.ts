@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { takeLock } from './locks';
 import type { Database } from './schema';
+import { waitHitBound } from '../waits';
 
 /**
  * Slots for exports and coverage walks, counted across every instance. A claim runs in a transaction
@@ -25,7 +26,9 @@ export type SlotClaim = { ok: true; id: string } | { ok: false; reason: 'owner' 
 export async function claimSlot(db: Db, owner: string, instance: string, limits: SlotLimits, now = Date.now()): Promise<SlotClaim> {
   return db.transaction().execute(async (trx) => {
     await takeLock(trx, 'walks');
-    await trx.deleteFrom('walk_slots').where('expires_at', '<=', now).execute();
+    // The leases of an instance that stopped ran out: their slots are free again.
+    const expired = await trx.deleteFrom('walk_slots').where('expires_at', '<=', now).executeTakeFirst();
+    if (Number(expired.numDeletedRows) > 0) waitHitBound('lease', Number(expired.numDeletedRows));
     const counts = await trx
       .selectFrom('walk_slots')
       .select((eb) => [
@@ -56,4 +59,14 @@ export async function renewSlot(db: Db, id: string, leaseMs: number, now = Date.
 
 export async function releaseSlot(db: Db, id: string): Promise<void> {
   await db.deleteFrom('walk_slots').where('id', '=', id).execute();
+}
+
+/** Slots held now across every instance (expired leases not counted). */
+export async function countSlots(db: Db, now = Date.now()): Promise<number> {
+  const row = await db
+    .selectFrom('walk_slots')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -42,6 +42,8 @@ export function toV1Error(error: unknown): V1Error {
     case 'UPSTREAM_UNAVAILABLE':
     case 'STORE_UNAVAILABLE':
       return new V1Error(503, 'UNAVAILABLE', 'The service is unavailable. Try again shortly.', 30);
+    case 'PORTAL_BUSY':
+      return new V1Error(503, 'UNAVAILABLE', 'The service is busy. Try again shortly.', error.retryAfterSeconds ?? 5);
     case 'ABORTED':
       return new V1Error(499, 'ABORTED', 'The request was cancelled.');
     default:

@@ -9,6 +9,7 @@ import { licenceOrNull } from '../picks-api/portal';
 import { inScope, projectRecord, withheldFields } from './scope';
 import type { V1Request } from './v1-request';
 import { V1Error } from './v1-errors';
+import { waitHitBound } from '../waits';
 
 /**
  * GET /api/v1/picks and /results for a token: the consumer's filters planned inside the scope, one upstream
@@ -111,7 +112,13 @@ function readAhead(walk: Walk, state: CursorState, depth: number): void {
       const guess = depth > 1 ? sniffNextCursor(bytes) : null;
       if (guess && guess !== state.upstream) readAhead(walk, { segment: state.segment, upstream: guess }, depth - 1);
     };
-    release(fetchPage(walk.endpoint, walk.plan[state.segment]!, walk.limit, state, AbortSignal.timeout(AHEAD_MS), guessNext));
+    const bound = AbortSignal.timeout(AHEAD_MS);
+    release(
+      fetchPage(walk.endpoint, walk.plan[state.segment]!, walk.limit, state, bound, guessNext).catch((error: unknown) => {
+        if (bound.aborted) waitHitBound('read_ahead');
+        throw error;
+      }),
+    );
   });
   if (depth > 1) followAhead(walk, state, page, depth);
 }

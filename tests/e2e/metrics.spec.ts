@@ -161,4 +161,13 @@ test('Prometheus scrapes both instances and finds the page views, exports, a fai
   expect((await query('portal_upstream_gate_wait_seconds_count'))[B]).toBeGreaterThanOrEqual(rows > 0 ? 2 : 1);
   expect(await query('portal_upstream_gate{state="queued"}')).toEqual({ [A]: 0, [B]: 0 });
   expect(await query('portal_walks_running')).toEqual({ [A]: 0, [B]: 0 });
+  // What bench:soak reads: durations by class of route, gate waits by lane, walk slots held, waits that hit their bound.
+  const byClass = (c: string) => query(`sum by (instance) (portal_http_class_request_duration_seconds_count{class="${c}"})`);
+  expect((await byClass('page'))[A]).toBeGreaterThanOrEqual(5);
+  expect((await byClass('export'))[B]).toBe(2);
+  expect(await query('portal_http_class_request_duration_seconds_count{class="export",failed="true"}')).toEqual({ [B]: 1 });
+  expect((await query('portal_upstream_gate_wait_seconds_count{lane="page"}'))[A]).toBeGreaterThanOrEqual(5);
+  expect((await query('portal_upstream_gate_wait_seconds_count{lane="bulk"}'))[B]).toBeGreaterThanOrEqual(rows > 0 ? 2 : 1);
+  expect(await query('portal_walk_slots_in_use')).toEqual({ [A]: 0, [B]: 0 });
+  expect(await query('portal_waits_bounded_total{wait="store"}')).toEqual({ [A]: 0, [B]: 0 });
 });

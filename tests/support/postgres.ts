@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,10 @@ export interface TestPostgres {
   createDatabase(name?: string): Promise<string>;
   stop(): void;
   start(): void;
+  /** Freezes every process of the server (SIGSTOP): connections stay open and nothing answers. */
+  freeze(): void;
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void;
   /** Stops the server and removes its files. */
   destroy(): void;
 }
@@ -67,11 +71,23 @@ export async function startPostgres(): Promise<TestPostgres | null> {
   start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let counter = 0;
+  // The postmaster (postmaster.pid's first line) and every process it started: the whole server, only this one.
+  const processes = () => {
+    const main = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map(Number);
+    return [main, ...children];
+  };
+  const signalAll = (signal: NodeJS.Signals) => processes().forEach((pid) => process.kill(pid, signal));
   return {
     url,
     port,
     start,
     stop,
+    freeze: () => signalAll('SIGSTOP'),
+    thaw: () => signalAll('SIGCONT'),
     async createDatabase(name = `test_${process.pid}_${Date.now().toString(36)}_${(counter += 1)}`) {
       const client = new pg.Client({ connectionString: url });
       await client.connect();

@@ -9,6 +9,9 @@ import { createServer, request } from 'node:http';
 
 const target = new URL(process.env.REPLAY_TARGET ?? 'http://127.0.0.1:4010');
 const delayMs = Number(process.env.REPLAY_DELAY_MS ?? 0);
+// REPLAY_KEEP=0: nothing kept, every request goes to the sandbox (its throttling counts them) and its answer
+// comes back REPLAY_DELAY_MS late — a slow upstream rather than a free one (bench:soak).
+const keep = process.env.REPLAY_KEEP !== '0';
 const cache = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
 // Requests per API route (me, health, picks, pick, results), served from memory or not: GET /__replay/stats.
 const byRoute: Record<string, number> = {};
@@ -42,8 +45,10 @@ const server = createServer((req, res) => {
           if (typeof value === 'string') headers[name] = value;
         }
         const entry = { status: answer.statusCode ?? 502, headers, body: Buffer.concat(chunks) };
-        if (entry.status === 200) cache.set(key, entry);
-        res.writeHead(entry.status, headers).end(entry.body);
+        if (entry.status === 200 && keep) cache.set(key, entry);
+        const reply = () => res.writeHead(entry.status, headers).end(entry.body);
+        if (!keep && delayMs > 0) setTimeout(reply, delayMs);
+        else reply();
       });
     },
   );

@@ -110,7 +110,7 @@ export async function startStack(options: {
   portalPort: number;
   sandboxEnv: Record<string, string>;
   /** Put bench/replay.ts between the portal and the sandbox: an instant (0 ms) or remote upstream. */
-  replay?: { port: number; delayMs: number };
+  replay?: { port: number; delayMs: number; keep?: boolean };
   /** A PostgreSQL for the portal's state instead of an embedded database of its own. */
   databaseUrl?: string;
   /** More portal instances on the same store and upstream (with databaseUrl: as on several machines). */
@@ -163,6 +163,7 @@ export async function startStack(options: {
           REPLAY_TARGET: sandboxUrl,
           REPLAY_PORT: String(options.replay.port),
           REPLAY_DELAY_MS: String(options.replay.delayMs),
+          REPLAY_KEEP: options.replay.keep === false ? '0' : '1',
         },
         stdio: 'ignore',
       })
@@ -237,7 +238,7 @@ export async function assertPortFree(port: number): Promise<void> {
 }
 
 /** A fresh signed-in session (its own JWT) as a Cookie header. */
-export async function signIn(portalUrl: string): Promise<string> {
+export async function signIn(portalUrl: string, user: { email: string; password: string } = BENCH_USER): Promise<string> {
   const csrf = await fetch(`${portalUrl}/api/auth/csrf`);
   const jar = csrf.headers
     .getSetCookie()
@@ -249,7 +250,7 @@ export async function signIn(portalUrl: string): Promise<string> {
     redirect: 'manual',
     // The portal refuses a state-changing request that does not name it as its Origin.
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', cookie: jar, origin: portalUrl },
-    body: new URLSearchParams({ csrfToken, email: BENCH_USER.email, password: BENCH_USER.password, json: 'true' }),
+    body: new URLSearchParams({ csrfToken, email: user.email, password: user.password, json: 'true' }),
   });
   const session = res.headers
     .getSetCookie()

@@ -167,7 +167,8 @@ export function createSandbox(options: SandboxOptions = {}) {
   function throttle(licence: Licence) {
     const budget = licence.rateLimit ?? rateLimit;
     if (!budget || budget.limit <= 0) return;
-    const at = now();
+    // A budget is of real time: with the records' clock frozen (SANDBOX_NOW) a window must still end.
+    const at = Date.now();
     let window = windows.get(licence.key);
     if (!window || at - window.start >= budget.windowMs) windows.set(licence.key, (window = { start: at, count: 0 }));
     window.count += 1;

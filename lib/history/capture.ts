@@ -1,5 +1,7 @@
 import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
@@ -9,7 +11,8 @@ import { encodingOf } from '../picks-api/byte-strings';
 import { recordDelivered } from '../store/delivered';
 import { recordVersionsIn } from '../store/history';
 import type { Database } from '../store/schema';
-import { versionOf, type Observer, type Version } from '../vocabulary/version';
+import type { Observer } from '../vocabulary/version';
+import type { FromServer, ToServer } from './keep-worker';
 
 /**
  * What an export or a delivery run delivered, kept for reconciliation without slowing it down: while it
@@ -117,59 +120,55 @@ export function startCapture(
   };
 }
 
-/** Reads a spool back a page at a time: versions into the history, the list into delivered_versions. */
+/**
+ * The spool read back on a worker thread (./keep-worker.ts names the versions), a batch at a time: each batch's
+ * versions into the history and the list into delivered_versions, here, then the next batch is asked for.
+ */
 async function keepSpool(
   db: Kysely<Database>,
   file: string,
   source: { id: string; by: Observer; deliveryId?: string | null },
 ): Promise<number> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  const seen = new Set<string>();
-  let kept = 0;
-  let batch: Version[] = [];
-  let batchAt = 0;
   const yieldUntil = Date.now() + YIELD_MAX_MS;
   const giveWay = async () => {
     while (runningWalks() > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
   };
-  const flush = async () => {
-    if (batch.length === 0) return;
-    await giveWay();
-    // One transaction for a batch's versions and list: a handful of commits for a whole file, not hundreds.
-    const [versions, at] = [batch, batchAt];
-    await db.transaction().execute(async (trx) => {
-      await recordVersionsIn(trx, versions, at, source.by);
-      await recordDelivered(trx, source.id, versions, at, source.deliveryId ?? null);
-    });
-    kept += batch.length;
-    batch = [];
-    await pause(PAUSE_MS);
-  };
+  const worker = readBackWorker(file);
+  let kept = 0;
   try {
-    const header = Buffer.alloc(13);
-    for (let at = 0; ;) {
-      const { bytesRead } = await handle.read(header, 0, 13, at);
-      if (bytesRead < 13) break;
-      const length = header.readUInt32BE(0);
-      const readAt = header.readDoubleBE(4);
-      const encoding = header.readUInt8(12) === 1 ? 'latin1' : 'utf8';
-      const payload = Buffer.alloc(length);
-      await handle.read(payload, 0, length, at + 13);
-      at += 13 + length;
-      const body = JSON.parse(payload.toString(encoding)) as { data?: unknown };
-      for (const record of Array.isArray(body.data) ? body.data : []) {
-        if (!record || typeof record !== 'object' || typeof (record as { id?: unknown }).id !== 'string') continue;
-        const version = versionOf(record as Record<string, unknown> & { id: string }, encoding);
-        if (seen.has(version.id)) continue;
-        seen.add(version.id);
-        batch.push(version);
-        batchAt = readAt;
-        if (batch.length >= BATCH) await flush();
-      }
-    }
-    await flush();
-    return kept;
+    return await new Promise<number>((resolve, reject) => {
+      worker.on('error', reject);
+      worker.on('exit', (code) => reject(new Error(`the read-back of ${path.basename(file)} stopped (exit ${code})`)));
+      worker.on('message', (message: ToServer) => {
+        if (message.type === 'done') return resolve(kept);
+        if (message.type === 'failed') return reject(new Error(message.message));
+        void (async () => {
+          await giveWay();
+          // One transaction for a batch's versions and list: a handful of commits for a whole file, not hundreds.
+          await db.transaction().execute(async (trx) => {
+            await recordVersionsIn(trx, message.versions, message.at, source.by);
+            await recordDelivered(trx, source.id, message.versions, message.at, source.deliveryId ?? null);
+          });
+          kept += message.versions.length;
+          await pause(PAUSE_MS);
+          worker.postMessage('more' satisfies FromServer);
+        })().catch(reject);
+      });
+    });
   } finally {
-    await handle.close();
+    await worker.terminate();
   }
+}
+
+/**
+ * The worker, bundled by Next from its source (`new Worker(new URL(…))`); run from source (tests, the tsx-run
+ * commands), its TypeScript is required through tsx's CommonJS hook, which worker threads take on Node 20.
+ */
+function readBackWorker(file: string): Worker {
+  const workerData = { file, batchSize: BATCH };
+  // NEXT_RUNTIME: Next's server (its bundle holds the worker's own chunk); unset in tests and the tsx-run commands.
+  if (process.env.NEXT_RUNTIME) return new Worker(new URL('./keep-worker.ts', import.meta.url), { workerData });
+  const entry = fileURLToPath(new URL('./keep-worker.ts', import.meta.url));
+  const code = `require('tsx/cjs/api').require(${JSON.stringify(entry)}, ${JSON.stringify(entry)});`;
+  return new Worker(code, { eval: true, workerData });
 }

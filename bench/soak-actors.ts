@@ -83,11 +83,19 @@ export async function warmUp(portalUrl: string, cookie: string) {
   for (const path of [...PAGES, ...PAGES]) await (await fetch(`${portalUrl}${path}`, { headers: { cookie } })).arrayBuffer();
 }
 
-/** A person: a page, a few seconds reading it, the next (filters changed, a page further, another screen). */
-export async function person(rec: Recorder, portalUrl: string, cookie: string, until: () => boolean, offset: number) {
+/** A person: a page, some seconds reading it (`thinkMs`), the next (filters changed, a page further, another screen). */
+export async function person(
+  rec: Recorder,
+  portalUrl: string,
+  cookie: string,
+  until: () => boolean,
+  offset: number,
+  thinkMs: [number, number],
+) {
+  await think(0, thinkMs[1]); // people do not all arrive in the same second
   for (let n = offset; !until(); n += 1) {
     await rec.request('page', `${portalUrl}${PAGES[n % PAGES.length]}`, { headers: { cookie } });
-    await think(1_000, 4_000);
+    await think(...thinkMs);
   }
 }
 

@@ -10,7 +10,7 @@ import { median, percentile, rssMb, signIn, startStack, type Running } from './s
 
 /**
  * `npm run bench:soak`: a partner's working day, for --minutes (10) on a production portal in front of the
- * sandbox with its throttling on: 50 signed-in people browsing pages and filters, 5 API v1 consumers walking
+ * sandbox with its throttling on: 50 signed-in people browsing pages and filters (5–15 s on each page: --think), 5 API v1 consumers walking
  * with tokens (two narrowed), two exports at a time, a folder delivery every minute, the change feed polling
  * every 30 s. First --alone seconds of the people alone (the page p95 without consumers), then everything.
  * Then the same with the upstream slowed (--slow-ms a page). Per class (pages, exports, API v1, deliveries):
@@ -26,9 +26,13 @@ const options = benchOptions('bench:soak', 'A working day of people, exports, AP
   'slow-ms': { default: 40, help: "the slowed upstream's delay per answer, in ms (0: skip that run)" },
   rate: { default: 3000, help: "the sandbox's throttle: requests a minute for the portal's key" },
   people: { default: 50, help: 'signed-in people browsing' },
+  think: { default: '5-15', help: 'seconds a person spends on a page before the next, least-most' },
   consumers: { default: 5, help: 'API v1 consumers walking with tokens (from the third on, two narrowed)' },
 });
 const METRICS_TOKEN = 'soak-metrics-token-0123456789';
+const thinkMs = options.think.split('-').map((n) => Number(n) * 1000) as [number, number];
+if (thinkMs.length !== 2 || !thinkMs.every(Number.isFinite) || thinkMs[0] > thinkMs[1])
+  throw new Error('--think must be least-most seconds, e.g. 5-15');
 
 async function post(portalUrl: string, cookie: string, url: string, body: unknown) {
   const res = await fetch(`${portalUrl}${url}`, {
@@ -127,7 +131,7 @@ async function day(label: string, slowMs: number, portOffset: number) {
     }, 10_000);
     const before = await sandboxStats(stack);
     const until = () => stopped;
-    const people = cookies.map((cookie, i) => person(rec, stack.portalUrl, cookie, until, i));
+    const people = cookies.map((cookie, i) => person(rec, stack.portalUrl, cookie, until, i, thinkMs));
     await new Promise((resolve) => setTimeout(resolve, options.alone * 1000));
     const aloneUntil = performance.now() - rec.started;
     console.log(`[bench] ${label}: the people alone for ${options.alone} s; now everything for ${options.minutes} min`);

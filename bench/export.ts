@@ -24,6 +24,10 @@ const options = benchOptions('bench:export', 'Exports against a raw walk of the 
   'moving-rounds': { default: 3, help: 'exports while records move (0 skips them)' },
   'moving-picks': { default: 20_000, help: "the moving sandbox's size" },
   baseline: { default: 'none', help: 'an earlier commit measured in the same rounds (bench/baseline.ts)' },
+  'back-to-back': {
+    default: false,
+    help: 'exports one after another, the record history of each kept while the next runs (as people export), instead of waited out',
+  },
 });
 const ROUNDS = options.rounds;
 const REMOTE_ROUNDS = options['remote-rounds'];
@@ -123,9 +127,9 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
     // and counted apart, so it neither slows the next export nor hides in it.
     const today = async () => {
       b.push(await measured(() => portalExport('csv', cookie, portal.pid!), { sandbox: cpu.sandboxCsv, portal: cpu.portalCsv }));
-      after.csv.push(await settled(portal.pid!));
+      if (!options['back-to-back']) after.csv.push(await settled(portal.pid!));
       c.push(await measured(() => portalExport('json', cookie, portal.pid!), { portal: cpu.portalJson }));
-      after.json.push(await settled(portal.pid!));
+      if (!options['back-to-back']) after.json.push(await settled(portal.pid!));
     };
     const before = async (on: Baseline) => {
       d.push(await measuredOn({ portal: baselineCpu.csv, pid: on.pid }, () => portalExport('csv', on.cookie, on.pid, on.url)));

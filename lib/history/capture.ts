@@ -2,6 +2,8 @@ import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } f
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { processSlot } from '../process-state';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
@@ -40,6 +42,7 @@ const BATCH = 1_000;
 const PAUSE_MS = 2;
 const YIELD_MAX_MS = 60_000;
 const YIELD_POLL_MS = 100;
+const readBacks = () => processSlot<LimitFunction>('historyReadBacks').once(() => pLimit(1));
 /** A spool file made here and now, owner-only, never one already there or a link planted in its place. */
 export function newFileStream(file: string, highWaterMark?: number): WriteStream {
   const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
@@ -109,7 +112,12 @@ export function startCapture(
         closed.then(async () => {
           try {
             if (failed) throw failed;
-            return complete && stream ? await keepSpool(await db(), file, source) : 0;
+            if (!complete || !stream) return 0;
+            // One read-back at a time in this process (one worker, one batch in memory), each giving way to walks
+            // for at most YIELD_MAX_MS from its file's end, however long it queued.
+            const yieldUntil = Date.now() + YIELD_MAX_MS;
+            const store = await db();
+            return await readBacks()(() => keepSpool(store, file, source, yieldUntil));
           } finally {
             await rm(file, { force: true });
           }
@@ -128,8 +136,8 @@ async function keepSpool(
   db: Kysely<Database>,
   file: string,
   source: { id: string; by: Observer; deliveryId?: string | null },
+  yieldUntil: number,
 ): Promise<number> {
-  const yieldUntil = Date.now() + YIELD_MAX_MS;
   const giveWay = async () => {
     while (runningWalks() > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
   };

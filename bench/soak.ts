@@ -6,7 +6,10 @@ import { closeStore } from '../lib/store';
 import { benchOptions, writeResult } from './options';
 import { sandboxStats, signInMany } from './browse';
 import { classFigures, consumer, exporter, person, portalFaults, Recorder, warmUp, type Sample } from './soak-actors';
-import { median, percentile, rssMb, signIn, startStack, type Running } from './support';
+import { cpuMs, median, percentile, rssMb, signIn, startStack, type Running } from './support';
+
+/** CPU time of the upstream side: the sandbox and, when slowed, the replay in front of it. */
+const upstreamCpu = (stack: Running) => cpuMs(stack.sandbox.pid!) + (stack.replay?.pid ? cpuMs(stack.replay.pid) : 0);
 
 /**
  * `npm run bench:soak`: a partner's working day, for --minutes (10) on a production portal in front of the
@@ -134,6 +137,8 @@ async function day(label: string, slowMs: number, portOffset: number) {
     const people = cookies.map((cookie, i) => person(rec, stack.portalUrl, cookie, until, i, thinkMs));
     await new Promise((resolve) => setTimeout(resolve, options.alone * 1000));
     const aloneUntil = performance.now() - rec.started;
+    // Where the two cores went while everything ran: the portal, the sandbox (and the replay), this load.
+    const cpu0 = { portal: cpuMs(pid), sandbox: upstreamCpu(stack), load: process.cpuUsage() };
     console.log(`[bench] ${label}: the people alone for ${options.alone} s; now everything for ${options.minutes} min`);
     const workers = [
       exporter(rec, stack.portalUrl, exportOne!, until),
@@ -141,6 +146,12 @@ async function day(label: string, slowMs: number, portOffset: number) {
       ...tokens.map((token) => consumer(rec, stack.portalUrl, token, until)),
     ];
     await new Promise((resolve) => setTimeout(resolve, options.minutes * 60_000));
+    const load = process.cpuUsage(cpu0.load);
+    const cpu = {
+      portal: (cpuMs(pid) - cpu0.portal) / (options.minutes * 60_000),
+      sandbox: (upstreamCpu(stack) - cpu0.sandbox) / (options.minutes * 60_000),
+      load: (load.user + load.system) / 1000 / (options.minutes * 60_000),
+    };
     stopped = true;
     await Promise.all([...people, ...workers]);
     clearInterval(sampler);
@@ -158,6 +169,7 @@ async function day(label: string, slowMs: number, portOffset: number) {
       runs: runs.data ?? [],
       upstream: after.requests - before.requests,
       throttled: after.throttled - before.throttled,
+      cpu,
     });
   } finally {
     stack.stop();
@@ -175,6 +187,8 @@ function report(
     runs: Array<{ outcome: string; durationMs: number | null; error: string | null }>;
     upstream: number;
     throttled: number;
+    /** Cores used while everything ran, by process. */
+    cpu: { portal: number; sandbox: number; load: number };
   },
 ) {
   const pagesAlone = samples.filter((s) => s.class === 'page' && s.at < aloneUntil);
@@ -222,6 +236,7 @@ function report(
     longestGateWait: longestGateWait(seen.text),
     upstreamRequests: seen.upstream,
     upstreamThrottled: seen.throttled,
+    coresUsed: seen.cpu,
     faults,
   };
   const line = (name: string, f: ReturnType<typeof classFigures> | typeof deliveries) =>

@@ -92,6 +92,8 @@ export async function settled(pid: number): Promise<{ cpuMs: number; ms: number 
 export interface Running {
   sandbox: ChildProcess;
   portal: ChildProcess;
+  /** bench/replay.ts between the portal and the sandbox, when asked for. */
+  replay: ChildProcess | null;
   /** The first portal and any more on the same store. */
   portals: ChildProcess[];
   sandboxUrl: string;
@@ -194,7 +196,7 @@ export async function startStack(options: {
     stop();
     throw error;
   }
-  return { sandbox, portal, portals: [portal, ...more], sandboxUrl, upstreamUrl, portalUrl, key, stop };
+  return { sandbox, portal, portals: [portal, ...more], replay, sandboxUrl, upstreamUrl, portalUrl, key, stop };
 }
 
 /** A production portal (scripts/portal-server.mjs of `cwd`, the repository by default) on a loopback port. */

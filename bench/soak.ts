@@ -245,6 +245,9 @@ function report(
   for (const [name, f] of Object.entries(classes)) console.log(line(name, f));
   console.log(line('deliveries', deliveries));
   console.log(
+    `  cores used while everything ran (of 2): portal ${seen.cpu.portal.toFixed(2)}, sandbox ${seen.cpu.sandbox.toFixed(2)}, this load ${seen.cpu.load.toFixed(2)}`,
+  );
+  console.log(
     `  page p95 alone ${result.pageP95.alone} ms, with everything ${result.pageP95.withConsumers} ms: ${result.pageP95.ratio.toFixed(2)}× (target ≤ 1.5)`,
   );
   console.log(

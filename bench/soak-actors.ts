@@ -130,13 +130,17 @@ export async function consumer(rec: Recorder, portalUrl: string, token: string, 
   }
 }
 
+/** How many times each key comes. */
+export function tally(keys: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+}
+
 /** The figures of one class: count, percentiles, errors by status and code, the longest request. */
 export function classFigures(samples: Sample[]) {
   const ms = samples.map((s) => s.ms);
-  const errors: Record<string, number> = {};
-  for (const s of samples)
-    if (s.status >= 400 || s.status === 0 || s.code)
-      errors[`${s.status} ${s.code ?? ''}`.trim()] = (errors[`${s.status} ${s.code ?? ''}`.trim()] ?? 0) + 1;
+  const errors = tally(samples.filter((s) => s.status >= 400 || s.status === 0 || s.code).map((s) => `${s.status} ${s.code ?? ''}`.trim()));
   const longest = samples.reduce<Sample | null>((a, s) => (!a || s.ms > a.ms ? s : a), null);
   const r = (x: number) => Math.round(x);
   return {

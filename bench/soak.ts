@@ -5,7 +5,7 @@ import { addUser } from '../lib/auth/users';
 import { closeStore } from '../lib/store';
 import { benchOptions, writeResult } from './options';
 import { sandboxStats, signInMany } from './browse';
-import { classFigures, consumer, exporter, person, portalFaults, Recorder, warmUp, type Sample } from './soak-actors';
+import { classFigures, consumer, exporter, person, portalFaults, Recorder, tally, warmUp, type Sample } from './soak-actors';
 import { cpuMs, median, percentile, rssMb, signIn, startStack, type Running } from './support';
 
 /** CPU time of the upstream side: the sandbox and, when slowed, the replay in front of it. */
@@ -200,10 +200,7 @@ function report(
     ]),
   );
   const runMs = seen.runs.flatMap((r) => (r.durationMs === null ? [] : [r.durationMs]));
-  const outcomes: Record<string, number> = {};
-  for (const r of seen.runs)
-    outcomes[r.error ? `${r.outcome}: ${r.error.slice(0, 60)}` : r.outcome] =
-      (outcomes[r.error ? `${r.outcome}: ${r.error.slice(0, 60)}` : r.outcome] ?? 0) + 1;
+  const outcomes = tally(seen.runs.map((r) => (r.error ? `${r.outcome}: ${r.error.slice(0, 60)}` : r.outcome)));
   const deliveries = { count: seen.runs.length, p50: median(runMs), p95: percentile(runMs, 95), p99: percentile(runMs, 99), outcomes };
   // Growth as the collector leaves it: the median of the last minute against that of the first minute of everything
   // (a single sample is a garbage collection's timing, not growth); the peak is printed beside it.

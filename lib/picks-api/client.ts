@@ -37,6 +37,7 @@ export function createPicksClient(options: PicksClientOptions) {
   const random = options.random ?? Math.random;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxPages = options.maxPages ?? 10_000;
+  const gateBounds = { ...GATE_SLOT_BOUND_MS, ...options.gateBoundsMs };
 
   function buildUrl(path: string, query?: Record<string, string | number | undefined>): string {
     // encodeURIComponent, not URLSearchParams: a space must travel as %20, never as a '+' some servers keep.
@@ -55,7 +56,7 @@ export function createPicksClient(options: PicksClientOptions) {
    * at once. Running into either bound is counted (lib/waits.ts).
    */
   async function acquireWithin(lane: GatePriority, signal: AbortSignal | undefined, maxWaitMs: number): Promise<() => void> {
-    const boundMs = { ...GATE_SLOT_BOUND_MS, ...options.gateBoundsMs }[lane] ?? null;
+    const boundMs = gateBounds[lane] ?? null;
     const bound = boundMs === null ? undefined : AbortSignal.timeout(boundMs);
     const waiting = signal && bound ? AbortSignal.any([signal, bound]) : (signal ?? bound);
     try {
@@ -90,7 +91,8 @@ export function createPicksClient(options: PicksClientOptions) {
       const queuedAt = performance.now();
       // A page waits out a pause only within what is left of its own wait; longer, it says "throttled" at once.
       const bound = call.maxWaitMs === undefined ? options.defaultMaxWaitMs?.() : undefined;
-      const maxWaitMs = call.maxWaitMs ?? (bound === undefined ? retry.retryAfterCapMs : Math.min(bound, retry.retryAfterCapMs));
+      const pauseCap = bound === undefined ? retry.retryAfterCapMs : Math.min(bound, retry.retryAfterCapMs);
+      const maxWaitMs = call.maxWaitMs ?? pauseCap;
       const lane = call.priority ?? 'page';
       const release = await acquireWithin(lane, signal, maxWaitMs);
       call.onRequest?.();
@@ -132,10 +134,7 @@ export function createPicksClient(options: PicksClientOptions) {
           const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
           waitMs = retryAfterMs ?? backoff(attempt);
           gate.coolDown(waitMs);
-          if (
-            retryAfterMs !== null &&
-            retryAfterMs > (bound === undefined ? retry.retryAfterCapMs : Math.min(bound, retry.retryAfterCapMs))
-          ) {
+          if (retryAfterMs !== null && retryAfterMs > pauseCap) {
             waitHitBound('upstream_pause');
             throw failure;
           }

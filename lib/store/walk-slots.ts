@@ -27,8 +27,8 @@ export async function claimSlot(db: Db, owner: string, instance: string, limits:
   return db.transaction().execute(async (trx) => {
     await takeLock(trx, 'walks');
     // The leases of an instance that stopped ran out: their slots are free again.
-    const expired = await trx.deleteFrom('walk_slots').where('expires_at', '<=', now).executeTakeFirst();
-    if (Number(expired.numDeletedRows) > 0) waitHitBound('lease', Number(expired.numDeletedRows));
+    const expired = Number((await trx.deleteFrom('walk_slots').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
+    if (expired > 0) waitHitBound('lease', expired);
     const counts = await trx
       .selectFrom('walk_slots')
       .select((eb) => [

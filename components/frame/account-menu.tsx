@@ -1,6 +1,7 @@
 'use client';
 
-import { ChevronDown } from 'lucide-react';
+import { ChevronDown } from 'lucide-static';
+import { Icon } from '@/components/ui/icon';
 import { useEffect, useId, useRef, useState } from 'react';
 import { SignOutButton } from '@/components/auth/sign-out-button';
 import { ThemeSwitch } from '@/components/theme-switch';
@@ -52,7 +53,7 @@ export function AccountMenu({ email, role, theme }: { email: string; role: Role;
         <span className="sr-only">Account: </span>
         <span className="hidden min-w-0 truncate md:inline">{email}</span>
         <span className="sr-only md:hidden">{email}</span>
-        <ChevronDown aria-hidden className="size-4 shrink-0 text-slate-500" />
+        <Icon svg={ChevronDown} className="size-4 text-slate-500" />
       </button>
       <div
         id={panelId}

@@ -14,12 +14,11 @@ import {
   Target,
   Trophy,
   Users,
-  type LucideIcon,
-} from 'lucide-react';
+} from 'lucide-static';
 import type { NavIcon } from './destinations';
 
-/** The drawing for each destination (lucide-react), decorative: the link's name is its text. */
-export const NAV_ICONS: Record<NavIcon, LucideIcon> = {
+/** The drawing for each destination (lucide's markup, drawn by components/ui/icon.tsx), decorative: the link's name is its text. */
+export const NAV_ICONS: Record<NavIcon, string> = {
   overview: House,
   licence: FileText,
   picks: Target,

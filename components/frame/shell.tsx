@@ -1,6 +1,6 @@
 'use client';
 
-import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
+import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-static';
 import { usePathname } from 'next/navigation';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { PortalLink } from '@/components/portal-link';
@@ -8,6 +8,7 @@ import { useEscape } from '@/components/ui/use-escape';
 import { savePreferences } from '@/components/preferences';
 import type { DestinationGroup } from './destinations';
 import { NAV_ICONS } from './nav-icons';
+import { Icon } from '@/components/ui/icon';
 
 /**
  * The signed-in frame: a header of one row at every width (the portal's name, and the account menu), the
@@ -65,7 +66,7 @@ export function Shell({
           aria-controls="main-nav"
           onClick={() => setOpenOn(open ? null : pathname)}
         >
-          <Menu aria-hidden className="size-4" />
+          <Icon svg={Menu} />
           Menu
         </button>
         <PortalLink href="/" className="flex min-w-0 items-center gap-2 font-semibold text-slate-900">
@@ -95,7 +96,7 @@ export function Shell({
                 menuButton.current?.focus();
               }}
             >
-              <X aria-hidden className="size-4" />
+              <Icon svg={X} />
               <span className="sr-only">Close the menu</span>
             </button>
           </div>
@@ -105,7 +106,6 @@ export function Shell({
                 <p className={`px-3 pb-1 text-xs font-medium text-slate-500 ${narrow ? 'lg:sr-only' : ''}`}>{group.label}</p>
                 <ul className="space-y-0.5">
                   {group.links.map((link) => {
-                    const Icon = NAV_ICONS[link.icon];
                     return (
                       <li key={link.href}>
                         <PortalLink
@@ -114,7 +114,7 @@ export function Shell({
                           aria-current={current(link.href) ? 'page' : undefined}
                           className="flex items-center gap-3 rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-700"
                         >
-                          <Icon aria-hidden className="size-4 shrink-0" />
+                          <Icon svg={NAV_ICONS[link.icon]} />
                           <span className={narrow ? 'lg:sr-only' : undefined}>{link.label}</span>
                         </PortalLink>
                       </li>
@@ -130,7 +130,7 @@ export function Shell({
             aria-pressed={icons}
             className="m-2 hidden items-center gap-3 rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 lg:flex"
           >
-            {icons ? <PanelLeftOpen aria-hidden className="size-4 shrink-0" /> : <PanelLeftClose aria-hidden className="size-4 shrink-0" />}
+            <Icon svg={icons ? PanelLeftOpen : PanelLeftClose} />
             <span className={narrow ? 'sr-only' : undefined}>Icons only</span>
           </button>
         </nav>

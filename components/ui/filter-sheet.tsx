@@ -1,6 +1,7 @@
 'use client';
 
-import { SlidersHorizontal, X } from 'lucide-react';
+import { SlidersHorizontal, X } from 'lucide-static';
+import { Icon } from './icon';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { useEscape } from '@/components/ui/use-escape';
 import { PortalLink } from '@/components/portal-link';
@@ -30,7 +31,7 @@ export function FilterSheet({ chips, children }: { chips: FilterChip[]; children
     <>
       <div className="flex flex-wrap items-center gap-2 sm:hidden" data-testid="filter-chips">
         <Button ref={button} aria-expanded={open} aria-controls={id} onClick={() => setOpen(true)}>
-          <SlidersHorizontal aria-hidden className="size-4" />
+          <Icon svg={SlidersHorizontal} />
           Filters ({chips.length})
         </Button>
         {chips.map((chip) => (
@@ -41,7 +42,7 @@ export function FilterSheet({ chips, children }: { chips: FilterChip[]; children
             className="inline-flex items-center gap-1 rounded-full border border-slate-300 bg-white px-2.5 py-1 text-xs text-slate-700"
           >
             {chip.label}
-            <X aria-hidden className="size-3" />
+            <Icon svg={X} className="size-3" />
           </PortalLink>
         ))}
       </div>

@@ -5,6 +5,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { Badge, StatusBadge } from '@/components/ui/badge';
 import { DataTable } from '@/components/ui/data-table';
+import { Icon } from '@/components/ui/icon';
+import { House } from 'lucide-static';
 
 /** The UI kit (components/ui/): the looks that repeat are written once, in their primitive, and used everywhere. */
 
@@ -92,5 +94,15 @@ describe('the badge', () => {
     expect(renderToStaticMarkup(createElement(StatusBadge, { value: 'withdrawn' }))).toBe(
       '<span class="badge" data-v="withdrawn">withdrawn</span>',
     );
+  });
+});
+
+describe('the icon', () => {
+  it("draws an icon as one hidden element holding lucide's markup on one line", () => {
+    const html = renderToStaticMarkup(createElement(Icon, { svg: House, className: 'size-3' }));
+    expect(html).toMatch(
+      /^<span aria-hidden="true" class="inline-flex shrink-0 \[&amp;&gt;svg\]:size-full size-3"><svg class="lucide lucide-house" [^\n]*<\/svg><\/span>$/,
+    );
+    expect(html.match(/<path d=/g)).toHaveLength(2);
   });
 });

@@ -72,11 +72,11 @@ interface Timed {
   bytes: number;
 }
 
-async function timed(url: string, headers: Record<string, string> = {}): Promise<Timed> {
+async function timed(url: string, headers: Record<string, string> = {}, status = 200): Promise<Timed> {
   const start = performance.now();
   const res = await fetch(url, { headers, redirect: 'manual' });
   const bytes = (await res.arrayBuffer()).byteLength;
-  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+  if (res.status !== status) throw new Error(`${url}: HTTP ${res.status}`);
   return { ms: performance.now() - start, bytes };
 }
 
@@ -105,9 +105,12 @@ interface Case {
   /** The bare page's own upstream call (it makes at most one), timed the same way. */
   bareUpstream: string | null;
   upstream: Record<string, string>;
+  /** The status the portal answers with (the frame alone is the not-found page). */
+  status?: number;
 }
 
 const ROUTES = (limit: number) => ({ me: '/api/v1/me', health: '/api/v1/health', picks: `/api/v1/picks?limit=${limit}` });
+const FRAME = 'the frame alone';
 const CASES: Case[] = [50, 200].flatMap((limit) => [
   {
     name: `/picks ${limit} rows`,
@@ -127,6 +130,9 @@ const CASES: Case[] = [50, 200].flatMap((limit) => [
 CASES.push(
   { name: '/login', portal: '/login', bare: '/', bareUpstream: null, upstream: {} },
   { name: '/ (overview)', portal: '/', bare: '/', bareUpstream: null, upstream: ROUTES(50) },
+  // The signed-in frame around every page (header, navigation, account menu) with the least inside it: the
+  // not-found page. What a page costs beyond it is its own content, set against the bare page's.
+  { name: FRAME, portal: '/no-such-page', bare: '/', bareUpstream: null, upstream: {}, status: 404 },
 );
 
 try {
@@ -153,13 +159,13 @@ try {
       };
       const bareBefore = bareFirst ? await bareRound() : null;
       const before = await upstreamRequests();
-      const portal = await timed(`${portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie });
+      const portal = await timed(`${portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie }, c.status);
       const replayed = await replayUpstream(before, await upstreamRequests(), c.upstream);
       const { page: bareRun, upstream: bareUp } = bareBefore ?? (await bareRound());
       let earlier: number | null = null;
       if (baseline) {
         const before = await upstreamRequests();
-        const page = await timed(`${baseline.portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie: baselineCookie });
+        const page = await timed(`${baseline.portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie: baselineCookie }, c.status);
         earlier = page.ms - (await replayUpstream(before, await upstreamRequests(), c.upstream)).ms;
       }
       if (round === 0) continue; // warm-up
@@ -192,6 +198,11 @@ try {
     `\n[bench] time over the upstream calls, medians of ${ROUNDS} rounds (bare: ${bareUrl}/rows and /${baseline ? `; baseline ${options.baseline}` : ''})`,
   );
   console.table(rows);
+  const beyond = beyondTheFrame(rows);
+  console.log(
+    `\n[bench] the frame alone ${beyond.frame.portalMs} ms, the bare empty page ${beyond.frame.bareMs} ms; each page beyond the frame, against the bare table beyond the bare empty page`,
+  );
+  console.table(beyond.pages);
 
   // HTML per row: the growth from 50 to 200 rows, so the page's fixed part does not count.
   const perRow = (name: 'picks' | 'results') => {
@@ -245,7 +256,7 @@ try {
     );
     console.table(lighthouse);
   }
-  await writeResult('pages', { rounds: ROUNDS, rows, htmlPerRow, firstLoadJs, lighthouse });
+  await writeResult('pages', { rounds: ROUNDS, rows, beyondTheFrame: beyond.pages, htmlPerRow, firstLoadJs, lighthouse });
 } finally {
   bare.stop();
   baseline?.stop();
@@ -261,4 +272,26 @@ async function firstLoadKb(url: string, cookie: string) {
   let bytes = 0;
   for (const src of sources) bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer())).byteLength;
   return { scripts: sources.size, kB: +(bytes / 1000).toFixed(1) };
+}
+
+/**
+ * What a page costs beyond the signed-in frame every page has (the frame alone: the not-found page), against
+ * what the bare table costs beyond the bare empty page: the content's own ratio. The overview has no bare
+ * content to set it against; its time beyond the frame is shown.
+ */
+function beyondTheFrame(rows: { page: string; portalMs: number; bareMs: number }[]) {
+  const frame = rows.find((r) => r.page === FRAME)!;
+  const pages = rows
+    .filter((r) => r.page !== FRAME && r.page !== '/login')
+    .map((r) => {
+      const own = r.portalMs - frame.portalMs;
+      const bareOwn = r.page.startsWith('/ (') ? null : r.bareMs - frame.bareMs;
+      return {
+        page: r.page,
+        ownMs: +own.toFixed(1),
+        bareOwnMs: bareOwn === null ? null : +bareOwn.toFixed(1),
+        ratio: bareOwn ? +(own / bareOwn).toFixed(2) : null,
+      };
+    });
+  return { frame, pages };
 }

@@ -56,3 +56,12 @@ export function hasByteStrings(page: object): boolean {
 export function encodingOf(page: object): 'latin1' | 'utf8' {
   return hasByteStrings(page) ? 'latin1' : 'utf8';
 }
+
+/** A byte-string body's request id and cursor as real text, in place (what the walk and the audit read). */
+export function envelopeAsText(body: unknown): void {
+  if (!body || typeof body !== 'object') return;
+  const envelope = body as { requestId?: unknown; page?: { nextCursor?: unknown } | null };
+  if (typeof envelope.requestId === 'string') envelope.requestId = textOfByteString(envelope.requestId);
+  const page = envelope.page;
+  if (page && typeof page === 'object' && typeof page.nextCursor === 'string') page.nextCursor = textOfByteString(page.nextCursor);
+}

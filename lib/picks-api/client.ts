@@ -2,7 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { AppError, isAppError } from '../errors';
 import { errorFromResponse, networkError, parseJsonBody, parseRetryAfter, requestIdOf, throttledError } from './errors';
-import { byteStringText } from './byte-strings';
+import { byteStringText, envelopeAsText, markByteStrings, readableAsByteStrings } from './byte-strings';
 import { newWalkReport, settledPages } from './settle';
 import { walkPages, type FetchPageBody } from './walk';
 import { FILTER_KEYS, type PickFilters } from '../filters';
@@ -216,16 +216,21 @@ export function createPicksClient(options: PicksClientOptions) {
     call: CallOptions = {},
     /** Given the raw bytes as they arrive, before they are parsed (a reader ahead guesses the next cursor from them). */
     onBytes?: (bytes: Uint8Array) => void,
+    /** The caller passes records on as bytes: a body that allows it is read as byte strings (byte-strings.ts), the page marked. */
+    byteStrings = false,
   ): Promise<{ list: PickList; bytes: Uint8Array | null }> {
     let bytes: Uint8Array | null = null;
+    let asByteStrings = false;
     const body = await getJson(`/${endpoint}`, query, call, (raw) => {
       bytes = raw;
       onBytes?.(raw);
-      return false;
+      asByteStrings = byteStrings && readableAsByteStrings(raw);
+      return asByteStrings;
     });
+    if (asByteStrings) envelopeAsText(body);
     const list =
       endpoint === 'picks' ? check(pickListSchema, body, 'a page of picks', true) : check(resultListSchema, body, 'a page of results');
-    return { list, bytes };
+    return { list: asByteStrings ? markByteStrings(list) : list, bytes };
   }
 
   async function getPick(id: string, call: CallOptions = {}): Promise<Pick> {

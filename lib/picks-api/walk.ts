@@ -1,6 +1,6 @@
 import 'server-only';
 import { linkedController } from '../abort';
-import { markByteStrings, readableAsByteStrings, textOfByteString } from './byte-strings';
+import { envelopeAsText, markByteStrings, readableAsByteStrings } from './byte-strings';
 import { paginationError } from './errors';
 import { pageSchema, type PickList } from './schemas';
 
@@ -126,15 +126,6 @@ export function forgetPageBytes(page: PickList): void {
  */
 export function pageBytes(page: PickList): Uint8Array | undefined {
   return (page as PickList & { [PAGE_BYTES]?: Uint8Array })[PAGE_BYTES];
-}
-
-/** A byte-string body's request id and cursor as real text, in place (what the walk and the audit read). */
-function envelopeAsText(body: unknown): void {
-  if (!body || typeof body !== 'object') return;
-  const envelope = body as { requestId?: unknown; page?: { nextCursor?: unknown } | null };
-  if (typeof envelope.requestId === 'string') envelope.requestId = textOfByteString(envelope.requestId);
-  const page = envelope.page;
-  if (page && typeof page === 'object' && typeof page.nextCursor === 'string') page.nextCursor = textOfByteString(page.nextCursor);
 }
 
 const CURSOR_KEY = Buffer.from('"nextCursor"');

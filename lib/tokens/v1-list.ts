@@ -1,6 +1,7 @@
 import 'server-only';
 import { dataSpans } from '../export/json';
-import { picksApi, sniffNextCursor, type Pick, type PickList } from '../picks-api';
+import { encodingOf, picksApi, sniffNextCursor, type Pick, type PickList } from '../picks-api';
+import { textOfByteString } from '../picks-api/byte-strings';
 import type { ApiToken } from '../store/tokens';
 import { cursorKey, openCursor, sealCursor, type CursorBinding, type CursorState } from './cursor';
 import { giveBackRequest, reserveRecords, takeAheadRequest } from './limits';
@@ -59,7 +60,16 @@ const fetchPage = (
   state: CursorState,
   signal?: AbortSignal,
   onBytes?: (bytes: Uint8Array) => void,
-) => picksApi().listPage(endpoint, { ...filters, limit, cursor: state.upstream ?? undefined }, { signal, priority: 'consumer' }, onBytes);
+) =>
+  // Byte strings: the records are passed on as the upstream's bytes (or re-serialised as Latin-1), never read as text,
+  // except the sport and league the scope is judged by.
+  picksApi().listPage(
+    endpoint,
+    { ...filters, limit, cursor: state.upstream ?? undefined },
+    { signal, priority: 'consumer' },
+    onBytes,
+    true,
+  );
 
 /** A position of a walk (the page size is not part of it: one read ahead per position). */
 const aheadKey = (binding: CursorBinding, state: CursorState) =>
@@ -195,14 +205,22 @@ export async function listAnswer(
       // Inside the scope, and inside this part of the plan: an upstream that ignored a filter neither leaks records
       // outside the scope nor repeats those of another part.
       const part = plan[state.segment]!;
-      const kept = list.data.filter(
-        (record) =>
-          inScope(record, token.scope) && (!part.sport || record.sport === part.sport) && (!part.league || record.league === part.league),
-      );
+      const text = encodingOf(list) === 'latin1' ? textOfByteString : (value: string) => value;
+      const kept = list.data.filter((record) => {
+        const [sport, league] = [textOf(text, record.sport), textOf(text, record.league)];
+        return (
+          inScope({ sport, league, eventDate: record.eventDate }, token.scope) &&
+          (!part.sport || sport === part.sport) &&
+          (!part.league || league === part.league)
+        );
+      });
       served = kept.length;
       const page = { nextCursor: next ? sealCursor(next, binding, key) : null, hasMore: next !== null };
       const shown = withheld.length ? kept.map((record) => projectRecord(record, withheld)) : kept;
-      return { body: envelope(shown, list.data.length, withheld.length ? null : bytes, page, requestId), records: kept.length };
+      return {
+        body: envelope(shown, list.data.length, withheld.length ? null : bytes, page, requestId, encodingOf(list)),
+        records: kept.length,
+      };
     }
   } finally {
     await reserved.settle(served);
@@ -216,11 +234,19 @@ function envelope(
   bytes: Uint8Array | null,
   page: { nextCursor: string | null; hasMore: boolean },
   requestId: string,
+  /** latin1 for a page read as byte strings: re-serialised, its text gives the upstream's UTF-8 back. */
+  encoding: 'latin1' | 'utf8',
 ) {
   const tail = `],"page":${JSON.stringify(page)},"requestId":${JSON.stringify(requestId)}}`;
   const spans = bytes && kept.length === sent && sent > 0 ? dataSpans(bytes) : null;
-  if (!bytes || !spans || spans.length !== sent * 2) return `{"data":[${kept.map((record) => JSON.stringify(record)).join(',')}${tail}`;
+  if (!bytes || !spans || spans.length !== sent * 2) {
+    const text = `{"data":[${kept.map((record) => JSON.stringify(record)).join(',')}${tail}`;
+    return encoding === 'latin1' ? Buffer.from(text, 'latin1') : text;
+  }
   // From the first record's start to the last one's end: the records and the separators between them, as sent.
   const records = Buffer.from(bytes.buffer, bytes.byteOffset + spans[0]!, spans[spans.length - 1]! - spans[0]!);
   return Buffer.concat([Buffer.from('{"data":['), records, Buffer.from(tail)]);
 }
+
+/** A record's sport or league as real text (what a scope names), whatever the page was read as. */
+const textOf = (text: (value: string) => string, value: unknown) => (typeof value === 'string' ? text(value) : value);

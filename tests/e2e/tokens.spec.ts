@@ -66,23 +66,28 @@ async function v1(origin: string, path: string, token: string) {
 
 /** The sandbox directly, with the partner key: the upstream's own answer for a filter. */
 async function upstreamIds(filters: Record<string, string>): Promise<string[]> {
-  const ids: string[] = [];
+  return (await upstreamRecords(filters)).map((r) => r.id!);
+}
+
+/** Every record the sandbox itself has for these filters, as it sends them. */
+async function upstreamRecords(filters: Record<string, string>): Promise<Record<string, string>[]> {
+  const records: Record<string, string>[] = [];
   let cursor: string | null = null;
   do {
     const q = new URLSearchParams({ ...filters, limit: '200', ...(cursor ? { cursor } : {}) });
     const body = (await (await fetch(`${SANDBOX}/api/v1/picks?${q}`, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as {
-      data: { id: string }[];
+      data: Record<string, string>[];
       page: { nextCursor: string | null; hasMore: boolean };
     };
-    ids.push(...body.data.map((r) => r.id));
+    records.push(...body.data);
     cursor = body.page.hasMore ? body.page.nextCursor : null;
   } while (cursor);
-  return ids;
+  return records;
 }
 
 /** Every record of a walk through the portal with a token. */
 async function walkPortal(origin: string, token: string, filters: Record<string, string> = {}, limit = 50) {
-  const records: { id: string; sport: string; league: string; eventDate: string }[] = [];
+  const records: ({ id: string; sport: string; league: string; eventDate: string } & Record<string, string>)[] = [];
   let cursor: string | null = null;
   do {
     const q = new URLSearchParams({ ...filters, limit: String(limit), ...(cursor ? { cursor } : {}) });
@@ -256,10 +261,15 @@ test('a narrowed scope walks exactly the upstream’s own records for it; filter
   expect(narrow.length).toBeGreaterThan(0);
   expect(narrow.every((r) => ['Premier League', 'Serie A'].includes(r.league) && r.eventDate >= from && r.eventDate < to)).toBe(true);
   const upstream = [
-    ...(await upstreamIds({ sport: 'Football', league: 'Premier League', from, to })),
-    ...(await upstreamIds({ sport: 'Football', league: 'Serie A', from, to })),
+    ...(await upstreamRecords({ sport: 'Football', league: 'Premier League', from, to })),
+    ...(await upstreamRecords({ sport: 'Football', league: 'Serie A', from, to })),
   ];
-  expect(narrow.map((r) => r.id)).toEqual(upstream);
+  expect(narrow.map((r) => r.id)).toEqual(upstream.map((r) => r.id));
+  // Their text as the upstream sent it (the attribution's ©): records are passed on as bytes, never decoded and
+  // re-encoded wrongly, also when some are dropped and the rest written again.
+  const text = (r: Record<string, string>) => [r.id, r.attribution, r.homeTeam, r.awayTeam, r.league];
+  expect(narrow.map(text)).toEqual(upstream.map(text));
+  expect(narrow.every((r) => r.attribution?.includes('©'))).toBe(true);
 
   // Outside the scope: a league, a sport, a date range, and content it was not given.
   for (const [path, what] of [

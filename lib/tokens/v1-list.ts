@@ -32,15 +32,25 @@ type UpstreamPage = { list: PickList; bytes: Uint8Array | null };
 const AHEAD_MS = 30_000;
 const AHEAD_MAX = 64;
 const ahead = new Map<string, { at: number; limit: number | undefined; page: Promise<UpstreamPage> }>();
-/** The positions a walk was read ahead from: a position asked again (another page size, a retry) reads nothing more ahead. */
-const launched = new Map<string, number>();
+/**
+ * The positions a walk was read ahead from, and the position each read ahead: a position asked again while its
+ * page ahead is still waiting (another page size, a retry) reads nothing more ahead. Once the consumer has taken
+ * that page the walk has moved on, and a walk passing the position again later (the next day's load, a rerun) is
+ * a new walk: it reads ahead again.
+ */
+const launched = new Map<string, { at: number; next: string }>();
 
-/** Whether reading ahead from this position is new (and notes it). */
-function firstFrom(key: string, now = Date.now()): boolean {
-  for (const [k, at] of launched) if (now - at > AHEAD_MS || launched.size >= AHEAD_MAX * 4) launched.delete(k);
+/** Whether reading ahead from this position is new (and notes it, with the position it reads ahead). */
+function firstFrom(key: string, next: string, now = Date.now()): boolean {
+  for (const [k, from] of launched) if (now - from.at > AHEAD_MS || launched.size >= AHEAD_MAX * 4) launched.delete(k);
   if (launched.has(key)) return false;
-  launched.set(key, now);
+  launched.set(key, { at: now, next });
   return true;
+}
+
+/** The page read ahead for `next` was taken: the position it was read from may read ahead again. */
+function taken(next: string): void {
+  for (const [k, from] of launched) if (from.next === next) launched.delete(k);
 }
 
 const keys = new Map<string, Buffer>();
@@ -149,6 +159,7 @@ function takeAhead(key: string, limit: number | undefined): Promise<UpstreamPage
   const entry = ahead.get(key);
   if (!entry || entry.limit !== limit) return null;
   ahead.delete(key);
+  taken(key);
   return Date.now() - entry.at <= AHEAD_MS ? entry.page : null;
 }
 
@@ -200,7 +211,7 @@ export async function listAnswer(
         state = next;
         continue;
       }
-      if (next && query.cursor !== null && firstFrom(aheadKey(binding, state)))
+      if (next && query.cursor !== null && firstFrom(aheadKey(binding, state), aheadKey(binding, next)))
         readAhead({ endpoint, plan, binding, limit, token }, next, 2);
       // Inside the scope, and inside this part of the plan: an upstream that ignored a filter neither leaks records
       // outside the scope nor repeats those of another part.

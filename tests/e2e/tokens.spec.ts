@@ -481,6 +481,24 @@ test('a cursor asked again with other page sizes is read ahead once; reading ahe
   expect((await v1(A(), `/picks?limit=5&cursor=${encodeURIComponent(second.body.page.nextCursor)}`, slow.token)).status).toBe(429);
 });
 
+test('a walk over the same pages again (tomorrow’s load, a rerun) is read ahead again, not only the first time', async () => {
+  needPg();
+  const upstreamRequests = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // what was read ahead has arrived
+    return ((await (await fetch(`${SANDBOX}/__sandbox/stats`)).json()) as { requests: number }).requests;
+  };
+  const loader = await makeToken('Nightly loader');
+  for (const run of [1, 2]) {
+    const first = await v1(A(), '/picks?limit=5', loader.token);
+    const before = await upstreamRequests();
+    const second = await v1(A(), `/picks?limit=5&cursor=${encodeURIComponent(first.body.page.nextCursor)}`, loader.token);
+    // Its own page, or the one after it, asked for before the loader asks: the walk is read ahead.
+    expect((await upstreamRequests()) - before, `run ${run}`).toBeGreaterThanOrEqual(2);
+    const third = await v1(A(), `/picks?limit=5&cursor=${encodeURIComponent(second.body.page.nextCursor)}`, loader.token);
+    expect(third.status).toBe(200);
+  }
+});
+
 test('the rate limit and the daily quota hold across two instances, with 429 and Retry-After', async () => {
   needPg();
   const slow = await makeToken('Ten a minute', { ratePerMinute: 10 });

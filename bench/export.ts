@@ -3,6 +3,8 @@ import { measureMoving } from './export-moving';
 import { benchOptions, writeResult } from './options';
 import { cpuMs, median, rssMb, settled, signIn, startStack, type Running } from './support';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
+import { csvLines } from '../lib/export/csv';
+import type { Pick } from '../lib/picks-api/schemas';
 
 /**
  * `npm run bench:export`: the portal's export against the physical floor, in one run, twice: against an
@@ -58,6 +60,31 @@ async function rawWalk(): Promise<{ ms: number; records: number; firstPageMs: nu
   return { ms: performance.now() - start, records, firstPageMs };
 }
 
+/**
+ * The CSV writing alone: the portal's own csvLines (papaparse) over every record of a walk, pages as they come,
+ * in this process with nothing else to do — the part of a CSV export no walk can overlap on one thread.
+ */
+async function csvWritingMs(): Promise<number> {
+  const pages: Pick[][] = [];
+  let cursor: string | null = null;
+  do {
+    const url = `${sandboxUrl}/api/v1/picks?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as {
+      data: Pick[];
+      page: { nextCursor: string | null; hasMore: boolean };
+    };
+    pages.push(body.data);
+    cursor = body.page.hasMore ? body.page.nextCursor : null;
+  } while (cursor);
+  const times: number[] = [];
+  for (let run = 0; run < 4; run += 1) {
+    const start = performance.now();
+    for (const page of pages) csvLines(page);
+    if (run > 0) times.push(performance.now() - start); // the first warms the code up
+  }
+  return median(times);
+}
+
 async function portalExport(
   format: 'csv' | 'json',
   cookie: string,
@@ -102,6 +129,7 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
   await rawWalk();
   await new Promise((r) => setTimeout(r, 1000));
   const idleMb = rssMb(portal.pid!);
+  const csvAloneMs = await csvWritingMs();
 
   const a: Awaited<ReturnType<typeof rawWalk>>[] = [];
   const b: Awaited<ReturnType<typeof portalExport>>[] = [];
@@ -162,6 +190,9 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
     },
     memoryMb: { idle: idleMb, peak: Math.max(...b.map((x) => x.peakMb), ...c.map((x) => x.peakMb)) },
     bytes: { csv: b[0]!.bytes, json: c[0]!.bytes },
+    // The floor of a CSV export on one thread: the raw walk and the CSV writing one after the other.
+    csvWritingMs: csvAloneMs,
+    csvFloorRatio: (median(a.map((x) => x.ms)) + csvAloneMs) / median(a.map((x) => x.ms)),
     cpuMs: {
       sandboxDuringRaw: median(cpu.sandboxRaw),
       sandboxDuringCsv: median(cpu.sandboxCsv),
@@ -179,6 +210,9 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
   console.log(`  (a) raw API walk       ${results.medianMs.raw.toFixed(0)} ms`);
   console.log(
     `  (b) portal CSV export  ${results.medianMs.csv.toFixed(0)} ms   b/a = ${results.ratio.csv.toFixed(3)}   (${(results.bytes.csv / 1e6).toFixed(1)} MB)`,
+  );
+  console.log(
+    `  CSV writing alone      ${results.csvWritingMs.toFixed(0)} ms (papaparse over the same records, this process): raw walk + writing = ${results.csvFloorRatio.toFixed(3)}× the raw walk`,
   );
   console.log(
     `  (c) portal JSON export ${results.medianMs.json.toFixed(0)} ms   c/a = ${results.ratio.json.toFixed(3)}   (${(results.bytes.json / 1e6).toFixed(1)} MB)`,

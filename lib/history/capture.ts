@@ -38,7 +38,7 @@ export interface Capture {
 // and files people are waiting for (a 40,000-record file takes a few seconds more to be kept, not their time).
 // While exports, coverage reports or delivery runs are running in this process, it waits for them to end (they are
 // what people wait for), but never more than YIELD_MAX_MS in all: a file is reconcilable within a minute or so.
-const BATCH = 1_000;
+const BATCH = 200;
 const PAUSE_MS = 2;
 const YIELD_MAX_MS = 60_000;
 const YIELD_POLL_MS = 100;
@@ -152,7 +152,7 @@ async function keepSpool(
         if (message.type === 'failed') return reject(new Error(message.message));
         void (async () => {
           await giveWay();
-          // One transaction for a batch's versions and list: a handful of commits for a whole file, not hundreds.
+          // One transaction for a batch's versions and list; 200 records a batch keep it short (pages wait for the store meanwhile).
           await db.transaction().execute(async (trx) => {
             await recordVersionsIn(trx, message.versions, message.at, source.by);
             await recordDelivered(trx, source.id, message.versions, message.at, source.deliveryId ?? null);

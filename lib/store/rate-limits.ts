@@ -1,5 +1,6 @@
 import { RateLimiterPostgres, RateLimiterSQLite, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import type { Store } from './open';
+import { preparingOnce } from './statement-cache';
 
 /**
  * Counters kept in the store by rate-limiter-flexible, so that every instance counts the same failures.
@@ -16,6 +17,6 @@ export interface LimiterOptions {
 export function storeRateLimiter(store: Store, options: LimiterOptions): RateLimiterStoreAbstract {
   const common = { ...options, tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout: false };
   return store.target.engine === 'sqlite'
-    ? new RateLimiterSQLite({ ...common, storeClient: store.sqlite, storeType: 'better-sqlite3' })
+    ? new RateLimiterSQLite({ ...common, storeClient: preparingOnce(store.sqlite!), storeType: 'better-sqlite3' })
     : new RateLimiterPostgres({ ...common, storeClient: store.pool, storeType: 'pool' });
 }

@@ -9,16 +9,32 @@ import type { SqliteDatabase } from 'kysely';
  * out twice: a fresh one is prepared instead. The least recently used statement leaves past `size`.
  */
 export function withStatementCache(sqlite: SQLite.Database, size = 200): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      const cached = cache.get(sql);
-      cache.delete(sql);
-      const statement = cached && !cached.busy ? cached : sqlite.prepare(sql);
-      cache.set(sql, statement); // now the most recently used (a Map keeps insertion order)
-      if (cache.size > size) cache.delete(cache.keys().next().value!);
-      return statement;
+  return { close: () => sqlite.close(), prepare: cachedPrepare(sqlite, size) };
+}
+
+/**
+ * The whole better-sqlite3 database with the same cache in front of `prepare`, for a library that is handed the
+ * database itself (rate-limiter-flexible prepares its upsert on every request an API token makes).
+ */
+export function preparingOnce(sqlite: SQLite.Database, size = 50): SQLite.Database {
+  const prepare = cachedPrepare(sqlite, size);
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
+  });
+}
+
+function cachedPrepare(sqlite: SQLite.Database, size: number) {
+  const cache = new Map<string, SQLite.Statement>();
+  return (sql: string) => {
+    const cached = cache.get(sql);
+    cache.delete(sql);
+    const statement = cached && !cached.busy ? cached : sqlite.prepare(sql);
+    cache.set(sql, statement); // now the most recently used (a Map keeps insertion order)
+    if (cache.size > size) cache.delete(cache.keys().next().value!);
+    return statement;
   };
 }

@@ -70,3 +70,27 @@ describe('the statement cache', () => {
     expect([...rows]).toEqual([{ id: 2 }]);
   });
 });
+
+describe('the database handed to the rate limiter', () => {
+  it('prepares its upsert once however many requests it counts, and counts every one', async () => {
+    const { RateLimiterSQLite } = await import('rate-limiter-flexible');
+    const { preparingOnce } = await import('@/lib/store/statement-cache');
+    sqlite = new SQLite(':memory:');
+    sqlite.exec('create table rate_limits (key text primary key, points integer not null default 0, expire integer)');
+    const prepare = vi.spyOn(sqlite, 'prepare');
+    const limiter = new RateLimiterSQLite({
+      storeClient: preparingOnce(sqlite),
+      storeType: 'better-sqlite3',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      points: 1_000,
+      duration: 60,
+    });
+    for (let i = 1; i <= 20; i += 1) expect((await limiter.consume('token', 1)).consumedPoints).toBe(i);
+    await limiter.reward('token', 5);
+    expect((await limiter.get('token'))?.consumedPoints).toBe(15);
+    const upserts = prepare.mock.calls.filter(([sql]) => /^\s*INSERT INTO rate_limits/i.test(sql));
+    expect(upserts).toHaveLength(1);
+  });
+});

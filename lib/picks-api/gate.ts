@@ -30,12 +30,25 @@ export interface UpstreamGate {
 /** The gate of this process (lib/process-state.ts): every upstream request of every layer goes through it. */
 export const sharedGate = processSlot<UpstreamGate>('picksGate');
 
+/**
+ * Slots only pages may take: a third of the gate (two of the default six). Walks and the partner's systems share
+ * the rest, so a page never waits for a slot behind background work, whose requests a busy event loop may be
+ * slow to hand back. A gate of one or two keeps none.
+ */
+export const pageOnlySlots = (maxConcurrency: number) => (maxConcurrency >= 3 ? Math.floor(maxConcurrency / 3) : 0);
+
 export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
   let active = 0;
   let resumeAt = 0;
   const waiting: Record<GatePriority, Array<() => void>> = { page: [], bulk: [], consumer: [] };
+  const backgroundMax = maxConcurrency - pageOnlySlots(maxConcurrency);
+  const limitOf = (priority: GatePriority) => (priority === 'page' ? maxConcurrency : backgroundMax);
 
-  const wake = () => (waiting.page.shift() ?? waiting.bulk.shift() ?? waiting.consumer.shift())?.();
+  /** A slot was freed: to a waiting page, else to a walk, else to a consumer, when their share allows. */
+  const wake = () => {
+    if (waiting.page.length > 0) return waiting.page.shift()!();
+    if (active < backgroundMax) (waiting.bulk.shift() ?? waiting.consumer.shift())?.();
+  };
 
   async function acquire(signal?: AbortSignal, maxPauseMs = Infinity, priority: GatePriority = 'page'): Promise<() => void> {
     const lane = waiting[priority];
@@ -47,7 +60,7 @@ export function createUpstreamGate(maxConcurrency: number): UpstreamGate {
         await sleep(pause, signal);
         continue;
       }
-      if (active < maxConcurrency) {
+      if (active < limitOf(priority)) {
         active += 1;
         let released = false;
         return () => {

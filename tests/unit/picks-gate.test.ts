@@ -63,6 +63,34 @@ describe('gate priority', () => {
     expect(order).toEqual(['page', 'bulk', 'consumer']);
   });
 
+  it('keeps a third of its slots for pages: a page never waits behind walks and loaders that fill the rest', async () => {
+    const gate = createUpstreamGate(6);
+    const granted: string[] = [];
+    const take = (priority: 'page' | 'bulk' | 'consumer', name: string) =>
+      gate.acquire(undefined, Infinity, priority).then((release) => (granted.push(name), release));
+    const background = [take('bulk', 'bulk-1'), take('consumer', 'loader-1'), take('bulk', 'bulk-2'), take('consumer', 'loader-2')];
+    const waitingBulk = take('bulk', 'bulk-3');
+    const waitingLoader = take('consumer', 'loader-3');
+    const releases = await Promise.all(background);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toEqual(['bulk-1', 'loader-1', 'bulk-2', 'loader-2']); // four of six: the other two wait
+    expect(gate.stats).toMatchObject({ active: 4, waiting: 2 });
+    const pages = await Promise.all([take('page', 'page-1'), take('page', 'page-2')]); // at once, beside them
+    expect(gate.stats).toMatchObject({ active: 6, waiting: 2 });
+    for (const release of pages) release(); // a page's slot freed: still not theirs
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.stats).toMatchObject({ active: 4, waiting: 2 });
+    releases[0]!(); // a background slot freed: the walk waiting goes before the loader
+    (await waitingBulk)();
+    releases[1]!();
+    (await waitingLoader)();
+    expect(granted.slice(6)).toEqual(['bulk-3', 'loader-3']);
+    // A gate of two keeps none for pages: walks may take both.
+    const small = createUpstreamGate(2);
+    await Promise.all([small.acquire(undefined, Infinity, 'bulk'), small.acquire(undefined, Infinity, 'consumer')]);
+    expect(small.stats).toMatchObject({ active: 2, waiting: 0 });
+  });
+
   it('sends walks as bulk and single requests as pages', async () => {
     const lanes: string[] = [];
     const gate = createUpstreamGate(4);

@@ -105,21 +105,19 @@ export function Shell({
               <div key={group.label} role="group" aria-label={group.label}>
                 <p className={`px-3 pb-1 text-xs font-medium text-slate-500 ${narrow ? 'lg:sr-only' : ''}`}>{group.label}</p>
                 <ul className="space-y-0.5">
-                  {group.links.map((link) => {
-                    return (
-                      <li key={link.href}>
-                        <PortalLink
-                          href={link.href}
-                          title={narrow ? link.label : undefined}
-                          aria-current={current(link.href) ? 'page' : undefined}
-                          className="flex items-center gap-3 rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-700"
-                        >
-                          <Icon svg={NAV_ICONS[link.icon]} />
-                          <span className={narrow ? 'lg:sr-only' : undefined}>{link.label}</span>
-                        </PortalLink>
-                      </li>
-                    );
-                  })}
+                  {group.links.map((link) => (
+                    <li key={link.href}>
+                      <PortalLink
+                        href={link.href}
+                        title={narrow ? link.label : undefined}
+                        aria-current={current(link.href) ? 'page' : undefined}
+                        className="flex items-center gap-3 rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-700"
+                      >
+                        <Icon svg={NAV_ICONS[link.icon]} />
+                        <span className={narrow ? 'lg:sr-only' : undefined}>{link.label}</span>
+                      </PortalLink>
+                    </li>
+                  ))}
                 </ul>
               </div>
             ))}

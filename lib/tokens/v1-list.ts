@@ -216,9 +216,11 @@ export async function listAnswer(
       // Inside the scope, and inside this part of the plan: an upstream that ignored a filter neither leaks records
       // outside the scope nor repeats those of another part.
       const part = plan[state.segment]!;
-      const text = encodingOf(list) === 'latin1' ? textOfByteString : (value: string) => value;
+      const encoding = encodingOf(list);
+      // A page read as byte strings: its sport and league as real text, what a scope names.
+      const asText = (value: unknown) => (encoding === 'latin1' && typeof value === 'string' ? textOfByteString(value) : value);
       const kept = list.data.filter((record) => {
-        const [sport, league] = [textOf(text, record.sport), textOf(text, record.league)];
+        const [sport, league] = [asText(record.sport), asText(record.league)];
         return (
           inScope({ sport, league, eventDate: record.eventDate }, token.scope) &&
           (!part.sport || sport === part.sport) &&
@@ -229,7 +231,7 @@ export async function listAnswer(
       const page = { nextCursor: next ? sealCursor(next, binding, key) : null, hasMore: next !== null };
       const shown = withheld.length ? kept.map((record) => projectRecord(record, withheld)) : kept;
       return {
-        body: envelope(shown, list.data.length, withheld.length ? null : bytes, page, requestId, encodingOf(list)),
+        body: envelope(shown, list.data.length, withheld.length ? null : bytes, page, requestId, encoding),
         records: kept.length,
       };
     }
@@ -258,6 +260,3 @@ function envelope(
   const records = Buffer.from(bytes.buffer, bytes.byteOffset + spans[0]!, spans[spans.length - 1]! - spans[0]!);
   return Buffer.concat([Buffer.from('{"data":['), records, Buffer.from(tail)]);
 }
-
-/** A record's sport or league as real text (what a scope names), whatever the page was read as. */
-const textOf = (text: (value: string) => string, value: unknown) => (typeof value === 'string' ? text(value) : value);

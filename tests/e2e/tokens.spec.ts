@@ -85,6 +85,12 @@ async function upstreamRecords(filters: Record<string, string>): Promise<Record<
   return records;
 }
 
+/** The sandbox's count of requests, a second after the last one (what was read ahead has arrived). */
+async function upstreamRequests(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return ((await (await fetch(`${SANDBOX}/__sandbox/stats`)).json()) as { requests: number }).requests;
+}
+
 /** Every record of a walk through the portal with a token. */
 async function walkPortal(origin: string, token: string, filters: Record<string, string> = {}, limit = 50) {
   const records: ({ id: string; sport: string; league: string; eventDate: string } & Record<string, string>)[] = [];
@@ -460,10 +466,6 @@ test('a token acts for its owner: disabled, demoted or removed, it stops on the 
 
 test('a cursor asked again with other page sizes is read ahead once; reading ahead counts against the rate and never makes a request 429', async () => {
   needPg();
-  const upstreamRequests = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000)); // what was read ahead has arrived
-    return ((await (await fetch(`${SANDBOX}/__sandbox/stats`)).json()) as { requests: number }).requests;
-  };
   const walker = await makeToken('Walker');
   const cursor = (await v1(A(), '/picks?limit=5', walker.token)).body.page.nextCursor as string;
   const before = await upstreamRequests();
@@ -483,10 +485,6 @@ test('a cursor asked again with other page sizes is read ahead once; reading ahe
 
 test('a walk over the same pages again (tomorrow’s load, a rerun) is read ahead again, not only the first time', async () => {
   needPg();
-  const upstreamRequests = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1_000)); // what was read ahead has arrived
-    return ((await (await fetch(`${SANDBOX}/__sandbox/stats`)).json()) as { requests: number }).requests;
-  };
   const loader = await makeToken('Nightly loader');
   for (const run of [1, 2]) {
     const first = await v1(A(), '/picks?limit=5', loader.token);

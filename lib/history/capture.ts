@@ -10,11 +10,11 @@ import type { Kysely } from 'kysely';
 import { pageBytes, type PickList } from '../picks-api';
 import { runningWalks } from '../draining';
 import { encodingOf } from '../picks-api/byte-strings';
-import { recordDelivered } from '../store/delivered';
-import { recordVersionsIn } from '../store/history';
+import { targetOf } from '../store/connect';
 import type { Database } from '../store/schema';
 import type { Observer } from '../vocabulary/version';
-import type { FromServer, ToServer } from './keep-worker';
+import { waitHitBound } from '../waits';
+import type { FromServer, KeepWork, ToServer } from './keep-worker';
 
 /**
  * What an export or a delivery run delivered, kept for reconciliation without slowing it down: while it
@@ -129,8 +129,8 @@ export function startCapture(
 }
 
 /**
- * The spool read back on a worker thread (./keep-worker.ts names the versions), a batch at a time: each batch's
- * versions into the history and the list into delivered_versions, here, then the next batch is asked for.
+ * The spool kept on a worker thread (./keep-worker.ts names the versions and writes each batch on its own
+ * connection to the same store); before each batch it asks, and is told to go once no walk is running here.
  */
 async function keepSpool(
   db: Kysely<Database>,
@@ -138,29 +138,23 @@ async function keepSpool(
   source: { id: string; by: Observer; deliveryId?: string | null },
   yieldUntil: number,
 ): Promise<number> {
+  const target = targetOf(db);
+  if (!target) throw new Error('the store to keep the file in is not one this process opened');
   const giveWay = async () => {
     while (runningWalks() > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
   };
-  const worker = readBackWorker(file);
-  let kept = 0;
+  const worker = keepWorker({ file, batchSize: BATCH, pauseMs: PAUSE_MS, target, source });
   try {
     return await new Promise<number>((resolve, reject) => {
       worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`the read-back of ${path.basename(file)} stopped (exit ${code})`)));
+      worker.on('exit', (code) => reject(new Error(`the keeping of ${path.basename(file)} stopped (exit ${code})`)));
       worker.on('message', (message: ToServer) => {
-        if (message.type === 'done') return resolve(kept);
-        if (message.type === 'failed') return reject(new Error(message.message));
-        void (async () => {
-          await giveWay();
-          // One transaction for a batch's versions and list; 200 records a batch keep it short (pages wait for the store meanwhile).
-          await db.transaction().execute(async (trx) => {
-            await recordVersionsIn(trx, message.versions, message.at, source.by);
-            await recordDelivered(trx, source.id, message.versions, message.at, source.deliveryId ?? null);
-          });
-          kept += message.versions.length;
-          await pause(PAUSE_MS);
-          worker.postMessage('more' satisfies FromServer);
-        })().catch(reject);
+        if (message.type === 'done') return resolve(message.kept);
+        if (message.type === 'failed') {
+          if (message.bounded) waitHitBound('store');
+          return reject(new Error(message.message));
+        }
+        void giveWay().then(() => worker.postMessage('go' satisfies FromServer));
       });
     });
   } finally {
@@ -172,8 +166,7 @@ async function keepSpool(
  * The worker, bundled by Next from its source (`new Worker(new URL(…))`); run from source (tests, the tsx-run
  * commands), its TypeScript is required through tsx's CommonJS hook, which worker threads take on Node 20.
  */
-function readBackWorker(file: string): Worker {
-  const workerData = { file, batchSize: BATCH };
+function keepWorker(workerData: KeepWork): Worker {
   // NEXT_RUNTIME: Next's server (its bundle holds the worker's own chunk); unset in tests and the tsx-run commands.
   if (process.env.NEXT_RUNTIME) return new Worker(new URL('./keep-worker.ts', import.meta.url), { workerData });
   const entry = fileURLToPath(new URL('./keep-worker.ts', import.meta.url));

@@ -1,21 +1,37 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { setTimeout as pause } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { versionOf, type Version } from '../vocabulary/version';
+import type { StoreTarget } from '../config/store';
+import { boundedOut, connectStore } from '../store/connect';
+import { recordDelivered } from '../store/delivered';
+import { recordVersionsIn } from '../store/history';
+import { versionOf, type Observer, type Version } from '../vocabulary/version';
 
 /**
- * The read-back of a spool (./capture.ts), on a worker thread: reading the pages, parsing them and naming each
- * record's version (canonical JSON and its sha256) never takes the serving thread's time (ADR 0012). Batches
- * of versions go to the serving thread, which keeps them in the store; the next batch is read when it asks
- * for it, so memory holds one batch whatever the file's size.
+ * The keeping of a spool (./capture.ts), on a worker thread with a store connection of its own: reading the
+ * pages, parsing them, naming each record's version (canonical JSON and its sha256) and writing each batch
+ * (its versions into the history, its list into delivered_versions, one transaction) never take the serving
+ * thread's time (ADR 0012). Before each batch is written the serving thread says when (it gives way to the
+ * walks people are waiting for); memory holds one batch whatever the file's size.
  */
 
-export type ToServer = { type: 'batch'; versions: Version[]; at: number } | { type: 'done' } | { type: 'failed'; message: string };
-export type FromServer = 'more';
+export type ToServer = { type: 'ready' } | { type: 'done'; kept: number } | { type: 'failed'; message: string; bounded: boolean };
+export type FromServer = 'go';
+export interface KeepWork {
+  file: string;
+  batchSize: number;
+  /** Between two batches, so the serving thread's writers find the store free. */
+  pauseMs: number;
+  target: StoreTarget;
+  source: { id: string; by: Observer; deliveryId?: string | null };
+}
 
-const { file, batchSize } = workerData as { file: string; batchSize: number };
+const { file, batchSize, pauseMs, target, source } = workerData as KeepWork;
 const port = parentPort!;
-const asked = () => new Promise<void>((resolve) => port.once('message', () => resolve()));
+const told = () => new Promise<void>((resolve) => port.once('message', () => resolve()));
+const db = connectStore(target);
+let kept = 0;
 
 async function readBack(): Promise<void> {
   const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -24,9 +40,16 @@ async function readBack(): Promise<void> {
   let batchAt = 0;
   const send = async () => {
     if (batch.length === 0) return;
-    port.postMessage({ type: 'batch', versions: batch, at: batchAt } satisfies ToServer);
+    port.postMessage({ type: 'ready' } satisfies ToServer);
+    await told();
+    const versions = batch;
+    await db.transaction().execute(async (trx) => {
+      await recordVersionsIn(trx, versions, batchAt, source.by);
+      await recordDelivered(trx, source.id, versions, batchAt, source.deliveryId ?? null);
+    });
+    kept += versions.length;
     batch = [];
-    await asked();
+    await pause(pauseMs);
   };
   try {
     const header = Buffer.alloc(13);
@@ -56,7 +79,12 @@ async function readBack(): Promise<void> {
   }
 }
 
-readBack().then(
-  () => port.postMessage({ type: 'done' } satisfies ToServer),
-  (error: unknown) => port.postMessage({ type: 'failed', message: (error as Error).message } satisfies ToServer),
-);
+readBack()
+  .then(
+    (): ToServer => ({ type: 'done', kept }),
+    (error: unknown): ToServer => ({ type: 'failed', message: (error as Error).message, bounded: boundedOut(error) }),
+  )
+  .then(async (message) => {
+    await db.destroy().catch(() => undefined);
+    port.postMessage(message);
+  });

@@ -2,18 +2,17 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
-import pg from 'pg';
+import type SQLite from 'better-sqlite3';
+import { Migrator, type Kysely, type KyselyConfig } from 'kysely';
+import type pg from 'pg';
+import { boundedOut, describe, postgresKysely, postgresPool, rememberTarget, sqliteConnection, sqliteKysely } from './connect';
 import { MIGRATION_NAMES, migrationProvider, oldestReader } from './migrations';
 import { readMeta, writeMeta } from './meta';
-import { withStatementCache } from './statement-cache';
 import type { Database } from './schema';
 import type { StoreTarget } from '../config/store';
 import { waitHitBound } from '../waits';
 
-/** The longest one PostgreSQL query may take before the portal gives up on it (docs/architecture.md, "Waits and their bounds"). */
-export const QUERY_TIMEOUT_MS = 10_000;
+export { QUERY_TIMEOUT_MS, describe } from './connect';
 
 /**
  * Opens the store on either engine and brings its schema to this code's version. PostgreSQL that cannot
@@ -52,16 +51,13 @@ export async function openStore(target: StoreTarget, options: OpenOptions = {}):
   const store = target.engine === 'sqlite' ? openSqlite(target, options) : await openPostgres(target, options);
   try {
     await migrate(store, options);
+    rememberTarget(store.db, target);
     return store;
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;
   }
 }
-
-/** A query that ran into its bound: PostgreSQL's query or connection time-out, SQLite's lock wait. */
-const boundedOut = (error: unknown) =>
-  (error as { code?: string }).code === 'SQLITE_BUSY' || /timeout|timed out/i.test((error as Error)?.message ?? '');
 
 const queryLog =
   (options: OpenOptions): KyselyConfig['log'] =>
@@ -76,10 +72,7 @@ function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>, options:
   closeSync(openSync(target.file, 'a', 0o600));
   let sqlite: SQLite.Database | undefined;
   try {
-    sqlite = new SQLite(target.file);
-    sqlite.pragma('busy_timeout = 10000'); // the CLI and the portal write the same file
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('synchronous = NORMAL');
+    sqlite = sqliteConnection(target.file); // the CLI, the portal and its history worker write the same file
     const check = sqlite.pragma('quick_check(1)', { simple: true });
     if (check !== 'ok') throw Object.assign(new Error(String(check)), { code: 'SQLITE_CORRUPT' });
   } catch (error) {
@@ -92,28 +85,14 @@ function openSqlite(target: Extract<StoreTarget, { engine: 'sqlite' }>, options:
     }
     throw new StoreError(`${target.label} cannot be opened: ${(error as Error).message}`);
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: queryLog(options) });
+  const db = sqliteKysely(sqlite, queryLog(options));
   return { db, target, instance: instanceName(), sqlite, close: () => db.destroy() };
 }
 
 async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>, options: OpenOptions): Promise<Store> {
   const log = options.log ?? ((line: string) => console.error(line));
   const attempts = options.attempts ?? 1;
-  const pool = new pg.Pool({
-    connectionString: target.url,
-    max: 10,
-    connectionTimeoutMillis: 5_000,
-    // A server that keeps the connection and says nothing (stopped, a network that drops packets) ends a query here.
-    query_timeout: QUERY_TIMEOUT_MS,
-    idleTimeoutMillis: 30_000,
-    allowExitOnIdle: true, // the command-line tools end when their work does
-    // bigint columns hold milliseconds: well inside a double.
-    types: { getTypeParser: (oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text')) },
-  } as pg.PoolConfig);
-  // An idle connection that the server drops (restart, failover) must not take the process down.
-  pool.on('error', (error) => log(`[store] ${target.label}: idle connection lost (${describe(error)})`));
-  // So must one in use when the server goes away between two queries: its error reaches the query that uses it next.
-  pool.on('connect', (client) => client.on('error', (error) => log(`[store] ${target.label}: connection lost (${describe(error)})`)));
+  const pool = postgresPool(target.url, 10, log, target.label);
   for (let attempt = 1; ; attempt += 1) {
     try {
       await pool.query('select 1');
@@ -133,7 +112,7 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryLog(options) });
+  const db = postgresKysely(pool, queryLog(options));
   return { db, target, instance: instanceName(), pool, close: () => db.destroy() };
 }
 
@@ -171,10 +150,4 @@ const READABLE_BY = 'schema.readable-by';
 
 function instanceName(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-}
-
-export function describe(error: unknown): string {
-  const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  return code && !message.includes(code) ? `${code}: ${message}` : message || String(code ?? 'unknown error');
 }

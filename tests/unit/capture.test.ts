@@ -52,6 +52,20 @@ describe.each(storeEngines())('keeping a file’s records on $name', (engine) =>
     expect(await deliveredCount(store.db, 'exp_yield')).toBe(2_000);
   });
 
+  it('writes each batch on a connection of its own, off the serving thread: the process’s store runs none of its queries', async () => {
+    let queries = 0;
+    const store = await openStore(await engine.fresh(), { observe: () => (queries += 1) });
+    opened.push(store);
+    const spool = await mkdtemp(path.join(tmpdir(), 'capture-'));
+    const capture = startCapture(async () => store.db, { id: 'exp_off', by: 'export' }, spool);
+    await capture.page(page(0, 1_000));
+    queries = 0;
+    capture.finish(true);
+    expect(await capture.kept).toBe(1_000);
+    expect(queries).toBe(0);
+    expect(await deliveredCount(store.db, 'exp_off')).toBe(1_000);
+  });
+
   it('writes its spool file only as a new file: a link planted in its place is not followed', async () => {
     const store = await openStore(await engine.fresh());
     opened.push(store);

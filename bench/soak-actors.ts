@@ -5,7 +5,8 @@ import { percentile } from './support';
  * (page, export, api_v1) with its duration, status and error code; and the figures made of the records.
  */
 
-export type RequestClass = 'page' | 'export' | 'api_v1';
+/** `upstream`: the bench's own probe of the upstream, beside the portal (what a page asks it, without the portal). */
+export type RequestClass = 'page' | 'export' | 'api_v1' | 'upstream';
 
 export interface Sample {
   class: RequestClass;
@@ -130,6 +131,19 @@ export async function consumer(rec: Recorder, portalUrl: string, token: string, 
   }
 }
 
+/**
+ * The upstream asked directly, as a page asks it (50 records), twice a second: how much of a page's time under
+ * everything is the upstream's own (its one event loop serves the pages, exports and walks of every actor).
+ */
+export async function upstreamProbe(rec: Recorder, upstreamUrl: string, key: string, until: () => boolean) {
+  for (let n = 0; !until(); n += 1) {
+    await rec.request('upstream', `${upstreamUrl}/api/v1/picks?limit=50${n % 2 ? '&sport=Football' : ''}`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    await sleep(500);
+  }
+}
+
 /** How many times each key comes. */
 export function tally(keys: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -158,7 +172,7 @@ const UPSTREAM_CODES = /^(UPSTREAM_|THROTTLED|WALK_UNSETTLED|PAGINATION_BROKEN|U
 
 /** Answers of 500 or 504 the upstream did not cause, and requests over 10 s (an export: to its headers) it did not cause. */
 export function portalFaults(samples: Sample[]) {
-  const own = (s: Sample) => !(s.code && UPSTREAM_CODES.test(s.code));
+  const own = (s: Sample) => s.class !== 'upstream' && !(s.code && UPSTREAM_CODES.test(s.code));
   return {
     serverErrors: samples.filter((s) => (s.status === 500 || s.status === 504) && own(s)).map((s) => `${s.status} ${s.code} ${s.path}`),
     slow: samples

@@ -5,7 +5,7 @@ import { addUser } from '../lib/auth/users';
 import { closeStore } from '../lib/store';
 import { benchOptions, writeResult } from './options';
 import { sandboxStats, signInMany } from './browse';
-import { classFigures, consumer, exporter, person, portalFaults, Recorder, tally, warmUp, type Sample } from './soak-actors';
+import { classFigures, consumer, exporter, person, portalFaults, Recorder, tally, upstreamProbe, warmUp, type Sample } from './soak-actors';
 import { cpuMs, median, percentile, rssMb, signIn, startStack, type Running } from './support';
 
 /** CPU time of the upstream side: the sandbox and, when slowed, the replay in front of it. */
@@ -134,7 +134,10 @@ async function day(label: string, slowMs: number, portOffset: number) {
     }, 10_000);
     const before = await sandboxStats(stack);
     const until = () => stopped;
-    const people = cookies.map((cookie, i) => person(rec, stack.portalUrl, cookie, until, i, thinkMs));
+    const people = [
+      ...cookies.map((cookie, i) => person(rec, stack.portalUrl, cookie, until, i, thinkMs)),
+      upstreamProbe(rec, stack.upstreamUrl, stack.key, until),
+    ];
     await new Promise((resolve) => setTimeout(resolve, options.alone * 1000));
     const aloneUntil = performance.now() - rec.started;
     // Where the two cores went while everything ran: the portal, the sandbox (and the replay), this load.
@@ -191,8 +194,15 @@ function report(
     cpu: { portal: number; sandbox: number; load: number };
   },
 ) {
-  const pagesAlone = samples.filter((s) => s.class === 'page' && s.at < aloneUntil);
-  const pagesBusy = samples.filter((s) => s.class === 'page' && s.at >= aloneUntil + 10_000);
+  const alone = (c: Sample['class']) => samples.filter((s) => s.class === c && s.at < aloneUntil);
+  const busy = (c: Sample['class']) => samples.filter((s) => s.class === c && s.at >= aloneUntil + 10_000);
+  const pagesAlone = alone('page');
+  const pagesBusy = busy('page');
+  const p95 = (xs: Sample[]) =>
+    percentile(
+      xs.map((s) => s.ms),
+      95,
+    );
   const classes = Object.fromEntries(
     (['page', 'export', 'api_v1'] as const).map((c) => [
       c,
@@ -225,6 +235,17 @@ function report(
     classes,
     deliveries,
     pageP95: { alone: Math.round(alone95), withConsumers: Math.round(busy95), ratio: busy95 / alone95 },
+    pagesByPath: [...new Set(pagesAlone.map((s) => s.path))]
+      .map((path) => {
+        const [a, b] = [pagesAlone, pagesBusy].map((xs) => Math.round(p95(xs.filter((s) => s.path === path))));
+        return { path, alone: a!, withConsumers: b! };
+      })
+      .sort((x, y) => y.withConsumers - y.alone - (x.withConsumers - x.alone)),
+    upstreamP95: {
+      alone: Math.round(p95(alone('upstream'))),
+      withConsumers: Math.round(p95(busy('upstream'))),
+      ratio: p95(busy('upstream')) / p95(alone('upstream')),
+    },
     memoryMb: seen.memory,
     memoryGrowthAfterFirstMinuteMb: growth,
     memoryPeakMb: peak,
@@ -242,10 +263,19 @@ function report(
   for (const [name, f] of Object.entries(classes)) console.log(line(name, f));
   console.log(line('deliveries', deliveries));
   console.log(
+    `  pages whose p95 grew most, alone → with everything: ${result.pagesByPath
+      .slice(0, 5)
+      .map((p) => `${p.path} ${p.alone} → ${p.withConsumers} ms`)
+      .join(', ')}`,
+  );
+  console.log(
     `  cores used while everything ran (of 2): portal ${seen.cpu.portal.toFixed(2)}, sandbox ${seen.cpu.sandbox.toFixed(2)}, this load ${seen.cpu.load.toFixed(2)}`,
   );
   console.log(
     `  page p95 alone ${result.pageP95.alone} ms, with everything ${result.pageP95.withConsumers} ms: ${result.pageP95.ratio.toFixed(2)}× (target ≤ 1.5)`,
+  );
+  console.log(
+    `  the upstream asked directly as a page asks it: p95 alone ${result.upstreamP95.alone} ms, with everything ${result.upstreamP95.withConsumers} ms: ${result.upstreamP95.ratio.toFixed(2)}×`,
   );
   console.log(
     `  memory ${seen.memory.map((m) => m.mb).join(' ')} MB; growth after the first minute ${growth} MB (medians of the first and last minutes; target ≤ 64), peak ${peak} MB`,

@@ -14,7 +14,7 @@ import { targetOf } from '../store/connect';
 import type { Database } from '../store/schema';
 import type { Observer } from '../vocabulary/version';
 import { waitHitBound } from '../waits';
-import type { FromServer, KeepWork, ToServer } from './keep-worker';
+import type { FromServer, ToServer } from './keep-worker';
 
 /**
  * What an export or a delivery run delivered, kept for reconciliation without slowing it down: while it
@@ -129,7 +129,7 @@ export function startCapture(
 }
 
 /**
- * The spool kept on a worker thread (./keep-worker.ts names the versions and writes each batch on its own
+ * The spool kept on the worker thread (./keep-worker.ts names the versions and writes each batch on its own
  * connection to the same store); before each batch it asks, and is told to go once no walk is running here.
  */
 async function keepSpool(
@@ -143,33 +143,72 @@ async function keepSpool(
   const giveWay = async () => {
     while (runningWalks() > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
   };
-  const worker = keepWorker({ file, batchSize: BATCH, pauseMs: PAUSE_MS, target, source });
+  const worker = keeper();
+  const tell = (message: FromServer) => worker.postMessage(message);
+  let onError: (error: Error) => void = () => undefined;
+  let onExit: (code: number) => void = () => undefined;
+  let onMessage: (message: ToServer) => void = () => undefined;
   try {
     return await new Promise<number>((resolve, reject) => {
-      worker.on('error', reject);
-      worker.on('exit', (code) => reject(new Error(`the keeping of ${path.basename(file)} stopped (exit ${code})`)));
-      worker.on('message', (message: ToServer) => {
+      onError = reject;
+      onExit = (code) => reject(new Error(`the keeping of ${path.basename(file)} stopped (exit ${code})`));
+      onMessage = (message) => {
         if (message.type === 'done') return resolve(message.kept);
         if (message.type === 'failed') {
           if (message.bounded) waitHitBound('store');
           return reject(new Error(message.message));
         }
-        void giveWay().then(() => worker.postMessage('go' satisfies FromServer));
-      });
+        void giveWay().then(() => tell({ type: 'go' }));
+      };
+      worker.on('error', onError).on('exit', onExit).on('message', onMessage);
+      tell({ type: 'keep', work: { file, batchSize: BATCH, pauseMs: PAUSE_MS, target, source } });
     });
   } finally {
-    await worker.terminate();
+    worker.off('error', onError).off('exit', onExit).off('message', onMessage);
+    idleClose(worker);
   }
+}
+
+// One worker per process, kept between files (loading its modules cost about 0.2 s of CPU a file), closed when idle.
+const IDLE_CLOSE_MS = 30_000;
+const keeperSlot = () => processSlot<{ worker: Worker; idle: NodeJS.Timeout | null }>('historyKeeper');
+
+function keeper(): Worker {
+  const slot = keeperSlot();
+  const kept = slot.get();
+  if (kept) {
+    if (kept.idle) clearTimeout(kept.idle);
+    kept.idle = null;
+    return kept.worker;
+  }
+  const worker = keepWorker();
+  worker.unref(); // never what holds the process open
+  worker.once('exit', () => {
+    if (slot.get()?.worker === worker) slot.set(undefined);
+  });
+  worker.on('error', () => undefined); // the file being kept is failed by its own listener; the next file gets a new worker
+  slot.set({ worker, idle: null });
+  return worker;
+}
+
+function idleClose(worker: Worker): void {
+  const kept = keeperSlot().get();
+  if (kept?.worker !== worker) return;
+  kept.idle = setTimeout(() => {
+    if (keeperSlot().get() === kept) keeperSlot().set(undefined);
+    worker.postMessage({ type: 'close' } satisfies FromServer);
+  }, IDLE_CLOSE_MS);
+  kept.idle.unref();
 }
 
 /**
  * The worker, bundled by Next from its source (`new Worker(new URL(…))`); run from source (tests, the tsx-run
  * commands), its TypeScript is required through tsx's CommonJS hook, which worker threads take on Node 20.
  */
-function keepWorker(workerData: KeepWork): Worker {
+function keepWorker(): Worker {
   // NEXT_RUNTIME: Next's server (its bundle holds the worker's own chunk); unset in tests and the tsx-run commands.
-  if (process.env.NEXT_RUNTIME) return new Worker(new URL('./keep-worker.ts', import.meta.url), { workerData });
+  if (process.env.NEXT_RUNTIME) return new Worker(new URL('./keep-worker.ts', import.meta.url));
   const entry = fileURLToPath(new URL('./keep-worker.ts', import.meta.url));
   const code = `require('tsx/cjs/api').require(${JSON.stringify(entry)}, ${JSON.stringify(entry)});`;
-  return new Worker(code, { eval: true, workerData });
+  return new Worker(code, { eval: true });
 }

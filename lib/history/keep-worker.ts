@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { setTimeout as pause } from 'node:timers/promises';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { StoreTarget } from '../config/store';
 import { boundedOut, connectStore } from '../store/connect';
 import { recordDelivered } from '../store/delivered';
@@ -13,11 +13,13 @@ import { versionOf, type Observer, type Version } from '../vocabulary/version';
  * pages, parsing them, naming each record's version (canonical JSON and its sha256) and writing each batch
  * (its versions into the history, its list into delivered_versions, one transaction) never take the serving
  * thread's time (ADR 0012). Before each batch is written the serving thread says when (it gives way to the
- * walks people are waiting for); memory holds one batch whatever the file's size.
+ * walks people are waiting for); memory holds one batch whatever the file's size. The worker stays for the
+ * next file (its modules are loaded once, not per file) until the serving thread closes it when idle.
  */
 
 export type ToServer = { type: 'ready' } | { type: 'done'; kept: number } | { type: 'failed'; message: string; bounded: boolean };
-export type FromServer = 'go';
+/** A file to keep (one at a time: the serving thread sends the next once this one is done), go for a batch, or close. */
+export type FromServer = { type: 'keep'; work: KeepWork } | { type: 'go' } | { type: 'close' };
 export interface KeepWork {
   file: string;
   batchSize: number;
@@ -27,13 +29,40 @@ export interface KeepWork {
   source: { id: string; by: Observer; deliveryId?: string | null };
 }
 
-const { file, batchSize, pauseMs, target, source } = workerData as KeepWork;
 const port = parentPort!;
-const told = () => new Promise<void>((resolve) => port.once('message', () => resolve()));
-const db = connectStore(target);
-let kept = 0;
+let go: (() => void) | null = null;
+const told = () => new Promise<void>((resolve) => (go = resolve));
 
-async function readBack(): Promise<void> {
+port.on('message', (message: FromServer) => {
+  if (message.type === 'go') {
+    const resolve = go;
+    go = null;
+    resolve?.();
+  } else if (message.type === 'keep') void keepFile(message.work);
+  else process.exit(0); // idle: the serving thread closes the worker (this ends the thread, not the process)
+});
+
+/** One file kept on a connection of its own, closed when the file is done (a test's store may go with it). */
+async function keepFile(work: KeepWork): Promise<void> {
+  const kept = { count: 0 };
+  let db: ReturnType<typeof connectStore> | null = null;
+  let message: ToServer;
+  try {
+    db = connectStore(work.target);
+    await readBack(work, db, kept);
+    message = { type: 'done', kept: kept.count };
+  } catch (error) {
+    message = { type: 'failed', message: (error as Error).message, bounded: boundedOut(error) };
+  }
+  await db?.destroy().catch(() => undefined);
+  port.postMessage(message);
+}
+
+async function readBack(
+  { file, batchSize, pauseMs, source }: KeepWork,
+  db: ReturnType<typeof connectStore>,
+  kept: { count: number },
+): Promise<void> {
   const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   const seen = new Set<string>();
   let batch: Version[] = [];
@@ -47,7 +76,7 @@ async function readBack(): Promise<void> {
       await recordVersionsIn(trx, versions, batchAt, source.by);
       await recordDelivered(trx, source.id, versions, batchAt, source.deliveryId ?? null);
     });
-    kept += versions.length;
+    kept.count += versions.length;
     batch = [];
     await pause(pauseMs);
   };
@@ -78,13 +107,3 @@ async function readBack(): Promise<void> {
     await handle.close();
   }
 }
-
-readBack()
-  .then(
-    (): ToServer => ({ type: 'done', kept }),
-    (error: unknown): ToServer => ({ type: 'failed', message: (error as Error).message, bounded: boundedOut(error) }),
-  )
-  .then(async (message) => {
-    await db.destroy().catch(() => undefined);
-    port.postMessage(message);
-  });

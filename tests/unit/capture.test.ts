@@ -8,6 +8,8 @@ import { trackWalk } from '@/lib/draining';
 import { deliveredCount } from '@/lib/store/delivered';
 import { openStore, type Store } from '@/lib/store/open';
 import { storeEngines } from '../support/store-engines';
+import { processSlot } from '@/lib/process-state';
+import type { Worker } from 'node:worker_threads';
 
 /** Keeping what a file delivered is background work: it gives way to the whole-set walks people are waiting for. */
 
@@ -64,6 +66,23 @@ describe.each(storeEngines())('keeping a file’s records on $name', (engine) =>
     expect(await capture.kept).toBe(1_000);
     expect(queries).toBe(0);
     expect(await deliveredCount(store.db, 'exp_off')).toBe(1_000);
+  });
+
+  it('keeps one file after another on the same worker (its modules loaded once), each on a connection of its own', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    const spool = await mkdtemp(path.join(tmpdir(), 'capture-'));
+    const threads: number[] = [];
+    for (const id of ['exp_one', 'exp_two']) {
+      const capture = startCapture(async () => store.db, { id, by: 'export' }, spool);
+      await capture.page(page(0, 300));
+      capture.finish(true);
+      expect(await capture.kept).toBe(300);
+      threads.push(processSlot<{ worker: Worker }>('historyKeeper').get()!.worker.threadId);
+    }
+    expect(threads[0]).toBeGreaterThan(0);
+    expect(threads[1]).toBe(threads[0]);
+    expect([await deliveredCount(store.db, 'exp_one'), await deliveredCount(store.db, 'exp_two')]).toEqual([300, 300]);
   });
 
   it('writes its spool file only as a new file: a link planted in its place is not followed', async () => {

@@ -206,17 +206,21 @@ export async function hasCorrections(db: Db, deliveryId: string): Promise<boolea
  * later version seen since shows; each record once. For one delivery, or for every delivery.
  */
 export async function countResettled(db: Db, sinceMs: number, deliveryId: string | null = null): Promise<number> {
+  // Driven from the versions first seen since then (a newer version came after the delivery, so after `sinceMs`),
+  // each looking up its record's deliveries before it (delivered_versions_pick): not from every delivered row,
+  // which grows with every export and run kept (350 ms for 480,000 rows on SQLite, on the serving thread).
   let select = db
-    .selectFrom('delivered_versions as d')
+    .selectFrom('record_versions as v')
+    .innerJoin('delivered_versions as d', (join) =>
+      join.onRef('d.pick_id', '=', 'v.pick_id').on('d.at_ms', '>=', sinceMs).onRef('d.at_ms', '<', 'v.first_ms'),
+    )
     .innerJoin('delivered_files as f', 'f.id', 'd.source')
     .innerJoin('record_bodies as was', 'was.digest', 'd.digest')
-    .innerJoin('record_versions as v', 'v.pick_id', 'd.pick_id')
     .innerJoin('record_bodies as now', 'now.digest', 'v.digest')
     .select((eb) => eb.fn.count<number>('d.pick_id').distinct().as('n'))
+    .where('v.first_ms', '>', sinceMs)
     .where('f.kind', '=', 'run')
-    .where('d.at_ms', '>=', sinceMs)
     .where('was.result', 'is not', null)
-    .whereRef('v.first_ms', '>', 'd.at_ms')
     .where((eb) => eb.or([eb('now.result', 'is', null), eb('now.result', '!=', eb.ref('was.result'))]));
   if (deliveryId !== null) select = select.where('f.delivery_id', '=', deliveryId);
   return Number((await select.executeTakeFirst())?.n ?? 0);

@@ -18,6 +18,7 @@ import { migration as m0016 } from './0016_token_owner_since';
 import { migration as m0017 } from './0017_key_compromised';
 import { migration as m0018 } from './0018_oidc_subject';
 import { migration as m0019 } from './0019_jobs';
+import { migration as m0020 } from './0020_delivered_by_record';
 
 /**
  * Versioned migrations, one a file (`NNNN_what.ts`), applied in name order at start by Kysely's Migrator on
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017_key_compromised': m0017,
   '0018_oidc_subject': m0018,
   '0019_jobs': m0019,
+  '0020_delivered_by_record': m0020,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -251,6 +251,7 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await sql`alter table users drop column oidc_sub`.execute(store.db);
     await sql`drop table job_runs`.execute(store.db);
     await sql`drop table job_leases`.execute(store.db);
+    await sql`drop index delivered_versions_pick`.execute(store.db);
     await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);

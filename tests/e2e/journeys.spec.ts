@@ -39,7 +39,9 @@ for (const role of ROLES)
       await expect(picks.rows).toHaveCount(50);
 
       await picks.filter({ Sport: 'Football' });
-      expect(await picks.ids()).toEqual((await sandboxApi<List>(`/picks?${q({ sport: 'Football', limit: '50' })}`)).data.map((p) => p.id));
+      await expect
+        .poll(() => picks.ids())
+        .toEqual((await sandboxApi<List>(`/picks?${q({ sport: 'Football', limit: '50' })}`)).data.map((p) => p.id));
       // One line a row: the sport, then its league and round.
       expect((await picks.rows.locator('.under > span:last-child').allInnerTexts()).filter((t) => !t.startsWith('Football · '))).toEqual(
         [],
@@ -47,31 +49,33 @@ for (const role of ROLES)
 
       await picks.filter({ League: 'Trinidad & Tobago Premier League' });
       await expect(page).toHaveURL(/league=Trinidad\+%26\+Tobago\+Premier\+League/);
-      expect(await picks.ids()).toEqual(
-        (await sandboxApi<List>(`/picks?${q({ sport: 'Football', league: 'Trinidad & Tobago Premier League', limit: '50' })}`)).data.map(
-          (p) => p.id,
-        ),
-      );
+      await expect
+        .poll(() => picks.ids())
+        .toEqual(
+          (await sandboxApi<List>(`/picks?${q({ sport: 'Football', league: 'Trinidad & Tobago Premier League', limit: '50' })}`)).data.map(
+            (p) => p.id,
+          ),
+        );
 
       await picks.filter({ Sport: '', League: '', Status: 'upcoming' });
-      expect(new Set(await picks.columnTexts('Status'))).toEqual(new Set(['upcoming']));
+      await expect.poll(async () => new Set(await picks.columnTexts('Status'))).toEqual(new Set(['upcoming']));
 
       await picks.filter({ Status: 'settled', Result: 'win' });
-      expect(new Set(await picks.columnTexts('Result'))).toEqual(new Set(['win']));
-      expect(new Set(await picks.columnTexts('Status'))).toEqual(new Set(['settled']));
+      await expect.poll(async () => new Set(await picks.columnTexts('Result'))).toEqual(new Set(['win']));
+      await expect.poll(async () => new Set(await picks.columnTexts('Status'))).toEqual(new Set(['settled']));
 
       await picks.filter({ Status: '', Result: '', from: e2eDay(-10), to: e2eDay(-8) });
       const inRange = await sandboxApi<List>(
         `/picks?${q({ from: `${e2eDay(-10)}T00:00:00.000Z`, to: `${e2eDay(-7)}T00:00:00.000Z`, limit: '50' })}`,
       );
       expect(inRange.data.length).toBeGreaterThan(0);
-      expect(await picks.ids()).toEqual(inRange.data.map((p) => p.id));
+      await expect.poll(() => picks.ids()).toEqual(inRange.data.map((p) => p.id));
 
       await picks.filter({ Sport: 'Basketball', Status: 'settled', 'Page size': '25', from: e2eDay(-19), to: '' });
       const combined = await sandboxApi<List>(
         `/picks?${q({ sport: 'Basketball', status: 'settled', from: `${e2eDay(-19)}T00:00:00.000Z`, limit: '25' })}`,
       );
-      expect(await picks.ids()).toEqual(combined.data.map((p) => p.id));
+      await expect.poll(() => picks.ids()).toEqual(combined.data.map((p) => p.id));
       if (role === 'viewer') await snapshot(page, 'picks-filtered');
     });
 
@@ -85,7 +89,7 @@ for (const role of ROLES)
 
       await page.getByRole('link', { name: 'Next →' }).first().click();
       await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
-      expect(await picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
+      await expect.poll(() => picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
       await page.getByRole('link', { name: 'Next →' }).first().click();
       await expect(page.getByTestId('page-number').first()).toHaveText('Page 3');
       const third = await picks.ids();
@@ -93,10 +97,10 @@ for (const role of ROLES)
 
       await page.getByRole('link', { name: '← Previous' }).first().click();
       await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
-      expect(await picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
+      await expect.poll(() => picks.ids()).toEqual(pageTwo.data.map((p) => p.id));
       await page.getByRole('link', { name: '← Previous' }).first().click();
       await expect(page.getByTestId('page-number').first()).toHaveText('Page 1');
-      expect(await picks.ids()).toEqual(first);
+      await expect.poll(() => picks.ids()).toEqual(first);
 
       await page.goBack();
       await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');

@@ -165,51 +165,58 @@ export async function listRuns(db: Db, deliveryId: string, limit = 100): Promise
   return rows.map(toRun);
 }
 
-/** The latest run of each delivery (the list page and the overview). */
+/**
+ * The latest run of each delivery (the list page and the overview, on every view). Driven from the deliveries,
+ * one index lookup each: runs grow by one a minute for a delivery every minute, and must not be scanned.
+ */
 export async function latestRuns(db: Db): Promise<Map<string, Run>> {
   const rows = await db
-    .selectFrom('delivery_runs as r')
-    .selectAll('r')
-    .where('r.started_ms', '=', (eb) =>
-      eb
-        .selectFrom('delivery_runs as s')
-        .select((e) => e.fn.max('s.started_ms').as('m'))
-        .whereRef('s.delivery_id', '=', 'r.delivery_id'),
+    .selectFrom('deliveries as d')
+    .innerJoin('delivery_runs as r', (join) =>
+      join.on('r.id', '=', (eb) =>
+        eb.selectFrom('delivery_runs as s').select('s.id').whereRef('s.delivery_id', '=', 'd.id').orderBy('s.started_ms', 'desc').limit(1),
+      ),
     )
+    .selectAll('r')
     .execute();
   return new Map(rows.map((row) => [row.delivery_id, toRun(row)]));
 }
 
-/** Per delivery (or for one), how many of its latest finished runs (up to `most`) delivered 0 records in a row. */
+/**
+ * Per delivery (or for one), how many of its latest finished runs (up to `most`) delivered 0 records in a row.
+ * Each delivery's runs are read from the `most`-th latest finished one on, through the index on start time.
+ */
 export async function emptyStreaks(db: Db, most = 3, deliveryId?: string): Promise<Map<string, number>> {
   const rows = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('delivery_runs')
-        .select((e) => [
-          'delivery_id',
-          'outcome',
-          'records',
-          e.fn
-            .agg<number>('row_number')
-            .over((o) => o.partitionBy('delivery_id').orderBy('started_ms', 'desc'))
-            .as('n'),
-        ])
-        .where('outcome', '!=', 'running')
-        .$if(deliveryId !== undefined, (q) => q.where('delivery_id', '=', deliveryId!))
-        .as('t'),
+    .selectFrom('deliveries as d')
+    // CROSS JOIN: SQLite keeps this order (deliveries outside), so the start-time bound below can use the index.
+    .crossJoin('delivery_runs as r')
+    .select(['r.delivery_id', 'r.outcome', 'r.records', 'r.started_ms'])
+    .whereRef('r.delivery_id', '=', 'd.id')
+    .where('r.outcome', '!=', 'running')
+    .where('r.started_ms', '>=', (eb) =>
+      eb.fn.coalesce(
+        eb
+          .selectFrom('delivery_runs as s')
+          .select('s.started_ms')
+          .whereRef('s.delivery_id', '=', 'd.id')
+          .where('s.outcome', '!=', 'running')
+          .orderBy('s.started_ms', 'desc')
+          .limit(1)
+          .offset(most - 1),
+        eb.lit(0),
+      ),
     )
-    .selectAll()
-    .where('n', '<=', most)
-    .orderBy('delivery_id')
-    .orderBy('n')
+    .$if(deliveryId !== undefined, (q) => q.where('d.id', '=', deliveryId!))
     .execute();
+  const latest = new Map<string, Array<(typeof rows)[number]>>();
+  for (const row of rows) latest.set(row.delivery_id, [...(latest.get(row.delivery_id) ?? []), row]);
   const streaks = new Map<string, number>();
-  const broken = new Set<string>();
-  for (const row of rows) {
-    if (broken.has(row.delivery_id)) continue;
-    if (row.outcome === 'complete' && Number(row.records) === 0) streaks.set(row.delivery_id, (streaks.get(row.delivery_id) ?? 0) + 1);
-    else broken.add(row.delivery_id);
+  for (const [id, runs] of latest) {
+    const newestFirst = runs.sort((a, b) => Number(b.started_ms) - Number(a.started_ms)).slice(0, most);
+    const streak = newestFirst.findIndex((run) => !(run.outcome === 'complete' && Number(run.records) === 0));
+    const length = streak === -1 ? newestFirst.length : streak;
+    if (length > 0) streaks.set(id, length);
   }
   return streaks;
 }

@@ -32,3 +32,16 @@ declare module '@/public/verify-picks-file.mjs' {
   }): Promise<{ checks: Check[]; attestation: Record<string, unknown> | null; manifest?: Record<string, unknown>; notes?: string[] }>;
   export function describeAttestation(attestation: Record<string, unknown> | null): string[];
 }
+
+// Types of the standalone check of saved events (public/verify-picks-events.mjs).
+declare module '@/public/verify-picks-events.mjs' {
+  export const RECEIPT_TYPE: string;
+  export function canonical(value: unknown): string;
+  export function eventHash(event: Record<string, unknown>): string;
+  export function readEvents(file: string): Promise<Record<string, unknown>[]>;
+  export function verifyEvents(
+    events: Record<string, unknown>[],
+    receiptJws: string,
+    keys: import('@/public/verify-picks-file.mjs').Jwk[],
+  ): { checks: { name: string; ok: boolean; detail: string }[]; statement: Record<string, unknown> | null };
+}

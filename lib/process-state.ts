@@ -19,6 +19,8 @@ export interface RequestContext {
   requestId: string;
   user: { role: string; email: string } | null;
   upstream: string[];
+  /** The answer is a stream held open (API v1's events): timed apart from requests answered at once. */
+  streamed?: boolean;
 }
 
 /** A request the server finished (or that was cut): it is counted and logged through `requests.finished`. */

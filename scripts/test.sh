@@ -19,6 +19,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ -n "${PG_BIN:-}" ] || m
 # nginx and systemd's unit checker: the documented deployment (docs/deployment.md) is run and checked as written.
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v openssl >/dev/null || missing+=(openssl) # the deployment test's TLS certificate
+command -v curl >/dev/null || missing+=(curl) # events.spec: a real client holding the event stream (curl -N)
 [ -x /usr/bin/systemd-analyze ] || missing+=(systemd)
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

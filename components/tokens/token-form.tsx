@@ -9,6 +9,7 @@ import type { TokenView } from '@/lib/tokens/view';
 import { cardClass } from '@/components/ui/card';
 import { SecretBox } from '@/components/ui/secret-box';
 import { leaguesForSports, type Vocabulary } from '@/lib/sport-leagues';
+import { CONTENT, CONTENT_LABELS } from '@/lib/vocabulary/tokens';
 
 /**
  * Making or changing an API token (POST /api/tokens, PATCH /api/tokens/<id>): its name, what it may read
@@ -157,15 +158,15 @@ export function TokenForm({
         <fieldset id="tok-content">
           <legend className={labelClass()}>Content</legend>
           <div className="mt-1 flex gap-5">
-            {['picks', 'results'].map((content) => (
+            {CONTENT.map((content) => (
               <label key={content} className="flex items-center gap-1.5">
                 <input
                   type="checkbox"
                   name="content"
                   value={content}
-                  defaultChecked={scope ? scope.content.includes(content as 'picks') : true}
+                  defaultChecked={scope ? scope.content.includes(content) : content !== 'changes'}
                 />
-                {content}
+                {CONTENT_LABELS[content]}
               </label>
             ))}
           </div>

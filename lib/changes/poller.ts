@@ -13,6 +13,7 @@ import { recordPoll } from '../store/feed-health';
 import type { Database } from '../store/schema';
 import type { ChangeKind } from '../vocabulary/changes';
 import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
+import { feedMoved } from '../events/tail';
 
 /**
  * The change feed's poller. Every instance runs the loop; the one holding the lease in the store polls,
@@ -118,8 +119,10 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
       requests,
       walk: walkSummary(report) ? describeWalk(report) : null,
       versions: [...versions.values()],
+      previousMs: previous ? previousState.completeMs : null,
     });
     await recordPoll(db, { at: startedMs, instance, outcome: 'complete', code: null, answers }).catch(() => undefined);
+    feedMoved();
     const byKind: Partial<Record<ChangeKind, number>> = {};
     if (entries > 0) for (const entry of plan.entries) for (const kind of entry.kinds) byKind[kind] = (byKind[kind] ?? 0) + 1;
     return { outcome: 'complete', entries, byKind, watched: delivered.size, requests, baseline: previous === null };

@@ -43,7 +43,7 @@ function create() {
     }),
     classSeconds: new Histogram({
       name: 'portal_http_class_request_duration_seconds',
-      help: 'Request duration by class of route (page, export, api_v1, delivery, api, probe, asset) and whether it failed (status >= 500)',
+      help: 'Request duration by class of route (page, export, api_v1, stream: event streams of API v1, delivery, api, probe, asset) and whether it failed (status >= 500)',
       labelNames: ['class', 'failed'],
       buckets: seconds,
       ...of,
@@ -192,11 +192,11 @@ export type Metrics = ReturnType<typeof create>;
 export const metrics = (): Metrics => processSlot<Metrics>('metrics').once(create);
 
 /** One request as scripts/portal-server.mjs saw it, by its route pattern (`metrics().route(pathname)`). */
-export function observeRequest(route: string, method: string, status: number, durationSeconds: number): void {
+export function observeRequest(route: string, method: string, status: number, durationSeconds: number, streamed = false): void {
   const m = metrics();
   m.http.inc({ route, method, status: String(status) });
   m.httpSeconds.observe({ route, method }, durationSeconds);
-  m.classSeconds.observe({ class: routeClass(route), failed: String(status >= 500) }, durationSeconds);
+  m.classSeconds.observe({ class: streamed ? 'stream' : routeClass(route), failed: String(status >= 500) }, durationSeconds);
 }
 
 /** One store query (lib/store/open.ts's `observe`). */

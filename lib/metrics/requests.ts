@@ -23,7 +23,7 @@ export function requestFinisher(config: PortalConfig): (request: FinishedRequest
     const logged = http.isLevelEnabled(level);
     if (!counted && !logged) return;
     const route = metrics().route(pathname);
-    if (counted) observeRequest(route, method, status, seconds);
+    if (counted) observeRequest(route, method, status, seconds, context.streamed === true);
     if (!logged) return;
     const { user, upstream, requestId } = context;
     http[level](

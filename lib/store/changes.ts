@@ -2,7 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kyse
 import type { ChangeEntry, ChangeKind, Display, Lifecycle, Plan, Snapshot } from '../vocabulary/changes';
 import type { Version } from '../vocabulary/version';
 import { takeFeed } from './change-feed';
-import { chunks, recordVersionsIn, recordWithdrawalsIn } from './history';
+import { chunks, recordVersionsIn, recordWithdrawalsIn, versionsAsOf } from './history';
 import type { ChangesTable, Database } from './schema';
 
 /**
@@ -65,6 +65,8 @@ export interface PollSummary {
   walk?: string | null;
   /** Every record's version as read, for the record history (absent: not kept). */
   versions?: readonly Version[];
+  /** When the poll before this one completed: the versions then are what changed records are compared with. */
+  previousMs?: number | null;
 }
 
 /** Applies a complete walk's plan, or nothing: the lease is checked (and held) first, inside the transaction. */
@@ -83,12 +85,32 @@ export async function applyPoll(db: Db, plan: Plan, summary: PollSummary): Promi
       polled_by: summary.instance,
     });
     if (!held) throw new LeaseLost();
+    // Numbers never go back: the feed keeps the last one given (an instance of the release before 0021 does not).
     const last = await trx
-      .selectFrom('changes')
-      .select((eb) => eb.fn.max('seq').as('seq'))
+      .selectFrom('change_feed')
+      .select((eb) => [
+        'last_seq',
+        eb
+          .selectFrom('changes')
+          .select((e) => e.fn.max('seq').as('m'))
+          .as('max_seq'),
+      ])
+      .where('name', '=', 'feed')
       .executeTakeFirst();
-    let seq = Number(last?.seq ?? 0);
+    let seq = Math.max(Number(last?.last_seq ?? 0), Number(last?.max_seq ?? 0));
     const detectedAt = new Date(summary.now).toISOString();
+    const digests = new Map((summary.versions ?? []).map((version) => [version.id, version.digest]));
+    const changed = plan.entries.filter((entry) =>
+      entry.kinds.some((kind) => kind === 'status' || kind === 'result' || kind === 'updated'),
+    );
+    const before =
+      summary.previousMs == null || changed.length === 0
+        ? new Map<string, string | null>()
+        : await versionsAsOf(
+            trx,
+            changed.map((entry) => entry.id),
+            summary.previousMs,
+          );
     for (const chunk of chunks(plan.entries, 400)) {
       await trx
         .insertInto('changes')
@@ -103,10 +125,13 @@ export async function applyPoll(db: Db, plan: Plan, summary: PollSummary): Promi
             display: JSON.stringify(entry.display),
             before: entry.before && JSON.stringify(entry.before),
             after: entry.after && JSON.stringify(entry.after),
+            digest: entry.kinds.includes('withdrawn') ? null : (digests.get(entry.id) ?? null),
+            prev_digest: before.get(entry.id) ?? null,
           })),
         )
         .execute();
     }
+    if (plan.entries.length > 0) await trx.updateTable('change_feed').set({ last_seq: seq }).where('name', '=', 'feed').execute();
     for (const chunk of chunks(plan.upserts, 400)) {
       await trx
         .insertInto('watched')

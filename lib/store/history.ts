@@ -177,3 +177,29 @@ async function storeBodies(trx: Db, versions: readonly Version[], at: number): P
     .execute();
   return fresh.length;
 }
+
+/** Each record's version as it was known at `ms` (its digest; null: seen withdrawn), for those that had one. */
+export async function versionsAsOf(db: Db, ids: readonly string[], ms: number): Promise<Map<string, string | null>> {
+  const known = new Map<string, string | null>();
+  for (const chunk of chunks(ids)) {
+    const rows = await db
+      .selectFrom('record_versions as v')
+      .select(['v.pick_id', 'v.digest'])
+      .where('v.pick_id', 'in', chunk)
+      .where('v.first_ms', '<=', ms)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('record_versions as w')
+              .select('w.seq')
+              .whereRef('w.pick_id', '=', 'v.pick_id')
+              .whereRef('w.seq', '>', 'v.seq')
+              .where('w.first_ms', '<=', ms),
+          ),
+        ),
+      )
+      .execute();
+    for (const row of rows) known.set(row.pick_id, row.digest);
+  }
+  return known;
+}

@@ -122,6 +122,10 @@ export interface ChangesTable {
   display: string;
   before: string | null;
   after: string | null;
+  /** The record's version the poll saw (record_bodies), null when withdrawn or written before 0021. */
+  digest: string | null;
+  /** The version the feed saw at its poll before, when the record changed (its changed fields are the difference). */
+  prev_digest: string | null;
 }
 
 /** One row ('feed'): the polling lease and the last polls' outcome. */
@@ -139,6 +143,8 @@ export interface ChangeFeedTable {
   requests: Generated<number>;
   polls: Generated<number>;
   polled_by: string | null;
+  /** The last entry number given: numbers never go back, even when every entry has been pruned (0021). */
+  last_seq: Generated<number>;
   /** An admin asked for a poll now ("Poll now"); the holder polls at its next check if this is after started_ms. */
   requested_ms: number | null;
   /** The last complete poll's walk, in words, when the upstream moved under it. */

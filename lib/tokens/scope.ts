@@ -18,6 +18,7 @@ export { CONTENT, type Content, type TokenScope } from '../vocabulary/tokens';
 export const MAX_RATE_PER_MINUTE = 6_000;
 export const MAX_DAILY_RECORDS = 50_000_000;
 const MAX_LIFETIME_MS = 2 * 366 * 86_400_000;
+const CONTENT_WORDS = 'must list "picks", "results" or both, and "changes" for the event stream';
 const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|\+00:00)$/;
 
 const utcTime = (what: string) =>
@@ -52,8 +53,8 @@ const fields = {
       'must be one line of printable text (no line breaks or control characters)',
     ),
   content: z
-    .array(z.enum(CONTENT, { error: 'must list "picks", "results" or both' }), { error: 'must list "picks", "results" or both' })
-    .min(1, 'must list "picks", "results" or both'),
+    .array(z.enum(CONTENT, { error: CONTENT_WORDS }), { error: CONTENT_WORDS })
+    .refine((content) => content.includes('picks') || content.includes('results'), CONTENT_WORDS),
   sports: names('sports'),
   leagues: names('leagues'),
   from: utcTime('the first event time').nullable(),
@@ -192,6 +193,7 @@ export function checkTokenSettings(
 export const CONTENT_FIELDS: Record<Content, readonly string[]> = {
   picks: ['odds', 'oddsFormat', 'bookmaker', 'probability', 'confidenceTier', 'reasoning'],
   results: ['result', 'settledAt'],
+  changes: [],
 };
 
 /** The fields a scope leaves out of every record (none when it holds every content). */

@@ -11,10 +11,12 @@ import { listAnswer } from './v1-list';
 import { inScope, projectRecord, withheldFields, type Content } from './scope';
 import { countUse } from './usage';
 import { toV1Error, V1Error, V1_HEADERS, v1ErrorBody } from './v1-errors';
+import { eventsPageAnswer } from '../events/page';
+import { receiptAnswer } from '../events/receipt';
 
 /**
  * The portal's API v1 for the partner's systems (docs/api-v1.md): GET /api/v1/me, /picks, /picks/<id>,
- * /results and /health, answered for `Authorization: Bearer <token>` as the spec describes the upstream —
+ * /results, /health and /events (JSON pages; the stream is lib/events/http.ts), answered for `Authorization: Bearer <token>` as the spec describes the upstream —
  * same envelope, filters, paging, error body and codes, private non-cacheable answers — inside the token's
  * scope. Every answer is counted to the token's use. Served by scripts/portal-server.mjs before Next (ADR
  * 0013; lib/tokens/v1-http.ts), and by the route handlers under app/api/v1 under any other server.
@@ -63,8 +65,17 @@ const needs = (token: ApiToken, content: Content) => {
 };
 
 /** Which endpoint a path is: null when it is none of API v1's. */
-export function v1Endpoint(pathname: string): { name: 'me' | 'health' | 'picks' | 'results' } | { name: 'pick'; id: string } | null {
-  const fixed = { '/api/v1/me': 'me', '/api/v1/health': 'health', '/api/v1/picks': 'picks', '/api/v1/results': 'results' } as const;
+export function v1Endpoint(
+  pathname: string,
+): { name: 'me' | 'health' | 'picks' | 'results' | 'events' | 'receipt' } | { name: 'pick'; id: string } | null {
+  const fixed = {
+    '/api/v1/me': 'me',
+    '/api/v1/health': 'health',
+    '/api/v1/picks': 'picks',
+    '/api/v1/results': 'results',
+    '/api/v1/events': 'events',
+    '/api/v1/events/receipt': 'receipt',
+  } as const;
   if (pathname in fixed) return { name: fixed[pathname as keyof typeof fixed] };
   const pick = /^\/api\/v1\/picks\/([^/]+)$/.exec(pathname);
   if (!pick) return null;
@@ -99,6 +110,10 @@ export async function serveV1(request: V1Request, method: string): Promise<V1Res
       return answer(request, meAnswer);
     case 'health':
       return answer(request, healthAnswer);
+    case 'events':
+      return answer(request, ({ token, requestId: id }) => eventsPageAnswer(request, token, id));
+    case 'receipt':
+      return answer(request, ({ token, requestId: id }) => receiptAnswer(request, token, id));
   }
 }
 

@@ -1,7 +1,10 @@
 /** What an API token may read (lib/tokens/scope.ts checks it; the store keeps it with the token). */
 
-export const CONTENT = ['picks', 'results'] as const;
+/** `changes`: the change feed pushed as events (GET /api/v1/events), its records read as `picks` and `results` allow. */
+export const CONTENT = ['picks', 'results', 'changes'] as const;
 export type Content = (typeof CONTENT)[number];
+
+export const CONTENT_LABELS: Record<Content, string> = { picks: 'picks', results: 'results', changes: 'changes (events)' };
 
 export interface TokenScope {
   content: Content[];

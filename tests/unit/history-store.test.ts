@@ -252,6 +252,9 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await sql`drop table job_runs`.execute(store.db);
     await sql`drop table job_leases`.execute(store.db);
     await sql`drop index delivered_versions_pick`.execute(store.db);
+    await sql`alter table changes drop column digest`.execute(store.db);
+    await sql`alter table changes drop column prev_digest`.execute(store.db);
+    await sql`alter table change_feed drop column last_seq`.execute(store.db);
     await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);

@@ -66,6 +66,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0018_oidc_subject',
       '0019_jobs',
       '0020_delivered_by_record',
+      '0021_events',
     ]);
   });
 

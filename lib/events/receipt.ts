@@ -1,0 +1,73 @@
+import 'server-only';
+import { getConfig } from '../config';
+import { signDocument } from '../proof/signer';
+import type { ApiToken } from '../store/tokens';
+import { V1Error } from '../tokens/v1-errors';
+import type { V1Request } from '../tokens/v1-request';
+import { needsChanges, onStore } from './page';
+import { firstEventSeqSince, lastEventSeq } from '../store/events';
+import { hashAtOrBefore, readEventsAfter } from './read';
+
+/**
+ * GET /api/v1/events/receipt?from=&to=: a statement, signed with the key the manifests use (same JWK Set, type
+ * picks-events-receipt+json), of the token's events from `from` to `to`: how many, the hash of the event before
+ * the first, and the last one's hash. With it the offline verifier (public/verify-picks-events.mjs) shows that a
+ * consumer's saved events are all of them, unaltered, none added.
+ */
+
+export const RECEIPT_TYPE = 'picks-events-receipt+json';
+const MAX_SPAN = 1_000_000;
+const WHOLE = /^(0|[1-9]\d{0,15})$/;
+
+function range(request: V1Request): { from: number; to: number } {
+  const params = request.url.searchParams;
+  const problems: string[] = [];
+  for (const key of new Set(params.keys()))
+    if (key !== 'from' && key !== 'to') problems.push(`${key.slice(0, 40)} is not a parameter of the receipt (from, to)`);
+  const id = (name: 'from' | 'to') => {
+    const value = params.get(name);
+    if (value !== null && WHOLE.test(value) && Number(value) >= 1) return Number(value);
+    problems.push(`${name} must be an event id (a whole number from 1)`);
+    return 0;
+  };
+  const from = id('from');
+  const to = id('to');
+  if (from && to && to < from) problems.push('to must not be before from');
+  if (from && to && to - from >= MAX_SPAN) problems.push(`a receipt covers at most ${MAX_SPAN} ids: ask for several`);
+  if (problems.length > 0) throw new V1Error(400, 'INVALID_FILTERS', `One or more parameters are invalid: ${problems.join('; ')}.`);
+  return { from, to };
+}
+
+export async function receiptAnswer(request: V1Request, token: ApiToken, requestId: string): Promise<{ body: string; records: number }> {
+  needsChanges(token);
+  const { from, to } = range(request);
+  const days = getConfig().EVENTS_RETENTION_DAYS;
+  const statement = await onStore(async (db) => {
+    const last = await lastEventSeq(db);
+    if (to > last) throw new V1Error(400, 'INVALID_FILTERS', `One or more parameters are invalid: to is after the last event (${last}).`);
+    const first = (await firstEventSeqSince(db, new Date(Date.now() - days * 86_400_000).toISOString())) ?? last + 1;
+    if (from < first)
+      throw new V1Error(400, 'INVALID_FILTERS', `One or more parameters are invalid: from is before the oldest event kept (${first}).`);
+    const prev = await hashAtOrBefore(db, token.scope, from - 1);
+    let count = 0;
+    let lastHash: string | null = null;
+    let lastId: number | null = null;
+    let firstId: number | null = null;
+    for (let cursor = from - 1, link = prev; cursor < to;) {
+      const read = await readEventsAfter(db, token.scope, cursor, 1_000, link);
+      const inside = read.events.filter((event) => event.seq <= to);
+      for (const event of inside) {
+        count += 1;
+        firstId ??= event.seq;
+        lastId = event.seq;
+        lastHash = event.hash;
+      }
+      if (read.events.length === 0 || inside.length < read.events.length || read.scanned <= cursor) break;
+      cursor = read.scanned;
+      link = read.events.at(-1)!.hash;
+    }
+    return { tokenId: token.id, from, to, count, firstId, lastId, prev, lastHash, issuedAt: new Date().toISOString() };
+  });
+  const { jws } = await signDocument(statement, RECEIPT_TYPE);
+  return { body: JSON.stringify({ receipt: statement, jws, requestId }), records: 0 };
+}

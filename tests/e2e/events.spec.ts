@@ -1,0 +1,294 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { EventSource } from 'eventsource';
+import pg from 'pg';
+import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
+import { startCuttingProxy } from '../support/cutting-proxy';
+import { expect, test } from './fixtures';
+import { E2E, upstreamEnv } from './ports';
+import { logFd, waitUntil, type Instance } from './support/instances';
+import { sessionCookie } from './support/session';
+import { startStaffPortal } from './support/staff-portal';
+
+/**
+ * API v1's event stream end to end, without a browser: a portal started with `npm start` watching a sandbox of
+ * this spec's own, whose clock the test moves. Real clients — the `eventsource` package (the WHATWG EventSource)
+ * and `curl -N` — receive the events; a proxy cuts the stream in the middle of a burst, twice, and the client
+ * resumes with Last-Event-ID. What arrives is compared with the change feed's own download for the same scope.
+ */
+
+const SANDBOX = 'http://127.0.0.1:4243';
+const PORT = 3244;
+const PAIR = [3245, 3246] as const;
+const KEY = E2E.sandboxKey;
+const DAY = 86_400_000;
+let sandbox: ChildProcess;
+let portal: Instance & { dataDir: string };
+let db: Database.Database;
+let admin = '';
+const tokens: Record<string, { id: string; token: string }> = {};
+
+type Event = { seq: number; type: string; pickId: string; record: Record<string, unknown> | null; prev: string | null; hash: string };
+
+const hook = async (name: string, body: unknown) =>
+  expect((await fetch(`${SANDBOX}/__sandbox/${name}`, { method: 'POST', body: JSON.stringify(body) })).status).toBe(200);
+const feed = () =>
+  db.prepare('select polls, outcome, last_seq from change_feed').get() as { polls: number; outcome: string; last_seq: number };
+const v1 = (pathname: string, token: string, headers: Record<string, string> = {}) =>
+  fetch(`${portal.origin}/api/v1${pathname}`, { headers: { Authorization: `Bearer ${token}`, ...headers } });
+
+async function pollNow(): Promise<void> {
+  const polls = feed().polls;
+  const res = await fetch(`${portal.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: admin, origin: portal.origin } });
+  expect(res.status).toBe(202);
+  await waitUntil(async () => feed().polls > polls && feed().outcome === 'complete', 'a poll', 60_000);
+}
+
+/** Every event of a token after `after`, through the JSON pages. */
+async function pages(token: string, after: number): Promise<Event[]> {
+  const out: Event[] = [];
+  for (let cursor = after; ;) {
+    const res = await v1(`/events?after=${cursor}&limit=100`, token);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: Event[]; page: { nextAfter: number; hasMore: boolean } };
+    out.push(...body.data);
+    if (!body.page.hasMore) return out;
+    cursor = body.page.nextAfter;
+  }
+}
+
+/** The change feed's own entries for a league (all when null), as people download them. */
+async function feedEntries(league: string | null): Promise<string[]> {
+  const res = await fetch(`${portal.origin}/api/changes?format=json${league ? `&league=${encodeURIComponent(league)}` : ''}`, {
+    headers: { cookie: admin },
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { id: string }[] }).data.map((entry) => entry.id);
+}
+
+async function makeToken(name: string, scope: Record<string, unknown>) {
+  const res = await fetch(`${portal.origin}/api/tokens`, {
+    method: 'POST',
+    headers: { cookie: admin, origin: portal.origin, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      scope: { sports: [], leagues: [], ...scope },
+      expiresAt: new Date(Date.now() + 30 * DAY).toISOString(),
+      ratePerMinute: 6_000,
+      dailyRecords: 10_000_000,
+    }),
+  });
+  const body = (await res.json()) as { id: string; token: string };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  tokens[name] = body;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
+    env: {
+      ...process.env,
+      SANDBOX_PORT: '4243',
+      SANDBOX_TEST_HOOKS: '1',
+      SANDBOX_RATE_LIMIT: '0',
+      SANDBOX_NOW: new Date().toISOString(),
+      SANDBOX_FULL_KEY: KEY,
+    },
+    stdio: ['ignore', 'ignore', logFd('sandbox-4243')],
+  });
+  await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
+  // An hour between polls: the spec asks for each poll itself ("Poll now").
+  portal = await startStaffPortal(PORT, {
+    label: 'events',
+    roles: ['admin'],
+    env: { ...upstreamEnv(SANDBOX, KEY), AUTH_SECRET: 'events-spec-secret-0123456789-abcdef', CHANGES_POLL_SECONDS: '3600' },
+  });
+  db = new Database(path.join(portal.dataDir, 'portal.sqlite'), { readonly: true });
+  admin = await sessionCookie(portal.origin, 'admin');
+  await waitUntil(async () => feed().polls >= 1 && feed().outcome === 'complete', 'the baseline poll', 60_000);
+  await makeToken('everything', { content: ['picks', 'results', 'changes'] });
+  await makeToken('plain', { content: ['picks', 'results'] });
+});
+
+test.afterAll(async () => {
+  db?.close();
+  await portal?.stop();
+  if (sandbox && sandbox.exitCode === null && sandbox.signalCode === null) {
+    sandbox.kill('SIGTERM');
+    await once(sandbox, 'exit');
+  }
+});
+
+test('an EventSource cut twice mid-burst resumes with Last-Event-ID: every event of the feed once, linked', async () => {
+  test.setTimeout(120_000);
+  const start = feed().last_seq;
+  const proxy = await startCuttingProxy({ host: '127.0.0.1', port: PORT }, [6_000, 20_000]);
+  const received: Event[] = [];
+  const source = new EventSource(`${proxy.url}/api/v1/events`, {
+    fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, Authorization: `Bearer ${tokens.everything!.token}` } }),
+  });
+  const take = (message: MessageEvent) => received.push(JSON.parse(message.data as string) as Event);
+  for (const type of ['pick.published', 'pick.changed', 'pick.settled', 'pick.withdrawn', 'pick.restored'])
+    source.addEventListener(type, take);
+  try {
+    await waitUntil(async () => source.readyState === EventSource.OPEN, 'the stream to open', 10_000);
+    await hook('clock', { advanceMs: 24 * 3_600_000 });
+    await pollNow();
+    const expected = await pages(tokens.everything!.token, start);
+    expect(expected.length).toBeGreaterThan(40);
+    await waitUntil(async () => received.length >= expected.length, `${expected.length} events (have ${received.length})`, 60_000);
+    expect(proxy.cuts()).toEqual([0, 1]);
+    expect(proxy.connections()).toBeGreaterThanOrEqual(3);
+    // Exactly the feed's events, none twice, in order, each linked to the one before across the cuts.
+    expect(received.map((e) => e.seq)).toEqual(expected.map((e) => e.seq));
+    expect(received).toEqual(expected);
+    for (let i = 1; i < received.length; i += 1) expect(received[i]!.prev).toBe(received[i - 1]!.hash);
+    expect(received.map((e) => e.pickId).sort()).toEqual((await feedEntries(null)).sort());
+  } finally {
+    source.close();
+    await proxy.close();
+  }
+});
+
+test('curl -N with a token narrowed to one league receives that league only, with the heartbeat', async () => {
+  test.setTimeout(60_000);
+  const everything = await pages(tokens.everything!.token, 0);
+  const league = everything[Math.floor(everything.length / 2)]!.record!.league as string;
+  await makeToken('one league', { content: ['picks', 'results', 'changes'], leagues: [league] });
+  const curl = spawn('curl', [
+    '-N',
+    '-s',
+    '--max-time',
+    '6',
+    '-H',
+    'Accept: text/event-stream',
+    '-H',
+    `Authorization: Bearer ${tokens['one league']!.token}`,
+    `${portal.origin}/api/v1/events?after=0`,
+  ]);
+  let text = '';
+  curl.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  await once(curl, 'exit');
+  expect(text).toMatch(/^retry: 3000\n: alive \d{4}-\d{2}-\d{2}T[\d:.]+Z; last poll \d{4}-\d{2}-\d{2}T[\d:.]+Z\n\n/);
+  const frames = text.split('\n\n').filter((frame) => frame.includes('\ndata: '));
+  const events = frames.map((frame) => JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Event);
+  expect(events.length).toBeGreaterThan(2);
+  expect(events.every((e) => e.record === null || e.record.league === league)).toBe(true);
+  expect(events.map((e) => e.pickId).sort()).toEqual((await feedEntries(league)).sort());
+  expect(frames[0]).toMatch(new RegExp(`^id: ${events[0]!.seq}\nevent: ${events[0]!.type.replace('.', '\\.')}\ndata: `));
+});
+
+test("refuses a token without the content, names every wrong parameter, and ends a revoked token's stream within 10 s", async () => {
+  test.setTimeout(60_000);
+  const refused = await v1('/events', tokens.plain!.token, { Accept: 'text/event-stream' });
+  expect(refused.status).toBe(403);
+  expect(((await refused.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+    code: 'OUT_OF_SCOPE',
+    message: expect.stringContaining('"changes"'),
+  });
+  const bad = await v1('/events?after=-1&limit=5000&sport=Football', tokens.everything!.token);
+  expect(bad.status).toBe(400);
+  const said = ((await bad.json()) as { error: { message: string } }).error.message;
+  expect(said).toMatch(/sport is not a parameter/);
+  expect(said).toMatch(/after must be an event id/);
+  expect(said).toMatch(/limit must be a whole number from 1 to 1000/);
+  const ahead = await v1(`/events?after=${feed().last_seq + 10}`, tokens.everything!.token);
+  expect(ahead.status).toBe(400);
+
+  await makeToken('to revoke', { content: ['picks', 'changes'] });
+  const stream = await v1('/events', tokens['to revoke']!.token, { Accept: 'text/event-stream' });
+  expect(stream.status).toBe(200);
+  expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+  const reader = stream.body!.getReader();
+  const revoked = await fetch(`${portal.origin}/api/tokens/${tokens['to revoke']!.id}`, {
+    method: 'DELETE',
+    headers: { cookie: admin, origin: portal.origin },
+  });
+  expect(revoked.status).toBe(204);
+  const at = Date.now();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += Buffer.from(value).toString('utf8');
+  }
+  expect(Date.now() - at).toBeLessThan(10_000);
+  expect(text).toMatch(/event: closed\ndata: \{"code":"UNAUTHORIZED","message":"Missing or invalid credentials\."\}\n\n$/);
+});
+
+test.describe.serial('two instances on one PostgreSQL', () => {
+  let pgServer: TestPostgres | null = null;
+  let client: pg.Client;
+  const pair: Instance[] = [];
+  const lastSeq = async () => Number((await client.query('select last_seq from change_feed')).rows[0].last_seq);
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    pgServer = await startPostgres();
+    if (!pgServer) {
+      test.skip(true, postgresMissing('the two-instance event stream test'));
+      return;
+    }
+    const url = await pgServer.createDatabase('events');
+    client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const env = { ...upstreamEnv(SANDBOX, KEY), AUTH_SECRET: 'events-spec-secret-0123456789-abcdef', DATABASE_URL: url };
+    // A polls (when asked); B never does: B's streams learn of A's entries through the store.
+    pair.push(await startStaffPortal(PAIR[0], { label: 'events-a', roles: ['admin'], env: { ...env, CHANGES_POLL_SECONDS: '3600' } }));
+    pair.push(await startStaffPortal(PAIR[1], { label: 'events-b', roles: ['admin'], env: { ...env, CHANGES_POLL_SECONDS: '0' } }));
+    await waitUntil(async () => (await client.query('select polls from change_feed')).rows[0].polls >= 1, "A's baseline poll", 60_000);
+  });
+  test.afterAll(async () => {
+    await client?.end();
+    await Promise.all(pair.map((instance) => instance.stop()));
+    pgServer?.destroy();
+  });
+
+  test('an event recorded by one instance reaches a stream held on the other within 2 s', async () => {
+    test.setTimeout(120_000);
+    const [a, b] = pair as [Instance, Instance];
+    const cookieA = await sessionCookie(a.origin, 'admin');
+    const made = await fetch(`${a.origin}/api/tokens`, {
+      method: 'POST',
+      headers: { cookie: cookieA, origin: a.origin, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'across instances',
+        scope: { content: ['picks', 'results', 'changes'], sports: [], leagues: [] },
+        expiresAt: new Date(Date.now() + 30 * DAY).toISOString(),
+        ratePerMinute: 6_000,
+        dailyRecords: 10_000_000,
+      }),
+    });
+    expect(made.status).toBe(201);
+    const { token } = (await made.json()) as { token: string };
+    const stream = await fetch(`${b.origin}/api/v1/events`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    let received = 0;
+    const firstEvent = (async () => {
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error('the stream ended');
+        text += Buffer.from(value).toString('utf8');
+        if (/\nevent: pick\./.test(text)) return (received = Date.now());
+      }
+    })();
+    const before = await lastSeq();
+    await hook('clock', { advanceMs: 3_600_000 });
+    const asked = await fetch(`${a.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: cookieA, origin: a.origin } });
+    expect(asked.status).toBe(202);
+    // When A's entries were committed, seen from the store every 20 ms.
+    const deadline = Date.now() + 60_000;
+    while ((await lastSeq()) === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const committed = Date.now();
+    expect(await lastSeq()).toBeGreaterThan(before);
+    await firstEvent;
+    await reader.cancel();
+    expect(received - committed).toBeLessThan(2_000);
+  });
+});

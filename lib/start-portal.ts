@@ -6,6 +6,7 @@ import { setAtRestKey } from './store/at-rest';
 import { sealWebhookUrls } from './store/seal-urls';
 import { notePortalRunning } from './store/backup';
 import { pruneHourly } from './jobs/pruning';
+import { checkpointEvents } from './events/checkpoints';
 import { recordSettingsChange } from './audit/settings';
 import { importSavedAuditEntries } from './audit/outbox';
 import { startAlerts } from './alerts/start';
@@ -81,6 +82,7 @@ export async function startPortal(): Promise<void> {
     startChangeFeed(store, config);
     startDeliveries(store, config);
     startAlerts(store, config);
+    checkpointEvents(store.db, config.EVENTS_RETENTION_DAYS);
     // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.
     server.shutdown = () => shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000, config.PORTAL_DATA_DIR);
   } catch (error) {

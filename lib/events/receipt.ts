@@ -5,7 +5,7 @@ import type { ApiToken } from '../store/tokens';
 import { V1Error } from '../tokens/v1-errors';
 import type { V1Request } from '../tokens/v1-request';
 import { needsChanges, onStore } from './page';
-import { firstEventSeqSince, lastEventSeq } from '../store/events';
+import { checkpointsAfter, firstEventSeqSince, lastEventSeq } from '../store/events';
 import { hashAtOrBefore, readEventsAfter } from './read';
 
 /**
@@ -70,4 +70,32 @@ export async function receiptAnswer(request: V1Request, token: ApiToken, request
   });
   const { jws } = await signDocument(statement, RECEIPT_TYPE);
   return { body: JSON.stringify({ receipt: statement, jws, requestId }), records: 0 };
+}
+
+/** GET /api/v1/events/checkpoints?after=: the token's signed checkpoints ending after `after` (0: all), oldest first. */
+export async function checkpointsAnswer(
+  request: V1Request,
+  token: ApiToken,
+  requestId: string,
+): Promise<{ body: string; records: number }> {
+  needsChanges(token);
+  const params = request.url.searchParams;
+  const problems: string[] = [];
+  for (const key of new Set(params.keys()))
+    if (key !== 'after' && key !== 'limit') problems.push(`${key.slice(0, 40)} is not a parameter of the checkpoints (after, limit)`);
+  const after = params.get('after') ?? '0';
+  if (!WHOLE.test(after)) problems.push('after must be an event id (a whole number, 0 for all)');
+  const limit = params.get('limit') ?? '100';
+  if (!WHOLE.test(limit) || Number(limit) < 1 || Number(limit) > 1_000) problems.push('limit must be a whole number from 1 to 1000');
+  if (problems.length > 0) throw new V1Error(400, 'INVALID_FILTERS', `One or more parameters are invalid: ${problems.join('; ')}.`);
+  const kept = await onStore((db) => checkpointsAfter(db, token.id, Number(after), Number(limit)));
+  const data = kept.map((c) => ({
+    from: c.fromSeq,
+    to: c.toSeq,
+    count: c.count,
+    lastHash: c.lastHash,
+    signedAt: new Date(c.atMs).toISOString(),
+    jws: c.jws,
+  }));
+  return { body: JSON.stringify({ data, requestId }), records: 0 };
 }

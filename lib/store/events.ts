@@ -102,3 +102,66 @@ export async function versionBodies(db: Db, digests: Iterable<string>): Promise<
   }
   return bodies;
 }
+
+export interface EventCheckpoint {
+  tokenId: string;
+  fromSeq: number;
+  toSeq: number;
+  count: number;
+  lastHash: string | null;
+  jws: string;
+  atMs: number;
+}
+
+/** The token's latest signed checkpoint. */
+export async function lastCheckpoint(db: Db, tokenId: string): Promise<EventCheckpoint | null> {
+  const row = await db
+    .selectFrom('event_checkpoints')
+    .selectAll()
+    .where('token_id', '=', tokenId)
+    .orderBy('to_seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toCheckpoint(row) : null;
+}
+
+/** The token's checkpoints ending after `after`, oldest first. */
+export async function checkpointsAfter(db: Db, tokenId: string, after: number, limit: number): Promise<EventCheckpoint[]> {
+  const rows = await db
+    .selectFrom('event_checkpoints')
+    .selectAll()
+    .where('token_id', '=', tokenId)
+    .where('to_seq', '>', after)
+    .orderBy('to_seq')
+    .limit(limit)
+    .execute();
+  return rows.map(toCheckpoint);
+}
+
+/** Keeps a checkpoint; false when one to that number was kept already (another instance signed it). */
+export async function keepCheckpoint(db: Db, checkpoint: EventCheckpoint): Promise<boolean> {
+  const result = await db
+    .insertInto('event_checkpoints')
+    .values({
+      token_id: checkpoint.tokenId,
+      to_seq: checkpoint.toSeq,
+      from_seq: checkpoint.fromSeq,
+      count: checkpoint.count,
+      last_hash: checkpoint.lastHash,
+      jws: checkpoint.jws,
+      at_ms: checkpoint.atMs,
+    })
+    .onConflict((oc) => oc.columns(['token_id', 'to_seq']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+const toCheckpoint = (row: Selectable<Database['event_checkpoints']>): EventCheckpoint => ({
+  tokenId: row.token_id,
+  fromSeq: Number(row.from_seq),
+  toSeq: Number(row.to_seq),
+  count: Number(row.count),
+  lastHash: row.last_hash,
+  jws: row.jws,
+  atMs: Number(row.at_ms),
+});

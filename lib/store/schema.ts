@@ -276,4 +276,16 @@ export interface Database {
   token_usage: TokenUsageTable;
   job_runs: JobRunsTable;
   job_leases: JobLeasesTable;
+  event_checkpoints: EventCheckpointsTable;
+}
+
+/** A signed checkpoint of a token's event stream (0022): its events from `from_seq` to `to_seq`, how many, the last hash. */
+export interface EventCheckpointsTable {
+  token_id: string;
+  to_seq: number;
+  from_seq: number;
+  count: number;
+  last_hash: string | null;
+  jws: string;
+  at_ms: number;
 }

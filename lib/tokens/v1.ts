@@ -12,7 +12,7 @@ import { inScope, projectRecord, withheldFields, type Content } from './scope';
 import { countUse } from './usage';
 import { toV1Error, V1Error, V1_HEADERS, v1ErrorBody } from './v1-errors';
 import { eventsPageAnswer } from '../events/page';
-import { receiptAnswer } from '../events/receipt';
+import { checkpointsAnswer, receiptAnswer } from '../events/receipt';
 
 /**
  * The portal's API v1 for the partner's systems (docs/api-v1.md): GET /api/v1/me, /picks, /picks/<id>,
@@ -67,7 +67,7 @@ const needs = (token: ApiToken, content: Content) => {
 /** Which endpoint a path is: null when it is none of API v1's. */
 export function v1Endpoint(
   pathname: string,
-): { name: 'me' | 'health' | 'picks' | 'results' | 'events' | 'receipt' } | { name: 'pick'; id: string } | null {
+): { name: 'me' | 'health' | 'picks' | 'results' | 'events' | 'receipt' | 'checkpoints' } | { name: 'pick'; id: string } | null {
   const fixed = {
     '/api/v1/me': 'me',
     '/api/v1/health': 'health',
@@ -75,6 +75,7 @@ export function v1Endpoint(
     '/api/v1/results': 'results',
     '/api/v1/events': 'events',
     '/api/v1/events/receipt': 'receipt',
+    '/api/v1/events/checkpoints': 'checkpoints',
   } as const;
   if (pathname in fixed) return { name: fixed[pathname as keyof typeof fixed] };
   const pick = /^\/api\/v1\/picks\/([^/]+)$/.exec(pathname);
@@ -114,6 +115,8 @@ export async function serveV1(request: V1Request, method: string): Promise<V1Res
       return answer(request, ({ token, requestId: id }) => eventsPageAnswer(request, token, id));
     case 'receipt':
       return answer(request, ({ token, requestId: id }) => receiptAnswer(request, token, id));
+    case 'checkpoints':
+      return answer(request, ({ token, requestId: id }) => checkpointsAnswer(request, token, id));
   }
 }
 

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pollOnce, type FeedSettings } from '@/lib/changes/poller';
 import { AheadOfFeed, hashAtOrBefore, readEventsAfter, resumePoint } from '@/lib/events/read';
@@ -5,7 +8,15 @@ import type { PickEvent } from '@/lib/events/shape';
 import { createPicksClient } from '@/lib/picks-api/client';
 import { claimFeedLease } from '@/lib/store/change-feed';
 import { pruneChanges, readChanges } from '@/lib/store/changes';
-import { lastEventSeq } from '@/lib/store/events';
+import { checkpointsAfter, lastEventSeq } from '@/lib/store/events';
+import { checkpointAll } from '@/lib/events/checkpoints';
+import { canonicalBytes } from '@/lib/proof/canonical';
+import { parseSigningKey } from '@/lib/proof/keys';
+import { signWith } from '@/lib/proof/signer';
+import { insertToken } from '@/lib/store/tokens';
+import { hashToken } from '@/lib/tokens/access';
+import { verifyEvents } from '@/public/verify-picks-events.mjs';
+import { TEST_KEY_FILE, writeTestKeys } from '../support/proof';
 import { openStore, type Store } from '@/lib/store/open';
 import { canonicalJson } from '@/lib/vocabulary/version';
 import type { TokenScope } from '@/lib/vocabulary/tokens';
@@ -130,6 +141,65 @@ describe.each(storeEngines())('API v1 events on $name', (engine) => {
       link = page.events.at(-1)!.hash;
     }
     expect(rest).toEqual(mine.slice(2));
+  });
+
+  it("signs a checkpoint after every so many of a token's events and hourly for the rest, each one the offline verifier accepts", async () => {
+    const { store, poll } = await polled();
+    sandbox.controls.setNow(T0 + 6 * 3_600_000);
+    await poll();
+    const events = await all(store, everything);
+    expect(events.length).toBeGreaterThan(25);
+    const token = {
+      id: 'tok_events_0001',
+      name: 'stream',
+      owner: 'ed@example.com',
+      ownerSinceMs: T0,
+      prefix: 'pvt_abcdef',
+      scope: everything,
+      expiresMs: T0 + 30 * 86_400_000,
+      ratePerMinute: 60,
+      dailyRecords: 1_000,
+      createdMs: T0,
+      createdBy: 'ed@example.com',
+      updatedMs: T0,
+      revokedMs: null,
+      revokedBy: null,
+    };
+    await insertToken(store.db, token, hashToken('pvt_events-test'));
+    const key = await parseSigningKey(await readFile(TEST_KEY_FILE, 'utf8'));
+    const keys = JSON.parse(
+      await readFile(await writeTestKeys(path.join(await mkdtemp(path.join(tmpdir(), 'cp-')), 'keys.json')), 'utf8'),
+    ).keys;
+    const signer = async (statement: Record<string, unknown>) => signWith(key, canonicalBytes(statement), 'picks-events-receipt+json');
+    const now = T0 + 6 * 3_600_000 + 60_000;
+    // Every 10 events; the rest waits for the hour since the last checkpoint.
+    expect(await checkpointAll(store.db, 7, now, signer, 10)).toBe(Math.floor(events.length / 10));
+    expect(await checkpointAll(store.db, 7, now + 1_000, signer, 10)).toBe(0);
+    sandbox.controls.setNow(T0 + 12 * 3_600_000);
+    await poll();
+    const every = await all(store, everything);
+    expect(every.length - events.length).toBeGreaterThan(10);
+    const tens = Math.floor(every.length / 10) - Math.floor(events.length / 10);
+    expect(await checkpointAll(store.db, 7, now + 2_000, signer, 10)).toBe(tens);
+    expect(await checkpointAll(store.db, 7, now + 3_700_000, signer, 10)).toBe(every.length % 10 ? 1 : 0);
+    const checkpoints = await checkpointsAfter(store.db, token.id, 0, 100);
+    expect(checkpoints.map((c) => c.count)).toEqual([
+      ...Array(Math.floor(every.length / 10)).fill(10),
+      ...(every.length % 10 ? [every.length % 10] : []),
+    ]);
+    // One after the other, from the first event to the last, each one the verifier accepts against the events received.
+    expect(checkpoints[0]!.fromSeq).toBe(every[0]!.seq);
+    for (let i = 1; i < checkpoints.length; i += 1) expect(checkpoints[i]!.fromSeq).toBe(checkpoints[i - 1]!.toSeq + 1);
+    expect(checkpoints.at(-1)!.lastHash).toBe(every.at(-1)!.hash);
+    for (const checkpoint of checkpoints) {
+      const { checks } = verifyEvents(every as never, checkpoint.jws, keys);
+      expect(checks.filter((c) => !c.ok)).toEqual([]);
+    }
+    expect(
+      verifyEvents(every.slice(1) as never, checkpoints[0]!.jws, keys)
+        .checks.filter((c) => !c.ok)
+        .map((c) => c.name),
+    ).toEqual(['links', 'count']);
   });
 
   it('starts with a gap before what is kept, refuses ids it never gave, and never numbers back', async () => {

@@ -1,5 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { EventSource } from 'eventsource';
@@ -148,10 +150,47 @@ test('an EventSource cut twice mid-burst resumes with Last-Event-ID: every event
     expect(received).toEqual(expected);
     for (let i = 1; i < received.length; i += 1) expect(received[i]!.prev).toBe(received[i - 1]!.hash);
     expect(received.map((e) => e.pickId).sort()).toEqual((await feedEntries(null)).sort());
+
+    // The portal's signed receipt for them: the offline verifier accepts what was received, and not one event less.
+    const from = received[0]!.seq;
+    const to = received.at(-1)!.seq;
+    const answer = await v1(`/events/receipt?from=${from}&to=${to}`, tokens.everything!.token);
+    expect(answer.status).toBe(200);
+    const receipt = (await answer.json()) as { receipt: { count: number; lastHash: string; prev: string | null }; jws: string };
+    expect(receipt.receipt).toMatchObject({ count: received.length, lastHash: received.at(-1)!.hash, prev: received[0]!.prev });
+    const dir = mkdtempSync(path.join(tmpdir(), 'events-receipt-'));
+    writeFileSync(path.join(dir, 'receipt.json'), JSON.stringify(receipt));
+    const check = (events: Event[]) => {
+      writeFileSync(path.join(dir, 'events.jsonl'), events.map((e) => JSON.stringify(e)).join('\n'));
+      const args = ['public/verify-picks-events.mjs', path.join(dir, 'events.jsonl'), '--receipt', path.join(dir, 'receipt.json')];
+      return spawnSync(process.execPath, [...args, '--keys', `${portal.origin}/api/proof/keys`], { encoding: 'utf8' });
+    };
+    const whole = check(received);
+    expect(whole.stdout).toContain('verified: none missing, altered or added');
+    expect(whole.status).toBe(0);
+    const short = check(received.filter((_, i) => i !== 5));
+    expect(short.stdout).toMatch(/FAIL count/);
+    expect(short.status).toBe(1);
   } finally {
     source.close();
     await proxy.close();
   }
+});
+
+test("a stream past the token's daily quota gets a quota event, then ends", async () => {
+  test.setTimeout(60_000);
+  await makeToken('five a day', { content: ['picks', 'results', 'changes'] });
+  await fetch(`${portal.origin}/api/tokens/${tokens['five a day']!.id}`, {
+    method: 'PATCH',
+    headers: { cookie: admin, origin: portal.origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ dailyRecords: 5 }),
+  }).then((res) => expect(res.status).toBe(200));
+  const stream = await v1('/events?after=0', tokens['five a day']!.token, { Accept: 'text/event-stream' });
+  expect(stream.status).toBe(200);
+  const text = await stream.text();
+  const frames = text.split('\n\n').filter((frame) => frame.includes('\ndata: ') || frame.startsWith('event: '));
+  expect(frames.filter((frame) => /^id: \d+\nevent: pick\./.test(frame))).toHaveLength(5);
+  expect(frames.at(-1)).toMatch(/^event: quota\ndata: \{"code":"QUOTA_EXCEEDED","message":"This token has read its 5 records for today/);
 });
 
 test('curl -N with a token narrowed to one league receives that league only, with the heartbeat', async () => {

@@ -41,6 +41,7 @@ const JOBS: Record<string, { actsFor: string; judgedIn?: string }> = {
   'lib/jobs/renewals.ts': { actsFor: 'the work whose leases it renews, judged when that work began' },
   'lib/jobs/store-retry.ts': { actsFor: 'the work that kept the write, judged when that work began' },
   'lib/picks-api/shared-pause.ts': { actsFor: 'the portal itself: no person' },
+  'lib/events/checkpoints.ts': { actsFor: 'the portal itself: it signs what it gave each token, for no one' },
   'lib/events/tail.ts': { actsFor: 'the portal itself; each stream it wakes judges its token every 5 s', judgedIn: 'lib/tokens/access.ts' },
 };
 const ASKS = /\b(mayAct|mayActIn|standing)\(/;

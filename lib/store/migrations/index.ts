@@ -20,6 +20,7 @@ import { migration as m0018 } from './0018_oidc_subject';
 import { migration as m0019 } from './0019_jobs';
 import { migration as m0020 } from './0020_delivered_by_record';
 import { migration as m0021 } from './0021_events';
+import { migration as m0022 } from './0022_event_checkpoints';
 
 /**
  * Versioned migrations, one a file (`NNNN_what.ts`), applied in name order at start by Kysely's Migrator on
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_jobs': m0019,
   '0020_delivered_by_record': m0020,
   '0021_events': m0021,
+  '0022_event_checkpoints': m0022,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -71,7 +71,8 @@ export async function openEventStream(request: V1Request, token: ApiToken): Prom
   return { token, point, run: (sink) => runStream(request, token, point, days, sink) };
 }
 
-async function runStream(request: V1Request, token: ApiToken, point: ResumePoint, days: number, sink: EventSink) {
+async function runStream(request: V1Request, opened: ApiToken, point: ResumePoint, days: number, sink: EventSink) {
+  let token = opened;
   open.set(token.id, (open.get(token.id) ?? 0) + 1);
   let wake: (() => void) | null = null;
   // The feed moved since the last read began: read again before waiting.
@@ -149,14 +150,22 @@ async function runStream(request: V1Request, token: ApiToken, point: ResumePoint
       }
       if (Date.now() >= lastCheck + RECHECK_MS) {
         lastCheck = Date.now();
-        const still = await authenticate(request.header('authorization'), false).then(
-          () => null,
-          (error: unknown) => (error instanceof V1Error ? error : null),
-        );
-        if (still) {
-          await send(frame({ event: 'closed', data: { code: still.code, message: still.message } }));
+        const now = await authenticate(request.header('authorization'), false).catch((error: unknown) => {
+          if (error instanceof V1Error) return error;
+          throw error;
+        });
+        // A token changed since: its limits apply from here; a new scope is another view of the feed (reconnect).
+        const refused =
+          now instanceof V1Error
+            ? now
+            : JSON.stringify(now.scope) !== JSON.stringify(token.scope)
+              ? new V1Error(409, 'SCOPE_CHANGED', "This token's scope changed: reconnect with the last event id to read its new view.")
+              : null;
+        if (refused) {
+          await send(frame({ event: 'closed', data: { code: refused.code, message: refused.message } }));
           return { events, bytes };
         }
+        token = now as ApiToken;
       }
     }
   } catch (error) {

@@ -238,6 +238,20 @@ test("refuses a token without the content, names every wrong parameter, and ends
   const ahead = await v1(`/events?after=${feed().last_seq + 10}`, tokens.everything!.token);
   expect(ahead.status).toBe(400);
 
+  // A change of scope ends the stream (another view of the feed): the consumer reconnects to read it.
+  await makeToken('to narrow', { content: ['picks', 'changes'] });
+  const narrowed = await v1('/events', tokens['to narrow']!.token, { Accept: 'text/event-stream' });
+  expect(narrowed.status).toBe(200);
+  const patched = await fetch(`${portal.origin}/api/tokens/${tokens['to narrow']!.id}`, {
+    method: 'PATCH',
+    headers: { cookie: admin, origin: portal.origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ scope: { content: ['picks', 'changes'], sports: ['Tennis'], leagues: [] } }),
+  });
+  expect(patched.status).toBe(200);
+  const changedAt = Date.now();
+  expect(await narrowed.text()).toMatch(/event: closed\ndata: \{"code":"SCOPE_CHANGED","message":"This token's scope changed: reconnect/);
+  expect(Date.now() - changedAt).toBeLessThan(10_000);
+
   await makeToken('to revoke', { content: ['picks', 'changes'] });
   const stream = await v1('/events', tokens['to revoke']!.token, { Accept: 'text/event-stream' });
   expect(stream.status).toBe(200);

@@ -2,6 +2,8 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import Database from 'better-sqlite3';
+import { addUser } from '../lib/auth/users';
+import { closeStore } from '../lib/store';
 import { startPostgres } from '../tests/support/postgres';
 import { benchOptions, writeResult } from './options';
 import { median, percentile, rssMb, signIn, startStack, type Running } from './support';
@@ -124,18 +126,59 @@ const portalEnv = { METRICS_TOKEN, CHANGES_POLL_SECONDS: '3600' };
       120_000,
       'the baseline poll',
     );
-    const few = await Promise.all(Array.from({ length: 10 }, () => openStream(stack.portalUrl, token)));
+    const few = await Promise.all(Array.from({ length: 5 }, () => openStream(stack.portalUrl, token)));
     results.oneInstance = await latency(stack, stack.portalUrl, cookie, few, lastSeq);
     console.log(`[bench] one instance: poll committed → event at a consumer p50 ${JSON.stringify(results.oneInstance)}`);
     few.forEach((s) => s.close());
 
-    // Fan-out: --streams streams, then a burst of --burst withdrawals.
+    // Fan-out: a burst of --burst withdrawals with no stream open (the poll's own cost), then with --streams open.
+    const ids: string[] = [];
+    const at = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const window = `from=${at(-6)}&to=${at(13)}`;
+    for (let cursor: string | null = null; ids.length < options.burst;) {
+      const res = await fetch(
+        `${stack.sandboxUrl}/api/v1/picks?limit=200&${window}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        {
+          headers: { Authorization: `Bearer ${stack.key}` },
+        },
+      );
+      const page = (await res.json()) as { data: { id: string }[]; page: { nextCursor: string | null } };
+      if (!res.ok) throw new Error(`the sandbox's records: HTTP ${res.status} ${JSON.stringify(page)}`);
+      ids.push(...page.data.map((r) => r.id));
+      cursor = page.page.nextCursor;
+      if (!cursor) break;
+    }
+    const burst = ids.slice(0, options.burst);
+    /** Retracts (or restores) the burst, polls, and times the fan-out to `streams`: event-loop p99 over all of it. */
+    const burstTo = async (streams: Stream[], hook: 'retract' | 'restore') => {
+      reset(streams);
+      await eventLoopP99(stack.portalUrl); // resets the delay histogram: what follows is this burst's
+      const before = await lastSeq();
+      await fetch(`${stack.sandboxUrl}/__sandbox/${hook}`, { method: 'POST', body: JSON.stringify({ ids: burst }) });
+      await post(`${stack.portalUrl}/api/changes/poll`, cookie, stack.portalUrl);
+      await until(async () => (await lastSeq()) > before, 120_000, 'the burst to be recorded');
+      const committed = performance.now();
+      const recorded = (await lastSeq()) - before;
+      await until(() => streams.every((s) => s.events >= recorded), 300_000, `every stream to receive ${recorded} events`);
+      const allReceivedMs = streams.length > 0 ? Math.round(Math.max(...streams.map((s) => s.lastAt)) - committed) : 0;
+      await new Promise((r) => setTimeout(r, 500));
+      return { events: recorded, allReceivedMs, eventLoopP99Ms: Math.round(await eventLoopP99(stack.portalUrl)) };
+    };
+    const alone = await burstTo([], 'retract');
+    await burstTo([], 'restore');
     const pid = stack.portal.pid!;
     await new Promise((r) => setTimeout(r, 1_000));
     const idleMb = rssMb(pid);
-    // Five streams a token at most on an instance (lib/events/stream.ts): a consumer system per five streams.
+    // Five streams a token at most on an instance (lib/events/stream.ts), twenty-five live tokens a person.
     const tokens = [token];
-    while (tokens.length * 5 < options.streams) tokens.push(await streamingToken(stack.portalUrl, cookie, tokens.length));
+    for (let person = 0; tokens.length * 5 < options.streams; person += 1) {
+      const user = { email: `events-${person}@example.com`, password: `events-${person}-password` };
+      await addUser(user.email, 'admin', user.password);
+      await closeStore();
+      const theirs = await signIn(stack.portalUrl, user);
+      for (let n = 0; n < 25 && tokens.length * 5 < options.streams; n += 1)
+        tokens.push(await streamingToken(stack.portalUrl, theirs, tokens.length));
+    }
     const many: Stream[] = [];
     for (let i = 0; i < options.streams; i += 50)
       many.push(
@@ -147,37 +190,14 @@ const portalEnv = { METRICS_TOKEN, CHANGES_POLL_SECONDS: '3600' };
       );
     await new Promise((r) => setTimeout(r, 3_000));
     const openMb = rssMb(pid);
-    const ids: string[] = [];
-    for (let cursor: string | null = null; ids.length < options.burst;) {
-      const window = `from=${new Date(Date.now() - 6 * 86_400_000).toISOString()}&to=${new Date(Date.now() + 13 * 86_400_000).toISOString()}`;
-      const res = await fetch(`${stack.sandboxUrl}/api/v1/picks?limit=200&${window}${cursor ? `&cursor=${cursor}` : ''}`, {
-        headers: { Authorization: `Bearer ${stack.key}` },
-      });
-      const page = (await res.json()) as { data: { id: string }[]; page: { nextCursor: string | null } };
-      ids.push(...page.data.map((r) => r.id));
-      cursor = page.page.nextCursor;
-      if (!cursor) break;
-    }
-    const burst = ids.slice(0, options.burst);
-    reset(many);
-    await eventLoopP99(stack.portalUrl); // resets the delay histogram: what follows is the fan-out's
-    const before = await lastSeq();
-    await fetch(`${stack.sandboxUrl}/__sandbox/retract`, { method: 'POST', body: JSON.stringify({ ids: burst }) });
-    await post(`${stack.portalUrl}/api/changes/poll`, cookie, stack.portalUrl);
-    await until(async () => (await lastSeq()) > before, 120_000, 'the burst to be recorded');
-    const committed = performance.now();
-    const recorded = (await lastSeq()) - before;
-    await until(() => many.every((s) => s.events >= recorded), 300_000, `every stream to receive ${recorded} events`);
-    const lastStream = Math.max(...many.map((s) => s.lastAt)) - committed;
-    const lag = await eventLoopP99(stack.portalUrl);
+    const fanned = await burstTo(many, 'retract');
     results.fanOut = {
       streams: many.length,
-      events: recorded,
       mbPerStream: Math.round(((openMb - idleMb) / many.length) * 1000) / 1000,
       rssIdleMb: Math.round(idleMb),
       rssOpenMb: Math.round(openMb),
-      allReceivedMs: Math.round(lastStream),
-      eventLoopP99Ms: Math.round(lag),
+      pollAlone: alone,
+      toEveryStream: fanned,
     };
     console.log(`[bench] fan-out: ${JSON.stringify(results.fanOut)}`);
     many.forEach((s) => s.close());
@@ -211,7 +231,7 @@ if (server) {
       );
       const cookie = await signIn(stack.portalUrl);
       const token = await streamingToken(stack.portalUrl, cookie);
-      const other = await Promise.all(Array.from({ length: 10 }, () => openStream('http://127.0.0.1:3583', token)));
+      const other = await Promise.all(Array.from({ length: 5 }, () => openStream('http://127.0.0.1:3583', token)));
       results.twoInstances = await latency(stack, stack.portalUrl, cookie, other, lastSeq);
       console.log(`[bench] across two instances: ${JSON.stringify(results.twoInstances)}`);
       other.forEach((s) => s.close());

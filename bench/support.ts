@@ -7,6 +7,7 @@ import path from 'node:path';
 import { addUser } from '../lib/auth/users';
 import { closeStore } from '../lib/store';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
+import { ownerOnlyTestKey } from '../tests/support/test-key';
 
 /** What the benchmarks share: a sandbox and a production portal as child processes, sign-in, process metrics. */
 
@@ -140,8 +141,9 @@ export async function startStack(options: {
     PORTAL_DATA_DIR: dataDir,
     DATABASE_URL: options.databaseUrl ?? '',
     PORTAL_USERS_FILE: path.join(dataDir, 'none.json'),
-    // Instances sharing a PostgreSQL sign with one key (the tests' fixture); alone, each makes its own in its data directory.
-    PORTAL_SIGNING_KEY_FILE: options.databaseUrl ? path.resolve('tests/support/test-signing-key.pem') : '',
+    // Instances sharing a PostgreSQL sign with one key (the tests' fixture); alone, each makes its own in its data directory
+    // (an owner-only copy: the portal refuses a key file others can read).
+    PORTAL_SIGNING_KEY_FILE: options.databaseUrl ? ownerOnlyTestKey() : '',
   };
   Object.assign(process.env, storeEnv);
   await addUser(BENCH_USER.email, 'admin', BENCH_USER.password);

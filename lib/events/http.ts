@@ -13,7 +13,7 @@ export interface StreamIo {
   refuse(result: V1Result): void;
   start(headers: Record<string, string>): void;
   /** Resolves true once the consumer took the text, false when it is gone or did not read within `waitMs`. */
-  write(text: string, waitMs: number): Promise<boolean>;
+  write(text: string | Uint8Array, waitMs: number): Promise<boolean>;
   end(): void;
 }
 

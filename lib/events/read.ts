@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { eventRowsAfter, eventRowsBefore, firstEventSeqSince, lastEventSeq, versionBodies, type EventRow } from '../store/events';
 import type { Database } from '../store/schema';
 import type { TokenScope } from '../tokens/scope';
+import { processSlot } from '../process-state';
 import { withheldFields } from '../tokens/scope';
 import { builtEvent, heldAfter, recentHeld } from './recent';
 import { digestsOf, visibleTo, type PickEvent } from './shape';
@@ -90,7 +91,7 @@ const narrowedTo = (scope: TokenScope) => (row: EventRow) =>
  * Up to `limit` of the token's events after `after`, each linked to the one before (`prev` for the first). With
  * `held`, from this process's memory of the newest entries when it holds all of them (./recent.ts).
  */
-export async function readEventsAfter(
+export function readEventsAfter(
   db: Db,
   scope: TokenScope,
   after: number,
@@ -98,39 +99,65 @@ export async function readEventsAfter(
   prev: string | null,
   options: { held?: boolean } = {},
 ): Promise<EventsRead> {
+  const held = options.held ? heldAfter(after) : null;
+  if (!held) return readFromStore(db, scope, after, limit, prev);
+  // Streams of one view at one point (a burst fanning out) read it once, while it is being built too: keyed by
+  // what memory holds now.
+  const key = `${JSON.stringify(scope)}|${after}|${limit}|${prev}|${held.at(-1)?.seq ?? after}`;
+  const reads = readsHeld();
+  let read = reads.get(key);
+  if (!read) {
+    read = readFromMemory(held, scope, after, limit, prev);
+    if (reads.size >= MAX_READS_HELD) reads.delete(reads.keys().next().value!);
+    reads.set(key, read);
+    read.catch(() => reads.delete(key));
+  }
+  return read;
+}
+
+async function readFromMemory(held: EventRow[], scope: TokenScope, after: number, limit: number, prev: string | null): Promise<EventsRead> {
   const rows: EventRow[] = [];
   let scanned = after;
-  let bodies: ReadonlyMap<string, string>;
-  const held = options.held ? heldAfter(after) : null;
-  if (held) {
-    const inside = narrowedTo(scope);
-    for (const row of held) {
-      scanned = row.seq;
-      if (inside(row) && visibleTo(row, scope)) rows.push(row);
-      if (rows.length === limit) break;
-    }
-    bodies = recentHeld()!.bodies;
-  } else {
-    for (let full = false; !full;) {
-      const batch = await eventRowsAfter(db, scanned, narrowingOf(scope), BATCH);
-      for (const row of batch) {
-        scanned = row.seq;
-        if (visibleTo(row, scope)) rows.push(row);
-        if ((full = rows.length === limit)) break;
-      }
-      if (batch.length < BATCH) break;
-    }
-    bodies = await versionBodies(db, rows.flatMap(digestsOf));
+  const inside = narrowedTo(scope);
+  for (const row of held) {
+    scanned = row.seq;
+    if (inside(row) && visibleTo(row, scope)) rows.push(row);
+    if (rows.length === limit) break;
   }
+  return { ...(await build(rows, scope, recentHeld()!.bodies, prev)), scanned };
+}
+
+async function readFromStore(db: Db, scope: TokenScope, after: number, limit: number, prev: string | null): Promise<EventsRead> {
+  const rows: EventRow[] = [];
+  let scanned = after;
+  for (let full = false; !full;) {
+    const batch = await eventRowsAfter(db, scanned, narrowingOf(scope), BATCH);
+    for (const row of batch) {
+      scanned = row.seq;
+      if (visibleTo(row, scope)) rows.push(row);
+      if ((full = rows.length === limit)) break;
+    }
+    if (batch.length < BATCH) break;
+  }
+  return { ...(await build(rows, scope, await versionBodies(db, rows.flatMap(digestsOf)), prev)), scanned };
+}
+
+/** The events of the rows, linked; building gives way to other work every SLICE events (a burst is built in slices). */
+async function build(rows: readonly EventRow[], scope: TokenScope, bodies: ReadonlyMap<string, string>, prev: string | null) {
   const withheld = withheldFields(scope).join(',');
   const events: PickEvent[] = [];
   const json: string[] = [];
   let before = prev;
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
+    if (i > 0 && i % SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
     const built = builtEvent(row, scope, bodies, withheld);
     events.push({ ...built.body, prev: before, hash: built.hash });
     json.push(`${built.open},"prev":${JSON.stringify(before)},"hash":"${built.hash}"}`);
     before = built.hash;
   }
-  return { events, json, scanned };
+  return { events, json };
 }
+
+const SLICE = 50;
+const MAX_READS_HELD = 64;
+const readsHeld = () => processSlot<Map<string, Promise<EventsRead>>>('eventsReadsHeld').once(() => new Map());

@@ -8,7 +8,7 @@ import { V1Error } from '../tokens/v1-errors';
 import type { V1Request } from '../tokens/v1-request';
 import { gapMessage, needsChanges, onStore } from './page';
 import { parseEventsQuery } from './query';
-import { hashAtOrBefore, readEventsAfter, resumePoint, type ResumePoint } from './read';
+import { hashAtOrBefore, readEventsAfter, resumePoint, type EventsRead, type ResumePoint } from './read';
 import { lastMark, watchFeed, type FeedMark } from './tail';
 
 /**
@@ -38,7 +38,7 @@ export const SSE_HEADERS = {
 
 /** Where a stream's text goes: `write` resolves once taken (false: the consumer is gone or did not read in time). */
 export interface EventSink {
-  write(text: string): Promise<boolean>;
+  write(text: string | Uint8Array): Promise<boolean>;
   /** Aborted when the consumer disconnects. */
   signal: AbortSignal;
 }
@@ -53,6 +53,41 @@ const open = new Map<string, number>();
 
 const frame = (event: { id?: number; event?: string; data: unknown }) =>
   `${event.id === undefined ? '' : `id: ${event.id}\n`}${event.event ? `event: ${event.event}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`;
+const TURN = 20;
+const turns: Array<() => void> = [];
+let turning = false;
+/** Resolves at this stream's turn: at most TURN streams go on in one pass of the event loop (an immediate queued by an immediate runs in the next pass). */
+function turn(): Promise<void> {
+  return new Promise((resolve) => {
+    turns.push(resolve);
+    if (!turning) {
+      turning = true;
+      setImmediate(nextTurns);
+    }
+  });
+}
+function nextTurns(): void {
+  for (const go of turns.splice(0, TURN)) go();
+  if (turns.length > 0) setImmediate(nextTurns);
+  else turning = false;
+}
+
+/** The batch's frames, one text for every stream that reads the same batch (a WeakMap on the shared read). */
+const framed = new WeakMap<EventsRead, Buffer>();
+function framesOf(read: EventsRead, count = read.events.length): Buffer {
+  const whole = count === read.events.length;
+  const kept = whole ? framed.get(read) : undefined;
+  if (kept) return kept;
+  const text = Buffer.from(
+    read.events
+      .slice(0, count)
+      .map((event, i) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${read.json[i]}\n\n`)
+      .join(''),
+    'utf8',
+  );
+  if (whole) framed.set(read, text);
+  return text;
+}
 const heartbeat = (mark: FeedMark | null, now = Date.now()) =>
   `: alive ${new Date(now).toISOString()}; last poll ${mark?.completeMs ? new Date(mark.completeMs).toISOString() : 'none yet'}\n\n`;
 
@@ -86,8 +121,8 @@ async function runStream(request: V1Request, opened: ApiToken, point: ResumePoin
   const started = Date.now();
   let events = 0;
   let bytes = 0;
-  const send = async (text: string) => {
-    bytes += Buffer.byteLength(text);
+  const send = async (text: string | Uint8Array) => {
+    bytes += typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength;
     return sink.write(text);
   };
   try {
@@ -103,6 +138,8 @@ async function runStream(request: V1Request, opened: ApiToken, point: ResumePoin
     for (;;) {
       if (sink.signal.aborted || isDraining() || Date.now() - started > MAX_STREAM_MS) return { events, bytes };
       moved = false;
+      // Streams take turns, TURN at a time per pass of the event loop: a burst fans out between other work.
+      await turn();
       const read = await onStore((db) => readEventsAfter(db, token.scope, cursor, BATCH, prev, { held: true }));
       if (read.events.length > 0) {
         let granted = 0;
@@ -115,8 +152,8 @@ async function runStream(request: V1Request, opened: ApiToken, point: ResumePoin
           refused = error;
         }
         // One write for the batch: a burst fans out to many streams in few writes each.
-        const frames = read.events.slice(0, granted).map((event, i) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${read.json[i]}\n\n`);
-        const sent = frames.length > 0 && !(await send(frames.join(''))) ? 0 : frames.length;
+        const text = granted === read.events.length ? framesOf(read) : framesOf(read, granted);
+        const sent = granted > 0 && !(await send(text)) ? 0 : granted;
         if (sent > 0) prev = read.events[sent - 1]!.hash;
         events += sent;
         await settle(sent);

@@ -91,7 +91,7 @@ function eventStreamResponse(request: V1Request, signal: AbortSignal): Promise<R
       write: async (text, waitMs) => {
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<boolean>((done) => (timer = setTimeout(() => done(false), waitMs)));
-        const taken = writer.write(encoder.encode(text)).then(
+        const taken = writer.write(typeof text === 'string' ? encoder.encode(text) : text).then(
           () => true,
           () => false,
         );

@@ -10,7 +10,8 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../support/po
 import { startCuttingProxy } from '../support/cutting-proxy';
 import { expect, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { logFd, waitUntil, type Instance } from './support/instances';
+import { eventPages, postToken, startHookedSandbox, type Event } from './support/events';
+import { waitUntil, type Instance } from './support/instances';
 import { sessionCookie } from './support/session';
 import { startStaffPortal } from './support/staff-portal';
 
@@ -25,14 +26,11 @@ const SANDBOX = 'http://127.0.0.1:4243';
 const PORT = 3244;
 const PAIR = [3245, 3246] as const;
 const KEY = E2E.sandboxKey;
-const DAY = 86_400_000;
 let sandbox: ChildProcess;
 let portal: Instance & { dataDir: string };
 let db: Database.Database;
 let admin = '';
 const tokens: Record<string, { id: string; token: string }> = {};
-
-type Event = { seq: number; type: string; pickId: string; record: Record<string, unknown> | null; prev: string | null; hash: string };
 
 const hook = async (name: string, body: unknown) =>
   expect((await fetch(`${SANDBOX}/__sandbox/${name}`, { method: 'POST', body: JSON.stringify(body) })).status).toBe(200);
@@ -48,18 +46,7 @@ async function pollNow(): Promise<void> {
   await waitUntil(async () => feed().polls > polls && feed().outcome === 'complete', 'a poll', 60_000);
 }
 
-/** Every event of a token after `after`, through the JSON pages. */
-async function pages(token: string, after: number): Promise<Event[]> {
-  const out: Event[] = [];
-  for (let cursor = after; ;) {
-    const res = await v1(`/events?after=${cursor}&limit=100`, token);
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { data: Event[]; page: { nextAfter: number; hasMore: boolean } };
-    out.push(...body.data);
-    if (!body.page.hasMore) return out;
-    cursor = body.page.nextAfter;
-  }
-}
+const pages = (token: string, after: number) => eventPages(portal.origin, token, after);
 
 /** The change feed's own entries for a league (all when null), as people download them. */
 async function feedEntries(league: string | null): Promise<string[]> {
@@ -71,38 +58,14 @@ async function feedEntries(league: string | null): Promise<string[]> {
 }
 
 async function makeToken(name: string, scope: Record<string, unknown>) {
-  const res = await fetch(`${portal.origin}/api/tokens`, {
-    method: 'POST',
-    headers: { cookie: admin, origin: portal.origin, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name,
-      scope: { sports: [], leagues: [], ...scope },
-      expiresAt: new Date(Date.now() + 30 * DAY).toISOString(),
-      ratePerMinute: 6_000,
-      dailyRecords: 10_000_000,
-    }),
-  });
-  const body = (await res.json()) as { id: string; token: string };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  tokens[name] = body;
+  tokens[name] = await postToken(portal.origin, admin, name, scope);
 }
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
-    env: {
-      ...process.env,
-      SANDBOX_PORT: '4243',
-      SANDBOX_TEST_HOOKS: '1',
-      SANDBOX_RATE_LIMIT: '0',
-      SANDBOX_NOW: new Date().toISOString(),
-      SANDBOX_FULL_KEY: KEY,
-    },
-    stdio: ['ignore', 'ignore', logFd('sandbox-4243')],
-  });
-  await waitUntil(async () => (await fetch(`${SANDBOX}/api/v1/health`, { headers: { Authorization: `Bearer ${KEY}` } })).ok, 'the sandbox');
+  sandbox = await startHookedSandbox(4243, KEY);
   // An hour between polls: the spec asks for each poll itself ("Poll now").
   portal = await startStaffPortal(PORT, {
     label: 'events',
@@ -305,19 +268,7 @@ test.describe.serial('two instances on one PostgreSQL', () => {
     test.setTimeout(120_000);
     const [a, b] = pair as [Instance, Instance];
     const cookieA = await sessionCookie(a.origin, 'admin');
-    const made = await fetch(`${a.origin}/api/tokens`, {
-      method: 'POST',
-      headers: { cookie: cookieA, origin: a.origin, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'across instances',
-        scope: { content: ['picks', 'results', 'changes'], sports: [], leagues: [] },
-        expiresAt: new Date(Date.now() + 30 * DAY).toISOString(),
-        ratePerMinute: 6_000,
-        dailyRecords: 10_000_000,
-      }),
-    });
-    expect(made.status).toBe(201);
-    const { token } = (await made.json()) as { token: string };
+    const { token } = await postToken(a.origin, cookieA, 'across instances', { content: ['picks', 'results', 'changes'] });
     const stream = await fetch(`${b.origin}/api/v1/events`, { headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' } });
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();

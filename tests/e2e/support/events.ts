@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { expect } from '../fixtures';
+import { logFd, waitUntil } from './instances';
+
+/** What events.spec.ts shares: its sandbox with test hooks, tokens made through the API, the JSON pages of events. */
+
+export type Event = {
+  seq: number;
+  type: string;
+  pickId: string;
+  record: Record<string, unknown> | null;
+  prev: string | null;
+  hash: string;
+};
+
+/** A sandbox of the spec's own, its records around today and its test hooks on (clock, retractions, edits). */
+export async function startHookedSandbox(port: number, key: string): Promise<ChildProcess> {
+  const sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
+    env: {
+      ...process.env,
+      SANDBOX_PORT: String(port),
+      SANDBOX_TEST_HOOKS: '1',
+      SANDBOX_RATE_LIMIT: '0',
+      SANDBOX_NOW: new Date().toISOString(),
+      SANDBOX_FULL_KEY: key,
+    },
+    stdio: ['ignore', 'ignore', logFd(`sandbox-${port}`)],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntil(async () => (await fetch(`${url}/api/v1/health`, { headers: { Authorization: `Bearer ${key}` } })).ok, 'the sandbox');
+  return sandbox;
+}
+
+/** A token made by a signed-in admin through POST /api/tokens (`{ id, token }`). */
+export async function postToken(origin: string, cookie: string, name: string, scope: Record<string, unknown>) {
+  const res = await fetch(`${origin}/api/tokens`, {
+    method: 'POST',
+    headers: { cookie, origin, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      scope: { sports: [], leagues: [], ...scope },
+      expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      ratePerMinute: 6_000,
+      dailyRecords: 10_000_000,
+    }),
+  });
+  const body = (await res.json()) as { id: string; token: string };
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body;
+}
+
+/** Every event of a token after `after`, through the JSON pages. */
+export async function eventPages(origin: string, token: string, after: number): Promise<Event[]> {
+  const out: Event[] = [];
+  for (let cursor = after; ;) {
+    const res = await fetch(`${origin}/api/v1/events?after=${cursor}&limit=100`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: Event[]; page: { nextAfter: number; hasMore: boolean } };
+    out.push(...body.data);
+    if (!body.page.hasMore) return out;
+    cursor = body.page.nextAfter;
+  }
+}

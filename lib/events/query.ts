@@ -8,7 +8,8 @@ import type { V1Request } from '../tokens/v1-request';
 
 export const MAX_EVENTS_PAGE = 1_000;
 export const DEFAULT_EVENTS_PAGE = 100;
-const WHOLE = /^(0|[1-9]\d{0,15})$/;
+/** An event id or a count as a consumer writes it: a whole number, no sign, no leading zero. */
+export const WHOLE = /^(0|[1-9]\d{0,15})$/;
 
 export interface EventsQuery {
   /** Resume after this event id; null: none named. */

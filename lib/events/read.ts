@@ -58,18 +58,13 @@ export async function resumePoint(
 
 const narrowingOf = (scope: TokenScope) => ({ sports: scope.sports, leagues: scope.leagues });
 
-async function built(db: Db, rows: readonly EventRow[], scope: TokenScope) {
-  const bodies = await versionBodies(db, rows.flatMap(digestsOf));
-  return rows.map((row) => builtEvent(row, scope, bodies, withheldFields(scope).join(',')));
-}
-
 /** The hash of the token's last event at or before `point` (null: there is none kept). */
 export async function hashAtOrBefore(db: Db, scope: TokenScope, point: number): Promise<string | null> {
   let cursor = point;
   for (;;) {
     const rows = await eventRowsBefore(db, cursor, narrowingOf(scope), BATCH);
     const visible = rows.find((row) => visibleTo(row, scope));
-    if (visible) return (await built(db, [visible], scope))[0]!.hash;
+    if (visible) return (await build([visible], scope, await versionBodies(db, digestsOf(visible)), null)).events[0]!.hash;
     if (rows.length < BATCH) return null;
     cursor = rows.at(-1)!.seq - 1;
   }
@@ -82,10 +77,6 @@ export interface EventsRead {
   /** The last number looked at: read after it next (entries outside the scope are passed over once). */
   scanned: number;
 }
-
-const narrowedTo = (scope: TokenScope) => (row: EventRow) =>
-  (scope.sports.length === 0 || scope.sports.includes(row.display.sport ?? '')) &&
-  (scope.leagues.length === 0 || scope.leagues.includes(row.display.league ?? ''));
 
 /**
  * Up to `limit` of the token's events after `after`, each linked to the one before (`prev` for the first). With
@@ -118,10 +109,10 @@ export function readEventsAfter(
 async function readFromMemory(held: EventRow[], scope: TokenScope, after: number, limit: number, prev: string | null): Promise<EventsRead> {
   const rows: EventRow[] = [];
   let scanned = after;
-  const inside = narrowedTo(scope);
+  // visibleTo judges sports and leagues too: what the store narrows to in SQL for a read from it.
   for (const row of held) {
     scanned = row.seq;
-    if (inside(row) && visibleTo(row, scope)) rows.push(row);
+    if (visibleTo(row, scope)) rows.push(row);
     if (rows.length === limit) break;
   }
   return { ...(await build(rows, scope, recentHeld()!.bodies, prev)), scanned };

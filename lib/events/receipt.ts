@@ -5,6 +5,7 @@ import type { ApiToken } from '../store/tokens';
 import { V1Error } from '../tokens/v1-errors';
 import type { V1Request } from '../tokens/v1-request';
 import { needsChanges, onStore } from './page';
+import { WHOLE } from './query';
 import { checkpointsAfter, firstEventSeqSince, lastEventSeq } from '../store/events';
 import { hashAtOrBefore, readEventsAfter } from './read';
 
@@ -17,7 +18,6 @@ import { hashAtOrBefore, readEventsAfter } from './read';
 
 export const RECEIPT_TYPE = 'picks-events-receipt+json';
 const MAX_SPAN = 1_000_000;
-const WHOLE = /^(0|[1-9]\d{0,15})$/;
 
 function range(request: V1Request): { from: number; to: number } {
   const params = request.url.searchParams;

@@ -2,6 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder, type Selectable } from 'kyse
 import type { ChangeEntry, ChangeKind, Display, Lifecycle, Plan, Snapshot } from '../vocabulary/changes';
 import type { Version } from '../vocabulary/version';
 import { takeFeed } from './change-feed';
+import { lastEventSeq } from './events';
 import { chunks, recordVersionsIn, recordWithdrawalsIn, versionsAsOf } from './history';
 import type { ChangesTable, Database } from './schema';
 
@@ -86,18 +87,7 @@ export async function applyPoll(db: Db, plan: Plan, summary: PollSummary): Promi
     });
     if (!held) throw new LeaseLost();
     // Numbers never go back: the feed keeps the last one given (an instance of the release before 0021 does not).
-    const last = await trx
-      .selectFrom('change_feed')
-      .select((eb) => [
-        'last_seq',
-        eb
-          .selectFrom('changes')
-          .select((e) => e.fn.max('seq').as('m'))
-          .as('max_seq'),
-      ])
-      .where('name', '=', 'feed')
-      .executeTakeFirst();
-    let seq = Math.max(Number(last?.last_seq ?? 0), Number(last?.max_seq ?? 0));
+    let seq = await lastEventSeq(trx);
     const detectedAt = new Date(summary.now).toISOString();
     const digests = new Map((summary.versions ?? []).map((version) => [version.id, version.digest]));
     const changed = plan.entries.filter((entry) =>

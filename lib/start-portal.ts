@@ -7,6 +7,7 @@ import { sealWebhookUrls } from './store/seal-urls';
 import { notePortalRunning } from './store/backup';
 import { pruneHourly } from './jobs/pruning';
 import { checkpointEvents } from './events/checkpoints';
+import { startConsumerWebhooks } from './webhooks/start';
 import { recordSettingsChange } from './audit/settings';
 import { importSavedAuditEntries } from './audit/outbox';
 import { startAlerts } from './alerts/start';
@@ -83,6 +84,7 @@ export async function startPortal(): Promise<void> {
     startDeliveries(store, config);
     startAlerts(store, config);
     checkpointEvents(store.db, config.EVENTS_RETENTION_DAYS);
+    startConsumerWebhooks(store, config);
     // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.
     server.shutdown = () => shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000, config.PORTAL_DATA_DIR);
   } catch (error) {

@@ -30,6 +30,7 @@ export const ALERT_KINDS = [
   'token.quota',
   'token.expiring',
   'token.unused',
+  'token.webhook-disabled',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -48,6 +49,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'token.quota': 'An API token read its whole daily quota',
   'token.expiring': 'An API token expires within 7 days',
   'token.unused': 'An API token unused for 30 days',
+  'token.webhook-disabled': 'A token’s webhook disabled after failing for 3 days',
 };
 
 /** The capability that opens what each kind tells about: only people whose role has it may receive it. */
@@ -66,6 +68,7 @@ export const KIND_CAPABILITY: Record<AlertKind, Capability> = {
   'token.quota': 'tokens',
   'token.expiring': 'tokens',
   'token.unused': 'tokens',
+  'token.webhook-disabled': 'tokens',
 };
 
 /** The kinds a role may receive. */
@@ -90,7 +93,8 @@ export interface Subscription {
   updatedAt: string | null;
 }
 
-const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALERT_KINDS] : []);
+/** Admins receive every kind until they choose; anyone else only what needs them about their own tokens (a webhook disabled). */
+const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALERT_KINDS] : ['token.webhook-disabled']);
 
 /** Every subscription of someone who may receive alerts now, each with only the kinds their role may open (admins see them all on /alerts). */
 export async function subscriptions(db: Db): Promise<Subscription[]> {

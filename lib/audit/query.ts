@@ -31,6 +31,11 @@ export const AUDIT_ACTIONS = [
   'token.suspend',
   'token.resume',
   'token.ceilings',
+  'token.webhook.add',
+  'token.webhook.change',
+  'token.webhook.remove',
+  'token.webhook.resend',
+  'token.webhook.test',
   'proof.compromised',
   'backup.restore',
 ] as const;

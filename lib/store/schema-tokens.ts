@@ -38,3 +38,52 @@ export interface TokenUsageTable {
   last_ms: number;
   last_address: string | null;
 }
+
+/** A consumer webhook (0023): where a token's events are pushed, and where in the token's stream it stands. */
+export interface TokenWebhooksTable {
+  /** twh_ + 12 hex. */
+  id: string;
+  token_id: string;
+  /** Sealed at rest, bound to this endpoint (./at-rest.ts). */
+  url: string;
+  /** JSON: the event types it receives. */
+  kinds: string;
+  /** The Standard Webhooks secret, sealed (lib/deliveries/secrets.ts), bound to this endpoint and its URL. */
+  secret: string;
+  /** The last event number it was given (or passed over, or given up on): it is sent what comes after. */
+  cursor: number;
+  /** Attempts at the event after the cursor so far. */
+  attempts: number;
+  /** When the first attempt at the event after the cursor failed (null: none failed). */
+  head_failed_ms: number | null;
+  /** Since when every attempt failed (null: the last one was accepted). */
+  failing_since_ms: number | null;
+  /** Not tried again before. */
+  next_ms: number;
+  /** One instance sends to an endpoint at a time: its claim, until then. */
+  claim_until_ms: number | null;
+  claimed_by: string | null;
+  disabled_ms: number | null;
+  disabled_reason: string | null;
+  created_by: string;
+  created_ms: number;
+  updated_ms: number;
+}
+
+/** One attempt to send to a consumer webhook: an event, a resend or a test. */
+export interface TokenWebhookAttemptsTable {
+  id: string;
+  webhook_id: string;
+  /** The `webhook-id` header: the same for every attempt at one event. */
+  message_id: string;
+  seq: number | null;
+  type: string;
+  /** 'delivery' | 'resend' | 'test' */
+  trigger: string;
+  /** 'delivered' | 'failed' | 'gave up' */
+  outcome: string;
+  code: number | null;
+  problem: string | null;
+  at_ms: number;
+  duration_ms: number;
+}

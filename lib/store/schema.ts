@@ -9,7 +9,7 @@ import type {
   RecordHeadsTable,
   RecordVersionsTable,
 } from './schema-history';
-import type { ApiTokensTable, TokenUsageTable } from './schema-tokens';
+import type { ApiTokensTable, TokenUsageTable, TokenWebhookAttemptsTable, TokenWebhooksTable } from './schema-tokens';
 import type { AlertDigestsTable, AlertSendsTable, AlertsTable, AlertSubscriptionsTable, AlertWebhooksTable } from './schema-alerts';
 
 /**
@@ -277,6 +277,8 @@ export interface Database {
   job_runs: JobRunsTable;
   job_leases: JobLeasesTable;
   event_checkpoints: EventCheckpointsTable;
+  token_webhooks: TokenWebhooksTable;
+  token_webhook_attempts: TokenWebhookAttemptsTable;
 }
 
 /** A signed checkpoint of a token's event stream (0022): its events from `from_seq` to `to_seq`, how many, the last hash. */

@@ -256,6 +256,8 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await sql`alter table changes drop column prev_digest`.execute(store.db);
     await sql`alter table change_feed drop column last_seq`.execute(store.db);
     await sql`drop table event_checkpoints`.execute(store.db);
+    await sql`drop table token_webhooks`.execute(store.db);
+    await sql`drop table token_webhook_attempts`.execute(store.db);
     await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);

@@ -68,6 +68,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0020_delivered_by_record',
       '0021_events',
       '0022_event_checkpoints',
+      '0023_token_webhooks',
     ]);
   });
 

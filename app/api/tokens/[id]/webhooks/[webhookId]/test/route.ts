@@ -1,0 +1,7 @@
+import { withRole } from '@/lib/http';
+import { testResponse } from '@/lib/webhooks/responses';
+
+// Sends a consumer webhook a signed test event now.
+export const POST = withRole<{ id: string; webhookId: string }>('tokens', (_request, session, { id, webhookId }) =>
+  testResponse(session.user, id, webhookId),
+);

@@ -1,0 +1,115 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { maskedWebhookUrl, pinnedLookup, pinTarget, type Resolver } from '../deliveries/targets';
+import type { AttemptOutcome } from '../store/token-webhooks';
+
+/**
+ * One message to a consumer webhook, signed as the Standard Webhooks specification says (its library signs:
+ * `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), POSTed once to the address
+ * checked for this attempt (the deliveries' policy: public addresses only unless private targets are allowed; the
+ * connection goes to exactly the address checked), within SEND_TIMEOUT_MS, no redirects followed. The body is
+ * `{"type","timestamp","data"}`: for an event, `data` is the event exactly as the stream gives it (seq, prev, hash),
+ * so a consumer saves it and checks it with the offline verifier like any other.
+ */
+
+export const SEND_TIMEOUT_MS = 15_000;
+
+export interface Message {
+  /** The `webhook-id`: one per event (the same at every attempt and resend: a receiver drops what it has seen). */
+  id: string;
+  type: string;
+  seq: number | null;
+  body: string;
+}
+
+/** An event of the stream (its JSON as built for the token's view) as a message. */
+export const eventMessage = (event: { seq: number; type: string; detectedAt: string }, json: string): Message => ({
+  id: `evt_${event.seq}`,
+  type: event.type,
+  seq: event.seq,
+  body: `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(event.detectedAt)},"data":${json}}`,
+});
+
+/** What the endpoint missed because it fell behind what the portal keeps: re-read the current set, then go on. */
+export const gapMessage = (asked: number, first: number, now: number): Message => ({
+  id: `gap_${asked}_${first}`,
+  type: 'gap',
+  seq: null,
+  body: JSON.stringify({
+    type: 'gap',
+    timestamp: new Date(now).toISOString(),
+    data: {
+      asked,
+      first,
+      message: `Events after ${asked} are no longer kept; the next event is ${first}. Read the current records (API v1 or a file), then go on.`,
+    },
+  }),
+});
+
+export const testMessage = (endpointId: string, by: string, now: number): Message => ({
+  id: `test_${randomBytes(8).toString('hex')}`,
+  type: 'webhook.test',
+  seq: null,
+  body: JSON.stringify({
+    type: 'webhook.test',
+    timestamp: new Date(now).toISOString(),
+    data: { endpoint: endpointId, sentBy: by, message: 'A test event from the picks partner portal: the signature checks, nothing else to do.' },
+  }),
+});
+
+export interface SendResult {
+  outcome: Extract<AttemptOutcome, 'delivered' | 'failed'>;
+  code: number | null;
+  /** Why it failed, in plain words, never with the URL's path or query. */
+  problem: string | null;
+  durationMs: number;
+}
+
+export interface SendContext {
+  allowPrivate: boolean;
+  resolver?: Resolver;
+  timeoutMs?: number;
+}
+
+/** One signed POST; never throws: the outcome, the response code and the time it took. */
+export async function sendMessage(url: string, secret: string, message: Message, context: SendContext): Promise<SendResult> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  const target = new URL(url);
+  const pinned = await pinTarget(target.hostname, context.allowPrivate, context.resolver);
+  if (!pinned.ok) return { outcome: 'failed', code: null, problem: pinned.problem, durationMs: took() };
+  const timestamp = new Date();
+  const signature = new Webhook(secret).sign(message.id, timestamp, message.body);
+  const dispatcher = new Agent({ connect: { lookup: pinnedLookup(pinned) } });
+  try {
+    const res = await undiciFetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      dispatcher,
+      signal: AbortSignal.timeout(context.timeoutMs ?? SEND_TIMEOUT_MS),
+      body: message.body,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'picks-partner-portal',
+        'webhook-id': message.id,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+    });
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status >= 200 && res.status < 300) return { outcome: 'delivered', code: res.status, problem: null, durationMs: took() };
+    const redirect = res.status >= 300 && res.status < 400 ? ' (a redirect: not followed; give the final URL)' : '';
+    return { outcome: 'failed', code: res.status, problem: `answered HTTP ${res.status}${redirect}`, durationMs: took() };
+  } catch (error) {
+    const cause = (error as Error).cause as Error | undefined;
+    const why =
+      (error as Error).name === 'TimeoutError'
+        ? `no answer within ${Math.round((context.timeoutMs ?? SEND_TIMEOUT_MS) / 1000)} s`
+        : (cause?.message ?? (error as Error).message);
+    return { outcome: 'failed', code: null, problem: `could not be reached (${why.replaceAll(url, maskedWebhookUrl(url))})`, durationMs: took() };
+  } finally {
+    await dispatcher.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,92 @@
+import 'server-only';
+import type { Kysely } from 'kysely';
+import { maskedWebhookUrl } from '../deliveries/targets';
+import { lastEventSeq } from '../store/events';
+import type { Database } from '../store/schema';
+import type { ApiToken } from '../store/tokens';
+import { tokenWebhooks, webhookAttempts, type TokenWebhook, type WebhookAttempt } from '../store/token-webhooks';
+import { tokenPause } from './worker';
+
+/** A consumer webhook as its token's page and the API show it: the URL masked, the secret never; its state in words. */
+
+export const ATTEMPTS_SHOWN = 20;
+
+export type EndpointState = 'delivering' | 'failing' | 'disabled' | 'paused';
+
+export interface AttemptView {
+  id: string;
+  messageId: string;
+  seq: number | null;
+  type: string;
+  trigger: WebhookAttempt['trigger'];
+  outcome: WebhookAttempt['outcome'];
+  code: number | null;
+  problem: string | null;
+  at: string;
+  durationMs: number;
+}
+
+export interface EndpointView {
+  id: string;
+  tokenId: string;
+  url: string;
+  kinds: string[];
+  state: EndpointState;
+  /** Why it is failing, disabled or paused (null when delivering). */
+  why: string | null;
+  /** The last event it was given (or passed over): it receives what comes after. */
+  deliveredUpTo: number;
+  /** Events of the portal's feed after that number (of any scope: an upper bound of what it is owed). */
+  behind: number;
+  failingSince: string | null;
+  nextAttemptAt: string | null;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  attempts: AttemptView[];
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export const attemptView = (a: WebhookAttempt): AttemptView => ({
+  id: a.id,
+  messageId: a.messageId,
+  seq: a.seq,
+  type: a.type,
+  trigger: a.trigger,
+  outcome: a.outcome,
+  code: a.code,
+  problem: a.problem,
+  at: new Date(a.atMs).toISOString(),
+  durationMs: a.durationMs,
+});
+
+export function endpointView(hook: TokenWebhook, attempts: WebhookAttempt[], last: number, paused: string | null): EndpointView {
+  const failing = hook.failingSinceMs !== null;
+  const state: EndpointState = hook.disabledMs !== null ? 'disabled' : paused ? 'paused' : failing ? 'failing' : 'delivering';
+  const lastProblem = attempts.find((a) => a.trigger === 'delivery' && a.outcome !== 'delivered')?.problem ?? null;
+  return {
+    id: hook.id,
+    tokenId: hook.tokenId,
+    url: maskedWebhookUrl(hook.url),
+    kinds: hook.kinds,
+    state,
+    why: state === 'disabled' ? hook.disabledReason : state === 'paused' ? paused : state === 'failing' ? lastProblem : null,
+    deliveredUpTo: hook.cursor,
+    behind: Math.max(0, last - hook.cursor),
+    failingSince: iso(hook.failingSinceMs),
+    nextAttemptAt: state === 'failing' ? iso(hook.nextMs) : null,
+    createdBy: hook.createdBy,
+    createdAt: new Date(hook.createdMs).toISOString(),
+    updatedAt: new Date(hook.updatedMs).toISOString(),
+    attempts: attempts.map(attemptView),
+  };
+}
+
+/** Every endpoint of a token, with its newest attempts. */
+export async function endpointViews(db: Kysely<Database>, token: ApiToken, now = Date.now()): Promise<EndpointView[]> {
+  const hooks = await tokenWebhooks(db, token.id);
+  if (hooks.length === 0) return [];
+  const [last, paused] = await Promise.all([lastEventSeq(db), tokenPause(db, token, now)]);
+  return Promise.all(hooks.map(async (hook) => endpointView(hook, await webhookAttempts(db, hook.id, ATTEMPTS_SHOWN), last, paused)));
+}

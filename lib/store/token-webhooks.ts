@@ -87,7 +87,10 @@ export async function saveTokenWebhook(db: Db, hook: TokenWebhook, moveCursor = 
     .execute();
 }
 
-export type WebhookState = Pick<TokenWebhook, 'cursor' | 'attempts' | 'headFailedMs' | 'failingSinceMs' | 'nextMs' | 'disabledMs' | 'disabledReason'>;
+export type WebhookState = Pick<
+  TokenWebhook,
+  'cursor' | 'attempts' | 'headFailedMs' | 'failingSinceMs' | 'nextMs' | 'disabledMs' | 'disabledReason'
+>;
 
 /**
  * The sender's state of an endpoint, saved only while its settings are those it read (`updatedMs`): a change

@@ -131,3 +131,29 @@ function rightFields(input: unknown): Record<string, unknown> {
     }),
   );
 }
+
+/** A new endpoint of a token, starting after `cursor` (the feed's newest event: it receives what comes next). */
+export const newEndpoint = (
+  id: string,
+  tokenId: string,
+  checked: CheckedEndpoint,
+  by: string,
+  cursor: number,
+  now = Date.now(),
+): TokenWebhook => ({
+  id,
+  tokenId,
+  url: checked.url,
+  kinds: checked.kinds,
+  secret: checked.secret,
+  cursor,
+  attempts: 0,
+  headFailedMs: null,
+  failingSinceMs: null,
+  nextMs: now,
+  disabledMs: null,
+  disabledReason: null,
+  createdBy: by,
+  createdMs: now,
+  updatedMs: now,
+});

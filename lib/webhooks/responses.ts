@@ -21,7 +21,7 @@ import {
   type TokenWebhook,
 } from '../store/token-webhooks';
 import { visibleToken } from '../tokens/read';
-import { checkEndpoint, invalidEndpoint, openEndpointSecret } from './input';
+import { checkEndpoint, invalidEndpoint, newEndpoint, openEndpointSecret } from './input';
 import { eventMessage, sendMessage, testMessage, type Message } from './send';
 import { attemptView, ATTEMPTS_SHOWN, endpointView, endpointViews } from './view';
 import { tokenPause } from './worker';
@@ -41,7 +41,12 @@ const MAX_PER_TOKEN = 5;
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
 const notFound = (what: string) => new AppError({ code: 'NOT_FOUND', message: `There is no such ${what}.` });
 const readBody = (request: Request) =>
-  readJsonObject(request, MAX_BODY, invalidEndpoint, () => new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A webhook is at most ${MAX_BODY} bytes.` }));
+  readJsonObject(
+    request,
+    MAX_BODY,
+    invalidEndpoint,
+    () => new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A webhook is at most ${MAX_BODY} bytes.` }),
+  );
 const context = () => {
   const config = getConfig();
   return { secretKey: config.DELIVERY_SECRET_KEY ?? null, allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS };
@@ -60,7 +65,13 @@ async function endpointOf(user: User, tokenId: string, id: string): Promise<{ to
   return { token, hook };
 }
 
-const audit = (user: User, action: 'add' | 'change' | 'remove' | 'resend' | 'test', token: ApiToken, hook: TokenWebhook, extra: Record<string, string> = {}) =>
+const audit = (
+  user: User,
+  action: 'add' | 'change' | 'remove' | 'resend' | 'test',
+  token: ApiToken,
+  hook: TokenWebhook,
+  extra: Record<string, string> = {},
+) =>
   recordAudit({
     actor: user.email,
     role: user.role,
@@ -85,24 +96,7 @@ export async function endpointsResponse(request: Request, user: User, tokenId: s
   if (existing.length >= MAX_PER_TOKEN) throw invalidEndpoint({ webhook: `this token has ${MAX_PER_TOKEN} already, the most allowed` });
   const id = `twh_${randomBytes(6).toString('hex')}`;
   const checked = await checkEndpoint(body, null, id, context());
-  const now = Date.now();
-  const hook: TokenWebhook = {
-    id,
-    tokenId: token.id,
-    url: checked.url,
-    kinds: checked.kinds,
-    secret: checked.secret,
-    cursor: await fromStore(lastEventSeq),
-    attempts: 0,
-    headFailedMs: null,
-    failingSinceMs: null,
-    nextMs: now,
-    disabledMs: null,
-    disabledReason: null,
-    createdBy: user.email,
-    createdMs: now,
-    updatedMs: now,
-  };
+  const hook = newEndpoint(id, token.id, checked, user.email, await fromStore(lastEventSeq));
   await fromStore((db) => insertTokenWebhook(db, hook));
   await audit(user, 'add', token, hook);
   return json({ ...endpointView(hook, [], hook.cursor, null), secret: checked.shownSecret }, 201);
@@ -161,9 +155,12 @@ export async function resendResponse(request: Request, user: User, tokenId: stri
   const { token, hook } = await endpointOf(user, tokenId, id);
   const body = await readBody(request);
   const problems: Record<string, string> = {};
-  for (const key of Object.keys(body)) if (key !== 'event' && key !== 'after') problems[key] = 'is not a field of a resend (give "event" or "after")';
-  if (body.event !== undefined && body.after !== undefined) problems.body = 'give "event" (one event) or "after" (every event after it), not both';
-  else if (body.event === undefined && body.after === undefined) problems.body = 'give "event" (one event) or "after" (every event after it)';
+  for (const key of Object.keys(body))
+    if (key !== 'event' && key !== 'after') problems[key] = 'is not a field of a resend (give "event" or "after")';
+  if (body.event !== undefined && body.after !== undefined)
+    problems.body = 'give "event" (one event) or "after" (every event after it), not both';
+  else if (body.event === undefined && body.after === undefined)
+    problems.body = 'give "event" (one event) or "after" (every event after it)';
   for (const key of ['event', 'after'] as const)
     if (body[key] !== undefined && !wholeNumber(body[key])) problems[key] = 'must be an event id (a whole number)';
   const last = await fromStore(lastEventSeq);
@@ -175,7 +172,14 @@ export async function resendResponse(request: Request, user: User, tokenId: stri
   if (body.after !== undefined) {
     const after = body.after as number;
     const now = Date.now();
-    const moved: TokenWebhook = { ...hook, cursor: after, attempts: 0, headFailedMs: null, nextMs: now, updatedMs: Math.max(now, hook.updatedMs + 1) };
+    const moved: TokenWebhook = {
+      ...hook,
+      cursor: after,
+      attempts: 0,
+      headFailedMs: null,
+      nextMs: now,
+      updatedMs: Math.max(now, hook.updatedMs + 1),
+    };
     await fromStore((db) => saveTokenWebhook(db, moved, true));
     await audit(user, 'resend', token, hook, { after: String(after) });
     return json({ resending: { after, upTo: hook.cursor }, webhook: endpointView(moved, [], last, null) }, 202);

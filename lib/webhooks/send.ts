@@ -55,7 +55,11 @@ export const testMessage = (endpointId: string, by: string, now: number): Messag
   body: JSON.stringify({
     type: 'webhook.test',
     timestamp: new Date(now).toISOString(),
-    data: { endpoint: endpointId, sentBy: by, message: 'A test event from the picks partner portal: the signature checks, nothing else to do.' },
+    data: {
+      endpoint: endpointId,
+      sentBy: by,
+      message: 'A test event from the picks partner portal: the signature checks, nothing else to do.',
+    },
   }),
 });
 
@@ -108,7 +112,12 @@ export async function sendMessage(url: string, secret: string, message: Message,
       (error as Error).name === 'TimeoutError'
         ? `no answer within ${Math.round((context.timeoutMs ?? SEND_TIMEOUT_MS) / 1000)} s`
         : (cause?.message ?? (error as Error).message);
-    return { outcome: 'failed', code: null, problem: `could not be reached (${why.replaceAll(url, maskedWebhookUrl(url))})`, durationMs: took() };
+    return {
+      outcome: 'failed',
+      code: null,
+      problem: `could not be reached (${why.replaceAll(url, maskedWebhookUrl(url))})`,
+      durationMs: took(),
+    };
   } finally {
     await dispatcher.close().catch(() => undefined);
   }

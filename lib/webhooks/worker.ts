@@ -80,7 +80,15 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
     const sent: SendResult = await sendMessage(hook.url, secret, message, context);
     const now = clock();
     if (sent.outcome === 'delivered') {
-      await logAttempt(db, { webhookId: hook.id, messageId: message.id, seq: message.seq, type: message.type, trigger: 'delivery', ...sent, atMs: now });
+      await logAttempt(db, {
+        webhookId: hook.id,
+        messageId: message.id,
+        seq: message.seq,
+        type: message.type,
+        trigger: 'delivery',
+        ...sent,
+        atMs: now,
+      });
       result.delivered += 1;
       return save({ ...state, cursor: passed, attempts: 0, headFailedMs: null, failingSinceMs: null, nextMs: now });
     }
@@ -108,7 +116,9 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
       failingSinceMs,
       nextMs: givenUp ? now : now + backoffAfter(attempts),
       disabledMs: disabled ? now : null,
-      disabledReason: disabled ? `every attempt failed for 3 days (since ${new Date(failingSinceMs).toISOString()}); last: ${sent.problem}` : null,
+      disabledReason: disabled
+        ? `every attempt failed for 3 days (since ${new Date(failingSinceMs).toISOString()}); last: ${sent.problem}`
+        : null,
     });
     if (disabled) await alertOwner(db, token!, hook, sent.problem ?? 'refused', now);
     return false;

@@ -40,10 +40,6 @@ export const migration: Migration = {
       .addColumn('at_ms', 'bigint', (c) => c.notNull())
       .addColumn('duration_ms', 'integer', (c) => c.notNull())
       .execute();
-    await db.schema
-      .createIndex('token_webhook_attempts_at')
-      .on('token_webhook_attempts')
-      .columns(['webhook_id', 'at_ms'])
-      .execute();
+    await db.schema.createIndex('token_webhook_attempts_at').on('token_webhook_attempts').columns(['webhook_id', 'at_ms']).execute();
   },
 };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalBytes } from '../proof/canonical';
 import type { EventRow } from '../store/events';
 import { inScope, projectRecord, withheldFields, type TokenScope } from '../tokens/scope';
+import type { EVENT_TYPES } from '../vocabulary/tokens';
 
 /**
  * One entry of the change feed as an event of API v1's stream (docs/api-v1.md, "Events"): its type, the record as
@@ -10,7 +11,7 @@ import { inScope, projectRecord, withheldFields, type TokenScope } from '../toke
  * same event has the same bytes on every instance and at every resume.
  */
 
-export const EVENT_TYPES = ['pick.published', 'pick.changed', 'pick.settled', 'pick.withdrawn', 'pick.restored'] as const;
+export { EVENT_TYPES } from '../vocabulary/tokens';
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface FieldChange {

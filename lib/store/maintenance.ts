@@ -5,6 +5,7 @@ import { failAbandoned } from './delivered';
 import { pruneHistory } from './history-read';
 import type { Database } from './schema';
 import { pruneJobRuns } from './jobs';
+import { pruneWebhookAttempts } from './token-webhooks';
 
 /**
  * Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs;
@@ -23,6 +24,9 @@ export async function pruneExpired(db: Kysely<Database>, now = Date.now()): Prom
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
+/** How long a consumer webhook's attempts are kept. */
+export const WEBHOOK_ATTEMPTS_DAYS = 30;
+
 export interface Retention {
   auditDays: number;
   changesDays: number;
@@ -37,7 +41,7 @@ export async function pruneRetained(
   db: Kysely<Database>,
   retention: Retention,
   sealing?: () => { sealCut: Parameters<typeof pruneAudit>[2]; kept: () => Promise<void> },
-): Promise<{ audit: number; changes: number; versions: number; jobs: number }> {
+): Promise<{ audit: number; changes: number; versions: number; jobs: number; webhookAttempts: number }> {
   const seal = sealing?.();
   const audit = pruneAudit(db, daysAgo(retention.auditDays), seal?.sealCut).then(async (removed) => {
     if (removed > 0) await seal?.kept();
@@ -46,12 +50,15 @@ export async function pruneRetained(
   const history = retention.historyDays ? pruneHistory(db, Date.now() - retention.historyDays * 86_400_000) : Promise.resolve(0);
   // The job rows of instances not heard from in a week (lib/jobs/registry.ts).
   const jobs = pruneJobRuns(db, Date.now() - 7 * 86_400_000);
-  const [, audited, changes, versions, gone] = await Promise.all([
+  // Consumer webhooks' attempts, a month of them (lib/webhooks/).
+  const attempts = pruneWebhookAttempts(db, Date.now() - WEBHOOK_ATTEMPTS_DAYS * 86_400_000);
+  const [, audited, changes, versions, gone, attempted] = await Promise.all([
     pruneExpired(db),
     audit,
     pruneChanges(db, daysAgo(retention.changesDays)),
     history,
     jobs,
+    attempts,
   ]);
-  return { audit: audited, changes, versions, jobs: gone };
+  return { audit: audited, changes, versions, jobs: gone, webhookAttempts: attempted };
 }

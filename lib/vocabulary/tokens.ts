@@ -2,6 +2,9 @@
 
 /** `changes`: the change feed pushed as events (GET /api/v1/events), its records read as `picks` and `results` allow. */
 export const CONTENT = ['picks', 'results', 'changes'] as const;
+
+/** The types of API v1's events (lib/events/shape.ts), which a consumer webhook chooses among. */
+export const EVENT_TYPES = ['pick.published', 'pick.changed', 'pick.settled', 'pick.withdrawn', 'pick.restored'] as const;
 export type Content = (typeof CONTENT)[number];
 
 export const CONTENT_LABELS: Record<Content, string> = { picks: 'picks', results: 'results', changes: 'changes (events)' };

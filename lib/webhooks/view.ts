@@ -1,6 +1,10 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
+import type { PortalSession } from '../auth/session';
 import { maskedWebhookUrl } from '../deliveries/targets';
+import { settle, type Settled } from '../errors';
+import { fromStore } from '../store';
+import { visibleToken } from '../tokens/read';
 import { lastEventSeq } from '../store/events';
 import type { Database } from '../store/schema';
 import type { ApiToken } from '../store/tokens';
@@ -89,4 +93,18 @@ export async function endpointViews(db: Kysely<Database>, token: ApiToken, now =
   if (hooks.length === 0) return [];
   const [last, paused] = await Promise.all([lastEventSeq(db), tokenPause(db, token, now)]);
   return Promise.all(hooks.map(async (hook) => endpointView(hook, await webhookAttempts(db, hook.id, ATTEMPTS_SHOWN), last, paused)));
+}
+
+/** A token's webhooks for its page (null: no token this person may see); `paused`: why none of them sends now. */
+export function webhooksForPage(
+  user: PortalSession['user'],
+  tokenId: string,
+): Promise<Settled<{ endpoints: EndpointView[]; paused: string | null } | null>> {
+  return settle(
+    (async () => {
+      const token = await visibleToken(user, tokenId);
+      if (!token) return null;
+      return fromStore(async (db) => ({ endpoints: await endpointViews(db, token), paused: await tokenPause(db, token, Date.now()) }));
+    })(),
+  );
 }

@@ -42,6 +42,7 @@ const JOBS: Record<string, { actsFor: string; judgedIn?: string }> = {
   'lib/jobs/store-retry.ts': { actsFor: 'the work that kept the write, judged when that work began' },
   'lib/picks-api/shared-pause.ts': { actsFor: 'the portal itself: no person' },
   'lib/events/checkpoints.ts': { actsFor: 'the portal itself: it signs what it gave each token, for no one' },
+  'lib/webhooks/start.ts': { actsFor: 'each webhook’s token and its owner, judged at every pass', judgedIn: 'lib/webhooks/worker.ts' },
   'lib/events/tail.ts': { actsFor: 'the portal itself; each stream it wakes judges its token every 5 s', judgedIn: 'lib/tokens/access.ts' },
 };
 const ASKS = /\b(mayAct|mayActIn|standing)\(/;

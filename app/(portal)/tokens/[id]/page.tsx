@@ -8,6 +8,8 @@ import { StatusBadge } from '@/components/ui/badge';
 import { RevokeButton, TokenForm } from '@/components/tokens/token-form';
 import { OwnerForm } from '@/components/tokens/owner-form';
 import { UsagePanel } from '@/components/tokens/usage-panel';
+import { WebhooksPanel } from '@/components/tokens/webhooks-panel';
+import { webhooksForPage } from '@/lib/webhooks/view';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
 import { cardClass } from '@/components/ui/card';
@@ -19,7 +21,7 @@ export const metadata: Metadata = { title: 'API token' };
 export default async function TokenPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const session = await requirePage('tokens', `/tokens/${encodeURIComponent(id)}`);
-  const [found, licence] = await Promise.all([tokenForPage(session.user, id), licenceChoices()]);
+  const [found, licence, hooks] = await Promise.all([tokenForPage(session.user, id), licenceChoices(), webhooksForPage(session.user, id)]);
   if (!found.ok) return <ErrorPanel error={found.error} retryHref={`/tokens/${encodeURIComponent(id)}`} />;
   if (!found.value) notFound();
   const { token, days } = found.value;
@@ -80,6 +82,19 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
         </h2>
         <UsagePanel days={days} dailyRecords={token.dailyRecords} />
       </section>
+      {token.state !== 'revoked' &&
+        (hooks.ok ? (
+          hooks.value && (
+            <WebhooksPanel
+              tokenId={token.id}
+              endpoints={hooks.value.endpoints}
+              paused={hooks.value.paused}
+              readsChanges={token.scope.content.includes('changes')}
+            />
+          )
+        ) : (
+          <ErrorPanel error={hooks.error} retryHref={`/tokens/${encodeURIComponent(id)}`} />
+        ))}
       {token.state !== 'revoked' && (
         <>
           <TokenForm licence={licence} token={token} />

@@ -10,7 +10,8 @@ import { postgresMissing, startPostgres, type TestPostgres } from '../support/po
 import { startCuttingProxy } from '../support/cutting-proxy';
 import { expect, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
-import { eventPages, postToken, startHookedSandbox, type Event } from './support/events';
+import { changeFeedIds, eventPages, pollAndWait, postToken, sandboxHook, startHookedSandbox, type Event } from './support/events';
+import { webhooksFromThePage } from './support/webhooks-flow';
 import { waitUntil, type Instance } from './support/instances';
 import { sessionCookie } from './support/session';
 import { startStaffPortal } from './support/staff-portal';
@@ -32,30 +33,15 @@ let db: Database.Database;
 let admin = '';
 const tokens: Record<string, { id: string; token: string }> = {};
 
-const hook = async (name: string, body: unknown) =>
-  expect((await fetch(`${SANDBOX}/__sandbox/${name}`, { method: 'POST', body: JSON.stringify(body) })).status).toBe(200);
+const hook = (name: string, body: unknown) => sandboxHook(SANDBOX, name, body);
 const feed = () =>
   db.prepare('select polls, outcome, last_seq from change_feed').get() as { polls: number; outcome: string; last_seq: number };
 const v1 = (pathname: string, token: string, headers: Record<string, string> = {}) =>
   fetch(`${portal.origin}/api/v1${pathname}`, { headers: { Authorization: `Bearer ${token}`, ...headers } });
 
-async function pollNow(): Promise<void> {
-  const polls = feed().polls;
-  const res = await fetch(`${portal.origin}/api/changes/poll`, { method: 'POST', headers: { cookie: admin, origin: portal.origin } });
-  expect(res.status).toBe(202);
-  await waitUntil(async () => feed().polls > polls && feed().outcome === 'complete', 'a poll', 60_000);
-}
-
+const pollNow = () => pollAndWait(portal.origin, admin, feed);
 const pages = (token: string, after: number) => eventPages(portal.origin, token, after);
-
-/** The change feed's own entries for a league (all when null), as people download them. */
-async function feedEntries(league: string | null): Promise<string[]> {
-  const res = await fetch(`${portal.origin}/api/changes?format=json${league ? `&league=${encodeURIComponent(league)}` : ''}`, {
-    headers: { cookie: admin },
-  });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { data: { id: string }[] }).data.map((entry) => entry.id);
-}
+const feedEntries = (league: string | null) => changeFeedIds(portal.origin, admin, league);
 
 async function makeToken(name: string, scope: Record<string, unknown>) {
   tokens[name] = await postToken(portal.origin, admin, name, scope);
@@ -70,7 +56,13 @@ test.beforeAll(async () => {
   portal = await startStaffPortal(PORT, {
     label: 'events',
     roles: ['admin'],
-    env: { ...upstreamEnv(SANDBOX, KEY), AUTH_SECRET: 'events-spec-secret-0123456789-abcdef', CHANGES_POLL_SECONDS: '3600' },
+    env: {
+      ...upstreamEnv(SANDBOX, KEY),
+      AUTH_SECRET: 'events-spec-secret-0123456789-abcdef',
+      CHANGES_POLL_SECONDS: '3600',
+      DELIVERY_SECRET_KEY: 'events-spec-delivery-secret-0123456789',
+      DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
+    },
   });
   db = new Database(path.join(portal.dataDir, 'portal.sqlite'), { readonly: true });
   admin = await sessionCookie(portal.origin, 'admin');
@@ -138,6 +130,15 @@ test('an EventSource cut twice mid-burst resumes with Last-Event-ID: every event
     source.close();
     await proxy.close();
   }
+});
+
+test('consumer webhooks from the token page in Chromium: test, down then back in order, resend one and every event after one', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const moveAndPoll = async () => (await hook('clock', { advanceMs: 6 * 3_600_000 }), await pollNow());
+  await webhooksFromThePage({ page, browser, origin: portal.origin, admin, moveAndPoll, lastSeq: () => feed().last_seq });
 });
 
 test("a stream past the token's daily quota gets a quota event, then ends", async () => {

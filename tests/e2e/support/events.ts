@@ -61,3 +61,24 @@ export async function eventPages(origin: string, token: string, after: number): 
     cursor = body.page.nextAfter;
   }
 }
+
+/** The change feed's own entries for a league (all when null), as people download them. */
+export async function changeFeedIds(origin: string, cookie: string, league: string | null): Promise<string[]> {
+  const res = await fetch(`${origin}/api/changes?format=json${league ? `&league=${encodeURIComponent(league)}` : ''}`, {
+    headers: { cookie },
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { id: string }[] }).data.map((entry) => entry.id);
+}
+
+/** A sandbox test hook (clock, retractions, edits). */
+export const sandboxHook = async (sandbox: string, name: string, body: unknown) =>
+  expect((await fetch(`${sandbox}/__sandbox/${name}`, { method: 'POST', body: JSON.stringify(body) })).status).toBe(200);
+
+/** "Poll now" as an admin, and the poll awaited through the store (`feed`: its change_feed row). */
+export async function pollAndWait(origin: string, cookie: string, feed: () => { polls: number; outcome: string }): Promise<void> {
+  const polls = feed().polls;
+  const res = await fetch(`${origin}/api/changes/poll`, { method: 'POST', headers: { cookie, origin } });
+  expect(res.status).toBe(202);
+  await waitUntil(async () => feed().polls > polls && feed().outcome === 'complete', 'a poll', 60_000);
+}

@@ -43,7 +43,9 @@ export async function eventsPageAnswer(request: V1Request, token: ApiToken, requ
   let served = 0;
   try {
     const read = await onStore(async (db) =>
-      readEventsAfter(db, token.scope, point.after, reserved.granted, await hashAtOrBefore(db, token.scope, point.after), { held: true }),
+      readEventsAfter(db, token.scope, point.after, reserved.granted, await hashAtOrBefore(db, token.scope, point.after), {
+        heldUpTo: point.last,
+      }),
     );
     served = read.events.length;
     const lastId = Math.max(point.last, read.scanned);

@@ -80,7 +80,8 @@ export interface EventsRead {
 
 /**
  * Up to `limit` of the token's events after `after`, each linked to the one before (`prev` for the first). With
- * `held`, from this process's memory of the newest entries when it holds all of them (./recent.ts).
+ * `heldUpTo` (the feed's last number as the caller knows it), from this process's memory of the newest entries when
+ * it holds all of them up to there (./recent.ts).
  */
 export function readEventsAfter(
   db: Db,
@@ -88,9 +89,9 @@ export function readEventsAfter(
   after: number,
   limit: number,
   prev: string | null,
-  options: { held?: boolean } = {},
+  options: { heldUpTo?: number } = {},
 ): Promise<EventsRead> {
-  const held = options.held ? heldAfter(after) : null;
+  const held = options.heldUpTo === undefined ? null : heldAfter(after, options.heldUpTo);
   if (!held) return readFromStore(db, scope, after, limit, prev);
   // Streams of one view at one point (a burst fanning out) read it once, while it is being built too: keyed by
   // what memory holds now.

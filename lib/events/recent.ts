@@ -56,10 +56,13 @@ export function hold(rows: readonly EventRow[], bodies: ReadonlyMap<string, stri
   }
 }
 
-/** The entries after `after` from memory, or null when memory does not hold all of them. */
-export function heldAfter(after: number): EventRow[] | null {
+/**
+ * The entries after `after` up to `upTo` (the feed's last number as the caller knows it) from memory, or null when
+ * memory does not hold all of them: it began later, or it stopped short (the tail reads only while a stream is open).
+ */
+export function heldAfter(after: number, upTo: number): EventRow[] | null {
   const recent = state().recent;
-  if (!recent || after < recent.from) return null;
+  if (!recent || after < recent.from || lastHeld(recent) < upTo) return null;
   const rows = recent.rows;
   let lo = 0;
   let hi = rows.length;

@@ -140,7 +140,7 @@ async function runStream(request: V1Request, opened: ApiToken, point: ResumePoin
       moved = false;
       // Streams take turns, TURN at a time per pass of the event loop: a burst fans out between other work.
       await turn();
-      const read = await onStore((db) => readEventsAfter(db, token.scope, cursor, BATCH, prev, { held: true }));
+      const read = await onStore((db) => readEventsAfter(db, token.scope, cursor, BATCH, prev, { heldUpTo: lastMark()?.last }));
       if (read.events.length > 0) {
         let granted = 0;
         let refused: V1Error | null = null;

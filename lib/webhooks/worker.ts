@@ -129,7 +129,7 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
   let prev = await hashAtOrBefore(db, scope, state.cursor);
   for (;;) {
     if (context.signal?.aborted) return result;
-    const read = await readEventsAfter(db, scope, state.cursor, READ, prev, { held: true });
+    const read = await readEventsAfter(db, scope, state.cursor, READ, prev, { heldUpTo: point.last });
     for (const [i, event] of read.events.entries()) {
       if (context.signal?.aborted) return result;
       if (hook.kinds.includes(event.type)) {

@@ -30,13 +30,15 @@ describe("the process's memory of the newest entries", () => {
     startHolding(10);
     const rows = [11, 12, 13, 14].map((seq) => row(seq));
     hold(rows, bodies(rows));
-    expect(heldAfter(12)!.map((r) => r.seq)).toEqual([13, 14]);
-    expect(heldAfter(10)!.map((r) => r.seq)).toEqual([11, 12, 13, 14]);
-    expect(heldAfter(14)).toEqual([]);
-    expect(heldAfter(9)).toBeNull();
+    expect(heldAfter(12, 14)!.map((r) => r.seq)).toEqual([13, 14]);
+    expect(heldAfter(10, 14)!.map((r) => r.seq)).toEqual([11, 12, 13, 14]);
+    expect(heldAfter(14, 14)).toEqual([]);
+    expect(heldAfter(9, 14)).toBeNull();
+    // Short of the feed's last number (the tail stopped with the last stream): nothing from memory.
+    expect(heldAfter(12, 15)).toBeNull();
     // Held twice: kept once.
     hold([row(14)], new Map());
-    expect(heldAfter(13)!.map((r) => r.seq)).toEqual([14]);
+    expect(heldAfter(13, 14)!.map((r) => r.seq)).toEqual([14]);
   });
 
   it('lets the oldest go beyond what it holds, and their bodies with them', () => {
@@ -47,8 +49,8 @@ describe("the process's memory of the newest entries", () => {
     expect(recentHeld()!.from).toBe(10);
     expect(recentHeld()!.bodies.has('d10')).toBe(false);
     expect(recentHeld()!.bodies.has('d11')).toBe(true);
-    expect(heldAfter(9)).toBeNull();
-    expect(heldAfter(10)).toHaveLength(MAX_RECENT);
+    expect(heldAfter(9, MAX_RECENT + 10)).toBeNull();
+    expect(heldAfter(10, MAX_RECENT + 10)).toHaveLength(MAX_RECENT);
   });
 
   it('builds each event once per content withheld, and serves a stream from memory without the store', async () => {
@@ -65,7 +67,7 @@ describe("the process's memory of the newest entries", () => {
         },
       },
     ) as never;
-    const read = await readEventsAfter(noStore, { ...scope, leagues: ['ATP'] }, 0, 10, 'h0', { held: true });
+    const read = await readEventsAfter(noStore, { ...scope, leagues: ['ATP'] }, 0, 10, 'h0', { heldUpTo: 3 });
     expect(read.events.map((e) => e.seq)).toEqual([1, 3]);
     expect(read.scanned).toBe(3);
     expect(read.events[0]!.prev).toBe('h0');

@@ -54,8 +54,8 @@ export async function eventPages(origin: string, token: string, after: number): 
   const out: Event[] = [];
   for (let cursor = after; ;) {
     const res = await fetch(`${origin}/api/v1/events?after=${cursor}&limit=100`, { headers: { Authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(200);
     const body = (await res.json()) as { data: Event[]; page: { nextAfter: number; hasMore: boolean } };
+    expect(res.status, JSON.stringify(body)).toBe(200);
     out.push(...body.data);
     if (!body.page.hasMore) return out;
     cursor = body.page.nextAfter;

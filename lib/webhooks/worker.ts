@@ -47,7 +47,7 @@ export const backoffAfter = (attempts: number) => BACKOFF_MS[Math.min(attempts, 
 export async function tokenPause(db: Db, token: ApiToken | null, now: number): Promise<string | null> {
   if (!token || token.revokedMs !== null) return 'its token was revoked';
   if (token.expiresMs <= now) return 'its token expired';
-  if (!token.scope.content.includes('changes')) return 'its token no longer reads changes (events)';
+  if (!token.scope.content.includes('changes')) return 'its token does not read changes (events)';
   const standing = await mayActIn(db, tokenPrincipal(token), 'tokens');
   return standing.ok ? null : `its token is suspended: ${standing.reason}`;
 }

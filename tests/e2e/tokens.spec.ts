@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { v1Contract } from '../support/v1-contract';
-import { expect, signIn, test } from './fixtures';
+import { expect, signIn, STAFF, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
 import { type Instance } from './support/instances';
 import { startStaffPortal } from './support/staff-portal';
@@ -155,6 +155,8 @@ test.beforeAll(async () => {
           DATABASE_URL: url,
           AUTH_SECRET: 'tokens-spec-secret-0123456789-abcdef',
           CHANGES_POLL_SECONDS: '0',
+          DELIVERY_SECRET_KEY: 'tokens-spec-delivery-secret-0123456789',
+          DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
         },
         output: output,
       }),
@@ -555,6 +557,57 @@ test('a session never opens /api/v1 and a token never opens a page or the portal
     '/api/history?asOf=2026-11-20T00:00:00Z',
   ])
     expect((await fetch(`${A()}${path}`, { headers: bearer })).status, path).toBe(401);
+});
+
+test('consumer webhooks: the token’s owner or an admin, same-site, every wrong field named, the URL masked and the secret shown once', async () => {
+  needPg();
+  const changes = { scope: { content: ['picks', 'changes'], sports: [], leagues: [] } };
+  const pushed = await makeToken('Editor push', changes, 'editor');
+  const plain = await makeToken('Editor plain', {}, 'editor');
+  const admins = await makeToken('Admin push', changes);
+  const hooks = (id: string) => `/api/tokens/${id}/webhooks`;
+  const wrong = await api('editor', 'POST', hooks(pushed.id), { url: 'ftp://x', kinds: ['pick.nope'], secret: 'short' });
+  expect(wrong.status).toBe(400);
+  expect(Object.keys(wrong.body.error.details).sort()).toEqual(['kinds', 'secret', 'url']);
+  expect((await api('editor', 'POST', hooks(plain.id), { url: 'http://127.0.0.1:9/x' })).body.error.details).toEqual({
+    token: 'cannot send now: it does not read changes (events)',
+  });
+  // Another person's token (not an admin): no such token; a viewer may not; another site may not.
+  expect((await api('editor', 'GET', hooks(admins.id))).status).toBe(404);
+  expect((await api('viewer', 'GET', hooks(pushed.id))).status).toBe(403);
+  const forged = await fetch(`${A()}${hooks(pushed.id)}`, {
+    method: 'POST',
+    headers: { cookie: cookies.editor, origin: 'https://evil.example', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/x' }),
+  });
+  expect(forged.status).toBe(403);
+
+  const made = await api('editor', 'POST', hooks(pushed.id), { url: 'http://127.0.0.1:9/secret-path?k=v', kinds: ['pick.settled'] });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  expect(made.body).toMatchObject({ url: 'http://127.0.0.1:9/…', kinds: ['pick.settled'], state: 'delivering' });
+  expect(made.body.secret).toMatch(/^whsec_/);
+  const listed = await api('admin', 'GET', hooks(pushed.id));
+  expect(listed.body.data.map((h: { id: string }) => h.id)).toEqual([made.body.id]);
+  expect(JSON.stringify(listed.body)).not.toMatch(/secret-path|whsec_/);
+  const one = `${hooks(pushed.id)}/${made.body.id}`;
+  expect((await api('editor', 'PATCH', one, { url: 'http://127.0.0.1:9/elsewhere' })).body.error.details).toEqual({
+    secret: 'is bound to the URL it was saved with: enter it again for the new URL, or give a new one',
+  });
+  const resend = await api('editor', 'POST', `${one}/resend`, { event: 0, after: 0, extra: true });
+  expect(Object.keys(resend.body.error.details).sort()).toEqual(['body', 'extra']);
+  expect((await api('editor', 'POST', `${one}/resend`, { after: 10 ** 9 })).body.error.details.after).toMatch(
+    /^is after the last event this webhook was given/,
+  );
+  expect((await api('editor', 'PATCH', one, { enabled: false })).body).toMatchObject({
+    state: 'disabled',
+    why: `disabled by ${STAFF.editor.email}`,
+  });
+  expect((await api('editor', 'DELETE', one)).status).toBe(204);
+  expect((await api('editor', 'GET', hooks(pushed.id))).body.data).toEqual([]);
+  const audit = JSON.stringify((await api('admin', 'GET', '/api/audit?action=token.webhook.add&format=json')).body);
+  expect(audit).toContain(made.body.id);
+  expect(audit).not.toContain('secret-path');
+  expect(output.join('\n')).not.toContain(made.body.secret);
 });
 
 test('neither the partner key nor a token is in any answer or log line', async () => {

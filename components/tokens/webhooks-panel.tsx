@@ -123,7 +123,7 @@ export function WebhooksPanel({
             hint="whsec_ and 24–64 bytes in base64. Leave it empty and the portal makes one, shown once."
             error={problem?.details?.secret}
           />
-          <Button type="submit" size="sm" tone="primary" disabled={busy}>
+          <Button type="submit" tone="primary" disabled={busy}>
             Add webhook
           </Button>
           <Problem problem={problem} testId="webhooks-problem" fields={FIELDS} />

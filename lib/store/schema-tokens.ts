@@ -60,6 +60,8 @@ export interface TokenWebhooksTable {
   failing_since_ms: number | null;
   /** Not tried again before. */
   next_ms: number;
+  /** Why it waits without having failed (its token over today's quota); null otherwise. */
+  paused_reason: string | null;
   /** One instance sends to an endpoint at a time: its claim, until then. */
   claim_until_ms: number | null;
   claimed_by: string | null;

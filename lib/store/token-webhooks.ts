@@ -24,6 +24,7 @@ export interface TokenWebhook {
   headFailedMs: number | null;
   failingSinceMs: number | null;
   nextMs: number;
+  pausedReason: string | null;
   disabledMs: number | null;
   disabledReason: string | null;
   createdBy: string;
@@ -45,6 +46,7 @@ const toWebhook = (row: Selectable<TokenWebhooksTable>): TokenWebhook => ({
   headFailedMs: row.head_failed_ms === null ? null : Number(row.head_failed_ms),
   failingSinceMs: row.failing_since_ms === null ? null : Number(row.failing_since_ms),
   nextMs: Number(row.next_ms),
+  pausedReason: row.paused_reason,
   disabledMs: row.disabled_ms === null ? null : Number(row.disabled_ms),
   disabledReason: row.disabled_reason,
   createdBy: row.created_by,
@@ -62,6 +64,7 @@ const toRow = (hook: TokenWebhook) => ({
   head_failed_ms: hook.headFailedMs,
   failing_since_ms: hook.failingSinceMs,
   next_ms: hook.nextMs,
+  paused_reason: hook.pausedReason,
   disabled_ms: hook.disabledMs,
   disabled_reason: hook.disabledReason,
   updated_ms: hook.updatedMs,
@@ -89,7 +92,7 @@ export async function saveTokenWebhook(db: Db, hook: TokenWebhook, moveCursor = 
 
 export type WebhookState = Pick<
   TokenWebhook,
-  'cursor' | 'attempts' | 'headFailedMs' | 'failingSinceMs' | 'nextMs' | 'disabledMs' | 'disabledReason'
+  'cursor' | 'attempts' | 'headFailedMs' | 'failingSinceMs' | 'nextMs' | 'pausedReason' | 'disabledMs' | 'disabledReason'
 >;
 
 /**
@@ -105,6 +108,7 @@ export async function saveWebhookState(db: Db, id: string, state: WebhookState, 
       head_failed_ms: state.headFailedMs,
       failing_since_ms: state.failingSinceMs,
       next_ms: state.nextMs,
+      paused_reason: state.pausedReason,
       disabled_ms: state.disabledMs,
       disabled_reason: state.disabledReason,
     })

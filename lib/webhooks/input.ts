@@ -151,6 +151,7 @@ export const newEndpoint = (
   headFailedMs: null,
   failingSinceMs: null,
   nextMs: now,
+  pausedReason: null,
   disabledMs: null,
   disabledReason: null,
   createdBy: by,

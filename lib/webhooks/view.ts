@@ -65,8 +65,16 @@ export const attemptView = (a: WebhookAttempt): AttemptView => ({
   durationMs: a.durationMs,
 });
 
-export function endpointView(hook: TokenWebhook, attempts: WebhookAttempt[], last: number, paused: string | null): EndpointView {
+export function endpointView(
+  hook: TokenWebhook,
+  attempts: WebhookAttempt[],
+  last: number,
+  tokenPaused: string | null,
+  now = Date.now(),
+): EndpointView {
   const failing = hook.failingSinceMs !== null;
+  // Its token may not act now, or it waits for its token's quota to come back (midnight UTC).
+  const paused = tokenPaused ?? (hook.pausedReason !== null && hook.nextMs > now ? hook.pausedReason : null);
   const state: EndpointState = hook.disabledMs !== null ? 'disabled' : paused ? 'paused' : failing ? 'failing' : 'delivering';
   const lastProblem = attempts.find((a) => a.trigger === 'delivery' && a.outcome !== 'delivered')?.problem ?? null;
   return {
@@ -79,7 +87,7 @@ export function endpointView(hook: TokenWebhook, attempts: WebhookAttempt[], las
     deliveredUpTo: hook.cursor,
     behind: Math.max(0, last - hook.cursor),
     failingSince: iso(hook.failingSinceMs),
-    nextAttemptAt: state === 'failing' ? iso(hook.nextMs) : null,
+    nextAttemptAt: state === 'failing' || (state === 'paused' && !tokenPaused) ? iso(hook.nextMs) : null,
     createdBy: hook.createdBy,
     createdAt: new Date(hook.createdMs).toISOString(),
     updatedAt: new Date(hook.updatedMs).toISOString(),
@@ -92,7 +100,7 @@ export async function endpointViews(db: Kysely<Database>, token: ApiToken, now =
   const hooks = await tokenWebhooks(db, token.id);
   if (hooks.length === 0) return [];
   const [last, paused] = await Promise.all([lastEventSeq(db), tokenPause(db, token, now)]);
-  return Promise.all(hooks.map(async (hook) => endpointView(hook, await webhookAttempts(db, hook.id, ATTEMPTS_SHOWN), last, paused)));
+  return Promise.all(hooks.map(async (hook) => endpointView(hook, await webhookAttempts(db, hook.id, ATTEMPTS_SHOWN), last, paused, now)));
 }
 
 /** A token's webhooks for its page (null: no token this person may see); `paused`: why none of them sends now. */

@@ -10,6 +10,7 @@ import { logAttempt, saveWebhookState, type TokenWebhook, type WebhookState } fr
 import { tokenPrincipal } from '../tokens/access';
 import { DAY_MS } from '../time';
 import { openEndpointSecret } from './input';
+import { tokenQuota, type QuotaGate } from './quota';
 import { eventMessage, gapMessage, sendMessage, type Message, type SendResult } from './send';
 
 /**
@@ -39,6 +40,8 @@ export interface SenderContext {
   now?: () => number;
   /** Ends the pass early (the instance stopping, the pass's time used up). */
   signal?: AbortSignal;
+  /** The token's daily quota and use (default: the token's own, ./quota.ts). */
+  quota?: QuotaGate;
 }
 
 export const backoffAfter = (attempts: number) => BACKOFF_MS[Math.min(attempts, BACKOFF_MS.length) - 1] ?? BACKOFF_MS[0];
@@ -76,10 +79,20 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
   const scope = token!.scope;
 
   /** Sends one message; false when the pass must stop (refused, or the settings changed meanwhile). */
+  const quota = context.quota ?? tokenQuota;
   const attempt = async (message: Message, passed: number): Promise<boolean> => {
+    // An event is one record of the token's quota (a gap is none): over it, the webhook waits for midnight UTC.
+    const taken = message.seq === null ? null : await quota.take(token!, clock());
+    if (taken && !taken.ok) {
+      result.paused = taken.why;
+      await save({ ...state, nextMs: clock() + taken.waitMs, pausedReason: taken.why });
+      return false;
+    }
     const sent: SendResult = await sendMessage(hook.url, secret, message, context);
     const now = clock();
+    await taken?.settle(sent.outcome === 'delivered');
     if (sent.outcome === 'delivered') {
+      if (taken) quota.count(token!, Buffer.byteLength(message.body), new URL(hook.url).origin, now);
       await logAttempt(db, {
         webhookId: hook.id,
         messageId: message.id,
@@ -90,7 +103,7 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
         atMs: now,
       });
       result.delivered += 1;
-      return save({ ...state, cursor: passed, attempts: 0, headFailedMs: null, failingSinceMs: null, nextMs: now });
+      return save({ ...state, cursor: passed, attempts: 0, headFailedMs: null, failingSinceMs: null, nextMs: now, pausedReason: null });
     }
     result.failed += 1;
     const attempts = state.attempts + 1;
@@ -115,6 +128,7 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
       headFailedMs: givenUp ? null : headFailedMs,
       failingSinceMs,
       nextMs: givenUp ? now : now + backoffAfter(attempts),
+      pausedReason: null,
       disabledMs: disabled ? now : null,
       disabledReason: disabled
         ? `every attempt failed for 3 days (since ${new Date(failingSinceMs).toISOString()}); last: ${sent.problem}`

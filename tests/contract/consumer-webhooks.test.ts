@@ -16,6 +16,8 @@ import { hashToken } from '@/lib/tokens/access';
 import { checkEndpoint, newEndpoint, newSecret, openEndpointSecret } from '@/lib/webhooks/input';
 import { sendMessage, testMessage } from '@/lib/webhooks/send';
 import { sendDue } from '@/lib/webhooks/start';
+import type { QuotaGate } from '@/lib/webhooks/quota';
+import { endpointView } from '@/lib/webhooks/view';
 import { DISABLE_AFTER_MS, GIVE_UP_MS, type SenderContext } from '@/lib/webhooks/worker';
 import { openStore, type Store } from '@/lib/store/open';
 import type { TokenScope } from '@/lib/vocabulary/tokens';
@@ -123,9 +125,24 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     });
     const hook = newEndpoint('twh_000000000001', token.id, checked, 'ed@example.com', 0);
     await insertTokenWebhook(store.db, hook);
-    const context = (at: number): SenderContext => ({ secretKey: SECRET_KEY, allowPrivate: true, retentionDays: 30, now: () => at });
+    // The token's quota as the store would count it, in memory: `left` records, each accepted one counted.
+    const quota = { left: Number.POSITIVE_INFINITY, counted: 0 };
+    const gate: QuotaGate = {
+      take: async () =>
+        quota.left > 0
+          ? ((quota.left -= 1), { ok: true, settle: async (accepted) => void (accepted || (quota.left += 1)) })
+          : { ok: false, waitMs: 3_600_000, why: 'its token read its records for today (UTC): it sends again from midnight UTC' },
+      count: () => void (quota.counted += 1),
+    };
+    const context = (at: number): SenderContext => ({
+      secretKey: SECRET_KEY,
+      allowPrivate: true,
+      retentionDays: 30,
+      now: () => at,
+      quota: gate,
+    });
     const view = async () => (await readEventsAfter(store.db, scope, 0, 100_000, null)).events;
-    return { store, poll, token, hook, target, context, view };
+    return { store, poll, token, hook, target, context, view, quota };
   }
 
   it('sends each event of the token’s view in order, once, signed so the receiver’s library accepts it; a receiver down for a while gets all of it once back', async () => {
@@ -200,6 +217,34 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     const before = target.state.requests;
     await sendDue(store, context(t + DISABLE_AFTER_MS + 60_000));
     expect(target.state.requests).toBe(before);
+  });
+
+  it('counts each event accepted against the token’s quota, and waits, saying why, once it is used up', async () => {
+    const { store, poll, target, context, view, quota } = await setUp();
+    sandbox.controls.setNow(T0 + 6 * 3_600_000);
+    await poll();
+    const events = await view();
+    target.state.status = 503;
+    quota.left = 3;
+    const t = Date.now();
+    await sendDue(store, context(t));
+    // Refused: the record is given back.
+    expect(quota.left).toBe(3);
+    target.state.status = 200;
+    expect(await sendDue(store, context(t + 6_000))).toBe(3);
+    expect(quota.counted).toBe(3);
+    expect(target.state.accepted.map((r) => r.verified!.data.seq)).toEqual(events.slice(0, 3).map((e) => e.seq));
+    const hook = (await findTokenWebhook(store.db, 'twh_000000000001'))!;
+    expect(hook).toMatchObject({ cursor: events[2]!.seq, nextMs: t + 6_000 + 3_600_000 });
+    expect(endpointView(hook, [], events.at(-1)!.seq, null, t + 7_000)).toMatchObject({
+      state: 'paused',
+      why: expect.stringContaining('sends again from midnight UTC'),
+    });
+    // Not before then.
+    expect(await sendDue(store, context(t + 60_000))).toBe(0);
+    quota.left = Number.POSITIVE_INFINITY;
+    expect(await sendDue(store, context(t + 6_000 + 3_600_000))).toBe(events.length - 3);
+    expect((await findTokenWebhook(store.db, 'twh_000000000001'))!.pausedReason).toBeNull();
   });
 
   it('sends nothing for a revoked token', async () => {

@@ -17,6 +17,7 @@ export const migration: Migration = {
       .addColumn('head_failed_ms', 'bigint')
       .addColumn('failing_since_ms', 'bigint')
       .addColumn('next_ms', 'bigint', (c) => c.notNull())
+      .addColumn('paused_reason', 'text')
       .addColumn('claim_until_ms', 'bigint')
       .addColumn('claimed_by', 'text')
       .addColumn('disabled_ms', 'bigint')

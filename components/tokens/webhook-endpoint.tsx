@@ -176,7 +176,6 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
           rows={endpoint.attempts}
           rowKey={(a) => a.id}
           rowData={(a) => ({ 'data-outcome': a.outcome, 'data-seq': a.seq ?? '' })}
-          cards
         />
       ) : (
         <p className="text-slate-600">No attempts yet: it is sent each new event of its types as the feed records it.</p>

@@ -16,7 +16,7 @@ export function pruneHourly(db: Kysely<Database>, retention: Retention, sealing?
     lease: 'one instance',
     run: async () => {
       const pruned = await pruneRetained(db, retention, sealing);
-      const any = pruned.audit + pruned.changes + pruned.versions + pruned.jobs + pruned.webhookAttempts > 0;
+      const any = pruned.audit + pruned.changes + pruned.versions + pruned.jobs + pruned.webhookAttempts + pruned.checkpoints > 0;
       log('store')[any ? 'info' : 'debug'](pruned, 'pruned what is past its retention');
     },
   });

@@ -165,3 +165,9 @@ const toCheckpoint = (row: Selectable<Database['event_checkpoints']>): EventChec
   jws: row.jws,
   atMs: Number(row.at_ms),
 });
+
+/** Checkpoints signed before the cut-off (pruning): a consumer has had them all that time. */
+export async function pruneCheckpoints(db: Db, beforeMs: number): Promise<number> {
+  const result = await db.deleteFrom('event_checkpoints').where('at_ms', '<', beforeMs).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -6,6 +6,7 @@ import { pruneHistory } from './history-read';
 import type { Database } from './schema';
 import { pruneJobRuns } from './jobs';
 import { pruneWebhookAttempts } from './token-webhooks';
+import { pruneCheckpoints } from './events';
 
 /**
  * Rows that have run out: sign-in counts an hour past their expiry, revoked sessions and slot leases past theirs;
@@ -26,6 +27,8 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISO
 
 /** How long a consumer webhook's attempts are kept. */
 export const WEBHOOK_ATTEMPTS_DAYS = 30;
+/** How long an event stream's signed checkpoints are kept: a consumer checks what it saved well within that. */
+export const CHECKPOINT_DAYS = 90;
 
 export interface Retention {
   auditDays: number;
@@ -41,7 +44,7 @@ export async function pruneRetained(
   db: Kysely<Database>,
   retention: Retention,
   sealing?: () => { sealCut: Parameters<typeof pruneAudit>[2]; kept: () => Promise<void> },
-): Promise<{ audit: number; changes: number; versions: number; jobs: number; webhookAttempts: number }> {
+): Promise<{ audit: number; changes: number; versions: number; jobs: number; webhookAttempts: number; checkpoints: number }> {
   const seal = sealing?.();
   const audit = pruneAudit(db, daysAgo(retention.auditDays), seal?.sealCut).then(async (removed) => {
     if (removed > 0) await seal?.kept();
@@ -52,13 +55,15 @@ export async function pruneRetained(
   const jobs = pruneJobRuns(db, Date.now() - 7 * 86_400_000);
   // Consumer webhooks' attempts, a month of them (lib/webhooks/).
   const attempts = pruneWebhookAttempts(db, Date.now() - WEBHOOK_ATTEMPTS_DAYS * 86_400_000);
-  const [, audited, changes, versions, gone, attempted] = await Promise.all([
+  const checkpoints = pruneCheckpoints(db, Date.now() - CHECKPOINT_DAYS * 86_400_000);
+  const [, audited, changes, versions, gone, attempted, checked] = await Promise.all([
     pruneExpired(db),
     audit,
     pruneChanges(db, daysAgo(retention.changesDays)),
     history,
     jobs,
     attempts,
+    checkpoints,
   ]);
-  return { audit: audited, changes, versions, jobs: gone, webhookAttempts: attempted };
+  return { audit: audited, changes, versions, jobs: gone, webhookAttempts: attempted, checkpoints: checked };
 }

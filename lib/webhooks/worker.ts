@@ -1,7 +1,9 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
 import { mayActIn } from '../auth/principal';
+import { SecretUnreadable } from '../deliveries/secrets';
 import type { Resolver } from '../deliveries/targets';
+import { isSealed } from '../store/at-rest';
 import { hashAtOrBefore, readEventsAfter, resumePoint } from '../events/read';
 import { queueAlerts } from '../store/alerts';
 import type { Database } from '../store/schema';
@@ -70,12 +72,17 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
   const paused = await tokenPause(db, token, clock());
   let state: WebhookState = { ...hook };
   const save = (next: WebhookState) => saveWebhookState(db, hook.id, (state = next), hook.updatedMs);
-  if (paused || !context.secretKey) {
-    result.paused = paused ?? 'DELIVERY_SECRET_KEY is not set on this instance: the secret cannot be opened';
-    await save({ ...state, nextMs: clock() + PAUSED_MS });
+  const secret = paused || !context.secretKey ? null : openOrNull(hook, context.secretKey);
+  if (secret === null) {
+    // Nothing can be sent until what stops it changes: looked at again in a minute, and said on the page.
+    result.paused =
+      paused ??
+      (!context.secretKey
+        ? 'DELIVERY_SECRET_KEY is not set on this instance: the secret cannot be opened'
+        : 'its URL or secret was saved under another DELIVERY_SECRET_KEY than this instance’s: enter the URL and secret again');
+    await save({ ...state, nextMs: clock() + PAUSED_MS, pausedReason: paused ? state.pausedReason : result.paused });
     return result;
   }
-  const secret = openEndpointSecret(hook, context.secretKey);
   const scope = token!.scope;
 
   /** Sends one message; false when the pass must stop (refused, or the settings changed meanwhile). */
@@ -153,6 +160,17 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
     }
     if (read.scanned > state.cursor && !(await save({ ...state, cursor: read.scanned }))) return result;
     if (read.events.length < READ) return result;
+  }
+}
+
+/** The endpoint's secret, or null when this instance cannot open it or its URL (another key, or moved in the store). */
+function openOrNull(hook: TokenWebhook, secretKey: string): string | null {
+  if (isSealed(hook.url)) return null;
+  try {
+    return openEndpointSecret(hook, secretKey);
+  } catch (error) {
+    if (error instanceof SecretUnreadable) return null;
+    throw error;
   }
 }
 

@@ -256,6 +256,18 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     expect(target.state.requests).toBe(0);
   });
 
+  it('sends nothing with another DELIVERY_SECRET_KEY than the one its secret was saved with, and says why', async () => {
+    const { store, poll, target, context } = await setUp();
+    sandbox.controls.setNow(T0 + 6 * 3_600_000);
+    await poll();
+    const t = Date.now();
+    expect(await sendDue(store, { ...context(t), secretKey: 'another-delivery-secret-key-0123456789' })).toBe(0);
+    expect(target.state.requests).toBe(0);
+    const hook = (await findTokenWebhook(store.db, 'twh_000000000001'))!;
+    expect(hook).toMatchObject({ nextMs: t + 60_000, pausedReason: expect.stringContaining('another DELIVERY_SECRET_KEY') });
+    expect(endpointView(hook, [], 100, null, t + 1_000).state).toBe('paused');
+  });
+
   it('connects to the address it checked, refuses private ones unless allowed, and binds the secret to the endpoint and its URL', async () => {
     const { store, target, hook } = await setUp();
     const secret = openEndpointSecret(hook, SECRET_KEY);

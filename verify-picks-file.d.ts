@@ -24,6 +24,7 @@ declare module '@/public/verify-picks-file.mjs' {
   export function idsDigest(ids: string[]): { count: number; sha256: string };
   export function readCsv(file: string, needIds?: boolean): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
   export function readJson(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function readJsonLines(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
   export function verifyFile(options: {
     file: string;
     manifest?: string;

@@ -187,6 +187,27 @@ export async function readJson(file) {
   };
 }
 
+/** A JSON Lines export's bytes, sha256, records and ids: one record a line, each line ended by LF. */
+export async function readJsonLines(file) {
+  const buffer = await readFile(file);
+  const text = buffer.toString('utf8');
+  if (text.length > 0 && !text.endsWith('\n')) throw new Error('its last line does not end: the file was cut short');
+  const lines = text.length === 0 ? [] : text.slice(0, -1).split('\n');
+  const ids = lines.map((line, i) => {
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${i + 1} is not a JSON record`);
+    }
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new Error(`line ${i + 1} is not a JSON object`);
+    return latin1(String(record.id));
+  });
+  return { bytes: buffer.length, sha256: createHash('sha256').update(buffer).digest('hex'), records: lines.length, ids };
+}
+
+const READERS = { csv: ['CSV', null], json: ['JSON', readJson], jsonl: ['JSON Lines', readJsonLines] };
+
 /** Every check, in order: `{ name, ok, detail }`; and the manifest's licence attestation. */
 export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, keys }) {
   const checks = [];
@@ -216,12 +237,13 @@ export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, k
       check('signature', false, error.message);
     }
   if (!manifest) return { checks, attestation: null };
-  const json = (manifest.format ?? path.extname(manifest.file ?? file).slice(1)) === 'json';
+  const format = manifest.format ?? path.extname(manifest.file ?? file).slice(1);
+  const [label, reader] = READERS[format] ?? READERS.csv;
   let read;
   try {
-    read = await (json ? readJson(file) : readCsv(file, Boolean(manifest.recordIds)));
+    read = await (reader ? reader(file) : readCsv(file, Boolean(manifest.recordIds)));
   } catch (error) {
-    check('file', false, `${path.basename(file)} cannot be read as ${json ? 'JSON' : 'CSV'}: ${error.message}`);
+    check('file', false, `${path.basename(file)} cannot be read as ${label}: ${error.message}`);
     return { checks, attestation: manifest.licenceAttestation ?? null };
   }
   const same = (name, found, stated) =>

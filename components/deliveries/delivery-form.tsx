@@ -1,5 +1,6 @@
 'use client';
 
+import { FILE_FORMATS, FORMAT_LABELS } from '@/lib/vocabulary/formats';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem, type ProblemField } from '@/components/ui/call-api';
@@ -125,7 +126,13 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <TextField label="Name" name="name" required placeholder="Morning results" error={errors.name} />
         <SelectField label="What" name="kind" options={KINDS} value={kind} onChange={(e) => setKind(e.target.value)} error={errors.kind} />
-        <SelectField label="Format" name="format" options={['csv', 'json']} defaultValue="csv" error={errors.format} />
+        <SelectField
+          label="Format"
+          name="format"
+          options={FILE_FORMATS.map((value) => ({ value, label: FORMAT_LABELS[value] }))}
+          defaultValue="csv"
+          error={errors.format}
+        />
         <FilterFields kind={kind} vocabulary={vocabulary} values={filters} onChange={setFilters} errors={errors} />
         <ScheduleField value={schedule} onChange={setSchedule} error={errors.schedule} />
         <SelectField

@@ -12,16 +12,16 @@ type State =
   | { phase: 'cancelled'; records: number };
 
 /**
- * Exports the current filters (every page, not the one on screen) as CSV or JSON. The body is read as
- * it streams so progress shows; records are counted by line ends outside quotes (CSV) or by lines (JSON,
- * one record per line). Only the file's own bytes are held, then handed to the browser as a download.
+ * Exports the current filters (every page, not the one on screen) as CSV, JSON or JSON Lines. The body is read
+ * as it streams so progress shows; records are counted by line ends outside quotes (CSV) or by lines (JSON and
+ * JSON Lines, one record per line). Only the file's own bytes are held, then handed to the browser as a download.
  */
 export function ExportControl({ endpoint, query }: { endpoint: string; query: string }) {
   const [state, setState] = useState<State>({ phase: 'idle' });
   const [bom, setBom] = useState(false);
   const controller = useRef<AbortController | null>(null);
 
-  async function run(format: 'csv' | 'json') {
+  async function run(format: 'csv' | 'json' | 'jsonl') {
     const abort = new AbortController();
     controller.current = abort;
     let records = 0;
@@ -51,7 +51,7 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
           if (format === 'csv' && byte === 0x22) inQuotes = !inQuotes;
           else if (byte === 0x0a && !inQuotes) lines += 1;
         }
-        records = Math.max(0, lines - 1); // CSV: less the header; JSON: less the opening line
+        records = format === 'jsonl' ? lines : Math.max(0, lines - 1); // CSV: less the header; JSON: less the opening line; JSON Lines: a record a line
 
         setState({ phase: 'running', format, records, bytes });
       }
@@ -94,20 +94,23 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
           <Button disabled={running} onClick={() => run('json')}>
             JSON
           </Button>
+          <Button disabled={running} onClick={() => run('jsonl')} title="One record a line, no envelope: for loaders that stream">
+            JSON Lines
+          </Button>
         </div>
         <label className="flex items-center gap-1.5 text-slate-600" title="A byte-order mark helps some spreadsheet programs read UTF-8">
           <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> BOM for spreadsheets
         </label>
         <p className="text-xs text-slate-600" data-testid="export-fields">
           CSV has a column for each field the API documents (nested ones as dotted columns such as <code>eventMetadata.stage</code>); fields
-          a record carries beyond those are kept only in JSON.
+          a record carries beyond those are kept only in JSON and JSON Lines.
         </p>
       </Popover>
       <span role="status" aria-live="polite" data-testid="export-status" data-phase={state.phase} className="order-first">
         {state.phase === 'running' && (
           <span className="inline-flex items-center gap-2">
-            Exporting {state.format.toUpperCase()}… <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records
-            so far
+            Exporting {state.format === 'jsonl' ? 'JSON Lines' : state.format.toUpperCase()}…{' '}
+            <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records so far
             <Button tone="remove" size="sm" onClick={() => controller.current?.abort()}>
               Cancel
             </Button>

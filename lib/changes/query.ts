@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILE_FORMATS, type FileFormat } from '../vocabulary/formats';
 import { DAY as day, instant, invalidQuery, parseStrictQuery } from '../strict-query';
 import type { ChangeQuery } from '../store/changes';
 import { CHANGE_KINDS } from './reconcile';
@@ -28,12 +29,12 @@ const pageSchema = z.strictObject({
   /** With `polled`: when the poll was asked for (ms), so that the page knows when it has ended. */
   at: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
-const downloadSchema = z.strictObject({ ...shape, format: z.enum(['csv', 'json']).optional() });
+const downloadSchema = z.strictObject({ ...shape, format: z.enum(FILE_FORMATS).optional() });
 
-export type ChangeFilters = ChangeQuery & { visit?: boolean; format?: 'csv' | 'json' };
+export type ChangeFilters = ChangeQuery & { visit?: boolean; format?: FileFormat };
 
 export function parseChangeQuery(params: URLSearchParams, use: 'page' | 'download'): ChangeFilters {
-  const parsed = parseStrictQuery<z.infer<typeof pageSchema> & { format?: 'csv' | 'json' }>(
+  const parsed = parseStrictQuery<z.infer<typeof pageSchema> & { format?: FileFormat }>(
     use === 'page' ? pageSchema : downloadSchema,
     params,
     { title: 'Invalid change filters', of: 'the change feed' },

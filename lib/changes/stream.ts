@@ -1,6 +1,14 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
-import { changesCsvHeader, changesCsvRows, changesJsonClosing, changesJsonOpening, changesJsonRows } from '../export/changes-file';
+import {
+  changesCsvHeader,
+  changesCsvRows,
+  changesJsonClosing,
+  changesJsonLines,
+  changesJsonOpening,
+  changesJsonRows,
+} from '../export/changes-file';
+import type { FileFormat } from '../vocabulary/formats';
 import { storeUnavailable } from '../store';
 import { batchedFileStream } from '../export/batched-file';
 import { readChanges, type ChangeQuery, type StoredChange } from '../store/changes';
@@ -17,7 +25,7 @@ const BATCH = 500;
 export async function changesStream(
   db: Kysely<Database>,
   query: ChangeQuery,
-  format: 'csv' | 'json',
+  format: FileFormat,
   meta: Record<string, unknown>,
   onRecords: (count: number) => void = () => undefined,
 ): Promise<ReadableStream<Uint8Array>> {
@@ -25,7 +33,9 @@ export async function changesStream(
     readChanges(db, query, BATCH)[Symbol.asyncIterator](),
     format === 'csv'
       ? { head: changesCsvHeader(), rows: changesCsvRows, tail: () => '' }
-      : { head: changesJsonOpening(meta), rows: changesJsonRows, tail: changesJsonClosing },
+      : format === 'jsonl'
+        ? { head: '', rows: changesJsonLines, tail: () => '' }
+        : { head: changesJsonOpening(meta), rows: changesJsonRows, tail: changesJsonClosing },
     { batch: BATCH, fault: storeUnavailable, onCount: onRecords },
   );
 }

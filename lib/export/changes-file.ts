@@ -57,5 +57,7 @@ export function changesCsvRows(changes: StoredChange[]): string {
 export const changesJsonOpening = (feed: Record<string, unknown>) => `{"feed":${toSafeJson(feed)},\n"data":[`;
 export const changesJsonRows = (changes: StoredChange[], first: boolean) =>
   changes.map((change, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson(changeRecord(change))}`).join('');
+/** JSON Lines: an entry a line, nothing around them. */
+export const changesJsonLines = (changes: StoredChange[]) => changes.map((change) => `${toSafeJson(changeRecord(change))}\n`).join('');
 export const changesJsonClosing = (count: number) =>
   `\n],\n"count":${count},\n"completedAt":${JSON.stringify(new Date().toISOString())}}\n`;

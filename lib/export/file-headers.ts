@@ -1,6 +1,15 @@
+import type { FileFormat } from '../vocabulary/formats';
+
 /** What every file the portal writes is named and answered with: type, name parts, attachment headers. */
 
-export const contentTypeOf = (format: 'csv' | 'json') => (format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+const CONTENT_TYPES: Record<FileFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  jsonl: 'application/jsonl; charset=utf-8',
+};
+
+/** A file's media type by its format (JSON Lines: `application/jsonl`, as jsonlines.org names it). */
+export const contentTypeOf = (format: FileFormat) => CONTENT_TYPES[format];
 
 /** An attachment of that type and name, private and never transformed. */
 export function fileHeaders(contentType: string, filename: string): Record<string, string> {

@@ -31,23 +31,46 @@ export function jsonRecords(picks: Pick[], first: boolean): string {
 
 /** A page of records as bytes: the upstream's own where its body allows, else re-serialised. */
 export function jsonPage(page: PickList, first: boolean): Uint8Array {
+  return recordBytes(page, first ? 'document-first' : 'document');
+}
+
+/** A page of records as JSON Lines: each record on its line, ended by LF, nothing around them. */
+export function jsonLinesPage(page: PickList): Uint8Array {
+  return recordBytes(page, 'lines');
+}
+
+/**
+ * The page's records, one a line: in a document, each line after the first begins with a comma (and the page's
+ * first line with one unless it is the document's first); as JSON Lines, each line ends with LF.
+ */
+function recordBytes(page: PickList, shape: 'document-first' | 'document' | 'lines'): Uint8Array {
   if (page.data.length === 0) return new Uint8Array(0);
   const bytes = pageBytes(page);
   const spans = bytes ? dataSpans(bytes) : null;
-  if (!bytes || !spans || spans.length !== page.data.length * 2) return Buffer.from(jsonRecords(page.data, first), encodingOf(page));
-  let size = (first ? 1 : 2) + (page.data.length - 1) * 2;
+  if (!bytes || !spans || spans.length !== page.data.length * 2)
+    return Buffer.from(
+      shape === 'lines'
+        ? `${page.data.map((pick) => JSON.stringify(pick)).join('\n')}\n`
+        : jsonRecords(page.data, shape === 'document-first'),
+      encodingOf(page),
+    );
+  const lines = shape === 'lines';
+  let size = lines ? page.data.length : (shape === 'document-first' ? 1 : 2) + (page.data.length - 1) * 2;
   for (let k = 0; k < spans.length; k += 2) size += spans[k + 1]! - spans[k]!;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  if (!first) out[at++] = COMMA;
-  out[at++] = LF;
+  if (!lines) {
+    if (shape === 'document') out[at++] = COMMA;
+    out[at++] = LF;
+  }
   for (let k = 0; k < spans.length; k += 2) {
-    if (k > 0) {
+    if (k > 0 && !lines) {
       out[at++] = COMMA;
       out[at++] = LF;
     }
     out.set(bytes.subarray(spans[k]!, spans[k + 1]!), at);
     at += spans[k + 1]! - spans[k]!;
+    if (lines) out[at++] = LF;
   }
   return out;
 }

@@ -4,8 +4,9 @@ import { AppError, toAppError } from '../errors';
 import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
 import { encodingOf, picksApi, walkSummary, type PicksClient, type PickList, type WalkReport } from '../picks-api';
 import { csvHeader, csvLines } from './csv';
-import { jsonClosing, jsonOpening, jsonPage } from './json';
+import { jsonClosing, jsonLinesPage, jsonOpening, jsonPage } from './json';
 import { contentTypeOf, fileLabel, fileStamp } from './file-headers';
+import { FILE_FORMATS, type FileFormat } from '../vocabulary/formats';
 
 /**
  * The whole filtered record set as a streamed file. The only code that writes exports: the route
@@ -15,7 +16,7 @@ import { contentTypeOf, fileLabel, fileStamp } from './file-headers';
  * download fails visibly instead of ending like a complete file.
  */
 
-export type ExportFormat = 'csv' | 'json';
+export type ExportFormat = FileFormat;
 
 export interface ExportPlan {
   kind: FilterKind;
@@ -27,15 +28,20 @@ export interface ExportPlan {
 
 /** Reads and checks an export request; throws a 400 AppError before anything is fetched or written. */
 export function planExport(kind: FilterKind, params: SearchParamsInput, format: string | null, bom: string | null): ExportPlan {
-  if (format !== 'csv' && format !== 'json') {
-    throw new AppError({ code: 'INVALID_FORMAT', details: { format: format ?? '(missing)' } });
+  if (!(FILE_FORMATS as readonly (string | null)[]).includes(format)) {
+    throw new AppError({
+      code: 'INVALID_FORMAT',
+      message: 'format must be csv, json or jsonl.',
+      details: { format: format ?? '(missing)' },
+    });
   }
   const parsed = parseFilters(kind, params);
   if (!parsed.ok) throw parsed.error;
   return {
     kind,
-    format,
-    bom: bom === '1' || bom === 'true',
+    format: format as ExportFormat,
+    // A byte-order mark is for spreadsheets reading CSV; a JSON Lines reader takes each line as a record.
+    bom: format === 'csv' && (bom === '1' || bom === 'true'),
     filters: withoutPaging(parsed.filters),
     sent: wholeSetFilterValues(kind, params),
   };
@@ -90,7 +96,12 @@ export async function startExport(
   const write = async (page: PickList): Promise<Uint8Array> => {
     options.onRecords?.(page.data, encodingOf(page));
     await options.onWritten?.(page);
-    const bytes = plan.format === 'csv' ? Buffer.from(csvLines(page.data), encodingOf(page)) : jsonPage(page, count === 0);
+    const bytes =
+      plan.format === 'csv'
+        ? Buffer.from(csvLines(page.data), encodingOf(page))
+        : plan.format === 'jsonl'
+          ? jsonLinesPage(page)
+          : jsonPage(page, count === 0);
     count += page.data.length;
     options.onPage?.(count, typeof page.requestId === 'string' ? page.requestId : null);
     return bytes;
@@ -105,11 +116,13 @@ export async function startExport(
             const head =
               plan.format === 'csv'
                 ? csvHeader()
-                : jsonOpening({
-                    endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results',
-                    filters: plan.sent,
-                    startedAt: startedAt.toISOString(),
-                  });
+                : plan.format === 'jsonl'
+                  ? ''
+                  : jsonOpening({
+                      endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results',
+                      filters: plan.sent,
+                      startedAt: startedAt.toISOString(),
+                    });
             const opening = encode(`${plan.bom ? '\uFEFF' : ''}${head}`);
             output.enqueue(first.done ? opening : Buffer.concat([opening, await write(first.value)]));
             if (!first.done) return;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { batchedFileStream } from '../export/batched-file';
+import type { FileFormat } from '../vocabulary/formats';
 import { CSV_COLUMNS, csvRows, toCsvRow } from '../export/csv';
 import { jsonClosing } from '../export/json';
 import type { Pick } from '../picks-api/schemas';
@@ -55,7 +56,7 @@ const correctionRows = (batch: Correction[]) =>
 
 export function correctionsStream(
   items: AsyncIterator<Correction>,
-  format: 'csv' | 'json',
+  format: FileFormat,
   meta: Record<string, unknown>,
   onCount?: (count: number) => void,
 ): Promise<ReadableStream<Uint8Array>> {
@@ -63,14 +64,20 @@ export function correctionsStream(
     items,
     format === 'csv'
       ? { head: csvRows([CORRECTION_CSV_COLUMNS]), rows: correctionRows, tail: () => '' }
-      : {
-          head: `{"corrections":${toSafeJson(meta)},\n"data":[`,
-          rows: (batch, first) =>
-            batch
-              .map((c, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson({ id: c.id, correction: c.kinds, record: c.record })}`)
-              .join(''),
-          tail: (count) => jsonClosing(count),
-        },
+      : format === 'jsonl'
+        ? {
+            head: '',
+            rows: (batch) => batch.map((c) => `${toSafeJson({ id: c.id, correction: c.kinds, record: c.record })}\n`).join(''),
+            tail: () => '',
+          }
+        : {
+            head: `{"corrections":${toSafeJson(meta)},\n"data":[`,
+            rows: (batch, first) =>
+              batch
+                .map((c, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson({ id: c.id, correction: c.kinds, record: c.record })}`)
+                .join(''),
+            tail: (count) => jsonClosing(count),
+          },
     { batch: 500, fault: storeUnavailable, onCount },
   );
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { FILE_FORMATS, type FileFormat } from '../vocabulary/formats';
 import type { PortalSession } from '../auth/session';
 import { AppError, toAppError } from '../errors';
 import { fromStore } from '../store';
@@ -96,8 +97,10 @@ export async function runCorrectionsResponse(
   const startedAt = Date.now();
   let release: (() => void) | undefined;
   try {
-    const format = new URL(request.url).searchParams.get('format') ?? 'csv';
-    if (format !== 'csv' && format !== 'json') throw new AppError({ code: 'INVALID_FORMAT', details: { format } });
+    const asked = new URL(request.url).searchParams.get('format') ?? 'csv';
+    if (!(FILE_FORMATS as readonly string[]).includes(asked))
+      throw new AppError({ code: 'INVALID_FORMAT', message: 'format must be csv, json or jsonl.', details: { format: asked } });
+    const format = asked as FileFormat;
     reconcilable(await findRun(deliveryId, runId));
     const context: ExportContext = {
       actor: who.email,

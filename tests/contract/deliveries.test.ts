@@ -132,6 +132,29 @@ describe('a run into a directory', () => {
     expect(checked.code).toBe(0);
   });
 
+  it('writes JSON Lines too: the same records, a line each, and the file verifies', async () => {
+    const lines = await newDelivery({ format: 'jsonl' });
+    await (
+      await api.runNow(ctx, lines)
+    ).done;
+    const [result] = await store.listRuns(db, lines.id);
+    expect(result).toMatchObject({ outcome: 'complete', error: null });
+    expect(result!.file).toMatch(/\.jsonl$/);
+    const file = path.join(root, folderOf(lines), path.basename(result!.file!));
+    const text = await readFile(file, 'utf8');
+    const manifest = JSON.parse(await readFile(`${file}.manifest.json`, 'utf8'));
+    const ids = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(ids).toEqual(await walk(manifest.resolvedFilters));
+    expect(manifest).toMatchObject({ records: ids.length, bytes: Buffer.byteLength(text) });
+    const keys = await writeTestKeys(path.join(root, 'keys.json'));
+    const checked = await runVerifier([file, '--keys', keys]);
+    expect(checked.out).toContain(`ok   records: ${ids.length}`);
+    expect(checked.code).toBe(0);
+  });
+
   it('leaves nothing when the upstream fails mid-way, records the error, and pauses after three failures in a row', async () => {
     const delivery = await newDelivery({ filters: {} });
     await fetch(`${proxyUrl}/__faults`, {

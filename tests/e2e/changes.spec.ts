@@ -167,6 +167,12 @@ test.describe.serial('one portal watching the sandbox', () => {
       sha256: createHash('sha256').update(bytes).digest('hex'),
     });
 
+    // JSON Lines: the same entries, one a line.
+    const jsonl = await fetch(`${portal.origin}/api/changes?format=jsonl`, { headers: { cookie: editor } });
+    expect(jsonl.headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
+    const entryLines = (await jsonl.text()).trimEnd().split('\n');
+    expect(entryLines.map((line) => JSON.parse(line))).toEqual(body.data);
+
     const csv = await fetch(`${portal.origin}/api/changes?format=csv&kind=withdrawn`, { headers: { cookie: editor } });
     const lines = (await csv.text()).trim().split('\r\n');
     expect(lines[0]).toMatch(/^seq,detectedAt,id,kinds,/);

@@ -84,6 +84,17 @@ for (const set of SETS) {
     expect(json.data.map((p) => p.id)).toEqual(expected);
     expect(json.count).toBe(expected.length);
     expect(json.export).toMatchObject({ endpoint: `/api/v1/${set.kind}`, filters: set.portal });
+
+    const linesRes = await exportOf(set.kind, { ...set.portal, format: 'jsonl' });
+    expect(linesRes.headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
+    const lines = await linesRes.text();
+    expect(lines.endsWith('\n')).toBe(true);
+    expect(
+      lines
+        .slice(0, -1)
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(json.data);
   });
 }
 
@@ -123,8 +134,8 @@ test('invalid filters and formats get 400 with a clear message and no file', asy
   for (const [params, code, text] of [
     [{ format: 'csv', status: 'finished' }, 'INVALID_FILTERS', 'status must be one of'],
     [{ format: 'csv', from: 'yesterday' }, 'INVALID_FILTERS', 'from must be a date'],
-    [{ format: 'xml' }, 'INVALID_FORMAT', 'format must be csv or json'],
-    [{}, 'INVALID_FORMAT', 'format must be csv or json'],
+    [{ format: 'xml' }, 'INVALID_FORMAT', 'format must be csv, json or jsonl'],
+    [{}, 'INVALID_FORMAT', 'format must be csv, json or jsonl'],
   ] as const) {
     const res = await exportOf('picks', params);
     expect(res.status).toBe(400);

@@ -145,10 +145,24 @@ test('an export’s signed manifest verifies with the published keys, and every 
   expect(result.out).toMatch(/FAIL signature: it was signed with key \S+, which is not among the keys given/);
 });
 
-test('a JSON export verifies too; the verifier is downloadable from the portal, the same file', async () => {
+test('JSON and JSON Lines exports verify too; the verifier is downloadable from the portal, the same file', async () => {
   const got = await exportAndFetch(main, 'editor', '/api/export/results?format=json&league=NBA');
   const good = await verify([got.file, '--keys', got.keysFile]);
   expect(good.code).toBe(0);
+  // JSON Lines: the same records, one a line; the manifest counts them, and a line taken out is caught.
+  const lines = await exportAndFetch(main, 'editor', '/api/export/results?format=jsonl&league=NBA');
+  expect(lines.file).toMatch(/\.jsonl$/);
+  const records = lines.bytes.toString('utf8').trimEnd().split('\n');
+  expect(records.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(
+    (JSON.parse(got.bytes.toString('utf8')) as { data: { id: string }[] }).data.map((r) => r.id),
+  );
+  const checked = await verify([lines.file, '--keys', lines.keysFile]);
+  expect(checked.code, checked.out).toBe(0);
+  expect(checked.out).toContain(`ok   records: ${records.length}`);
+  await writeFile(lines.file, `${records.slice(1).join('\n')}\n`);
+  const cut = await verify([lines.file, '--keys', lines.keysFile]);
+  expect(cut.code).not.toBe(0);
+  expect(cut.out).toMatch(/records: the file's is \d+, the manifest says \d+/);
   const served = Buffer.from(await (await fetch(`${main}/verify-picks-file.mjs`)).arrayBuffer());
   expect(served.equals(await readFile(VERIFIER))).toBe(true);
 });

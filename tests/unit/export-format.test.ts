@@ -213,6 +213,45 @@ describe('JSON records copied from the upstream body', () => {
   });
 });
 
+describe('JSON Lines', () => {
+  const plan = planExport('picks', new URLSearchParams('sport=Football'), 'jsonl', '1');
+  const raw = (text: string) => new Response(text, { status: 200, headers: { 'Content-Type': 'application/json' } });
+
+  it('is one record a line, each ended by LF, nothing around them, and no byte-order mark', async () => {
+    expect(plan.bom).toBe(false);
+    const { client } = stubClient([page(['a', 'b'], 'c1'), page([], 'c2'), page(['c'], null)]);
+    const started = await startExport(plan, { client });
+    expect(started.contentType).toBe('application/jsonl; charset=utf-8');
+    expect(started.filename).toMatch(/^picks-football-\d{8}T\d{6}Z\.jsonl$/);
+    const text = await readAll(started.stream);
+    expect(text.endsWith('\n')).toBe(true);
+    expect(
+      text
+        .slice(0, -1)
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { id: string }).id),
+    ).toEqual(['a', 'b', 'c']);
+    const empty = await readAll((await startExport(plan, { client: stubClient([page([], null)]).client })).stream);
+    expect(empty).toBe('');
+  });
+
+  it('keeps each record as the upstream wrote it, and re-serialises one spread over lines', async () => {
+    const kept = '{"id":"a","odds":1.50,"homeTeam":"Bayern M\\u00fcnchen","x":{"n":[1,{"d":"}]"}]}}';
+    const body = `{"data":[${kept},{"id":"b"}],"page":{"nextCursor":null,"hasMore":false}}`;
+    const text = await readAll((await startExport(plan, { client: stubClient([raw(body)]).client })).stream);
+    expect(text).toBe(`${kept}\n{"id":"b"}\n`);
+    const pretty = JSON.stringify({ data: [{ id: 'p', eventMetadata: { stage: 'final' } }], page: { hasMore: false } }, null, 2);
+    expect(await readAll((await startExport(plan, { client: stubClient([raw(pretty)]).client })).stream)).toBe(
+      '{"id":"p","eventMetadata":{"stage":"final"}}\n',
+    );
+  });
+
+  it('errors the stream when the upstream fails mid-way', async () => {
+    const started = await startExport(plan, { client: stubClient([page(['a'], 'c1'), json({}, 500)]).client });
+    await expect(readAll(started.stream)).rejects.toMatchObject({ code: 'UPSTREAM_ERROR' });
+  });
+});
+
 describe('export requests', () => {
   it('name the file by what, how filtered and when', () => {
     expect(
@@ -227,7 +266,7 @@ describe('export requests', () => {
   });
 
   it('refuse a bad format or bad filters before anything starts', () => {
-    expect(() => planExport('picks', new URLSearchParams(''), 'xlsx', null)).toThrow('format must be csv or json');
+    expect(() => planExport('picks', new URLSearchParams(''), 'xlsx', null)).toThrow('format must be csv, json or jsonl');
     expect(() => planExport('picks', new URLSearchParams('status=nope'), 'csv', null)).toThrow('status must be one of');
     expect(planExport('picks', new URLSearchParams('sport=NFL&limit=5&cursor=x'), 'csv', '1')).toMatchObject({
       filters: { sport: 'NFL' },

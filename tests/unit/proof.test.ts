@@ -12,7 +12,7 @@ import { openStore, type Store } from '@/lib/store/open';
 import { listSigningKeys, markKeyCompromised, registerSigningKey, RetiredKeyError } from '@/lib/store/signing-keys';
 import { publishedKeys, signWith } from '@/lib/proof/signer';
 import type { LicenceSummary } from '@/lib/vocabulary/licence';
-import { checkJws, MANIFEST_TYPE, readCsv, type Jwk } from '@/public/verify-picks-file.mjs';
+import { checkJws, MANIFEST_TYPE, readCsv, readJsonLines, type Jwk } from '@/public/verify-picks-file.mjs';
 import { embeddedPortalEnv, storeEngines } from '../support/store-engines';
 
 /**
@@ -270,6 +270,21 @@ describe('the standalone verifier', () => {
     expect((await readCsv(file)).records).toBe(1);
     await writeFile(file, 'sport\nFootball\n');
     await expect(readCsv(file)).rejects.toThrow(/no "id" column/);
+  });
+
+  it('reads JSON Lines: a record a line, its ids as the digest takes them; a cut last line or a line that is not a record is named', async () => {
+    const dir = await tmp();
+    const file = path.join(dir, 'f.jsonl');
+    await writeFile(file, '{"id":"a","sport":"Football"}\n{"id":"é-id","reasoning":"line\\nbreak"}\n');
+    const read = await readJsonLines(file);
+    expect(read).toMatchObject({ records: 2, bytes: (await readFile(file)).length });
+    expect(read.ids.map((id: string) => Buffer.from(id, 'latin1').toString('utf8'))).toEqual(['a', 'é-id']);
+    await writeFile(file, '');
+    expect((await readJsonLines(file)).records).toBe(0);
+    await writeFile(file, '{"id":"a"}\n{"id":"b"');
+    await expect(readJsonLines(file)).rejects.toThrow(/last line does not end/);
+    await writeFile(file, '{"id":"a"}\n[1]\n');
+    await expect(readJsonLines(file)).rejects.toThrow(/line 2 is not a JSON object/);
   });
 
   it('runs with Node alone and says how to use it', async () => {

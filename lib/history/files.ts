@@ -11,10 +11,11 @@ import { eachRecordAt, type HistoryFilters, type RecordAt } from '../store/histo
 import type { Database } from '../store/schema';
 import { eachDifference, type Difference } from './moments';
 import { bodyOf } from '../vocabulary/version';
+import type { FileFormat } from '../vocabulary/formats';
 
 /**
  * History as files, streamed from the store a batch at a time like every other file the portal writes
- * (lib/export/batched-file.ts): the set at a moment — the records as exports write them, CSV or JSON — and
+ * (lib/export/batched-file.ts): the set at a moment — the records as exports write them, CSV, JSON or JSON Lines — and
  * the difference between two moments, one change per row.
  */
 
@@ -44,7 +45,7 @@ export function momentStream(
   db: Kysely<Database>,
   asOfMs: number,
   filters: HistoryFilters,
-  format: 'csv' | 'json',
+  format: FileFormat,
   meta: Record<string, unknown>,
   options: { proof: ProofInProgress | null; onCount?: (count: number) => void },
 ): Promise<ReadableStream<Uint8Array>> {
@@ -52,12 +53,14 @@ export function momentStream(
     versions(db, asOfMs, filters, options.proof)[Symbol.asyncIterator](),
     format === 'csv'
       ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(textOf(v.body)) as Pick)), tail: () => '' }
-      : {
-          head: `{"history":${toSafeJson(meta)},\n"data":[`,
-          // The stored bodies are canonical JSON already: written as they are, bytes as bytes.
-          rows: (batch, first) => batch.flatMap((v, i) => [first && i === 0 ? '\n' : ',\n', v.body]),
-          tail: closing,
-        },
+      : format === 'jsonl'
+        ? { head: '', rows: (batch) => batch.flatMap((v) => [v.body, '\n']), tail: () => '' }
+        : {
+            head: `{"history":${toSafeJson(meta)},\n"data":[`,
+            // The stored bodies are canonical JSON already: written as they are, bytes as bytes.
+            rows: (batch, first) => batch.flatMap((v, i) => [first && i === 0 ? '\n' : ',\n', v.body]),
+            tail: closing,
+          },
     { fault: storeUnavailable, onCount: options.onCount },
   );
 }
@@ -80,7 +83,7 @@ export function differenceStream(
   db: Kysely<Database>,
   range: { fromMs: number; toMs: number },
   filters: HistoryFilters,
-  format: 'csv' | 'json',
+  format: FileFormat,
   meta: Record<string, unknown>,
   onCount?: (count: number) => void,
 ): Promise<ReadableStream<Uint8Array>> {
@@ -88,11 +91,13 @@ export function differenceStream(
     eachDifference(db, range, filters)[Symbol.asyncIterator](),
     format === 'csv'
       ? { head: csvRows([DIFFERENCE_CSV_COLUMNS]), rows: differenceRows, tail: () => '' }
-      : {
-          head: `{"history":${toSafeJson(meta)},\n"data":[`,
-          rows: (batch, first) => batch.map((d, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson(d)}`).join(''),
-          tail: closing,
-        },
+      : format === 'jsonl'
+        ? { head: '', rows: (batch) => batch.map((d) => `${toSafeJson(d)}\n`).join(''), tail: () => '' }
+        : {
+            head: `{"history":${toSafeJson(meta)},\n"data":[`,
+            rows: (batch, first) => batch.map((d, i) => `${first && i === 0 ? '\n' : ',\n'}${toSafeJson(d)}`).join(''),
+            tail: closing,
+          },
     { batch: 500, fault: storeUnavailable, onCount },
   );
 }

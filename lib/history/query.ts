@@ -1,4 +1,5 @@
 import { invalidFields } from '../errors';
+import { FILE_FORMATS, type FileFormat } from '../vocabulary/formats';
 import { parsePickFilters, pickFilterProblems, toUtcInstant, type SearchParamsInput } from '../filters';
 import type { HistoryFilters } from '../store/history-at';
 
@@ -9,8 +10,8 @@ import type { HistoryFilters } from '../store/history-at';
  */
 
 export type HistoryQuery =
-  | { mode: 'asOf'; asOfMs: number; filters: HistoryFilters; format: 'csv' | 'json' | null; sent: Record<string, string> }
-  | { mode: 'diff'; fromMs: number; toMs: number; filters: HistoryFilters; format: 'csv' | 'json' | null; sent: Record<string, string> };
+  | { mode: 'asOf'; asOfMs: number; filters: HistoryFilters; format: FileFormat | null; sent: Record<string, string> }
+  | { mode: 'diff'; fromMs: number; toMs: number; filters: HistoryFilters; format: FileFormat | null; sent: Record<string, string> };
 
 const first = (input: SearchParamsInput, key: string): string | undefined => {
   const value = input instanceof URLSearchParams ? input.get(key) : input[key];
@@ -41,9 +42,10 @@ export function parseHistoryQuery(input: SearchParamsInput, now: number, sinceMs
     const value = first(input, key);
     if (value !== undefined) sent[key] = value;
   }
-  const format = sent.format === undefined ? null : sent.format === 'csv' || sent.format === 'json' ? sent.format : undefined;
-  if (format === undefined) problems.format = 'must be csv or json';
-  else if (format === null && needFormat) problems.format = 'is required: csv or json';
+  const format =
+    sent.format === undefined ? null : (FILE_FORMATS as readonly string[]).includes(sent.format) ? (sent.format as FileFormat) : undefined;
+  if (format === undefined) problems.format = 'must be csv, json or jsonl';
+  else if (format === null && needFormat) problems.format = 'is required: csv, json or jsonl';
 
   if (sent.asOf !== undefined) {
     const asOfMs = moment(sent.asOf, 'asOf', now, sinceMs, problems);

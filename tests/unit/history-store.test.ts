@@ -231,6 +231,9 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     expect(file.data[0]).toMatchObject({ homeTeam: 'Bayern München', awayTeam: '東京 FC' });
     const csv = await new Response(await momentStream(store.db, T, {}, 'csv', {}, { proof: null })).text();
     expect(csv.split('\r\n')[1]).toContain('Bayern München,東京 FC');
+    const lines = await new Response(await momentStream(store.db, T, {}, 'jsonl', {}, { proof: null })).text();
+    expect(lines.endsWith('\n')).toBe(true);
+    expect(lines.slice(0, -1).split('\n').map((line) => JSON.parse(line))).toEqual(file.data);
     expect(finishProof(proof).licence).toEqual(fromBodies.attestation());
     expect(finishProof(proof).recordIds).toEqual(fromBodies.recordIds());
     // Tennis and an empty sport; ATP Tour (SERIE A is Serie A, folded); March 2027 and no date.

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { FILE_FORMATS, FORMAT_LABELS } from '@/lib/vocabulary/formats';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { FieldChanges } from '@/components/history/field-value';
@@ -57,9 +58,9 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const downloads = (query: string) =>
     can(session.user.role, 'export') ? (
       <span className="ml-auto flex gap-3">
-        {(['csv', 'json'] as const).map((format) => (
+        {FILE_FORMATS.map((format) => (
           <a key={format} className={linkClass('font-medium')} href={`/api/history?${query}&format=${format}`}>
-            Download {format.toUpperCase()}
+            Download {FORMAT_LABELS[format]}
           </a>
         ))}
       </span>

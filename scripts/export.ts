@@ -14,14 +14,14 @@ import { getStore } from '../lib/store';
 import type { FilterKind } from '../lib/filters';
 
 /**
- * `npm run export -- picks|results --format csv|json [--sport S] [--league L] [--status S] [--result R]
+ * `npm run export -- picks|results --format csv|json|jsonl [--sport S] [--league L] [--status S] [--result R]
  *  [--from D] [--to D] [--bom] [--output FILE]`: the portal's export for scheduled jobs. Same code, same key
  * (PICKS_API_BASE_URL, PICKS_API_KEY), same failure rule: a failure exits non-zero, and leaves no
  * complete-looking file (with --output nothing is left; on stdout the output ends with a failure line).
  */
 
 const usage =
-  'usage: npm run export -- picks|results --format csv|json [--sport S] [--league L] [--status S] [--result R] [--from D] [--to D] [--bom] [--output FILE]';
+  'usage: npm run export -- picks|results --format csv|json|jsonl [--sport S] [--league L] [--status S] [--result R] [--from D] [--to D] [--bom] [--output FILE]';
 
 function fail(message: string, code = 1): never {
   console.error(message);

@@ -1,15 +1,16 @@
-import type { FileFormat } from '../vocabulary/formats';
+import type { RecordFormat } from '../vocabulary/formats';
 
 /** What every file the portal writes is named and answered with: type, name parts, attachment headers. */
 
-const CONTENT_TYPES: Record<FileFormat, string> = {
+const CONTENT_TYPES: Record<RecordFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   json: 'application/json; charset=utf-8',
   jsonl: 'application/jsonl; charset=utf-8',
+  parquet: 'application/vnd.apache.parquet',
 };
 
-/** A file's media type by its format (JSON Lines: `application/jsonl`, as jsonlines.org names it). */
-export const contentTypeOf = (format: FileFormat) => CONTENT_TYPES[format];
+/** A file's media type by its format (JSON Lines: `application/jsonl`, as jsonlines.org names it; Parquet: IANA's). */
+export const contentTypeOf = (format: RecordFormat) => CONTENT_TYPES[format];
 
 /** An attachment of that type and name, private and never transformed. */
 export function fileHeaders(contentType: string, filename: string): Record<string, string> {

@@ -134,8 +134,8 @@ test('invalid filters and formats get 400 with a clear message and no file', asy
   for (const [params, code, text] of [
     [{ format: 'csv', status: 'finished' }, 'INVALID_FILTERS', 'status must be one of'],
     [{ format: 'csv', from: 'yesterday' }, 'INVALID_FILTERS', 'from must be a date'],
-    [{ format: 'xml' }, 'INVALID_FORMAT', 'format must be csv, json or jsonl'],
-    [{}, 'INVALID_FORMAT', 'format must be csv, json or jsonl'],
+    [{ format: 'xml' }, 'INVALID_FORMAT', 'format must be csv, json, jsonl or parquet'],
+    [{}, 'INVALID_FORMAT', 'format must be csv, json, jsonl or parquet'],
   ] as const) {
     const res = await exportOf('picks', params);
     expect(res.status).toBe(400);

@@ -266,7 +266,7 @@ describe('export requests', () => {
   });
 
   it('refuse a bad format or bad filters before anything starts', () => {
-    expect(() => planExport('picks', new URLSearchParams(''), 'xlsx', null)).toThrow('format must be csv, json or jsonl');
+    expect(() => planExport('picks', new URLSearchParams(''), 'xlsx', null)).toThrow('format must be csv, json, jsonl or parquet');
     expect(() => planExport('picks', new URLSearchParams('status=nope'), 'csv', null)).toThrow('status must be one of');
     expect(planExport('picks', new URLSearchParams('sport=NFL&limit=5&cursor=x'), 'csv', '1')).toMatchObject({
       filters: { sport: 'NFL' },

@@ -1,0 +1,53 @@
+import { encodingOf, type PickList } from '../picks-api';
+import type { RecordFormat } from '../vocabulary/formats';
+import { csvHeader, csvLines } from './csv';
+import { jsonClosing, jsonLinesPage, jsonOpening, jsonPage, type ExportMeta } from './json';
+import { ParquetFile } from './parquet';
+
+/**
+ * How each format writes a record set: what comes before the records, each page of them, and what closes the
+ * file (given the count and the walk's report). CSV, JSON and JSON Lines write the upstream's bytes as they come
+ * (byte strings, ./json.ts); Parquet reads the records decoded and writes a row group at a time (./parquet.ts).
+ */
+
+export interface FormatWriter {
+  /** Whether the walk may hand over records as byte strings (their text undecoded). */
+  readonly byteStrings: boolean;
+  head(): Uint8Array;
+  page(page: PickList, first: boolean): Uint8Array;
+  tail(count: number, walk: object | null): Uint8Array;
+}
+
+const none = new Uint8Array(0);
+// Buffer.from(text, 'utf8') is Node's native encoder: measurably cheaper than TextEncoder per page.
+const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
+
+export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolean): FormatWriter {
+  switch (format) {
+    case 'csv':
+      return {
+        byteStrings: true,
+        head: () => encode(`${bom ? '\uFEFF' : ''}${csvHeader()}`),
+        page: (page) => Buffer.from(csvLines(page.data), encodingOf(page)),
+        tail: () => none,
+      };
+    case 'json':
+      return {
+        byteStrings: true,
+        head: () => encode(jsonOpening(meta)),
+        page: (page, first) => jsonPage(page, first),
+        tail: (count, walk) => encode(jsonClosing(count, walk)),
+      };
+    case 'jsonl':
+      return { byteStrings: true, head: () => none, page: (page) => jsonLinesPage(page), tail: () => none };
+    case 'parquet': {
+      const file = new ParquetFile({ 'picks.export': meta });
+      return {
+        byteStrings: false,
+        head: () => none,
+        page: (page) => file.add(page.data),
+        tail: (count, walk) => file.finish({ 'picks.count': count, ...(walk ? { 'picks.walk': walk } : {}) }),
+      };
+    }
+  }
+}

@@ -25,6 +25,7 @@ declare module '@/public/verify-picks-file.mjs' {
   export function readCsv(file: string, needIds?: boolean): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
   export function readJson(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
   export function readJsonLines(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function readBytes(file: string): Promise<{ bytes: number; sha256: string; records: undefined; ids: undefined }>;
   export function verifyFile(options: {
     file: string;
     manifest?: string;

@@ -1,6 +1,6 @@
 'use client';
 
-import { FILE_FORMATS, FORMAT_LABELS } from '@/lib/vocabulary/formats';
+import { RECORD_FORMATS, RECORD_FORMAT_LABELS } from '@/lib/vocabulary/formats';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem, type ProblemField } from '@/components/ui/call-api';
@@ -129,7 +129,7 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
         <SelectField
           label="Format"
           name="format"
-          options={FILE_FORMATS.map((value) => ({ value, label: FORMAT_LABELS[value] }))}
+          options={RECORD_FORMATS.map((value) => ({ value, label: RECORD_FORMAT_LABELS[value] }))}
           defaultValue="csv"
           error={errors.format}
         />

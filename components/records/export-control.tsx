@@ -3,11 +3,12 @@
 import { useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Popover } from '@/components/ui/popover';
+import { RECORD_FORMAT_LABELS, type RecordFormat } from '@/lib/vocabulary/formats';
 
 type State =
   | { phase: 'idle' }
   | { phase: 'running'; format: string; records: number; bytes: number }
-  | { phase: 'done'; records: number; bytes: number; filename: string }
+  | { phase: 'done'; records: number | null; bytes: number; filename: string }
   | { phase: 'failed'; message: string; records: number }
   | { phase: 'cancelled'; records: number };
 
@@ -21,7 +22,7 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
   const [bom, setBom] = useState(false);
   const controller = useRef<AbortController | null>(null);
 
-  async function run(format: 'csv' | 'json' | 'jsonl') {
+  async function run(format: RecordFormat) {
     const abort = new AbortController();
     controller.current = abort;
     let records = 0;
@@ -65,7 +66,8 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
       link.download = filename;
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      setState({ phase: 'done', records, bytes, filename });
+      // A Parquet file is binary: its records are not counted by lines here.
+      setState({ phase: 'done', records: format === 'parquet' ? null : records, bytes, filename });
     } catch (error) {
       if (abort.signal.aborted) setState({ phase: 'cancelled', records });
       else
@@ -97,6 +99,9 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
           <Button disabled={running} onClick={() => run('jsonl')} title="One record a line, no envelope: for loaders that stream">
             JSON Lines
           </Button>
+          <Button disabled={running} onClick={() => run('parquet')} title="Typed columns for data tools (DuckDB, pandas, Spark)">
+            Parquet
+          </Button>
         </div>
         <label className="flex items-center gap-1.5 text-slate-600" title="A byte-order mark helps some spreadsheet programs read UTF-8">
           <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> BOM for spreadsheets
@@ -109,8 +114,16 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
       <span role="status" aria-live="polite" data-testid="export-status" data-phase={state.phase} className="order-first">
         {state.phase === 'running' && (
           <span className="inline-flex items-center gap-2">
-            Exporting {state.format === 'jsonl' ? 'JSON Lines' : state.format.toUpperCase()}…{' '}
-            <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records so far
+            Exporting {RECORD_FORMAT_LABELS[state.format as RecordFormat]}…{' '}
+            {state.format === 'parquet' ? (
+              <>
+                <strong data-testid="export-progress">{Math.ceil(state.bytes / 1024).toLocaleString()}</strong> KB so far
+              </>
+            ) : (
+              <>
+                <strong data-testid="export-progress">{state.records.toLocaleString()}</strong> records so far
+              </>
+            )}
             <Button tone="remove" size="sm" onClick={() => controller.current?.abort()}>
               Cancel
             </Button>
@@ -118,8 +131,16 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
         )}
         {state.phase === 'done' && (
           <span className="text-emerald-800">
-            Exported <strong data-testid="export-count">{state.records.toLocaleString()}</strong> records (
-            {Math.ceil(state.bytes / 1024).toLocaleString()} KB) as {state.filename}.
+            {state.records === null ? (
+              <>
+                Exported {Math.ceil(state.bytes / 1024).toLocaleString()} KB as {state.filename} (its record count is in My exports).
+              </>
+            ) : (
+              <>
+                Exported <strong data-testid="export-count">{state.records.toLocaleString()}</strong> records (
+                {Math.ceil(state.bytes / 1024).toLocaleString()} KB) as {state.filename}.
+              </>
+            )}
           </span>
         )}
         {state.phase === 'failed' && (

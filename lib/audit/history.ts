@@ -14,7 +14,7 @@ export async function exportHistory(email: string): Promise<{ ok: true; entries:
 
 /** The download that repeats an export: same kind, same filters, same format. */
 export function runAgainHref(entry: AuditEntry): string {
-  const format = /\.(jsonl|json)$/.exec(entry.target ?? '')?.[1] ?? 'csv';
+  const format = /\.(jsonl|json|parquet)$/.exec(entry.target ?? '')?.[1] ?? 'csv';
   const query = new URLSearchParams({ ...(entry.filters ?? {}), format });
   if (entry.action === 'export.changes') return `/api/changes?${query.toString()}`;
   if (entry.action === 'export.audit') return `/api/audit?${query.toString()}`;

@@ -65,8 +65,14 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
       problems.encryptTo = (error as Error).message;
     }
   } else if (fields.encryptTo === null || fields.encryptTo === '') encryptTo = null;
-  if (fields.corrections === true && (fields.kind ?? existing?.kind) === 'changes')
+  const kind = fields.kind ?? existing?.kind;
+  if (fields.corrections === true && kind === 'changes')
     problems.corrections = 'are sent only by picks and results deliveries (a changes delivery already sends only what changed)';
+  if ((fields.format ?? existing?.format) === 'parquet') {
+    if (kind === 'changes') problems.format = 'parquet is for picks and results deliveries: a changes delivery is csv, json or jsonl';
+    else if (fields.corrections ?? existing?.corrections)
+      problems.corrections = 'are files of csv, json or jsonl: a parquet delivery sends its whole set each run instead';
+  }
   if (!fields.destination) throw invalidDelivery(problems);
   const value = fields as DeliveryInput;
   const d = value.destination;

@@ -1,4 +1,4 @@
-import { FILE_FORMATS } from '../vocabulary/formats';
+import { RECORD_FORMATS } from '../vocabulary/formats';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { parseFilters } from '../filters';
@@ -94,7 +94,7 @@ export type DestinationInput = z.infer<typeof destinationSchema>;
 export const deliverySchema = z.strictObject({
   name: text(80).regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'must start with a letter or digit and hold only letters, digits, spaces, . _ -'),
   kind: z.enum(DELIVERY_KINDS, { error: 'must be picks, results or changes' }),
-  format: z.enum(FILE_FORMATS, { error: 'must be csv, json or jsonl (JSON Lines)' }),
+  format: z.enum(RECORD_FORMATS, { error: 'must be csv, json, jsonl (JSON Lines) or parquet' }),
   filters: z
     .record(z.string(), z.string({ error: 'must be text' }).max(200, 'must be at most 200 characters'), {
       error: 'must be an object of filter names and values',

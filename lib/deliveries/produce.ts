@@ -1,4 +1,5 @@
 import 'server-only';
+import type { FileFormat, RecordFormat } from '../vocabulary/formats';
 import { newFileStream } from '../history/capture';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -61,7 +62,7 @@ export async function produce(
       }
     }
     const meta = { delivery: { id: delivery.id, name: delivery.name }, asOf: new Date(startedMs).toISOString() };
-    stream = await correctionsStream(noted(), delivery.format, meta, (n) => (records = n));
+    stream = await correctionsStream(noted(), textFormat(delivery.format), meta, (n) => (records = n));
   } else if (delivery.kind === 'changes') {
     const feed = await readFeed(db);
     if (feed.completeMs === null)
@@ -75,7 +76,7 @@ export async function produce(
     stream = await changesStream(
       db,
       { ...query, since, until },
-      delivery.format,
+      textFormat(delivery.format),
       { delivery: delivery.name, filters: resolved, since, until },
       (n) => (records = n),
     );
@@ -109,4 +110,11 @@ export async function produce(
     proof,
     ...(correction ? { corrected } : {}),
   };
+}
+
+/** Changes and corrections are files of text (lib/deliveries/check.ts refuses Parquet for them when a delivery is saved). */
+function textFormat(format: RecordFormat): FileFormat {
+  if (format === 'parquet')
+    throw new AppError({ code: 'INVALID_DELIVERY', message: 'A changes or corrections file is csv, json or jsonl, not parquet.' });
+  return format;
 }

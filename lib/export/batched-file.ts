@@ -9,8 +9,8 @@ export interface BatchedFile<T> {
   head: string;
   /** A batch's text, or its pieces in order, text or UTF-8 bytes (written into one buffer as they are, never joined first). */
   rows: (batch: T[], first: boolean) => string | readonly (string | Uint8Array)[];
-  /** Written after the last row (a JSON document's closing); '' for CSV. */
-  tail: (count: number) => string;
+  /** Written after the last row (a JSON document's closing, a Parquet file's footer); '' for CSV. */
+  tail: (count: number) => string | readonly (string | Uint8Array)[];
 }
 
 interface BatchedFileOptions {
@@ -93,8 +93,8 @@ export async function fileOfBatches<T>(
             }
             return;
           }
-          const tail = file.tail(count);
-          if (tail) output.enqueue(encode(tail));
+          const tail = encode(file.tail(count));
+          if (tail.length > 0) output.enqueue(tail);
           output.close();
         } catch (cause) {
           options.onError?.(cause, count);

@@ -61,7 +61,7 @@ export const lineTypeOf = (records: readonly Pick[]): 'DOUBLE' | 'STRING' =>
 /** Columns of one row group, and what did not fit them into `extra`. */
 function columnsOf(records: readonly Pick[], lineType: 'DOUBLE' | 'STRING') {
   const columns = new Map<string, unknown[]>(PICK_FIELDS.map((field) => [field, new Array(records.length)]));
-  const extra = new Array<string | null>(records.length);
+  const extra = new Array<Record<string, unknown> | null>(records.length);
   for (const [i, record] of records.entries()) {
     const left: Record<string, unknown> = {};
     for (const field of PICK_FIELDS) {
@@ -76,7 +76,10 @@ function columnsOf(records: readonly Pick[], lineType: 'DOUBLE' | 'STRING') {
         if (lineType === 'STRING') typed = String(value);
         else if (typeof value === 'number') typed = value;
         else if (typeof value === 'string' && NUMERIC.test(value.trim())) typed = Number(value);
-        else ((typed = null), (left[field] = value));
+        else {
+          typed = null;
+          left[field] = value;
+        }
       } else if (field in NESTED_PICK_FIELDS) {
         const children = NESTED_PICK_FIELDS[field as keyof typeof NESTED_PICK_FIELDS] as readonly string[];
         const holder = value as Record<string, unknown>;
@@ -87,7 +90,8 @@ function columnsOf(records: readonly Pick[], lineType: 'DOUBLE' | 'STRING') {
       columns.get(field)![i] = typed;
     }
     for (const key of Object.keys(record)) if (!DOCUMENTED.has(key)) left[key] = record[key as keyof Pick];
-    extra[i] = Object.keys(left).length ? JSON.stringify(left) : null;
+    // The writer serialises a JSON column's values itself.
+    extra[i] = Object.keys(left).length ? left : null;
   }
   return [...[...columns].map(([name, data]) => ({ name, data })), { name: 'extra', data: extra }];
 }

@@ -11,7 +11,8 @@ import { eachRecordAt, type HistoryFilters, type RecordAt } from '../store/histo
 import type { Database } from '../store/schema';
 import { eachDifference, type Difference } from './moments';
 import { bodyOf } from '../vocabulary/version';
-import type { FileFormat } from '../vocabulary/formats';
+import type { FileFormat, RecordFormat } from '../vocabulary/formats';
+import { ParquetFile } from '../export/parquet';
 
 /**
  * History as files, streamed from the store a batch at a time like every other file the portal writes
@@ -45,22 +46,29 @@ export function momentStream(
   db: Kysely<Database>,
   asOfMs: number,
   filters: HistoryFilters,
-  format: FileFormat,
+  format: RecordFormat,
   meta: Record<string, unknown>,
   options: { proof: ProofInProgress | null; onCount?: (count: number) => void },
 ): Promise<ReadableStream<Uint8Array>> {
+  const parquet = format === 'parquet' ? new ParquetFile({ 'picks.history': meta }) : null;
   return fileOfBatches<RecordAt>(
     versions(db, asOfMs, filters, options.proof)[Symbol.asyncIterator](),
-    format === 'csv'
-      ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(textOf(v.body)) as Pick)), tail: () => '' }
-      : format === 'jsonl'
-        ? { head: '', rows: (batch) => batch.flatMap((v) => [v.body, '\n']), tail: () => '' }
-        : {
-            head: `{"history":${toSafeJson(meta)},\n"data":[`,
-            // The stored bodies are canonical JSON already: written as they are, bytes as bytes.
-            rows: (batch, first) => batch.flatMap((v, i) => [first && i === 0 ? '\n' : ',\n', v.body]),
-            tail: closing,
-          },
+    parquet
+      ? {
+          head: '',
+          rows: (batch) => [parquet.add(batch.map((v) => bodyOf(textOf(v.body)) as Pick))],
+          tail: (count) => [parquet.finish({ 'picks.count': count })],
+        }
+      : format === 'csv'
+        ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(textOf(v.body)) as Pick)), tail: () => '' }
+        : format === 'jsonl'
+          ? { head: '', rows: (batch) => batch.flatMap((v) => [v.body, '\n']), tail: () => '' }
+          : {
+              head: `{"history":${toSafeJson(meta)},\n"data":[`,
+              // The stored bodies are canonical JSON already: written as they are, bytes as bytes.
+              rows: (batch, first) => batch.flatMap((v, i) => [first && i === 0 ? '\n' : ',\n', v.body]),
+              tail: closing,
+            },
     { fault: storeUnavailable, onCount: options.onCount },
   );
 }

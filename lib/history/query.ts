@@ -1,5 +1,5 @@
 import { invalidFields } from '../errors';
-import { FILE_FORMATS, type FileFormat } from '../vocabulary/formats';
+import { RECORD_FORMATS, type FileFormat, type RecordFormat } from '../vocabulary/formats';
 import { parsePickFilters, pickFilterProblems, toUtcInstant, type SearchParamsInput } from '../filters';
 import type { HistoryFilters } from '../store/history-at';
 
@@ -10,7 +10,7 @@ import type { HistoryFilters } from '../store/history-at';
  */
 
 export type HistoryQuery =
-  | { mode: 'asOf'; asOfMs: number; filters: HistoryFilters; format: FileFormat | null; sent: Record<string, string> }
+  | { mode: 'asOf'; asOfMs: number; filters: HistoryFilters; format: RecordFormat | null; sent: Record<string, string> }
   | { mode: 'diff'; fromMs: number; toMs: number; filters: HistoryFilters; format: FileFormat | null; sent: Record<string, string> };
 
 const first = (input: SearchParamsInput, key: string): string | undefined => {
@@ -43,9 +43,15 @@ export function parseHistoryQuery(input: SearchParamsInput, now: number, sinceMs
     if (value !== undefined) sent[key] = value;
   }
   const format =
-    sent.format === undefined ? null : (FILE_FORMATS as readonly string[]).includes(sent.format) ? (sent.format as FileFormat) : undefined;
-  if (format === undefined) problems.format = 'must be csv, json or jsonl';
-  else if (format === null && needFormat) problems.format = 'is required: csv, json or jsonl';
+    sent.format === undefined
+      ? null
+      : (RECORD_FORMATS as readonly string[]).includes(sent.format)
+        ? (sent.format as RecordFormat)
+        : undefined;
+  if (format === undefined) problems.format = 'must be csv, json, jsonl or parquet';
+  else if (format === null && needFormat) problems.format = 'is required: csv, json, jsonl or parquet';
+  else if (format === 'parquet' && sent.asOf === undefined)
+    problems.format = 'parquet is for the set at a moment (asOf); the difference between two moments is csv, json or jsonl';
 
   if (sent.asOf !== undefined) {
     const asOfMs = moment(sent.asOf, 'asOf', now, sinceMs, problems);
@@ -68,5 +74,6 @@ export function parseHistoryQuery(input: SearchParamsInput, now: number, sinceMs
   const parsed = parsePickFilters(picksFilters);
   if (Object.keys(problems).length > 0) throw invalidFields('history request', problems);
   const { sport, league, status, result } = parsed.ok ? parsed.filters : {};
-  return { mode: 'diff', fromMs, toMs, filters: { sport, league, status, result }, format: format ?? null, sent };
+  // Parquet was refused above for a difference.
+  return { mode: 'diff', fromMs, toMs, filters: { sport, league, status, result }, format: (format as FileFormat | null) ?? null, sent };
 }

@@ -73,7 +73,8 @@ export async function historyFileResponse(
       stream = await fromStore((db) => momentStream(db, query.asOfMs, query.filters, format, meta, { proof, onCount }));
     } else {
       const meta = { from: iso(query.fromMs), to: iso(query.toMs), filters, ...vouched };
-      stream = await fromStore((db) => differenceStream(db, query, query.filters, format, meta, onCount));
+      const text = query.format ?? 'json';
+      stream = await fromStore((db) => differenceStream(db, query, query.filters, text, meta, onCount));
     }
     return new Response(auditedStream(stream, context, progress, startedAt), {
       headers: {

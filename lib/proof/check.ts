@@ -92,7 +92,7 @@ async function receiveForm(request: Request, dir: string): Promise<Received> {
   parser.on('file', (name, stream, info) => {
     if (name === 'file' && !received.file) {
       // Only the kind is taken from the name: a name such as `..` or `a/b` reaches no other place.
-      const target = path.join(dir, `upload.${/\.(jsonl|json)$/i.exec(info.filename ?? '')?.[1]?.toLowerCase() ?? 'csv'}`);
+      const target = path.join(dir, `upload.${/\.(jsonl|json|parquet)$/i.exec(info.filename ?? '')?.[1]?.toLowerCase() ?? 'csv'}`);
       writes.push(
         pipeline(stream, createWriteStream(target, { flags: 'wx', mode: 0o600 })).then(async () => {
           if ((await stat(target)).size > 0) received.file = target;

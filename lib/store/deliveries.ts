@@ -1,4 +1,4 @@
-import type { FileFormat } from '../vocabulary/formats';
+import type { RecordFormat } from '../vocabulary/formats';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { openAtRest, sealAtRest } from './at-rest';
 import type { Database, DeliveriesTable } from './schema';
@@ -18,7 +18,7 @@ export interface Delivery {
   id: string;
   name: string;
   kind: 'picks' | 'results' | 'changes';
-  format: FileFormat;
+  format: RecordFormat;
   filters: Record<string, string>;
   schedule: string;
   /** Without its secret: a directory's folder; an SFTP host, port, username, path; a webhook's URL. */

@@ -91,7 +91,7 @@ describe('a delivery that cannot be set up wrong', () => {
     const { error } = (await res.json()) as { error: { details: Record<string, string> } };
     expect(error.details).toEqual({
       colour: 'is not a field of a delivery (its fields: name, kind, format, filters, schedule, destination, encryptTo, corrections)',
-      format: 'must be csv, json or jsonl (JSON Lines)',
+      format: 'must be csv, json, jsonl (JSON Lines) or parquet',
       schedule: 'is required',
       'destination.type': 'must be directory, sftp or webhook',
       'filters.sport': 'is "football", not a licensed sport. Did you mean "Football"? Allowed: Football.',

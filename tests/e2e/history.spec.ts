@@ -196,7 +196,7 @@ test('a record’s versions on its page and in JSON; the set at a moment is what
   };
   expect(await refused('asOf=yesterday&format=xml&status=nope')).toEqual({
     asOf: expect.stringContaining('ISO 8601'),
-    format: 'must be csv, json or jsonl',
+    format: 'must be csv, json, jsonl or parquet',
     status: expect.stringContaining('must be one of'),
   });
   expect(Object.keys(await refused(`asOf=${new Date(Date.now() + 3_600_000).toISOString()}`))).toEqual(['asOf']);

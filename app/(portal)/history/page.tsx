@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { FILE_FORMATS, FORMAT_LABELS } from '@/lib/vocabulary/formats';
+import { FILE_FORMATS, RECORD_FORMATS, RECORD_FORMAT_LABELS, type RecordFormat } from '@/lib/vocabulary/formats';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { FieldChanges } from '@/components/history/field-value';
@@ -55,12 +55,13 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const session = await requirePage('browse', '/history');
   const view = await historyView(params);
   const value = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : '');
-  const downloads = (query: string) =>
+  // The set at a moment comes as Parquet too; a difference is rows of changes, in the text formats.
+  const downloads = (query: string, formats: readonly RecordFormat[] = FILE_FORMATS) =>
     can(session.user.role, 'export') ? (
-      <span className="ml-auto flex gap-3">
-        {FILE_FORMATS.map((format) => (
+      <span className="ml-auto flex flex-wrap gap-3">
+        {formats.map((format) => (
           <a key={format} className={linkClass('font-medium')} href={`/api/history?${query}&format=${format}`}>
-            Download {FORMAT_LABELS[format]}
+            Download {RECORD_FORMAT_LABELS[format]}
           </a>
         ))}
       </span>
@@ -117,7 +118,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
               {plural(view.count, 'record')} at <UtcTime iso={view.asOf} />
               {view.count > SHOWN ? ` (the first ${SHOWN} by id below; the files hold all)` : ''}.
             </span>
-            {downloads(view.query)}
+            {downloads(view.query, RECORD_FORMATS)}
           </div>
           {view.records.length > 0 ? (
             <DataTable

@@ -155,6 +155,26 @@ describe('a run into a directory', () => {
     expect(checked.code).toBe(0);
   });
 
+  it('writes Parquet: DuckDB reads the delivered records, and the verifier checks its size and sha256', async () => {
+    const delivery = await newDelivery({ format: 'parquet' });
+    await (
+      await api.runNow(ctx, delivery)
+    ).done;
+    const [result] = await store.listRuns(db, delivery.id);
+    expect(result).toMatchObject({ outcome: 'complete', error: null });
+    const file = path.join(root, folderOf(delivery), path.basename(result!.file!));
+    expect(file).toMatch(/\.parquet$/);
+    const manifest = JSON.parse(await readFile(`${file}.manifest.json`, 'utf8'));
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const duck = await (await DuckDBInstance.create(':memory:')).connect();
+    const ids = (await duck.runAndReadAll(`select id from read_parquet('${file}')`)).getRowObjectsJS().map((r) => r.id);
+    expect(ids).toEqual(await walk(manifest.resolvedFilters));
+    expect(manifest).toMatchObject({ records: ids.length, bytes: (await readFile(file)).length });
+    const checked = await runVerifier([file, '--keys', await writeTestKeys(path.join(root, 'keys.json'))]);
+    expect(checked.out).toContain(`note records: ${ids.length} by the signed manifest`);
+    expect(checked.code).toBe(0);
+  });
+
   it('leaves nothing when the upstream fails mid-way, records the error, and pauses after three failures in a row', async () => {
     const delivery = await newDelivery({ filters: {} });
     await fetch(`${proxyUrl}/__faults`, {

@@ -98,6 +98,17 @@ describe('a delivery that cannot be set up wrong', () => {
     });
   });
 
+  it('refuses Parquet for a changes delivery and with corrections, naming the field', async () => {
+    const changes = await post(delivery({}, { kind: 'changes', format: 'parquet' }));
+    expect(((await changes.json()) as { error: { details: Record<string, string> } }).error.details).toEqual({
+      format: 'parquet is for picks and results deliveries: a changes delivery is csv, json or jsonl',
+    });
+    const corrected = await post(delivery({ sport: 'Football' }, { format: 'parquet', corrections: true }));
+    expect(((await corrected.json()) as { error: { details: Record<string, string> } }).error.details).toEqual({
+      corrections: 'are files of csv, json or jsonl: a parquet delivery sends its whole set each run instead',
+    });
+  });
+
   it('accepts licensed values, and keeps a delivery with a wrong value from being saved at all', async () => {
     const good = await post(delivery({ sport: 'Football', league: 'Premier League', status: 'settled', from: 'today-7d' }));
     expect(good.status).toBe(201);

@@ -1,3 +1,7 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import Papa from 'papaparse';
 import { CSV_COLUMNS } from '@/lib/export/csv';
 import { expect, signIn, test } from './fixtures';
@@ -95,6 +99,15 @@ for (const set of SETS) {
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual(json.data);
+
+    // Parquet, read by DuckDB: the same records, in order.
+    const parquetRes = await exportOf(set.kind, { ...set.portal, format: 'parquet' });
+    expect(parquetRes.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'export-parquet-')), 'set.parquet');
+    await writeFile(file, Buffer.from(await parquetRes.arrayBuffer()));
+    const duck = await (await DuckDBInstance.create(':memory:')).connect();
+    const read = (await duck.runAndReadAll(`select id from read_parquet('${file}')`)).getRowObjectsJS().map((row) => row.id);
+    expect(read).toEqual(expected);
   });
 }
 

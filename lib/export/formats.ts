@@ -7,7 +7,8 @@ import { ParquetFile } from './parquet';
 /**
  * How each format writes a record set: what comes before the records, each page of them, and what closes the
  * file (given the count and the walk's report). CSV, JSON and JSON Lines write the upstream's bytes as they come
- * (byte strings, ./json.ts); Parquet reads the records decoded and writes a row group at a time (./parquet.ts).
+ * (byte strings, ./json.ts); Parquet reads them decoded, turns them into columns page by page and writes a row
+ * group at a time (./parquet.ts).
  */
 
 export interface FormatWriter {
@@ -43,9 +44,10 @@ export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolea
     case 'parquet': {
       const file = new ParquetFile({ 'picks.export': meta });
       return {
+        // Decoded: a byte string's text as bytes would be a small buffer per value, slower than the decoding.
         byteStrings: false,
         head: () => none,
-        page: (page) => file.add(page.data),
+        page: (page) => file.add(page.data, encodingOf(page)),
         tail: (count, walk) => file.finish({ 'picks.count': count, ...(walk ? { 'picks.walk': walk } : {}) }),
       };
     }

@@ -89,7 +89,7 @@ export function ExportControl({ endpoint, query }: { endpoint: string; query: st
     <section aria-label="Export" className="flex flex-wrap items-center gap-2 text-sm">
       <Popover label="Export" width="w-80" testId="export-menu">
         <p className="font-medium text-slate-800">Every record matching the filters, on every page</p>
-        <div className="flex gap-2">
+        <div className="flex flex-wrap gap-2">
           <Button disabled={running} onClick={() => run('csv')}>
             CSV
           </Button>

@@ -239,6 +239,21 @@ test.describe('through a faulty upstream', () => {
     const json = JSON.parse(await readFile(await (await jsonDownload).path(), 'utf8'));
     expect(json.data.map((p: { id: string }) => p.id)).toEqual(expected);
     await expect(page.getByTestId('export-count')).toHaveText(expected.length.toLocaleString('en-US'));
+
+    // JSON Lines counts its records as it goes; Parquet, binary, says its size and where its count is.
+    const linesDownload = page.waitForEvent('download');
+    await openExport(page);
+    await page.getByRole('button', { name: 'JSON Lines', exact: true }).click();
+    const lines = (await readFile(await (await linesDownload).path(), 'utf8')).trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(expected);
+    await expect(page.getByTestId('export-count')).toHaveText(expected.length.toLocaleString('en-US'));
+    const parquetDownload = page.waitForEvent('download');
+    await openExport(page);
+    await page.getByRole('button', { name: 'Parquet', exact: true }).click();
+    const parquet = await readFile(await (await parquetDownload).path());
+    expect([parquet.subarray(0, 4).toString(), parquet.subarray(-4).toString()]).toEqual(['PAR1', 'PAR1']);
+    expect((await parquetDownload).suggestedFilename()).toMatch(/^picks-football-\d{8}T\d{6}Z\.parquet$/);
+    await expect(page.getByTestId('export-status')).toContainText('(its record count is in My exports)');
   });
 
   test('a cancelled export in the page saves nothing and says so', async ({ page }) => {

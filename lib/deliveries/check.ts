@@ -8,6 +8,7 @@ import { intervalProblem } from './limits';
 import { readRecipient } from './encryption';
 import { describeBinding, sealSecret, secretBinding } from './secrets';
 import { targetProblem, webhookUrlProblem } from './targets';
+import { s3Host } from './s3';
 
 /**
  * A whole delivery checked before anything is stored (POST, and PATCH merged over the stored one): the
@@ -92,6 +93,21 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     if (d.password || d.privateKey) plain = JSON.stringify(d.password ? { password: d.password } : { privateKey: d.privateKey });
     destination = { type: 'sftp', host: d.host, port: d.port, username: d.username, path: d.path };
     hostKey = d.hostKey ?? null;
+  } else if (d.type === 's3') {
+    secretField = 'destination.secretAccessKey';
+    const problem =
+      (d.endpoint ? webhookUrlProblem(d.endpoint, context.allowPrivate) : null) ??
+      (await targetProblem(s3Host({ bucket: d.bucket, region: d.region, endpoint: d.endpoint ?? null }), context.allowPrivate));
+    if (problem) problems[d.endpoint ? 'destination.endpoint' : 'destination.bucket'] = problem;
+    if (d.secretAccessKey) plain = JSON.stringify({ secretAccessKey: d.secretAccessKey });
+    destination = {
+      type: 's3',
+      bucket: d.bucket,
+      region: d.region,
+      endpoint: d.endpoint ?? null,
+      prefix: d.prefix,
+      accessKeyId: d.accessKeyId,
+    };
   } else {
     const problem = webhookUrlProblem(d.url, context.allowPrivate) ?? (await targetProblem(new URL(d.url).hostname, context.allowPrivate));
     if (problem) problems['destination.url'] = problem;
@@ -105,8 +121,14 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     if (kept) secret = existing.secret;
     else if (existing?.secret && existing.destination.type === destination.type)
       problems[secretField] =
-        `must be entered again: the saved one belongs to ${describeBinding(existing.destination)}, and a secret never follows a delivery to another ${destination.type === 'sftp' ? 'server, port or user' : 'URL'}`;
-    else problems[secretField] = destination.type === 'sftp' ? 'or a privateKey is required' : 'is required (at least 16 characters)';
+        `must be entered again: the saved one belongs to ${describeBinding(existing.destination)}, and a secret never follows a delivery to another ${destination.type === 'sftp' ? 'server, port or user' : destination.type === 's3' ? 'endpoint, bucket or access key' : 'URL'}`;
+    else
+      problems[secretField] =
+        destination.type === 'sftp'
+          ? 'or a privateKey is required'
+          : destination.type === 's3'
+            ? 'is required'
+            : 'is required (at least 16 characters)';
   }
   if (plain !== null && !context.secretKey)
     problems.destination = 'holds a secret, and DELIVERY_SECRET_KEY is not set on the server: secrets cannot be stored';

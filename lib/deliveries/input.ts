@@ -82,12 +82,35 @@ export const destinationSchema = z.discriminatedUnion(
         .optional(),
     }),
     z.strictObject({
+      type: z.literal('s3'),
+      bucket: z
+        .string(required('text'))
+        .trim()
+        .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3–63 lower-case letters, digits, dots and dashes'),
+      region: z
+        .string(required('text'))
+        .trim()
+        .regex(/^[a-z0-9-]{2,32}$/, 'must be a region such as eu-west-1 (auto for Cloudflare R2)')
+        .default('us-east-1'),
+      /** An S3-compatible service (MinIO, R2, …); none for AWS. */
+      endpoint: z.url({ protocol: /^https?$/, error: 'must be an https URL' }).optional(),
+      prefix: z
+        .string(required('text'))
+        .trim()
+        .max(500, 'must be at most 500 characters')
+        .regex(/^[^\u0000-\u001f\\]*$/, 'must not hold control characters or backslashes')
+        .refine((value) => !value.split('/').includes('..'), 'must not hold ".."')
+        .default(''),
+      accessKeyId: text(128),
+      secretAccessKey: z.string(required('text')).min(1, 'is required').max(256, 'is too long').optional(),
+    }),
+    z.strictObject({
       type: z.literal('webhook'),
       url: z.url({ protocol: /^https?$/, error: 'must be an https URL' }),
       secret: z.string(required('text')).min(16, 'must be at least 16 characters').max(500, 'is too long').optional(),
     }),
   ],
-  { error: 'must be directory, sftp or webhook' },
+  { error: 'must be directory, sftp, webhook or s3' },
 );
 export type DestinationInput = z.infer<typeof destinationSchema>;
 

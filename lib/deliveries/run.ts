@@ -21,6 +21,7 @@ import type { Database } from '../store/schema';
 import { toDirectory, type Finished } from './destinations';
 import { toSftp } from './sftp';
 import { toWebhook } from './webhook';
+import { s3Host, toS3 } from './s3';
 import { checkSpoolSpace } from './limits';
 import { encryptFile } from './encryption';
 import { openSecret, secretBinding } from './secrets';
@@ -143,7 +144,7 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     }
     const signed = await signDocument(manifest, MANIFEST_TYPE);
     const contentType = delivery.encryptTo ? 'application/pgp-encrypted' : made.contentType;
-    const placed = await deliver(db, delivery, { ...sealed, manifestName: file, manifest, signed, contentType }, settings);
+    const placed = await deliver(db, delivery, { ...sealed, manifestName: file, manifest, signed, contentType }, settings, startedMs);
     result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
     // What the destination holds now: the next correction starts from it.
     if (made.corrected)
@@ -192,7 +193,13 @@ async function ownerMayRun(db: Kysely<Database>, delivery: Delivery): Promise<vo
     });
 }
 
-async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished, settings: DeliverySettings): Promise<string> {
+async function deliver(
+  db: Kysely<Database>,
+  delivery: Delivery,
+  done: Finished,
+  settings: DeliverySettings,
+  startedMs: number,
+): Promise<string> {
   const destination = delivery.destination;
   // Opened only for the destination it was entered for (lib/deliveries/secrets.ts).
   const secret = () => {
@@ -231,6 +238,27 @@ async function deliver(db: Kysely<Database>, delivery: Delivery, done: Finished,
         done,
       );
       return `sftp://${String(destination.host)}:${Number(destination.port ?? 22)}${result.file.startsWith('/') ? '' : '/'}${result.file}`;
+    }
+    case 's3': {
+      const { secretAccessKey } = JSON.parse(secret() || '{}') as { secretAccessKey?: string };
+      const where = {
+        bucket: String(destination.bucket),
+        region: String(destination.region),
+        endpoint: (destination.endpoint as string | null) ?? null,
+      };
+      const address = await pinned(s3Host(where), 'object storage');
+      const key = await toS3(
+        {
+          ...where,
+          prefix: String(destination.prefix ?? ''),
+          accessKeyId: String(destination.accessKeyId),
+          secretAccessKey: secretAccessKey ?? '',
+          address,
+        },
+        done,
+        startedMs,
+      );
+      return `s3://${where.bucket}/${key}`;
     }
     case 'webhook': {
       const url = String(destination.url);

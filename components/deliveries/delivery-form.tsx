@@ -26,6 +26,7 @@ const DESTINATIONS = [
   { value: 'directory', label: 'folder on the server' },
   { value: 'sftp', label: 'SFTP' },
   { value: 'webhook', label: 'webhook' },
+  { value: 's3', label: 'S3-compatible bucket' },
 ];
 
 /** The fields of the form in the order they appear, as the problem summary names them (each control's id is `f-<name>`). */
@@ -52,20 +53,26 @@ const FIELDS: readonly ProblemField[] = (
     ['destination.privateKey', 'Private key'],
     ['destination.url', 'URL'],
     ['destination.secret', 'Signing secret'],
+    ['destination.bucket', 'Bucket'],
+    ['destination.region', 'Region'],
+    ['destination.endpoint', 'Endpoint'],
+    ['destination.prefix', 'Key prefix'],
+    ['destination.accessKeyId', 'Access key id'],
+    ['destination.secretAccessKey', 'Secret access key'],
     ['encryptTo', 'Encrypt to'],
   ] as const
 ).map(([key, label]) => ({ key, label, id: `f-${key.split('.').pop()}` }));
 
 /** What a new delivery's form starts from, and starts from again once one is saved. */
 const START = {
-  type: 'directory' as 'directory' | 'sftp' | 'webhook',
+  type: 'directory' as 'directory' | 'sftp' | 'webhook' | 's3',
   kind: 'picks',
   filters: { from: 'today-1d', to: 'today+1d' } as FilterValues,
   schedule: '0 6 * * *',
 };
 
 export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void; vocabulary: Vocabulary }) {
-  const [type, setType] = useState<'directory' | 'sftp' | 'webhook'>(START.type);
+  const [type, setType] = useState<'directory' | 'sftp' | 'webhook' | 's3'>(START.type);
   const [kind, setKind] = useState(START.kind);
   const [filters, setFilters] = useState<FilterValues>(START.filters);
   const [schedule, setSchedule] = useState(START.schedule);
@@ -93,7 +100,17 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
               path: text('path') || '.',
               ...(text('privateKey') ? { privateKey: String(form.get('privateKey')) } : { password: String(form.get('password') ?? '') }),
             }
-          : { type, url: text('url'), secret: String(form.get('secret') ?? '') };
+          : type === 's3'
+            ? {
+                type,
+                bucket: text('bucket'),
+                region: text('region') || 'us-east-1',
+                ...(text('endpoint') ? { endpoint: text('endpoint') } : {}),
+                prefix: text('prefix'),
+                accessKeyId: text('accessKeyId'),
+                secretAccessKey: String(form.get('secretAccessKey') ?? ''),
+              }
+            : { type, url: text('url'), secret: String(form.get('secret') ?? '') };
     setPending(true);
     const answer = await callApi('/api/deliveries', {
       method: 'POST',
@@ -183,6 +200,35 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
               type="password"
               autoComplete="new-password"
               error={errors['destination.secret']}
+            />
+          </>
+        )}
+        {type === 's3' && (
+          <>
+            <TextField label="Bucket" name="bucket" required error={errors['destination.bucket']} />
+            <TextField label="Region" name="region" placeholder="us-east-1" error={errors['destination.region']} />
+            <div className="sm:col-span-2">
+              <TextField
+                label="Endpoint (empty for AWS; MinIO, R2 …: its https URL)"
+                name="endpoint"
+                type="url"
+                error={errors['destination.endpoint']}
+              />
+            </div>
+            <TextField
+              label="Key prefix (files go under <prefix>/dt=<day>/)"
+              name="prefix"
+              placeholder="picks/daily"
+              error={errors['destination.prefix']}
+            />
+            <TextField label="Access key id" name="accessKeyId" required autoComplete="off" error={errors['destination.accessKeyId']} />
+            <TextField
+              label="Secret access key"
+              name="secretAccessKey"
+              required
+              type="password"
+              autoComplete="new-password"
+              error={errors['destination.secretAccessKey']}
             />
           </>
         )}

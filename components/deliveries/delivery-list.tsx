@@ -21,6 +21,10 @@ function where(d: DeliveryView): string {
   const dest = d.destination as Record<string, unknown>;
   if (dest.type === 'directory') return `folder ${String(dest.folder) || '(the delivery root)'}`;
   if (dest.type === 'sftp') return `sftp://${String(dest.username)}@${String(dest.host)}:${String(dest.port)}/${String(dest.path)}`;
+  if (dest.type === 's3') {
+    const at = dest.endpoint ? ` at ${new URL(String(dest.endpoint)).host}` : '';
+    return `s3://${String(dest.bucket)}/${String(dest.prefix ?? '') ? `${String(dest.prefix).replace(/\/+$/, '')}/` : ''}dt=…${at}`;
+  }
   return `webhook ${String(dest.url)}`;
 }
 

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DuckDBInstance } from '@duckdb/node-api';
+import S3rver from 's3rver';
 import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
@@ -390,6 +393,55 @@ test.describe.serial('deliveries on one portal', () => {
     await deliveries.runNow('Tennis upcoming');
     await expect(page.getByTestId('run-note')).toHaveText(/^“Tennis upcoming” ran: (complete|complete, but empty)\.$/, { timeout: 30_000 });
     await expect(created.getByTestId('last-run')).not.toContainText('running');
+  });
+
+  test('a Parquet file to an S3-compatible bucket (s3rver), set up on the form in Chromium, readable by DuckDB', async ({ page }) => {
+    const s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      directory: mkdtempSync(path.join(tmpdir(), 's3rver-')),
+      silent: true,
+      configureBuckets: [{ name: 'partner', configs: [] }],
+    });
+    const { port } = await s3.run();
+    try {
+      const deliveries = new DeliveriesPage(page, portal.origin);
+      await deliveries.openAsEditor();
+      const form = deliveries.form;
+      await deliveries.field('Name').fill('Bucket parquet');
+      await deliveries.field('Format').selectOption('parquet');
+      await form.getByLabel('Sport', { exact: true }).selectOption('Tennis');
+      await deliveries.field('Destination').selectOption('s3');
+      await form.getByLabel('Bucket').fill('partner');
+      await form.getByLabel('Region').fill('eu-west-1');
+      await form.getByLabel(/^Endpoint/).fill(`http://127.0.0.1:${port}`);
+      await form.getByLabel(/^Key prefix/).fill('tennis');
+      await form.getByLabel('Access key id').fill('S3RVER');
+      await form.getByLabel('Secret access key').fill('S3RVER');
+      await deliveries.create();
+      const created = deliveries.delivery('Bucket parquet');
+      await expect(created).toContainText('picks as parquet → s3://partner/tennis/dt=…');
+      await deliveries.runNow('Bucket parquet');
+      await expect(page.getByTestId('run-note')).toHaveText(/^“Bucket parquet” ran: complete/, { timeout: 30_000 });
+      const client = new S3Client({
+        region: 'eu-west-1',
+        endpoint: `http://127.0.0.1:${port}`,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+      const keys = ((await client.send(new ListObjectsV2Command({ Bucket: 'partner', Prefix: 'tennis/dt=' }))).Contents ?? []).map(
+        (o) => o.Key!,
+      );
+      expect(keys).toHaveLength(3);
+      const key = keys.find((k) => k.endsWith('.parquet'))!;
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 's3-get-')), 'got.parquet');
+      writeFileSync(file, await (await client.send(new GetObjectCommand({ Bucket: 'partner', Key: key }))).Body!.transformToByteArray());
+      const duck = await (await DuckDBInstance.create(':memory:')).connect();
+      const rows = (await duck.runAndReadAll(`select distinct sport from read_parquet('${file}')`)).getRowObjectsJS();
+      expect(rows).toEqual([{ sport: 'Tennis' }]);
+    } finally {
+      await s3.close();
+    }
   });
 });
 

@@ -233,7 +233,12 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     expect(csv.split('\r\n')[1]).toContain('Bayern München,東京 FC');
     const lines = await new Response(await momentStream(store.db, T, {}, 'jsonl', {}, { proof: null })).text();
     expect(lines.endsWith('\n')).toBe(true);
-    expect(lines.slice(0, -1).split('\n').map((line) => JSON.parse(line))).toEqual(file.data);
+    expect(
+      lines
+        .slice(0, -1)
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(file.data);
     expect(finishProof(proof).licence).toEqual(fromBodies.attestation());
     expect(finishProof(proof).recordIds).toEqual(fromBodies.recordIds());
     // Tennis and an empty sport; ATP Tour (SERIE A is Serie A, folded); March 2027 and no date.

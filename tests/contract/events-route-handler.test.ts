@@ -113,7 +113,7 @@ describe('the event stream through the route handler', () => {
     while (ids().length < expected.length) {
       const { done, value } = await reader.read();
       if (done) break;
-      text += Buffer.from(value).toString("utf8");
+      text += Buffer.from(value).toString('utf8');
     }
     expect(text.startsWith('retry: 3000\n')).toBe(true);
     expect(ids()).toEqual(expected.map((e) => e.seq));

@@ -71,6 +71,22 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
     await refresh();
   }
 
+  /** Test connection (object storage): each step in the note, the first failure saying why. */
+  async function probe(d: DeliveryView) {
+    setBusy(d.id);
+    const answer = await callApi(`/api/deliveries/${d.id}/test`, { method: 'POST' });
+    setBusy(null);
+    if (!answer.ok) return setProblem(answer.problem);
+    setProblem(null);
+    const result = answer.body as { ok: boolean; steps: { step: string; ok: boolean; detail: string }[] };
+    const failed = result.steps.find((s) => !s.ok);
+    setNote(
+      failed
+        ? `Connection test of ${d.name}: ${failed.step} failed — ${failed.detail}.`
+        : `Connection test of ${d.name}: ${result.steps.map((s) => s.detail).join('; ')}.`,
+    );
+  }
+
   return (
     <div className="space-y-4">
       <Problem problem={problem} />
@@ -165,6 +181,11 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                 <button className={button} disabled={busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
                   {d.paused ? 'Resume' : 'Pause'}
                 </button>
+                {(d.destination as { type?: string }).type === 's3' ? (
+                  <button className={button} disabled={busy === d.id} onClick={() => void probe(d)}>
+                    Test connection
+                  </button>
+                ) : null}
                 {d.hostKey && isAdmin ? (
                   <button className={button} disabled={busy === d.id} onClick={() => void act(d, 'repin')}>
                     Re-pin host key

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'delivery.change',
   'delivery.remove',
   'delivery.run',
+  'delivery.test',
   'feed.cadence',
   'alerts.webhook.add',
   'alerts.webhook.change',

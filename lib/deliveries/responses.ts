@@ -19,6 +19,7 @@ import {
 import { checkDelivery } from './check';
 import { filterVocabulary } from './filter-rules';
 import { previewDelivery } from './preview';
+import { probeDelivery } from './probe';
 import { invalidDelivery } from './input';
 import { tooManyDeliveries } from './limits';
 import { deliveryRuntime } from './start';
@@ -158,6 +159,21 @@ export async function runResponse(id: string): Promise<Response> {
   if (!runtime.context) throw new AppError({ code: 'DELIVERY_NOT_READY', message: 'Deliveries do not run on this portal process.' });
   const run = await fromStore(async () => runtime.runNow(current));
   return json({ run: { id: run.id, deliveryId: id, outcome: 'running' } }, 202);
+}
+
+/** Tries the destination without delivering (./probe.ts): each step and how it went. Audited. */
+export async function testResponse(id: string, user: User): Promise<Response> {
+  const current = await existing(id);
+  const runtime = deliveryRuntime();
+  const result = await probeDelivery(current, { allowPrivate: runtime.allowPrivate, secretKey: runtime.secretKey });
+  await recordAudit({
+    actor: user.email,
+    role: user.role,
+    action: 'delivery.test',
+    target: current.name,
+    outcome: result.ok ? 'complete' : 'failed',
+  });
+  return json(result);
 }
 
 export async function runsResponse(id: string): Promise<Response> {

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { deliveryFailed, type Finished } from './destinations';
@@ -105,6 +105,44 @@ export async function toS3(target: S3Target, done: Finished, startedMs: number):
     return key;
   } catch (error) {
     throw deliveryFailed(`The object storage did not take the file (${said(error)}).`);
+  } finally {
+    close();
+  }
+}
+
+export interface ProbeStep {
+  step: string;
+  ok: boolean;
+  detail: string;
+}
+
+/**
+ * Tries the destination without delivering: the bucket answers with these credentials, and a small object can be
+ * written under the prefix and removed again. Every step said, the first failure ending it.
+ */
+export async function probeS3(target: S3Target): Promise<ProbeStep[]> {
+  const { client, close } = clientFor(target);
+  const folder = target.prefix.replace(/^\/+|\/+$/g, '');
+  const key = `${folder ? `${folder}/` : ''}.picks-portal-connection-test`;
+  const steps: ProbeStep[] = [];
+  const attempt = async (step: string, work: () => Promise<unknown>, detail: string) => {
+    try {
+      await work();
+      steps.push({ step, ok: true, detail });
+      return true;
+    } catch (error) {
+      steps.push({ step, ok: false, detail: said(error) });
+      return false;
+    }
+  };
+  try {
+    const tries: [string, () => Promise<unknown>, string][] = [
+      ['bucket', () => client.send(new HeadBucketCommand({ Bucket: target.bucket })), `s3://${target.bucket} answers`],
+      ['write', () => client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'connection test' })), `wrote ${key}`],
+      ['remove', () => client.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: key })), `removed ${key}`],
+    ];
+    for (const [step, work, detail] of tries) if (!(await attempt(step, work, detail))) break;
+    return steps;
   } finally {
     close();
   }

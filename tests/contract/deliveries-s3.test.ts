@@ -149,6 +149,30 @@ describe('a delivery to S3-compatible object storage', () => {
     expect(await keysIn('refused/')).toEqual([]);
   });
 
+  it('tests the connection without delivering: every step said, the probe object removed, a wrong key or bucket named', async () => {
+    const { probeDelivery } = await import('@/lib/deliveries/probe');
+    const context = { allowPrivate: true, secretKey: SECRET_KEY };
+    const good = await check.checkDelivery(input({ prefix: 'probe', secretAccessKey: 'S3RVER' }), null, checkContext());
+    const tried = await probeDelivery(await newDelivery({ destination: good.destination, secret: good.secret }), context);
+    expect(tried.ok).toBe(true);
+    expect(tried.steps.map((s) => [s.step, s.ok])).toEqual([
+      ['address', true],
+      ['bucket', true],
+      ['write', true],
+      ['remove', true],
+    ]);
+    expect(await keysIn('probe/')).toEqual([]);
+    expect(await keysIn('exports/')).not.toContain('probe/.picks-portal-connection-test');
+    const missing = await check.checkDelivery(input({ bucket: 'no-such-bucket', secretAccessKey: 'S3RVER' }), null, checkContext());
+    const refused = await probeDelivery(await newDelivery({ destination: missing.destination, secret: missing.secret }), context);
+    expect(refused.ok).toBe(false);
+    expect(refused.steps.at(-1)).toMatchObject({ step: 'bucket', ok: false, detail: expect.stringContaining('HTTP 404') });
+    const wrongKey = await check.checkDelivery(input({ accessKeyId: 'NOT-A-KEY', secretAccessKey: 'x' }), null, checkContext());
+    const denied = await probeDelivery(await newDelivery({ destination: wrongKey.destination, secret: wrongKey.secret }), context);
+    expect(denied.steps.at(-1)).toMatchObject({ step: 'bucket', ok: false, detail: expect.stringContaining('HTTP 403') });
+    expect(await keysIn('')).not.toContain('.picks-portal-connection-test');
+  });
+
   it('keeps credentials with the endpoint, bucket and key they were entered for, and refuses a private endpoint unless allowed', async () => {
     const first = await check.checkDelivery(input({ secretAccessKey: 'S3RVER' }), null, checkContext());
     const saved = await newDelivery({ destination: first.destination, secret: first.secret });

@@ -421,6 +421,11 @@ test.describe.serial('deliveries on one portal', () => {
       await deliveries.create();
       const created = deliveries.delivery('Bucket parquet');
       await expect(created).toContainText('picks as parquet → s3://partner/tennis/dt=…');
+      // Test connection: the bucket answers, a probe object is written and removed, nothing delivered.
+      await created.getByRole('button', { name: 'Test connection' }).click();
+      await expect(page.getByTestId('run-note')).toHaveText(
+        /^Connection test of Bucket parquet: 127\.0\.0\.1 is 127\.0\.0\.1; s3:\/\/partner answers; wrote tennis\/\.picks-portal-connection-test; removed tennis\/\.picks-portal-connection-test\.$/,
+      );
       await deliveries.runNow('Bucket parquet');
       await expect(page.getByTestId('run-note')).toHaveText(/^“Bucket parquet” ran: complete/, { timeout: 30_000 });
       const client = new S3Client({

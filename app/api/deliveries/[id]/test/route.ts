@@ -1,0 +1,5 @@
+import { testResponse } from '@/lib/deliveries/responses';
+import { withRole } from '@/lib/http';
+
+// Test connection: tries the destination without delivering (object storage); editors and admins.
+export const POST = withRole<{ id: string }>('deliveries', (_request, session, { id }) => testResponse(id, session.user));

@@ -1,0 +1,45 @@
+import 'server-only';
+import { AppError } from '../errors';
+import type { Delivery } from '../store/deliveries';
+import { openSecret, secretBinding } from './secrets';
+import { probeS3, s3Host, type ProbeStep } from './s3';
+import { pinTarget, type Resolver } from './targets';
+
+/**
+ * "Test connection" (POST /api/deliveries/<id>/test): tries a delivery's destination without delivering, with the
+ * credentials and the address policy a run uses. For object storage; a folder, an SFTP server or a webhook is tried
+ * by "Run now" (their first step is the connection, and a run that fails there places nothing).
+ */
+
+export interface ProbeContext {
+  allowPrivate: boolean;
+  secretKey: string | null;
+  resolver?: Resolver;
+}
+
+export async function probeDelivery(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
+  const d = delivery.destination;
+  if (d.type !== 's3')
+    throw new AppError({
+      code: 'INVALID_DELIVERY',
+      message: 'A connection test is for S3 destinations; a folder, an SFTP server or a webhook is tried by Run now.',
+    });
+  const where = { bucket: String(d.bucket), region: String(d.region), endpoint: (d.endpoint as string | null) ?? null };
+  const steps: ProbeStep[] = [];
+  const pinned = await pinTarget(s3Host(where), context.allowPrivate, context.resolver);
+  steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${s3Host(where)} is ${pinned.address}` : pinned.problem });
+  if (!pinned.ok) return { ok: false, steps };
+  let secretAccessKey = '';
+  try {
+    if (!delivery.secret || !context.secretKey) throw new Error('no secret access key is stored, or DELIVERY_SECRET_KEY is not set');
+    secretAccessKey = (JSON.parse(openSecret(delivery.secret, context.secretKey, secretBinding(d))) as { secretAccessKey: string })
+      .secretAccessKey;
+  } catch (error) {
+    steps.push({ step: 'credentials', ok: false, detail: (error as Error).message });
+    return { ok: false, steps };
+  }
+  steps.push(
+    ...(await probeS3({ ...where, prefix: String(d.prefix ?? ''), accessKeyId: String(d.accessKeyId), secretAccessKey, address: pinned })),
+  );
+  return { ok: steps.every((s) => s.ok), steps };
+}

@@ -91,6 +91,7 @@ export async function produce(
       onRecords: (page, encoding) => notePage(checking, page, encoding),
       onWritten: (page) => keeping?.page(page),
       report: walk,
+      about: { delivery: delivery.id, licenceId: licence.ok ? licence.value.summary.licenceId : null },
     });
     stream = started.stream;
   }

@@ -23,7 +23,7 @@ const none = new Uint8Array(0);
 // Buffer.from(text, 'utf8') is Node's native encoder: measurably cheaper than TextEncoder per page.
 const encode = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
-export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolean): FormatWriter {
+export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolean, about: Record<string, unknown> = {}): FormatWriter {
   switch (format) {
     case 'csv':
       return {
@@ -42,7 +42,7 @@ export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolea
     case 'jsonl':
       return { byteStrings: true, head: () => none, page: (page) => jsonLinesPage(page), tail: () => none };
     case 'parquet': {
-      const file = new ParquetFile({ 'picks.export': meta });
+      const file = new ParquetFile({ 'picks.export': { ...about, ...meta } });
       return {
         // Decoded: a byte string's text as bytes would be a small buffer per value, slower than the decoding.
         byteStrings: false,

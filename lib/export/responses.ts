@@ -53,6 +53,7 @@ export async function exportResponse(
     const started = await startExport(plan, {
       signal: AbortSignal.any([request.signal, stopping.signal]),
       report: progress.walk,
+      about: { exportId: progress.exportId, licenceId: context.licence },
       onDone: release,
       onRecords: (records, encoding) => notePage(proof, records, encoding),
       onWritten: (page) => kept.page(page),

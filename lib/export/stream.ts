@@ -69,6 +69,8 @@ export async function startExport(
     onDone?: () => void;
     /** Filled in by the walk: what it saw while the upstream moved (lib/picks-api/settle.ts). */
     report?: WalkReport;
+    /** What the file is (its export or run, the licence): in a Parquet file's key/value metadata. */
+    about?: Record<string, unknown>;
   } = {},
 ): Promise<StartedExport> {
   const client = options.client ?? picksApi();
@@ -83,6 +85,7 @@ export async function startExport(
     plan.format,
     { endpoint: plan.kind === 'picks' ? '/api/v1/picks' : '/api/v1/results', filters: plan.sent, startedAt: startedAt.toISOString() },
     plan.bom,
+    options.about,
   );
   // byteStrings: records only written back out need not have their text decoded (byte-strings.ts).
   const walk = { signal: controller.signal, pageSize: 200, byteStrings: writer.byteStrings, report: options.report };

@@ -35,7 +35,10 @@ const bytesOf = async (stream: ReadableStream<Uint8Array>) => Buffer.from(await 
 const rows = async (sql: string) => (await duck.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
 
 async function exported(format: 'json' | 'parquet', query: string) {
-  const started = await startExport(planExport('picks', new URLSearchParams(query), format, null), { client: client() });
+  const started = await startExport(planExport('picks', new URLSearchParams(query), format, null), {
+    client: client(),
+    about: { exportId: 'exp_0123', licenceId: 'lic_full' },
+  });
   return { bytes: await bytesOf(started.stream), contentType: started.contentType, filename: started.filename };
 }
 
@@ -103,7 +106,12 @@ describe('a Parquet export, read by DuckDB', () => {
         JSON.parse(r.v as string),
       ]),
     );
-    expect(metadata['picks.export']).toMatchObject({ endpoint: '/api/v1/picks', filters: { sport: 'Football' } });
+    expect(metadata['picks.export']).toMatchObject({
+      endpoint: '/api/v1/picks',
+      filters: { sport: 'Football' },
+      exportId: 'exp_0123',
+      licenceId: 'lic_full',
+    });
     expect(metadata['picks.count']).toBe(json.data.length);
   });
 

@@ -5,8 +5,8 @@
 //
 // The manifest and its JWS are found beside the file (<file>.manifest.json, <file>.manifest.jws) unless named.
 // It checks the JWS's signature (EdDSA) with the keys given, that the manifest is exactly the signed payload, the
-// file's bytes and sha256, then re-reads the file (CSV or JSON) and checks the record count and the digest of its
-// record ids (sha256 of the ids sorted by their UTF-8 bytes, each followed by a newline); it prints the licence
+// file's bytes and sha256, then re-reads the file (CSV, JSON or JSON Lines; a Parquet file's bytes alone) and checks
+// the record count and the digest of its record ids (sha256 of the ids sorted by their UTF-8 bytes, each followed by a newline); it prints the licence
 // attestation. Exit 0 only when everything holds; otherwise exit 1, naming each failure.
 // Dependency-free on purpose, so a recipient can run it anywhere: its CSV reader is a few lines of RFC 4180.
 import { createHash, createPublicKey, verify } from 'node:crypto';
@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 
 const fromB64url = (text) => Buffer.from(text, 'base64url');
 const latin1 = (text) => Buffer.from(text, 'utf8').toString('latin1');
+const digested = (buffer) => ({ bytes: buffer.length, sha256: createHash('sha256').update(buffer).digest('hex') });
 
 /** The JWK Set from a file or an http(s) address. */
 export async function readKeys(where) {
@@ -179,21 +180,15 @@ export async function readJson(file) {
   if (!Array.isArray(data)) throw new Error('it has no "data" array of records');
   if (typeof document.count === 'number' && document.count !== data.length)
     throw new Error(`it says it holds ${document.count} records but holds ${data.length}`);
-  return {
-    bytes: buffer.length,
-    sha256: createHash('sha256').update(buffer).digest('hex'),
-    records: data.length,
-    ids: data.map((record) => latin1(String(record.id))),
-  };
+  return { ...digested(buffer), records: data.length, ids: data.map((record) => latin1(String(record.id))) };
 }
 
 /** A JSON Lines export's bytes, sha256, records and ids: one record a line, each line ended by LF. */
 export async function readJsonLines(file) {
   const buffer = await readFile(file);
   const text = buffer.toString('utf8');
-  if (text.length > 0 && !text.endsWith('\n')) throw new Error('its last line does not end: the file was cut short');
-  const lines = text.length === 0 ? [] : text.slice(0, -1).split('\n');
-  const ids = lines.map((line, i) => {
+  if (text && !text.endsWith('\n')) throw new Error('its last line does not end: the file was cut short');
+  const ids = (text ? text.slice(0, -1).split('\n') : []).map((line, i) => {
     let record;
     try {
       record = JSON.parse(line);
@@ -203,15 +198,15 @@ export async function readJsonLines(file) {
     if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new Error(`line ${i + 1} is not a JSON object`);
     return latin1(String(record.id));
   });
-  return { bytes: buffer.length, sha256: createHash('sha256').update(buffer).digest('hex'), records: lines.length, ids };
+  return { ...digested(buffer), records: ids.length, ids };
 }
 
 /** A Parquet file's bytes and sha256 (its records are read with a Parquet reader: DuckDB, pyarrow, Spark). */
 export async function readBytes(file) {
   const buffer = await readFile(file);
-  if (buffer.length < 8 || buffer.subarray(0, 4).toString('latin1') !== 'PAR1' || buffer.subarray(-4).toString('latin1') !== 'PAR1')
+  if (buffer.length < 8 || buffer.subarray(0, 4).toString() !== 'PAR1' || buffer.subarray(-4).toString() !== 'PAR1')
     throw new Error('it is not a whole Parquet file (no PAR1 at its start and end)');
-  return { bytes: buffer.length, sha256: createHash('sha256').update(buffer).digest('hex'), records: undefined, ids: undefined };
+  return { ...digested(buffer), records: undefined, ids: undefined };
 }
 
 const READERS = { csv: ['CSV', null], json: ['JSON', readJson], jsonl: ['JSON Lines', readJsonLines], parquet: ['Parquet', readBytes] };
@@ -258,24 +253,19 @@ export async function verifyFile({ file, manifest: manifestFile, jws: jwsFile, k
     check(name, found === stated, found === stated ? String(found) : `the file's is ${found}, the manifest says ${stated}`);
   same('bytes', read.bytes, manifest.bytes);
   same('sha256', read.sha256, manifest.sha256);
-  if (read.records === undefined) {
-    // Parquet: the signed sha256 and size vouch for every byte; the records are read with a Parquet reader.
+  // Parquet: the signed sha256 and size vouch for every byte; its records are read with a Parquet reader.
+  if (read.records === undefined)
     notes.push(`records: ${manifest.records} by the signed manifest; read them with a Parquet reader (the sha256 above covers every byte)`);
-    return { checks, attestation: manifest.licenceAttestation ?? null, manifest, notes };
-  }
-  same('records', read.records, manifest.records);
+  else same('records', read.records, manifest.records);
   // Audit downloads and change-feed files hold entries, not records: their manifests have no record-id digest.
-  if (!manifest.recordIds) notes.push(`record ids: not stated by this manifest (a ${manifest.kind ?? 'file'} of entries, not records)`);
-  else {
+  const stated = manifest.recordIds;
+  if (!stated) notes.push(`record ids: not stated by this manifest (a ${manifest.kind ?? 'file'} of entries, not records)`);
+  else if (read.ids) {
     const digest = idsDigest(read.ids);
-    const ok = digest.sha256 === manifest.recordIds.sha256 && digest.count === manifest.recordIds.count;
-    check(
-      'record ids',
-      ok,
-      ok
-        ? `${digest.count}, sha256 ${digest.sha256}`
-        : `the file's ids digest to ${digest.sha256} (${digest.count}), the manifest says ${manifest.recordIds.sha256} (${manifest.recordIds.count})`,
-    );
+    const ok = digest.sha256 === stated.sha256 && digest.count === stated.count;
+    const found = `${digest.sha256} (${digest.count})`;
+    const wrong = `the file's ids digest to ${found}, the manifest says ${stated.sha256} (${stated.count})`;
+    check('record ids', ok, ok ? `${digest.count}, sha256 ${digest.sha256}` : wrong);
   }
   return { checks, attestation: manifest.licenceAttestation ?? null, manifest, notes };
 }

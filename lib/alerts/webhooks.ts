@@ -2,6 +2,7 @@ import 'server-only';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { z } from 'zod';
+import { fieldsThatPass } from '../net/json-body';
 import { invalidFields } from '../errors';
 import { signedPrefix } from '../deliveries/webhook';
 import { openSecret, sealSecret, secretBinding } from '../deliveries/secrets';
@@ -73,17 +74,6 @@ const changeBody = z.strictObject({
   secret: fields.secret.optional(),
 });
 
-function rightFields(input: unknown): Record<string, unknown> {
-  if (input === null || typeof input !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(input).flatMap(([key, value]) => {
-      const field = changeBody.shape[key as keyof typeof changeBody.shape];
-      const checked = field?.safeParse(value);
-      return checked?.success ? [[key, checked.data]] : [];
-    }),
-  );
-}
-
 export const invalidWebhook = (details: Record<string, string>) => invalidFields('webhook', details);
 
 export interface WebhookContext {
@@ -104,7 +94,7 @@ export async function checkWebhook(
   const problems: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) problems[issue.path.join('.') || 'body'] ??= issue.message;
   // The fields that are right, even when others are not: every problem is then named in one answer.
-  const given = (parsed.success ? parsed.data : rightFields(input)) as Partial<z.infer<typeof changeBody>>;
+  const given = (parsed.success ? parsed.data : fieldsThatPass(changeBody.shape, input)) as Partial<z.infer<typeof changeBody>>;
   const format = given.format ?? existing?.format;
   let url: string | undefined;
   if (format === 'email') {

@@ -37,9 +37,13 @@ export const s3Host = (d: Pick<S3Destination, 'bucket' | 'region' | 'endpoint'>)
   d.endpoint ? new URL(d.endpoint).hostname : `${d.bucket}.s3.${d.region}.amazonaws.com`;
 
 /** The key a run's file is placed under: the prefix, the run's UTC day as a partition, the file. */
-export function s3Key(prefix: string, startedMs: number, file: string): string {
+export const s3Key = (prefix: string, startedMs: number, file: string): string =>
+  underPrefix(prefix, `dt=${new Date(startedMs).toISOString().slice(0, 10)}/${file}`);
+
+/** A key under the prefix (its slashes at either end ignored). */
+function underPrefix(prefix: string, name: string): string {
   const folder = prefix.replace(/^\/+|\/+$/g, '');
-  return `${folder ? `${folder}/` : ''}dt=${new Date(startedMs).toISOString().slice(0, 10)}/${file}`;
+  return `${folder ? `${folder}/` : ''}${name}`;
 }
 
 function clientFor(target: S3Target): { client: S3Client; close: () => void } {
@@ -86,22 +90,14 @@ export async function toS3(target: S3Target, done: Finished, startedMs: number):
       leavePartsOnError: false,
     });
     await upload.done();
-    await client.send(
-      new PutObjectCommand({
-        Bucket: target.bucket,
-        Key: `${manifestKey}.manifest.json`,
-        Body: done.signed.json,
-        ContentType: 'application/json',
-      }),
-    );
-    await client.send(
-      new PutObjectCommand({
-        Bucket: target.bucket,
-        Key: `${manifestKey}.manifest.jws`,
-        Body: done.signed.jws,
-        ContentType: 'application/jose',
-      }),
-    );
+    const beside: [string, Buffer | string, string][] = [
+      ['json', done.signed.json, 'application/json'],
+      ['jws', done.signed.jws, 'application/jose'],
+    ];
+    for (const [suffix, body, type] of beside)
+      await client.send(
+        new PutObjectCommand({ Bucket: target.bucket, Key: `${manifestKey}.manifest.${suffix}`, Body: body, ContentType: type }),
+      );
     return key;
   } catch (error) {
     throw deliveryFailed(`The object storage did not take the file (${said(error)}).`);
@@ -122,8 +118,7 @@ export interface ProbeStep {
  */
 export async function probeS3(target: S3Target): Promise<ProbeStep[]> {
   const { client, close } = clientFor(target);
-  const folder = target.prefix.replace(/^\/+|\/+$/g, '');
-  const key = `${folder ? `${folder}/` : ''}.picks-portal-connection-test`;
+  const key = underPrefix(target.prefix, '.picks-portal-connection-test');
   const steps: ProbeStep[] = [];
   const attempt = async (step: string, work: () => Promise<unknown>, detail: string) => {
     try {

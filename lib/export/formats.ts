@@ -44,10 +44,10 @@ export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolea
     case 'parquet': {
       const file = new ParquetFile({ 'picks.export': { ...about, ...meta } });
       return {
-        // Decoded: a byte string's text as bytes would be a small buffer per value, slower than the decoding.
+        // Decoded text: handing a byte string's bytes to the writer costs a buffer per value, slower than decoding.
         byteStrings: false,
         head: () => none,
-        page: (page) => file.add(page.data, encodingOf(page)),
+        page: (page) => file.add(page.data),
         tail: (count, walk) => file.finish({ 'picks.count': count, ...(walk ? { 'picks.walk': walk } : {}) }),
       };
     }

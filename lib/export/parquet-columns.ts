@@ -2,9 +2,8 @@ import { NESTED_PICK_FIELDS, PICK_FIELDS, type Pick } from '../picks-api/schemas
 
 /**
  * The Parquet file's columns (./parquet.ts): its schema, and each page's records turned into column values as they
- * arrive. Text is handed to the writer as UTF-8 bytes: a page read as byte strings (lib/picks-api/byte-strings.ts)
- * is never decoded, its strings' bytes are the UTF-8 already. `line` is kept as it came until the first row group is
- * written, which decides its type.
+ * arrive (decoded text: ./formats.ts). `line` is kept as it came until the first row group is written, which
+ * decides its type.
  */
 
 const TIMES = new Set(['eventDate', 'settledAt', 'publishedAt']);
@@ -50,22 +49,10 @@ export const PARQUET_COLUMNS: readonly string[] = [
   'extra',
 ];
 
-/** A value as text: a byte string's own bytes (its UTF-8), a real string as it is. */
-type Text = (value: string) => string | Uint8Array;
-const bytesOf: Text = (value) => Buffer.from(value, 'latin1');
-const itself: Text = (value) => value;
-
-/** A value kept in `extra` as it came: a byte string decoded (JSON that held it, decoded whole). */
-function decoded(value: unknown): unknown {
-  if (typeof value === 'string') return Buffer.from(value, 'latin1').toString('utf8');
-  if (value === null || typeof value !== 'object') return value;
-  return JSON.parse(Buffer.from(JSON.stringify(value), 'latin1').toString('utf8'));
-}
-
 /** A field's value as its column holds it; what does not fit is handed to `keep` (it goes to `extra`). */
-type Convert = (value: unknown, keep: (value: unknown) => void, text: Text) => unknown;
+type Convert = (value: unknown, keep: (value: unknown) => void) => unknown;
 
-const asText: Convert = (value, _keep, text) => (typeof value === 'string' ? text(value) : String(value));
+const asText: Convert = (value) => (typeof value === 'string' ? value : String(value));
 const asItself: Convert = (value) => value;
 // Milliseconds since the epoch: the writer takes a number for a timestamp (no Date made per value).
 const asTime: Convert = (value, keep) => {
@@ -76,12 +63,12 @@ const asTime: Convert = (value, keep) => {
 };
 const asStruct =
   (children: readonly string[]): Convert =>
-  (value, keep, text) => {
+  (value, keep) => {
     const holder = value as Record<string, unknown>;
     const typed: Record<string, unknown> = {};
     for (const child of children) {
       const v = holder[child];
-      typed[child] = v === null || v === undefined ? null : typeof v === 'string' ? text(v) : String(v);
+      typed[child] = v === null || v === undefined ? null : typeof v === 'string' ? v : String(v);
     }
     let beyond: Record<string, unknown> | null = null;
     for (const key in holder) if (!children.includes(key)) (beyond ??= {})[key] = holder[key];
@@ -102,30 +89,27 @@ const CONVERT: Convert[] = PICK_FIELDS.map((field) => {
 export class ColumnBuffer {
   private columns: unknown[][] = PICK_FIELDS.map(() => []);
   private extra: (Record<string, unknown> | null)[] = [];
-  private texts: Text[] = [];
   lineType: LineType | null = null;
 
   get rows(): number {
     return this.extra.length;
   }
 
-  add(records: readonly Pick[], encoding: 'latin1' | 'utf8'): void {
-    const text = encoding === 'latin1' ? bytesOf : itself;
+  add(records: readonly Pick[]): void {
     let left: Record<string, unknown> | null = null;
     let field = '';
-    const keep = (value: unknown) => void ((left ??= {})[field] = encoding === 'latin1' ? decoded(value) : value);
+    const keep = (value: unknown) => void ((left ??= {})[field] = value);
     for (const raw of records) {
       const record = raw as Record<string, unknown>;
       left = null;
       for (let f = 0; f < PICK_FIELDS.length; f += 1) {
         field = PICK_FIELDS[f]!;
         const value = record[field];
-        this.columns[f]!.push(value === null || value === undefined ? null : CONVERT[f]!(value, keep, text));
+        this.columns[f]!.push(value === null || value === undefined ? null : CONVERT[f]!(value, keep));
       }
-      for (const key in record) if (!DOCUMENTED.has(key)) (left ??= {})[key] = encoding === 'latin1' ? decoded(record[key]) : record[key];
+      for (const key in record) if (!DOCUMENTED.has(key)) (left ??= {})[key] = record[key];
       // The writer serialises a JSON column's values itself.
       this.extra.push(left);
-      this.texts.push(text);
     }
   }
 
@@ -133,17 +117,16 @@ export class ColumnBuffer {
   take(count: number) {
     const columns = this.columns.map((column) => column.splice(0, count));
     const extra = this.extra.splice(0, count);
-    const texts = this.texts.splice(0, count);
     const lines = columns[LINE]!;
     this.lineType ??= lines.every((v) => v === null || typeof v === 'number') ? 'DOUBLE' : 'STRING';
     for (let i = 0; i < lines.length; i += 1) {
       const value = lines[i];
       if (value === null) continue;
-      if (this.lineType === 'STRING') lines[i] = typeof value === 'string' ? texts[i]!(value) : String(value);
+      if (this.lineType === 'STRING') lines[i] = String(value);
       else if (typeof value === 'number') continue;
       else if (typeof value === 'string' && NUMERIC.test(value.trim())) lines[i] = Number(value);
       else {
-        (extra[i] ??= {}).line = texts[i] === bytesOf ? decoded(value) : value;
+        (extra[i] ??= {}).line = value;
         lines[i] = null;
       }
     }

@@ -34,9 +34,8 @@ export class ParquetFile {
     this.metadata = Object.entries(metadata).map(([key, value]) => ({ key, value: JSON.stringify(value) }));
   }
 
-  /** A page's records, in the page's encoding ('latin1': byte strings, written as the bytes they are). */
-  add(records: readonly Pick[], encoding: 'latin1' | 'utf8' = 'utf8'): Uint8Array {
-    this.buffer.add(records, encoding);
+  add(records: readonly Pick[]): Uint8Array {
+    this.buffer.add(records);
     while (this.buffer.rows >= this.rowGroup) this.writeGroup(this.rowGroup);
     return this.take();
   }

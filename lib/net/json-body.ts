@@ -1,3 +1,4 @@
+import type { ZodType } from 'zod';
 import type { AppError } from '../errors';
 
 /**
@@ -22,4 +23,18 @@ export async function readJsonObject(
   } catch {
     throw refuse({ body: 'is not a JSON object' });
   }
+}
+
+/**
+ * The fields of `input` that each pass their own schema in `shape`, when the whole did not: a form's later checks
+ * (an address, a binding) still run on what is right, so every problem is named in one answer.
+ */
+export function fieldsThatPass(shape: Record<string, ZodType>, input: unknown): Record<string, unknown> {
+  if (input === null || typeof input !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(input).flatMap(([key, value]) => {
+      const checked = shape[key]?.safeParse(value);
+      return checked?.success ? [[key, checked.data]] : [];
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { fieldsThatPass } from '../net/json-body';
 import { invalidFields } from '../errors';
 import { openSecret, sealSecret } from '../deliveries/secrets';
 import { targetProblem, webhookUrlProblem, type Resolver } from '../deliveries/targets';
@@ -15,7 +16,6 @@ import type { TokenWebhook } from '../store/token-webhooks';
  * new one), so nobody can send a secret someone else entered to a server of their own.
  */
 
-export const WEBHOOK_KINDS = EVENT_TYPES;
 const SECRET_PREFIX = 'whsec_';
 
 const secretField = z
@@ -39,11 +39,11 @@ const fields = {
     .array(z.string({ error: 'must be a list of event types' }), { error: 'must be a list of event types' })
     .min(1, 'must name at least one event type')
     .superRefine((kinds, ctx) => {
-      const unknown = kinds.filter((k) => !(WEBHOOK_KINDS as readonly string[]).includes(k));
+      const unknown = kinds.filter((k) => !(EVENT_TYPES as readonly string[]).includes(k));
       if (unknown.length)
         ctx.addIssue({
           code: 'custom',
-          message: `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an event type. Allowed: ${WEBHOOK_KINDS.join(', ')}`,
+          message: `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an event type. Allowed: ${EVENT_TYPES.join(', ')}`,
         });
     }),
   secret: secretField,
@@ -97,7 +97,7 @@ export async function checkEndpoint(
   const parsed = (existing ? changeBody : createBody).safeParse(input);
   const problems: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) problems[issue.path.join('.') || 'body'] ??= issue.message;
-  const given = (parsed.success ? parsed.data : rightFields(input)) as Partial<z.infer<typeof changeBody>>;
+  const given = (parsed.success ? parsed.data : fieldsThatPass(changeBody.shape, input)) as Partial<z.infer<typeof changeBody>>;
   if (given.url && !problems.url) {
     const problem =
       webhookUrlProblem(given.url, context.allowPrivate) ??
@@ -114,22 +114,11 @@ export async function checkEndpoint(
   const plain = given.secret ?? made;
   return {
     url,
-    kinds: given.kinds ? WEBHOOK_KINDS.filter((k) => given.kinds!.includes(k)) : (existing?.kinds ?? [...WEBHOOK_KINDS]),
+    kinds: given.kinds ? EVENT_TYPES.filter((k) => given.kinds!.includes(k)) : (existing?.kinds ?? [...EVENT_TYPES]),
     secret: plain ? sealSecret(plain, context.secretKey!, endpointBinding(id, url)) : existing!.secret,
     shownSecret: made,
     enabled: given.enabled ?? (existing ? existing.disabledMs === null : true),
   };
-}
-
-function rightFields(input: unknown): Record<string, unknown> {
-  if (input === null || typeof input !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(input).flatMap(([key, value]) => {
-      const field = changeBody.shape[key as keyof typeof changeBody.shape];
-      const checked = field?.safeParse(value);
-      return checked?.success ? [[key, checked.data]] : [];
-    }),
-  );
 }
 
 /** A new endpoint of a token, starting after `cursor` (the feed's newest event: it receives what comes next). */

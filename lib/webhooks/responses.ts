@@ -22,7 +22,7 @@ import {
 } from '../store/token-webhooks';
 import { visibleToken } from '../tokens/read';
 import { checkEndpoint, invalidEndpoint, newEndpoint, openEndpointSecret } from './input';
-import { eventMessage, sendMessage, testMessage, type Message } from './send';
+import { attemptOf, eventMessage, sendMessage, testMessage, type Message } from './send';
 import { attemptView, ATTEMPTS_SHOWN, endpointView, endpointViews } from './view';
 import { tokenPause } from './worker';
 
@@ -134,9 +134,8 @@ async function sendNow(hook: TokenWebhook, message: Message, trigger: 'test' | '
   const { secretKey, allowPrivate } = context();
   if (!secretKey) throw invalidEndpoint({ secret: 'cannot be opened: DELIVERY_SECRET_KEY is not set on the server' });
   const sent = await sendMessage(hook.url, openEndpointSecret(hook, secretKey), message, { allowPrivate });
-  const attempt = await fromStore((db) =>
-    logAttempt(db, { webhookId: hook.id, messageId: message.id, seq: message.seq, type: message.type, trigger, ...sent, atMs: Date.now() }),
-  );
+  const attempt = await fromStore((db) => logAttempt(db, attemptOf(hook.id, message, trigger, sent, Date.now())));
+
   return attemptView(attempt);
 }
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { maskedWebhookUrl, pinnedLookup, pinTarget, type Resolver } from '../deliveries/targets';
-import type { AttemptOutcome } from '../store/token-webhooks';
+import type { AttemptOutcome, AttemptTrigger, WebhookAttempt } from '../store/token-webhooks';
 
 /**
  * One message to a consumer webhook, signed as the Standard Webhooks specification says (its library signs:
@@ -122,3 +122,12 @@ export async function sendMessage(url: string, secret: string, message: Message,
     await dispatcher.close().catch(() => undefined);
   }
 }
+
+/** A send as the endpoint's log keeps it. */
+export const attemptOf = (
+  webhookId: string,
+  message: Message,
+  trigger: AttemptTrigger,
+  sent: SendResult,
+  atMs: number,
+): Omit<WebhookAttempt, 'id'> => ({ webhookId, messageId: message.id, seq: message.seq, type: message.type, trigger, ...sent, atMs });

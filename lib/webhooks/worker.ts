@@ -13,7 +13,7 @@ import { tokenPrincipal } from '../tokens/access';
 import { DAY_MS } from '../time';
 import { openEndpointSecret } from './input';
 import { tokenQuota, type QuotaGate } from './quota';
-import { eventMessage, gapMessage, sendMessage, type Message, type SendResult } from './send';
+import { attemptOf, eventMessage, gapMessage, sendMessage, type Message, type SendResult } from './send';
 
 /**
  * Sending one endpoint what its token's stream holds after the endpoint's cursor, in order: each event it wants
@@ -100,15 +100,7 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
     await taken?.settle(sent.outcome === 'delivered');
     if (sent.outcome === 'delivered') {
       if (taken) quota.count(token!, Buffer.byteLength(message.body), new URL(hook.url).origin, now);
-      await logAttempt(db, {
-        webhookId: hook.id,
-        messageId: message.id,
-        seq: message.seq,
-        type: message.type,
-        trigger: 'delivery',
-        ...sent,
-        atMs: now,
-      });
+      await logAttempt(db, attemptOf(hook.id, message, 'delivery', sent, now));
       result.delivered += 1;
       return save({ ...state, cursor: passed, attempts: 0, headFailedMs: null, failingSinceMs: null, nextMs: now, pausedReason: null });
     }
@@ -118,15 +110,9 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
     const failingSinceMs = state.failingSinceMs ?? now;
     const givenUp = now - headFailedMs >= GIVE_UP_MS;
     await logAttempt(db, {
-      webhookId: hook.id,
-      messageId: message.id,
-      seq: message.seq,
-      type: message.type,
-      trigger: 'delivery',
-      ...sent,
+      ...attemptOf(hook.id, message, 'delivery', sent, now),
       outcome: givenUp ? 'gave up' : 'failed',
       problem: givenUp ? `${sent.problem}; refused for a day, given up: resend it from this page` : sent.problem,
-      atMs: now,
     });
     const disabled = now - failingSinceMs >= DISABLE_AFTER_MS;
     await save({

@@ -9,6 +9,7 @@ import { readRecipient } from './encryption';
 import { describeBinding, sealSecret, secretBinding } from './secrets';
 import { targetProblem, webhookUrlProblem } from './targets';
 import { s3Host } from './s3';
+import { readConnection } from './pg-connection';
 
 /**
  * A whole delivery checked before anything is stored (POST, and PATCH merged over the stored one): the
@@ -35,6 +36,29 @@ export interface Checked {
   hostKey: string | null;
   /** The recipient key read and checked; null: remove it; undefined: not given (unchanged). */
   encryptTo: Delivery['encryptTo'] | undefined;
+}
+
+const MOVED: Record<string, string> = {
+  sftp: 'server, port or user',
+  s3: 'endpoint, bucket or access key',
+  postgres: 'server, port, database or user',
+};
+
+/** A table keeps one fixed set in step (./table-run.ts): picks, whose rows carry their results as they settle. */
+function tableRules(value: Partial<DeliveryInput>, existing: Delivery | null): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if ((value.kind ?? existing?.kind) !== 'picks')
+    problems.kind = 'must be picks for a table: its rows carry their results as they settle, and each run writes what changed';
+  if ((value.format ?? existing?.format) !== 'jsonl')
+    problems.format = 'must be jsonl for a table: the rows are written, and the manifest names the JSON Lines of the records loaded';
+  if (value.corrections ?? existing?.corrections) problems.corrections = 'are not for a table: each run already writes what changed';
+  if (value.encryptTo ?? existing?.encryptTo) problems.encryptTo = 'is for files: a table is written over the connection (use sslmode)';
+  for (const key of ['from', 'to'] as const) {
+    const date = (value.filters ?? existing?.filters ?? {})[key];
+    if (date && /^(today|now)/.test(date.trim()))
+      problems[`filters.${key}`] = 'must be a fixed date for a table (a moving window would drop and add rows that did not change)';
+  }
+  return problems;
 }
 
 export async function checkDelivery(input: unknown, existing: Delivery | null, context: CheckContext): Promise<Checked> {
@@ -108,6 +132,19 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
       prefix: d.prefix,
       accessKeyId: d.accessKeyId,
     };
+  } else if (d.type === 'postgres') {
+    secretField = 'destination.connection';
+    const read = readConnection(d.connection, context.allowPrivate);
+    if ('problem' in read) {
+      problems['destination.connection'] = read.problem;
+      destination = { type: 'postgres', schema: d.schema, table: d.table };
+    } else {
+      const problem = await targetProblem(read.where.host, context.allowPrivate);
+      if (problem) problems['destination.connection'] = `points to ${problem}`;
+      if (read.password !== null) plain = JSON.stringify({ password: read.password });
+      destination = { type: 'postgres', ...read.where, schema: d.schema, table: d.table };
+    }
+    Object.assign(problems, tableRules(value, existing));
   } else {
     const problem = webhookUrlProblem(d.url, context.allowPrivate) ?? (await targetProblem(new URL(d.url).hostname, context.allowPrivate));
     if (problem) problems['destination.url'] = problem;
@@ -121,14 +158,16 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     if (kept) secret = existing.secret;
     else if (existing?.secret && existing.destination.type === destination.type)
       problems[secretField] =
-        `must be entered again: the saved one belongs to ${describeBinding(existing.destination)}, and a secret never follows a delivery to another ${destination.type === 'sftp' ? 'server, port or user' : destination.type === 's3' ? 'endpoint, bucket or access key' : 'URL'}`;
+        `must be entered again: the saved one belongs to ${describeBinding(existing.destination)}, and a secret never follows a delivery to another ${MOVED[destination.type] ?? 'URL'}`;
     else
       problems[secretField] =
         destination.type === 'sftp'
           ? 'or a privateKey is required'
           : destination.type === 's3'
             ? 'is required'
-            : 'is required (at least 16 characters)';
+            : destination.type === 'postgres'
+              ? 'must hold the password (postgres://user:password@host:5432/database)'
+              : 'is required (at least 16 characters)';
   }
   if (plain !== null && !context.secretKey)
     problems.destination = 'holds a secret, and DELIVERY_SECRET_KEY is not set on the server: secrets cannot be stored';

@@ -59,6 +59,12 @@ const port = z.coerce
   .min(1, 'must be a port number (1–65535)')
   .max(65535, 'must be a port number (1–65535)');
 
+/** A PostgreSQL name nobody has to quote: lower-case letters, digits and _, not starting with a digit. */
+const identifier = z
+  .string(required('a name'))
+  .trim()
+  .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case name: letters, digits and _, not starting with a digit (at most 63)');
+
 export const destinationSchema = z.discriminatedUnion(
   'type',
   [
@@ -105,12 +111,19 @@ export const destinationSchema = z.discriminatedUnion(
       secretAccessKey: z.string(required('text')).min(1, 'is required').max(256, 'is too long').optional(),
     }),
     z.strictObject({
+      type: z.literal('postgres'),
+      /** postgres://user:password@host:port/database?sslmode=verify-full|require|disable: read by ./pg-connection.ts. */
+      connection: z.string(required('a connection string')).trim().min(1, 'is required').max(2000, 'is too long'),
+      schema: identifier.default('public'),
+      table: identifier.max(57, 'must be at most 57 characters (its sync log is <table>_syncs)'),
+    }),
+    z.strictObject({
       type: z.literal('webhook'),
       url: z.url({ protocol: /^https?$/, error: 'must be an https URL' }),
       secret: z.string(required('text')).min(16, 'must be at least 16 characters').max(500, 'is too long').optional(),
     }),
   ],
-  { error: 'must be directory, sftp, webhook or s3' },
+  { error: 'must be directory, sftp, webhook, s3 or postgres' },
 );
 export type DestinationInput = z.infer<typeof destinationSchema>;
 

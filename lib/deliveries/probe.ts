@@ -4,6 +4,7 @@ import type { Delivery } from '../store/deliveries';
 import { openSecret, secretBinding } from './secrets';
 import { probeS3, s3Host, type ProbeStep } from './s3';
 import { pinTarget, type Resolver } from './targets';
+import { probeTable, type PgDestination } from './pg-table';
 
 /**
  * "Test connection" (POST /api/deliveries/<id>/test): tries a delivery's destination without delivering, with the
@@ -19,27 +20,44 @@ export interface ProbeContext {
 
 export async function probeDelivery(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
   const d = delivery.destination;
+  if (d.type === 'postgres') return probePostgres(delivery, context);
   if (d.type !== 's3')
     throw new AppError({
       code: 'INVALID_DELIVERY',
-      message: 'A connection test is for S3 destinations; a folder, an SFTP server or a webhook is tried by Run now.',
+      message: 'A connection test is for S3 and PostgreSQL destinations; a folder, an SFTP server or a webhook is tried by Run now.',
     });
   const where = { bucket: String(d.bucket), region: String(d.region), endpoint: (d.endpoint as string | null) ?? null };
   const steps: ProbeStep[] = [];
   const pinned = await pinTarget(s3Host(where), context.allowPrivate, context.resolver);
   steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${s3Host(where)} is ${pinned.address}` : pinned.problem });
   if (!pinned.ok) return { ok: false, steps };
-  let secretAccessKey = '';
-  try {
-    if (!delivery.secret || !context.secretKey) throw new Error('no secret access key is stored, or DELIVERY_SECRET_KEY is not set');
-    secretAccessKey = (JSON.parse(openSecret(delivery.secret, context.secretKey, secretBinding(d))) as { secretAccessKey: string })
-      .secretAccessKey;
-  } catch (error) {
-    steps.push({ step: 'credentials', ok: false, detail: (error as Error).message });
-    return { ok: false, steps };
-  }
+  const secretAccessKey = opened<{ secretAccessKey: string }>(delivery, context, steps)?.secretAccessKey;
+  if (secretAccessKey === undefined) return { ok: false, steps };
   steps.push(
     ...(await probeS3({ ...where, prefix: String(d.prefix ?? ''), accessKeyId: String(d.accessKeyId), secretAccessKey, address: pinned })),
   );
+  return { ok: steps.every((s) => s.ok), steps };
+}
+
+/** The stored secret opened for this destination, or the failure said as a step. */
+function opened<T>(delivery: Delivery, context: ProbeContext, steps: ProbeStep[]): T | undefined {
+  try {
+    if (!delivery.secret || !context.secretKey) throw new Error('no secret is stored, or DELIVERY_SECRET_KEY is not set');
+    return JSON.parse(openSecret(delivery.secret, context.secretKey, secretBinding(delivery.destination))) as T;
+  } catch (error) {
+    steps.push({ step: 'credentials', ok: false, detail: (error as Error).message });
+    return undefined;
+  }
+}
+
+async function probePostgres(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
+  const d = delivery.destination as unknown as PgDestination;
+  const steps: ProbeStep[] = [];
+  const pinned = await pinTarget(d.host, context.allowPrivate, context.resolver);
+  steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${d.host} is ${pinned.address}` : pinned.problem });
+  if (!pinned.ok) return { ok: false, steps };
+  const password = opened<{ password: string }>(delivery, context, steps)?.password;
+  if (password === undefined) return { ok: false, steps };
+  steps.push(...(await probeTable({ ...d, password, address: pinned })));
   return { ok: steps.every((s) => s.ok), steps };
 }

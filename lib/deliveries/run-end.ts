@@ -6,12 +6,14 @@ import { recordAudit } from '../audit/record';
 import type { AppError } from '../errors';
 import type { WalkSummary } from '../store/audit';
 import { finishRun, recordOutcome, updateDelivery, type Delivery } from '../store/deliveries';
+import type { TableCounts } from '../store/delivery-runs';
 import type { Database } from '../store/schema';
 import { untilStored } from './kept';
 
 /** How a run ended: its file placed, or why not. */
 export type RunEnd =
-  { file: string; sha256: string; licence: string | null; until: string | null } | { failure: AppError; message: string };
+  | { file: string; sha256: string; licence: string | null; until: string | null; table?: TableCounts }
+  | { failure: AppError; message: string };
 
 export interface RunFacts {
   startedMs: number;
@@ -50,6 +52,7 @@ export async function recordRunEnd(
         finishedMs,
         durationMs: finishedMs - startedMs,
         outsideLicence: ok && facts.proof?.licence.result === 'outside' ? facts.proof.licence.outside.count : null,
+        table: ok ? (result.table ?? null) : null,
       });
       if (ok && result.until) await updateDelivery(db, delivery.id, { changesUntil: result.until });
     },

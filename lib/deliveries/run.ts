@@ -29,6 +29,7 @@ import { log } from '../log';
 import { runningHere, untilStored } from './kept';
 import { correctsOf, keepCorrection } from './corrections';
 import { produce } from './produce';
+import { runTable } from './table-run';
 import { recordRunEnd, type RunEnd } from './run-end';
 import { maskedWebhookUrl, pinTarget, type Resolver } from './targets';
 
@@ -94,61 +95,72 @@ export async function executeRun(db: Kysely<Database>, delivery: Delivery, ticke
     await ownerMayRun(db, delivery);
     await checkSpoolSpace(spoolOf(settings));
     dir = await mkdtemp(path.join(spoolOf(settings).spoolDir, 'picks-delivery-'));
-    spool = path.join(dir, file);
     // Which version of each record the run delivers, kept for reconciliation and corrections (lib/history/keep.ts).
     const run = { id: ticket.id, kind: 'run' as const, actor: `delivery:${delivery.name}`, deliveryId: delivery.id };
-    if (delivery.kind !== 'changes' && !correction) keeping = await keepDelivered(run, () => Promise.resolve(db)).catch(() => null);
-    const tap = (chunk: Buffer) => {
-      hash.update(chunk);
-      bytes += chunk.length;
-    };
-    const made = await produce(db, delivery, startedMs, spool, tap, keeping, correction);
-    records = made.records;
-    resolved = made.resolved;
-    walk = made.walk ? walkSummary(made.walk) : null;
-    proof = made.proof ? finishProof(made.proof) : null;
-    const sha256 = hash.digest('hex');
-    const manifest = {
-      manifestVersion: MANIFEST_VERSION,
-      delivery: { id: delivery.id, name: delivery.name },
-      run: ticket.id,
-      kind: delivery.kind,
-      format: delivery.format,
-      file,
-      filters: delivery.filters,
-      resolvedFilters: resolved,
-      records,
-      bytes,
-      sha256,
-      licence: proof ? proof.licence.licenceId : ((await licenceOrNull())?.licenceId ?? null),
-      recordIds: proof?.recordIds ?? null,
-      dataAsOf: proof?.dataAsOf ?? null,
-      licenceAttestation: proof?.licence ?? null,
-      requestedBy: { delivery: delivery.id, trigger: ticket.trigger },
-      // What the walk saw while the upstream moved: duplicates dropped, later passes and what they added (null: nothing moved).
-      walk,
-      // A correction names the runs whose records it corrects, and how many of each.
-      ...(made.corrected ? { corrects: correctsOf(made.corrected) } : {}),
-      startedAt: new Date(startedMs).toISOString(),
-      finishedAt: new Date().toISOString(),
-    };
-    // Never placed unless the run is still this instance's: after an outage longer than its lease, another instance
-    // may have taken it for crashed and retried it. While the store is away, the file waits in the spool.
-    takenOver = !(await untilStored('checking the run is still this instance’s', () => stillRunning(db, ticket.id), ticket.id));
-    if (takenOver) throw new AppError({ code: 'DELIVERY_FAILED', message: 'taken for crashed while the store was away' });
-    // Encrypted to the recipient's key when the delivery names one: only `<file>.pgp` reaches the destination.
-    const sealed = delivery.encryptTo ? { spool: `${spool}.pgp`, file: `${file}.pgp` } : { spool, file };
-    if (delivery.encryptTo) {
-      await encryptFile(spool, sealed.spool, delivery.encryptTo.armoured);
-      Object.assign(manifest, { encryption: { format: 'openpgp', recipient: delivery.encryptTo.fingerprint, placedAs: sealed.file } });
+    if (delivery.destination.type === 'postgres') {
+      // A table is written, not placed (./table-run.ts), in one transaction of the partner's database.
+      const password = (JSON.parse(openDeliverySecret(delivery, settings) || '{}') as { password?: string }).password ?? '';
+      const address = await pinnedOrRefused(String(delivery.destination.host), 'PostgreSQL', settings);
+      const stillOurs = async () =>
+        !(takenOver = !(await untilStored('checking the run is still this instance’s', () => stillRunning(db, ticket.id), ticket.id)));
+      const keep = async () => (keeping = await keepDelivered(run, () => Promise.resolve(db)).catch(() => null));
+      const input = { delivery, runId: ticket.id, trigger: ticket.trigger, startedMs, dir, password, address, keep };
+      ({ records, bytes, resolved, walk, proof, result } = await runTable(db, input, stillOurs));
+    } else {
+      spool = path.join(dir, file);
+      if (delivery.kind !== 'changes' && !correction) keeping = await keepDelivered(run, () => Promise.resolve(db)).catch(() => null);
+      const tap = (chunk: Buffer) => {
+        hash.update(chunk);
+        bytes += chunk.length;
+      };
+      const made = await produce(db, delivery, startedMs, spool, tap, keeping, correction);
+      records = made.records;
+      resolved = made.resolved;
+      walk = made.walk ? walkSummary(made.walk) : null;
+      proof = made.proof ? finishProof(made.proof) : null;
+      const sha256 = hash.digest('hex');
+      const manifest = {
+        manifestVersion: MANIFEST_VERSION,
+        delivery: { id: delivery.id, name: delivery.name },
+        run: ticket.id,
+        kind: delivery.kind,
+        format: delivery.format,
+        file,
+        filters: delivery.filters,
+        resolvedFilters: resolved,
+        records,
+        bytes,
+        sha256,
+        licence: proof ? proof.licence.licenceId : ((await licenceOrNull())?.licenceId ?? null),
+        recordIds: proof?.recordIds ?? null,
+        dataAsOf: proof?.dataAsOf ?? null,
+        licenceAttestation: proof?.licence ?? null,
+        requestedBy: { delivery: delivery.id, trigger: ticket.trigger },
+        // What the walk saw while the upstream moved: duplicates dropped, later passes and what they added (null: nothing moved).
+        walk,
+        // A correction names the runs whose records it corrects, and how many of each.
+        ...(made.corrected ? { corrects: correctsOf(made.corrected) } : {}),
+        startedAt: new Date(startedMs).toISOString(),
+        finishedAt: new Date().toISOString(),
+      };
+      // Never placed unless the run is still this instance's: after an outage longer than its lease, another instance
+      // may have taken it for crashed and retried it. While the store is away, the file waits in the spool.
+      takenOver = !(await untilStored('checking the run is still this instance’s', () => stillRunning(db, ticket.id), ticket.id));
+      if (takenOver) throw new AppError({ code: 'DELIVERY_FAILED', message: 'taken for crashed while the store was away' });
+      // Encrypted to the recipient's key when the delivery names one: only `<file>.pgp` reaches the destination.
+      const sealed = delivery.encryptTo ? { spool: `${spool}.pgp`, file: `${file}.pgp` } : { spool, file };
+      if (delivery.encryptTo) {
+        await encryptFile(spool, sealed.spool, delivery.encryptTo.armoured);
+        Object.assign(manifest, { encryption: { format: 'openpgp', recipient: delivery.encryptTo.fingerprint, placedAs: sealed.file } });
+      }
+      const signed = await signDocument(manifest, MANIFEST_TYPE);
+      const contentType = delivery.encryptTo ? 'application/pgp-encrypted' : made.contentType;
+      const placed = await deliver(db, delivery, { ...sealed, manifestName: file, manifest, signed, contentType }, settings, startedMs);
+      result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
+      // What the destination holds now: the next correction starts from it.
+      if (made.corrected)
+        await untilStored('the corrections sent', () => keepCorrection(db, delivery, ticket.id, made.corrected!), ticket.id);
     }
-    const signed = await signDocument(manifest, MANIFEST_TYPE);
-    const contentType = delivery.encryptTo ? 'application/pgp-encrypted' : made.contentType;
-    const placed = await deliver(db, delivery, { ...sealed, manifestName: file, manifest, signed, contentType }, settings, startedMs);
-    result = { file: placed, sha256, licence: manifest.licence, until: made.until ?? null };
-    // What the destination holds now: the next correction starts from it.
-    if (made.corrected)
-      await untilStored('the corrections sent', () => keepCorrection(db, delivery, ticket.id, made.corrected!), ticket.id);
   } catch (error) {
     const failure = toAppError(error);
     result = { failure, message: failure.code === 'INTERNAL' ? (error as Error).message : failure.message };
@@ -193,6 +205,24 @@ async function ownerMayRun(db: Kysely<Database>, delivery: Delivery): Promise<vo
     });
 }
 
+/** The delivery's secret, opened only for the destination it was entered for (lib/deliveries/secrets.ts); '' when none. */
+function openDeliverySecret(delivery: Delivery, settings: DeliverySettings): string {
+  if (!delivery.secret) return '';
+  if (!settings.secretKey) throw toAppError(new Error('DELIVERY_SECRET_KEY is not set: the delivery secret cannot be opened'));
+  try {
+    return openSecret(delivery.secret, settings.secretKey, secretBinding(delivery.destination));
+  } catch (error) {
+    throw new AppError({ code: 'DELIVERY_FAILED', message: `The delivery's secret was not used: ${(error as Error).message}.` });
+  }
+}
+
+/** Resolved and checked once per run: the connection goes to this address and no other (DNS rebinding). */
+async function pinnedOrRefused(host: string, what: string, settings: DeliverySettings) {
+  const target = await pinTarget(host, settings.allowPrivate, settings.resolver, settings.allowedAddress);
+  if (!target.ok) throw new AppError({ code: 'DELIVERY_FAILED', message: `The ${what} host is not allowed: ${target.problem}.` });
+  return target;
+}
+
 async function deliver(
   db: Kysely<Database>,
   delivery: Delivery,
@@ -201,22 +231,8 @@ async function deliver(
   startedMs: number,
 ): Promise<string> {
   const destination = delivery.destination;
-  // Opened only for the destination it was entered for (lib/deliveries/secrets.ts).
-  const secret = () => {
-    if (!delivery.secret) return '';
-    if (!settings.secretKey) throw toAppError(new Error('DELIVERY_SECRET_KEY is not set: the delivery secret cannot be opened'));
-    try {
-      return openSecret(delivery.secret, settings.secretKey, secretBinding(destination));
-    } catch (error) {
-      throw new AppError({ code: 'DELIVERY_FAILED', message: `The delivery's secret was not used: ${(error as Error).message}.` });
-    }
-  };
-  // Resolved and checked once per run: the connection goes to this address and no other (DNS rebinding).
-  const pinned = async (host: string, what: string) => {
-    const target = await pinTarget(host, settings.allowPrivate, settings.resolver, settings.allowedAddress);
-    if (!target.ok) throw new AppError({ code: 'DELIVERY_FAILED', message: `The ${what} host is not allowed: ${target.problem}.` });
-    return target;
-  };
+  const secret = () => openDeliverySecret(delivery, settings);
+  const pinned = (host: string, what: string) => pinnedOrRefused(host, what, settings);
   switch (destination.type) {
     case 'directory':
       return toDirectory(settings.root, String(destination.folder ?? ''), done);
@@ -260,6 +276,11 @@ async function deliver(
       );
       return `s3://${where.bucket}/${key}`;
     }
+    case 'postgres':
+      throw new AppError({
+        code: 'DELIVERY_FAILED',
+        message: 'A table is written by its own run (lib/deliveries/table-run.ts), not placed.',
+      });
     case 'webhook': {
       const url = String(destination.url);
       if (isSealed(url))

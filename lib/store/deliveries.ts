@@ -22,7 +22,7 @@ export interface Delivery {
   filters: Record<string, string>;
   schedule: string;
   /** Without its secret: a directory's folder; an SFTP host, port, username, path; a webhook's URL. */
-  destination: Record<string, unknown> & { type: 'directory' | 'sftp' | 'webhook' | 's3' };
+  destination: Record<string, unknown> & { type: 'directory' | 'sftp' | 'webhook' | 's3' | 'postgres' };
   /** Sealed (lib/deliveries/secrets.ts); never leaves the server. */
   secret: string | null;
   hostKey: string | null;

@@ -28,6 +28,15 @@ export interface Run {
   durationMs: number | null;
   /** Records of the run outside the licence the portal read from /me (its manifest's attestation); null: none or not known. */
   outsideLicence: number | null;
+  /** A table delivery's run: whether it loaded the whole set or the changes, and the rows it inserted, updated and marked. */
+  table: TableCounts | null;
+}
+
+export interface TableCounts {
+  mode: 'full' | 'changes';
+  inserted: number;
+  updated: number;
+  marked: number;
 }
 
 const toRun = (row: Selectable<DeliveryRunsTable>): Run => ({
@@ -47,6 +56,7 @@ const toRun = (row: Selectable<DeliveryRunsTable>): Run => ({
   error: row.error,
   durationMs: row.duration_ms === null ? null : Number(row.duration_ms),
   outsideLicence: row.outside_licence === null ? null : Number(row.outside_licence),
+  table: row.table_counts ? (JSON.parse(row.table_counts) as TableCounts) : null,
 });
 
 export interface Claim {
@@ -112,6 +122,7 @@ export async function renewRun(db: Db, runId: string, until: number): Promise<vo
 }
 
 export type RunResult = Pick<Run, 'outcome' | 'records' | 'bytes' | 'sha256' | 'file' | 'error' | 'outsideLicence'> & {
+  table?: TableCounts | null;
   finishedMs: number;
   durationMs: number;
 };
@@ -128,6 +139,7 @@ export async function finishRun(db: Db, runId: string, result: RunResult): Promi
       error: result.error,
       duration_ms: result.durationMs,
       outside_licence: result.outsideLicence,
+      table_counts: result.table ? JSON.stringify(result.table) : null,
       finished_at: new Date(result.finishedMs).toISOString(),
     })
     .where('id', '=', runId)

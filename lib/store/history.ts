@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Observer, Version } from '../vocabulary/version';
-import { takeLock } from './locks';
 import type { Database } from './schema';
 
 /**
@@ -25,9 +24,23 @@ export interface Recorded {
   bodies: number;
 }
 
+/**
+ * Takes the `history` lock and answers this write's number: the lock's count, moved under the lock, so numbers
+ * follow the order writes commit in on both engines (every writer holds the lock to its commit).
+ */
+export async function historyWrite(trx: Db): Promise<number> {
+  const row = await trx
+    .updateTable('locks')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('name', '=', 'history')
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return Number(row.version);
+}
+
 /** Records sightings of versions at `at`, inside a transaction of the caller that holds (or here takes) the lock. */
 export async function recordVersionsIn(trx: Db, versions: readonly Version[], at: number, by: Observer): Promise<Recorded> {
-  await takeLock(trx, 'history');
+  const written = await historyWrite(trx);
   const recorded: Recorded = { versions: 0, bodies: 0 };
   // One sighting per record: the last one given (a walk that moved may have read a record twice).
   const latest = new Map<string, Version>();
@@ -60,7 +73,7 @@ export async function recordVersionsIn(trx: Db, versions: readonly Version[], at
       if (head && Number(head.last_ms) > at) continue;
       opened.push({ pickId: version.id, head, digest: version.digest });
     }
-    await openVersions(trx, opened, at, by);
+    await openVersions(trx, opened, at, by, written);
     recorded.versions += opened.length;
     if (seen.length > 0)
       await trx
@@ -82,12 +95,12 @@ export function recordVersions(db: Db, versions: readonly Version[], at: number,
 /** Records withdrawn by a complete poll (the poller's transaction, which holds the lock). */
 export async function recordWithdrawalsIn(trx: Db, ids: readonly string[], at: number): Promise<number> {
   if (ids.length === 0) return 0;
-  await takeLock(trx, 'history');
+  const written = await historyWrite(trx);
   let withdrawn = 0;
   for (const chunk of chunks(ids)) {
     const heads = await trx.selectFrom('record_heads').selectAll().where('pick_id', 'in', chunk).execute();
     const opened = heads.filter((head) => head.digest !== null).map((head) => ({ pickId: head.pick_id, head, digest: null }));
-    await openVersions(trx, opened, at, 'poll');
+    await openVersions(trx, opened, at, 'poll', written);
     withdrawn += opened.length;
   }
   return withdrawn;
@@ -107,7 +120,7 @@ interface Opening {
  * version each replaces gets its last sighting from its head; the new ones and their heads are written in one
  * statement each.
  */
-async function openVersions(trx: Db, opened: readonly Opening[], at: number, by: Observer): Promise<void> {
+async function openVersions(trx: Db, opened: readonly Opening[], at: number, by: Observer, written: number): Promise<void> {
   if (opened.length === 0) return;
   for (const { pickId, head } of opened)
     if (head)
@@ -125,7 +138,16 @@ async function openVersions(trx: Db, opened: readonly Opening[], at: number, by:
   await trx
     .insertInto('record_heads')
     .values(
-      rows.map(({ pickId, digest, seq }) => ({ pick_id: pickId, seq, digest, last_ms: at, last_by: by, first_ms: at, first_seq: seq })),
+      rows.map(({ pickId, digest, seq }) => ({
+        pick_id: pickId,
+        seq,
+        digest,
+        last_ms: at,
+        last_by: by,
+        first_ms: at,
+        first_seq: seq,
+        written,
+      })),
     )
     .onConflict((oc) =>
       oc.column('pick_id').doUpdateSet((eb) => ({
@@ -135,6 +157,7 @@ async function openVersions(trx: Db, opened: readonly Opening[], at: number, by:
         last_by: eb.ref('excluded.last_by'),
         first_ms: eb.ref('excluded.first_ms'),
         first_seq: eb.ref('excluded.first_seq'),
+        written: eb.ref('excluded.written'),
       })),
     )
     .execute();

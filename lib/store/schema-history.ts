@@ -35,6 +35,8 @@ export interface RecordHeadsTable {
   /** When version `first_seq` was first seen: the head's own version when `first_seq` = `seq` (0015). */
   first_ms: number | null;
   first_seq: number | null;
+  /** The history's write that last moved the head (the `history` lock's number; 0024): what changed after write N. */
+  written: number | null;
 }
 
 /** The version of each record an export (its audit seq) or a delivery run (its id) delivered. */

@@ -238,6 +238,8 @@ export interface DeliveryRunsTable {
   error: string | null;
   duration_ms: number | null;
   outside_licence: number | null;
+  /** A table delivery's run: `{mode, inserted, updated, marked}` as JSON (0024). */
+  table_counts: string | null;
 }
 
 export interface Database {

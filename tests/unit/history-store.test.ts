@@ -266,6 +266,9 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await sql`drop table event_checkpoints`.execute(store.db);
     await sql`drop table token_webhooks`.execute(store.db);
     await sql`drop table token_webhook_attempts`.execute(store.db);
+    await sql`drop index record_heads_written`.execute(store.db);
+    await sql`alter table record_heads drop column written`.execute(store.db);
+    await sql`alter table delivery_runs drop column table_counts`.execute(store.db);
     await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);

@@ -69,6 +69,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0021_events',
       '0022_event_checkpoints',
       '0023_token_webhooks',
+      '0024_history_writes',
     ]);
   });
 

@@ -1,0 +1,83 @@
+import { NESTED_PICK_FIELDS, PICK_FIELDS } from '../picks-api/schemas';
+
+/**
+ * The columns of a table delivery (./pg-table.ts): every documented field of a record (spec §3) as a column of its
+ * type, named in snake_case so nobody has to quote them (`eventDate` → `event_date`), then the portal's own:
+ * `_version` (the sha256 naming the record's content, as in record history), `_record` (the whole record as served,
+ * fields added later included), `_deleted` and `_synced_at`. A value that does not fit its column's type is null
+ * there and stays in `_record`.
+ */
+
+type PgType = 'text' | 'timestamptz' | 'double precision' | 'boolean' | 'jsonb';
+
+const TIMES = new Set(['eventDate', 'settledAt', 'publishedAt']);
+const DOUBLES = new Set(['odds', 'probability']);
+const BOOLEANS = new Set(['isPlayerPick']);
+
+const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+const typeOf = (field: string): PgType =>
+  field in NESTED_PICK_FIELDS
+    ? 'jsonb'
+    : TIMES.has(field)
+      ? 'timestamptz'
+      : DOUBLES.has(field)
+        ? 'double precision'
+        : BOOLEANS.has(field)
+          ? 'boolean'
+          : 'text';
+
+export interface TableColumn {
+  name: string;
+  type: PgType;
+  /** The record's field it holds (none: the portal's own). */
+  field: string | null;
+}
+
+/** The record's columns, `id` first (the primary key). */
+export const RECORD_COLUMNS: readonly TableColumn[] = PICK_FIELDS.map((field) => ({ name: snake(field), type: typeOf(field), field }));
+
+/** What a run writes for each record: its columns, then `_version` and `_record` (`_deleted` and `_synced_at` are the run's). */
+export const WRITTEN_COLUMNS: readonly TableColumn[] = [
+  ...RECORD_COLUMNS,
+  { name: '_version', type: 'text', field: null },
+  { name: '_record', type: 'jsonb', field: null },
+];
+
+export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The table's definition: every column, the primary key on `id`. */
+export function createTableSql(table: string): string {
+  const columns = RECORD_COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}${c.name === 'id' ? ' primary key' : ''}`);
+  return `create table if not exists ${table} (${[
+    ...columns,
+    '"_version" text not null',
+    '"_record" jsonb not null',
+    '"_deleted" boolean not null default false',
+    '"_synced_at" timestamptz not null',
+  ].join(', ')})`;
+}
+
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+function cell(type: PgType, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'timestamptz':
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : null;
+    case 'double precision':
+      if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+      return typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null;
+    case 'jsonb':
+      return typeof value === 'object' ? JSON.stringify(value) : null;
+    default:
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}
+
+/** One record as the values of WRITTEN_COLUMNS, in order; `body` is its canonical JSON, `version` its digest. */
+export function rowOf(record: Record<string, unknown>, body: string, version: string): unknown[] {
+  return [...RECORD_COLUMNS.map((c) => cell(c.type, record[c.field!])), version, body];
+}

@@ -1,0 +1,44 @@
+import { SSL_MODES, type PgDestination, type SslMode } from './pg-table';
+
+/**
+ * A PostgreSQL connection string as an editor pastes it — `postgres://user:password@host:5432/database?sslmode=…` —
+ * read into where it points (stored in the clear) and its password (sealed, bound to host, port, database and
+ * user: ./secrets.ts). Only `sslmode` may follow: verify-full (the default), require, or disable (loopback and
+ * private servers only, as with plain-http webhooks).
+ */
+
+export interface ReadConnection {
+  where: Omit<PgDestination, 'schema' | 'table'>;
+  password: string | null;
+}
+
+export function readConnection(text: string, allowPrivate: boolean): ReadConnection | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { problem: 'must be a connection string like postgres://user:password@host:5432/database' };
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return { problem: 'must start with postgres:// or postgresql://' };
+  const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  const user = decodeURIComponent(url.username);
+  const missing = [!url.hostname && 'a host', !user && 'a user', !database && 'a database'].filter(Boolean);
+  if (missing.length > 0) return { problem: `must name ${missing.join(', ')} (postgres://user:password@host:5432/database)` };
+  if (database.includes('/')) return { problem: 'must name one database after the host (no further /)' };
+  const unknown = [...url.searchParams.keys()].filter((key) => key !== 'sslmode');
+  if (unknown.length > 0) return { problem: `takes only sslmode after ?, not ${unknown.join(', ')}` };
+  const sslmode = url.searchParams.get('sslmode') ?? 'verify-full';
+  if (!(SSL_MODES as readonly string[]).includes(sslmode)) return { problem: `sslmode must be ${SSL_MODES.join(', ')}` };
+  if (sslmode === 'disable' && !allowPrivate)
+    return { problem: 'sslmode=disable would send the password in the clear: use verify-full or require' };
+  return {
+    where: {
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port ? Number(url.port) : 5432,
+      database,
+      user,
+      ssl: sslmode as SslMode,
+    },
+    password: url.password ? decodeURIComponent(url.password) : null,
+  };
+}

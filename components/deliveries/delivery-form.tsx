@@ -9,6 +9,7 @@ import { FilterFields, type FilterValues } from '@/components/deliveries/filter-
 import { ScheduleField } from '@/components/deliveries/schedule-field';
 import type { Vocabulary } from '@/lib/deliveries/filter-rules';
 import { cardClass } from '@/components/ui/card';
+import { DESTINATIONS, DestinationFields, destinationOf, type DestinationType } from '@/components/deliveries/destination-fields';
 
 /**
  * The form that creates a delivery, posting to POST /api/deliveries (the same API scripts use). Filters
@@ -21,12 +22,6 @@ const KINDS = [
   { value: 'picks', label: 'picks' },
   { value: 'results', label: 'results' },
   { value: 'changes', label: 'changes since the last successful run' },
-];
-const DESTINATIONS = [
-  { value: 'directory', label: 'folder on the server' },
-  { value: 'sftp', label: 'SFTP' },
-  { value: 'webhook', label: 'webhook' },
-  { value: 's3', label: 'S3-compatible bucket' },
 ];
 
 /** The fields of the form in the order they appear, as the problem summary names them (each control's id is `f-<name>`). */
@@ -59,20 +54,23 @@ const FIELDS: readonly ProblemField[] = (
     ['destination.prefix', 'Key prefix'],
     ['destination.accessKeyId', 'Access key id'],
     ['destination.secretAccessKey', 'Secret access key'],
+    ['destination.connection', 'Connection string'],
+    ['destination.schema', 'Schema'],
+    ['destination.table', 'Table'],
     ['encryptTo', 'Encrypt to'],
   ] as const
 ).map(([key, label]) => ({ key, label, id: `f-${key.split('.').pop()}` }));
 
 /** What a new delivery's form starts from, and starts from again once one is saved. */
 const START = {
-  type: 'directory' as 'directory' | 'sftp' | 'webhook' | 's3',
+  type: 'directory' as DestinationType,
   kind: 'picks',
   filters: { from: 'today-1d', to: 'today+1d' } as FilterValues,
   schedule: '0 6 * * *',
 };
 
 export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void; vocabulary: Vocabulary }) {
-  const [type, setType] = useState<'directory' | 'sftp' | 'webhook' | 's3'>(START.type);
+  const [type, setType] = useState<DestinationType>(START.type);
   const [kind, setKind] = useState(START.kind);
   const [filters, setFilters] = useState<FilterValues>(START.filters);
   const [schedule, setSchedule] = useState(START.schedule);
@@ -88,41 +86,21 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const allowed = kind === 'changes' ? ['kind', 'sport', 'league'] : ['sport', 'league', 'status', 'result', 'from', 'to'];
     const sent = Object.fromEntries(Object.entries(filters).filter(([key, value]) => allowed.includes(key) && value.trim() !== ''));
-    const destination =
-      type === 'directory'
-        ? { type, folder: text('folder') }
-        : type === 'sftp'
-          ? {
-              type,
-              host: text('host'),
-              port: Number(text('port') || 22),
-              username: text('username'),
-              path: text('path') || '.',
-              ...(text('privateKey') ? { privateKey: String(form.get('privateKey')) } : { password: String(form.get('password') ?? '') }),
-            }
-          : type === 's3'
-            ? {
-                type,
-                bucket: text('bucket'),
-                region: text('region') || 'us-east-1',
-                ...(text('endpoint') ? { endpoint: text('endpoint') } : {}),
-                prefix: text('prefix'),
-                accessKeyId: text('accessKeyId'),
-                secretAccessKey: String(form.get('secretAccessKey') ?? ''),
-              }
-            : { type, url: text('url'), secret: String(form.get('secret') ?? '') };
+    const destination = destinationOf(type, form);
+    const table = type === 'postgres';
     setPending(true);
     const answer = await callApi('/api/deliveries', {
       method: 'POST',
       body: JSON.stringify({
         name: text('name'),
         kind,
-        format: text('format'),
+        // A table is written row by row; its manifest names the records as JSON Lines.
+        format: table ? 'jsonl' : text('format'),
         schedule,
         filters: sent,
         destination,
-        ...(text('encryptTo') ? { encryptTo: text('encryptTo') } : {}),
-        ...(kind !== 'changes' && form.get('corrections') === 'on' ? { corrections: true } : {}),
+        ...(!table && text('encryptTo') ? { encryptTo: text('encryptTo') } : {}),
+        ...(!table && kind !== 'changes' && form.get('corrections') === 'on' ? { corrections: true } : {}),
       }),
     });
     setPending(false);
@@ -143,13 +121,15 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <TextField label="Name" name="name" required placeholder="Morning results" error={errors.name} />
         <SelectField label="What" name="kind" options={KINDS} value={kind} onChange={(e) => setKind(e.target.value)} error={errors.kind} />
-        <SelectField
-          label="Format"
-          name="format"
-          options={RECORD_FORMATS.map((value) => ({ value, label: RECORD_FORMAT_LABELS[value] }))}
-          defaultValue="csv"
-          error={errors.format}
-        />
+        {type !== 'postgres' && (
+          <SelectField
+            label="Format"
+            name="format"
+            options={RECORD_FORMATS.map((value) => ({ value, label: RECORD_FORMAT_LABELS[value] }))}
+            defaultValue="csv"
+            error={errors.format}
+          />
+        )}
         <FilterFields kind={kind} vocabulary={vocabulary} values={filters} onChange={setFilters} errors={errors} />
         <ScheduleField value={schedule} onChange={setSchedule} error={errors.schedule} />
         <SelectField
@@ -160,99 +140,30 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
           onChange={(e) => setType(e.target.value as typeof type)}
           error={errors['destination.type']}
         />
-        {type === 'directory' && (
-          <TextField
-            label="Folder (under the delivery root)"
-            name="folder"
-            placeholder="partner/daily"
-            error={errors['destination.folder']}
-          />
-        )}
-        {type === 'sftp' && (
-          <>
-            <TextField label="Host" name="host" required error={errors['destination.host']} />
-            <TextField label="Port" name="port" placeholder="22" inputMode="numeric" error={errors['destination.port']} />
-            <TextField label="Username" name="username" required error={errors['destination.username']} />
-            <TextField label="Remote folder" name="path" placeholder="incoming" error={errors['destination.path']} />
-            <TextField
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              error={errors['destination.password']}
-            />
-            <div className="sm:col-span-2">
-              <Field label="Or a private key (OpenSSH)" htmlFor="f-privateKey" error={errors['destination.privateKey']}>
-                <textarea id="f-privateKey" name="privateKey" rows={2} className={controlClass()} />
-              </Field>
-            </div>
-          </>
-        )}
-        {type === 'webhook' && (
-          <>
-            <div className="sm:col-span-2">
-              <TextField label="URL (https)" name="url" required type="url" error={errors['destination.url']} />
-            </div>
-            <TextField
-              label="Signing secret (16+ characters)"
-              name="secret"
-              required
-              type="password"
-              autoComplete="new-password"
-              error={errors['destination.secret']}
-            />
-          </>
-        )}
-        {type === 's3' && (
-          <>
-            <TextField label="Bucket" name="bucket" required error={errors['destination.bucket']} />
-            <TextField label="Region" name="region" placeholder="us-east-1" error={errors['destination.region']} />
-            <div className="sm:col-span-2">
-              <TextField
-                label="Endpoint (empty for AWS; MinIO, R2 …: its https URL)"
-                name="endpoint"
-                type="url"
-                error={errors['destination.endpoint']}
+        <DestinationFields type={type} errors={errors} />
+        {type !== 'postgres' && (
+          <div className="sm:col-span-2 lg:col-span-4">
+            <Field
+              label={
+                <>
+                  Encrypt to (the recipient&apos;s OpenPGP public key, optional): files are placed as{' '}
+                  <code className="normal-case">&lt;file&gt;.pgp</code>
+                </>
+              }
+              htmlFor="f-encryptTo"
+              error={errors.encryptTo}
+            >
+              <textarea
+                id="f-encryptTo"
+                name="encryptTo"
+                rows={2}
+                className={controlClass()}
+                placeholder="-----BEGIN PGP PUBLIC KEY BLOCK-----"
               />
-            </div>
-            <TextField
-              label="Key prefix (files go under <prefix>/dt=<day>/)"
-              name="prefix"
-              placeholder="picks/daily"
-              error={errors['destination.prefix']}
-            />
-            <TextField label="Access key id" name="accessKeyId" required autoComplete="off" error={errors['destination.accessKeyId']} />
-            <TextField
-              label="Secret access key"
-              name="secretAccessKey"
-              required
-              type="password"
-              autoComplete="new-password"
-              error={errors['destination.secretAccessKey']}
-            />
-          </>
+            </Field>
+          </div>
         )}
-        <div className="sm:col-span-2 lg:col-span-4">
-          <Field
-            label={
-              <>
-                Encrypt to (the recipient&apos;s OpenPGP public key, optional): files are placed as{' '}
-                <code className="normal-case">&lt;file&gt;.pgp</code>
-              </>
-            }
-            htmlFor="f-encryptTo"
-            error={errors.encryptTo}
-          >
-            <textarea
-              id="f-encryptTo"
-              name="encryptTo"
-              rows={2}
-              className={controlClass()}
-              placeholder="-----BEGIN PGP PUBLIC KEY BLOCK-----"
-            />
-          </Field>
-        </div>
-        {kind !== 'changes' && (
+        {kind !== 'changes' && type !== 'postgres' && (
           <label className="flex items-center gap-2 text-sm sm:col-span-2 lg:col-span-4">
             <input type="checkbox" name="corrections" />
             Send corrections: after each poll that changes records it delivered, place only those, in files called …-corrections-…

@@ -11,6 +11,7 @@ import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { buttonClass } from '@/components/ui/button';
 import { cardClass, EmptyState } from '@/components/ui/card';
 import { Badge } from '@/components/ui/badge';
+import { tableCounts } from '@/components/deliveries/table-counts';
 
 /** /deliveries: every delivery with its schedule in words, next runs, last run and state, through the HTTP API. */
 
@@ -25,6 +26,8 @@ function where(d: DeliveryView): string {
     const at = dest.endpoint ? ` at ${new URL(String(dest.endpoint)).host}` : '';
     return `s3://${String(dest.bucket)}/${String(dest.prefix ?? '') ? `${String(dest.prefix).replace(/\/+$/, '')}/` : ''}dt=…${at}`;
   }
+  if (dest.type === 'postgres')
+    return `table ${String(dest.schema)}.${String(dest.table)} in postgres://${String(dest.user)}@${String(dest.host)}:${String(dest.port)}/${String(dest.database)}`;
   return `webhook ${String(dest.url)}`;
 }
 
@@ -170,7 +173,7 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                 <dt className="text-slate-500">Last run</dt>
                 <dd data-testid="last-run">
                   {d.lastRun
-                    ? `${d.lastRun.outcome === 'complete' && d.lastRun.records === 0 ? 'empty' : d.lastRun.outcome} · ${utc(d.lastRun.startedAt)}${d.lastRun.records !== null ? ` · ${plural(d.lastRun.records, 'record')}` : ''}${d.lastRun.error ? ` · ${d.lastRun.error}` : ''}`
+                    ? `${d.lastRun.outcome === 'complete' && d.lastRun.records === 0 ? 'empty' : d.lastRun.outcome} · ${utc(d.lastRun.startedAt)}${d.lastRun.records !== null ? ` · ${plural(d.lastRun.records, 'record')}` : ''}${d.lastRun.table ? ` · ${tableCounts(d.lastRun.table)}` : ''}${d.lastRun.error ? ` · ${d.lastRun.error}` : ''}`
                     : 'never'}
                 </dd>
               </dl>
@@ -181,7 +184,7 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                 <button className={button} disabled={busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
                   {d.paused ? 'Resume' : 'Pause'}
                 </button>
-                {(d.destination as { type?: string }).type === 's3' ? (
+                {['s3', 'postgres'].includes(String((d.destination as { type?: string }).type)) ? (
                   <button className={button} disabled={busy === d.id} onClick={() => void probe(d)}>
                     Test connection
                   </button>

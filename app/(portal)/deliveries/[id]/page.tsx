@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { DataTable, sha256Column, type Column } from '@/components/ui/data-table';
+import { tableCounts } from '@/components/deliveries/table-counts';
 import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
@@ -50,7 +51,21 @@ const COLUMNS: Column<Run>[] = [
   },
   { id: 'bytes', header: 'Bytes', align: 'right', cell: (run) => run.bytes ?? '—' },
   sha256Column((run) => run.sha256),
-  { id: 'file', header: 'File', className: 'font-mono text-xs', cell: (run) => run.file ?? '—' },
+  {
+    id: 'file',
+    header: 'File',
+    className: 'font-mono text-xs',
+    cell: (run) => (
+      <>
+        {run.file ?? '—'}
+        {run.table ? (
+          <div className="font-sans" data-testid="table-counts">
+            {tableCounts(run.table)}
+          </div>
+        ) : null}
+      </>
+    ),
+  },
   {
     id: 'duration',
     header: 'Duration',

@@ -11,6 +11,7 @@ import { eachVersionAt, firstVersionsAt, type VersionAt } from '@/lib/store/hist
 import { historySince, pruneHistory, readRecordHistory } from '@/lib/store/history-read';
 import { findDeliveredFile, openDeliveredFile } from '@/lib/store/delivered';
 import { pruneExpired } from '@/lib/store/maintenance';
+import { headsMovedAfter, lastHistoryWrite } from '@/lib/store/history-writes';
 import { openStore, type Store } from '@/lib/store/open';
 import { storeEngines } from '../support/store-engines';
 
@@ -56,6 +57,28 @@ describe.each(storeEngines())('record history on $name', (engine) => {
       by,
     );
   const withdraw = (store: Store, at: number, ids: string[]) => store.db.transaction().execute((trx) => recordWithdrawalsIn(trx, ids, at));
+
+  it('numbers its writes in the order they commit, and names the records moved by the writes after one', async () => {
+    const store = await fresh();
+    const start = await lastHistoryWrite(store.db);
+    await see(store, T, [pick('p1'), pick('p2'), pick('p3')]);
+    const after = await lastHistoryWrite(store.db);
+    expect(after).toBeGreaterThan(start);
+    expect((await headsMovedAfter(store.db, start, null, 10)).map((h) => h.pickId)).toEqual(['p1', 'p2', 'p3']);
+    // Seen again unchanged: no head moves; a change and a withdrawal do.
+    await see(store, T + MIN, [pick('p1'), pick('p2')], 'export');
+    await see(store, T + 2 * MIN, [pick('p2', { status: 'live' })]);
+    await withdraw(store, T + 3 * MIN, ['p3']);
+    const moved = await headsMovedAfter(store.db, after, null, 10);
+    expect(moved.map((h) => [h.pickId, h.status, h.body === null])).toEqual([
+      ['p2', 'live', false],
+      ['p3', null, true],
+    ]);
+    expect(JSON.parse(moved[0]!.body!)).toMatchObject({ id: 'p2', status: 'live' });
+    // In id order, a page at a time.
+    expect((await headsMovedAfter(store.db, start, 'p1', 1)).map((h) => h.pickId)).toEqual(['p2']);
+    expect(await headsMovedAfter(store.db, await lastHistoryWrite(store.db), null, 10)).toEqual([]);
+  });
 
   it('stores each distinct content once, however often and by whatever it is seen; null and absent are one', async () => {
     const store = await fresh();

@@ -1,5 +1,8 @@
 import { isIP } from 'node:net';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { deliveryFailed } from './destinations';
 import { createTableSql, quoteIdent, WRITTEN_COLUMNS } from './pg-columns';
 import type { ResolvedAddress } from './targets';
@@ -7,8 +10,8 @@ import type { ResolvedAddress } from './targets';
 /**
  * A table in the partner's own PostgreSQL (node-postgres): one connection to the address checked for this run
  * (TLS still verifies the host name as entered), the table and its sync log (`<table>_syncs`) created when
- * missing, and each run in one transaction: its records staged in a temporary table, merged into the table
- * (inserted, updated where the version differs or the row was marked, counted by PostgreSQL itself), rows marked
+ * missing, and each run in one transaction: its records streamed into a temporary table with COPY, merged into the
+ * table (inserted, or updated where the version differs or the row was marked, counted by PostgreSQL), rows marked
  * `_deleted`, and the run's row in the sync log — which is also where the next run learns what the table is in
  * step with, so the table and that knowledge commit together or not at all.
  */
@@ -46,7 +49,6 @@ export interface SyncCounts {
 }
 
 const WAIT_MS = 120_000;
-const BATCH = 500;
 
 export const tableName = (d: Pick<PgDestination, 'schema' | 'table'>) => `${quoteIdent(d.schema)}.${quoteIdent(d.table)}`;
 const syncsName = (d: Pick<PgDestination, 'schema' | 'table'>) => `${quoteIdent(d.schema)}.${quoteIdent(`${d.table}_syncs`)}`;
@@ -100,8 +102,8 @@ export async function lastSync(client: pg.Client, d: PgDestination, deliveryId: 
 
 /** One run's writes, handed to `work` inside the transaction. */
 export interface TableWriter {
-  /** Stages records (their WRITTEN_COLUMNS values): each is inserted or updated at the end. */
-  stage(rows: unknown[][]): Promise<void>;
+  /** Stages records (each a line of COPY: ./pg-columns.ts copyLine): inserted, or updated where their version differs, at the end. */
+  stage(rows: { id: string; line: string }[]): Promise<void>;
   /** Ids whose rows are to be marked `_deleted` (withdrawn, or out of the filters). */
   mark(ids: string[]): void;
 }
@@ -127,6 +129,7 @@ export async function syncInTransaction(
   d: PgDestination,
   deliveryId: string,
   expected: LastSync | null,
+  mode: 'full' | 'changes',
   at: Date,
   work: (writer: TableWriter) => Promise<Omit<SyncRow, 'records'> & { records: number }>,
   sign: (counts: SyncCounts) => Promise<{ manifest: Buffer; jws: string }>,
@@ -149,29 +152,29 @@ export async function syncInTransaction(
         `The table was left as it was: run ${current?.run ?? '(none)'} brought it in step meanwhile; the next run goes on from it.`,
       );
     await client.query(
-      `create temp table picks_stage (${WRITTEN_COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}${c.name === 'id' ? ' primary key' : ''}`).join(', ')}) on commit drop`,
+      `create temp table picks_stage (${WRITTEN_COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}) on commit drop`,
     );
     const marks = new Set<string>();
+    const staged = new Set<string>();
+    const copy = client.query(copyFrom(`copy picks_stage (${columns.join(', ')}) from stdin`));
+    const copied = finished(copy);
+    // Its failure is met where it is awaited (after the work, or at a full buffer), never as unhandled meanwhile.
+    copied.catch(() => undefined);
     const writer: TableWriter = {
       async stage(rows) {
-        for (let start = 0; start < rows.length; start += BATCH) {
-          const batch = rows.slice(start, start + BATCH);
-          const values = batch.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
-          await client.query(
-            `insert into picks_stage (${columns.join(', ')}) values ${values.join(', ')} on conflict (id) do update set ${columns
-              .slice(1)
-              .map((c) => `${c} = excluded.${c}`)
-              .join(', ')}`,
-            batch.flat(),
-          );
-        }
+        let text = '';
+        // A record once (the merge touches a row once): the first of a walk that read it twice is the one written.
+        for (const row of rows) if (!staged.has(row.id)) (staged.add(row.id), (text += row.line));
+        if (text !== '' && !copy.write(text)) await Promise.race([once(copy, 'drain'), copied]);
       },
       mark(ids) {
         for (const id of ids) marks.add(id);
       },
     };
     const row = await work(writer);
-    const merged = await client.query<{ inserted: number; updated: number }>(
+    copy.end();
+    await copied;
+    const { rows: merged } = await client.query<{ inserted: number; updated: number }>(
       `with up as (insert into ${table} as t (${columns.join(', ')}, "_deleted", "_synced_at") select ${columns.join(', ')}, false, $1 from picks_stage on conflict (id) do update set ${columns
         .slice(1)
         .map((c) => `${c} = excluded.${c}`)
@@ -180,9 +183,9 @@ export async function syncInTransaction(
         )}, "_deleted" = false, "_synced_at" = excluded."_synced_at" where t."_version" is distinct from excluded."_version" or t."_deleted" returning (xmax = 0) as inserted) select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as updated from up`,
       [at],
     );
-    let marked = 0;
-    if (row.mode === 'full')
-      marked = (
+    const counts: SyncCounts = { inserted: merged[0]!.inserted, updated: merged[0]!.updated, marked: 0 };
+    if (mode === 'full')
+      counts.marked = (
         await client.query(
           `update ${table} t set "_deleted" = true, "_synced_at" = $1 where not t."_deleted" and not exists (select 1 from picks_stage s where s.id = t.id)`,
           [at],
@@ -190,13 +193,12 @@ export async function syncInTransaction(
       ).rowCount!;
     else
       for (let start = 0, ids = [...marks]; start < ids.length; start += 5_000)
-        marked += (
+        counts.marked += (
           await client.query(`update ${table} set "_deleted" = true, "_synced_at" = $1 where not "_deleted" and id = any($2::text[])`, [
             at,
             ids.slice(start, start + 5_000),
           ])
         ).rowCount!;
-    const counts = { inserted: merged.rows[0]!.inserted, updated: merged.rows[0]!.updated, marked };
     const signed = await sign(counts);
     await client.query(
       `insert into ${syncsName(d)} (run_id, delivery_id, delivery_name, synced_at, mode, history_write, filters, records, inserted, updated, marked, sha256, manifest, jws) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,

@@ -19,7 +19,7 @@ import { headsMovedAfter, lastHistoryWrite, type MovedHead } from '../store/hist
 import type { Database } from '../store/schema';
 import { versionOf } from '../vocabulary/version';
 import { runFilters } from './input';
-import { rowOf } from './pg-columns';
+import { copyLine } from './pg-columns';
 import { connectTo, describeTable, lastSync, syncInTransaction, type PgDestination, type SyncCounts, type TableWriter } from './pg-table';
 import { produce } from './produce';
 import type { RunEnd } from './run-end';
@@ -147,7 +147,7 @@ export async function runTable(db: Kysely<Database>, input: TableRunInput, still
       startedAt: new Date(startedMs).toISOString(),
       finishedAt: new Date().toISOString(),
     });
-    const counts = await syncInTransaction(client, d, delivery.id, last, at, work, async (c) => {
+    const counts = await syncInTransaction(client, d, delivery.id, last, mode, at, work, async (c) => {
       if (!(await stillOurs())) throw new AppError({ code: 'DELIVERY_FAILED', message: 'taken for crashed while the store was away' });
       const signed = await signDocument(manifestOf(c), MANIFEST_TYPE);
       return { manifest: signed.json, jws: signed.jws };
@@ -167,13 +167,13 @@ export async function runTable(db: Kysely<Database>, input: TableRunInput, still
 
 /** The full load: the spooled JSON Lines, each record staged with the version naming its content. */
 async function stageSpool(spool: string, writer: TableWriter): Promise<void> {
-  let rows: unknown[][] = [];
+  let rows: { id: string; line: string }[] = [];
   for await (const line of createInterface({ input: createReadStream(spool, 'utf8'), crlfDelay: Infinity })) {
     if (line === '') continue;
     const record = JSON.parse(line) as Record<string, unknown> & { id: string };
     const version = versionOf(record);
-    rows.push(rowOf(record, version.body, version.digest));
-    if (rows.length === 1_000) {
+    rows.push({ id: record.id, line: copyLine(record, version.body, version.digest) });
+    if (rows.length === 2_000) {
       await writer.stage(rows);
       rows = [];
     }
@@ -192,14 +192,14 @@ async function stageMoved(
   let staged = 0;
   for (let after: string | null = null; ;) {
     const heads = await headsMovedAfter(db, since, after, 1_000);
-    const rows: unknown[][] = [];
+    const rows: { id: string; line: string }[] = [];
     const marks: string[] = [];
     for (const head of heads) {
       if (head.body === null || head.digest === null || !inSet(head, filters)) {
         marks.push(head.pickId);
         continue;
       }
-      rows.push(rowOf(JSON.parse(head.body) as Record<string, unknown>, head.body, head.digest));
+      rows.push({ id: head.pickId, line: copyLine(JSON.parse(head.body) as Record<string, unknown>, head.body, head.digest) });
       tap(`${head.body}\n`);
     }
     if (rows.length > 0) await writer.stage(rows);

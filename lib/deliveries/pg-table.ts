@@ -164,7 +164,11 @@ export async function syncInTransaction(
       async stage(rows) {
         let text = '';
         // A record once (the merge touches a row once): the first of a walk that read it twice is the one written.
-        for (const row of rows) if (!staged.has(row.id)) (staged.add(row.id), (text += row.line));
+        for (const row of rows) {
+          if (staged.has(row.id)) continue;
+          staged.add(row.id);
+          text += row.line;
+        }
         if (text !== '' && !copy.write(text)) await Promise.race([once(copy, 'drain'), copied]);
       },
       mark(ids) {

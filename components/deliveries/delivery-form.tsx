@@ -69,6 +69,8 @@ const START = {
   schedule: '0 6 * * *',
 };
 
+const fixed = (value: string | undefined) => (value && /^(today|now)/.test(value.trim()) ? '' : (value ?? ''));
+
 export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void; vocabulary: Vocabulary }) {
   const [type, setType] = useState<DestinationType>(START.type);
   const [kind, setKind] = useState(START.kind);
@@ -77,6 +79,12 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [pending, setPending] = useState(false);
   const errors = problem?.details ?? {};
+
+  // A table holds a fixed set: a moving window (today-1d) would drop and add rows that did not change.
+  function chooseType(next: DestinationType) {
+    setType(next);
+    if (next === 'postgres') setFilters((f) => ({ ...f, from: fixed(f.from), to: fixed(f.to) }));
+  }
 
   // onSubmit, not a form action: React resets a form after its action, and a refused form must keep what was typed.
   async function submit(event: React.FormEvent<HTMLFormElement>) {
@@ -137,7 +145,7 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
           name="type"
           options={DESTINATIONS}
           value={type}
-          onChange={(e) => setType(e.target.value as typeof type)}
+          onChange={(e) => chooseType(e.target.value as DestinationType)}
           error={errors['destination.type']}
         />
         <DestinationFields type={type} errors={errors} />

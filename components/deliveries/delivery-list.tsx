@@ -110,7 +110,7 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
               <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
                 <h3 className="text-base font-semibold">{d.name}</h3>
                 <span className="text-slate-600">
-                  {d.kind} as {d.format} → {where(d)}
+                  {(d.destination as { type?: string }).type === 'postgres' ? d.kind : `${d.kind} as ${d.format}`} → {where(d)}
                 </span>
                 {d.paused ? (
                   <Badge tone="warning" data-state="paused">

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import S3rver from 's3rver';
+import { Client as PgClient } from 'pg';
 import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
@@ -446,6 +447,61 @@ test.describe.serial('deliveries on one portal', () => {
       expect(rows).toEqual([{ sport: 'Tennis' }]);
     } finally {
       await s3.close();
+    }
+  });
+
+  test('picks kept in step in a table of the partner’s PostgreSQL, set up on the form in Chromium, read back with pg', async ({ page }) => {
+    test.setTimeout(120_000);
+    const server = await startPostgres();
+    if (!server) return void test.skip(true, postgresMissing('the PostgreSQL table delivery'));
+    const PASSWORD = 'warehouse-pw-never-shown-7c1';
+    try {
+      const url = new URL(await server.createDatabase('warehouse'));
+      const deliveries = new DeliveriesPage(page, portal.origin);
+      await deliveries.openAsEditor();
+      const form = deliveries.form;
+      await deliveries.field('Name').fill('Warehouse');
+      await form.getByLabel('Sport', { exact: true }).selectOption('Tennis');
+      await deliveries.field('Destination').selectOption('postgres');
+      // A table holds a fixed set: the form's moving window is cleared, and it asks for no format.
+      await expect(form.getByLabel('From')).toHaveValue('');
+      await expect(form.getByLabel('Format')).toHaveCount(0);
+      await form
+        .getByLabel(/^Connection string/)
+        .fill(`postgres://${url.username || 'postgres'}:${PASSWORD}@127.0.0.1:${url.port}/warehouse?sslmode=disable`);
+      await form.getByLabel(/^Table/).fill('picks');
+      await deliveries.create();
+      const created = deliveries.delivery('Warehouse');
+      await expect(created).toContainText(
+        `picks → table public.picks in postgres://${url.username || 'postgres'}@127.0.0.1:${url.port}/warehouse`,
+      );
+      await created.getByRole('button', { name: 'Test connection' }).click();
+      await expect(page.getByTestId('run-note')).toHaveText(
+        /^Connection test of Warehouse: 127\.0\.0\.1 is 127\.0\.0\.1; signed in to warehouse as \w+; public\.picks is not there yet: the first run makes it and loads the whole set\.$/,
+      );
+      await deliveries.runNow('Warehouse');
+      await expect(page.getByTestId('run-note')).toHaveText(/^“Warehouse” ran: complete/, { timeout: 30_000 });
+      const expected = (await walkSandbox(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey, 'picks', { sport: 'Tennis' })).map(
+        (r) => r.id,
+      );
+      await expect(created.getByTestId('last-run')).toContainText(`full load: ${expected.length} inserted, 0 updated, 0 marked deleted`);
+      const client = new PgClient({ connectionString: url.toString() });
+      await client.connect();
+      try {
+        const rows = (await client.query<{ id: string; sport: string; _deleted: boolean }>('select id, sport, _deleted from public.picks'))
+          .rows;
+        expect(rows.map((r) => r.id).sort()).toEqual([...expected].sort());
+        expect(new Set(rows.map((r) => `${r.sport} ${r._deleted}`))).toEqual(new Set(['Tennis false']));
+        expect((await client.query('select count(*)::int as n from public.picks_syncs')).rows[0].n).toBe(1);
+      } finally {
+        await client.end();
+      }
+      // The password is in no answer, page or log.
+      expect(await page.content()).not.toContain(PASSWORD);
+      expect((await editor('GET', '/api/deliveries')).text).not.toContain(PASSWORD);
+      expect(logs.join('\n')).not.toContain(PASSWORD);
+    } finally {
+      server.destroy();
     }
   });
 });

@@ -93,7 +93,7 @@ describe('a delivery that cannot be set up wrong', () => {
       colour: 'is not a field of a delivery (its fields: name, kind, format, filters, schedule, destination, encryptTo, corrections)',
       format: 'must be csv, json, jsonl (JSON Lines) or parquet',
       schedule: 'is required',
-      'destination.type': 'must be directory, sftp, webhook or s3',
+      'destination.type': 'must be directory, sftp, webhook, s3 or postgres',
       'filters.sport': 'is "football", not a licensed sport. Did you mean "Football"? Allowed: Football.',
     });
   });

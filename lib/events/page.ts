@@ -1,4 +1,5 @@
 import 'server-only';
+import type { V1EventPage } from '../tokens/v1-shapes';
 import { getConfig } from '../config';
 import { getStore, storeUnavailable } from '../store';
 import type { ApiToken } from '../store/tokens';
@@ -49,7 +50,7 @@ export async function eventsPageAnswer(request: V1Request, token: ApiToken, requ
     );
     served = read.events.length;
     const lastId = Math.max(point.last, read.scanned);
-    const body = {
+    const body: V1EventPage = {
       data: read.events,
       gap: point.gap && { after: point.gap.asked, firstId: point.gap.first, message: gapMessage(point.gap, days) },
       page: { after: point.after, nextAfter: read.scanned, lastId, hasMore: read.scanned < lastId },

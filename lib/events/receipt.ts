@@ -1,4 +1,5 @@
 import 'server-only';
+import type { V1Checkpoints, V1Receipt } from '../tokens/v1-shapes';
 import { getConfig } from '../config';
 import { signDocument } from '../proof/signer';
 import type { ApiToken } from '../store/tokens';
@@ -69,7 +70,8 @@ export async function receiptAnswer(request: V1Request, token: ApiToken, request
     return { tokenId: token.id, from, to, count, firstId, lastId, prev, lastHash, issuedAt: new Date().toISOString() };
   });
   const { jws } = await signDocument(statement, RECEIPT_TYPE);
-  return { body: JSON.stringify({ receipt: statement, jws, requestId }), records: 0 };
+  const body: V1Receipt = { receipt: statement, jws, requestId };
+  return { body: JSON.stringify(body), records: 0 };
 }
 
 /** GET /api/v1/events/checkpoints?after=: the token's signed checkpoints ending after `after` (0: all), oldest first. */
@@ -97,5 +99,6 @@ export async function checkpointsAnswer(
     signedAt: new Date(c.atMs).toISOString(),
     jws: c.jws,
   }));
-  return { body: JSON.stringify({ data, requestId }), records: 0 };
+  const body: V1Checkpoints = { data, requestId };
+  return { body: JSON.stringify(body), records: 0 };
 }

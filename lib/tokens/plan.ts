@@ -2,6 +2,7 @@ import { shown } from '../strict-query';
 import { nearest } from '../vocabulary/nearest';
 import { listOf } from '../plural';
 import { V1Error } from './v1-errors';
+import { V1_LIST_PARAMS, V1_MAX_PAGE_SIZE, V1_RESULTS, V1_STATUSES, validParam, type V1Param } from './v1-params';
 import type { TokenScope } from './scope';
 import type { LicenceSummary } from '../vocabulary/licence';
 
@@ -14,14 +15,10 @@ import type { LicenceSummary } from '../vocabulary/licence';
  */
 
 export type Endpoint = 'picks' | 'results';
-export const MAX_PAGE_SIZE = 200;
-const PARAMS: Record<Endpoint, readonly string[]> = {
-  picks: ['sport', 'league', 'status', 'result', 'from', 'to'],
-  results: ['sport', 'league', 'result', 'from', 'to'],
-};
-const STATUSES = ['upcoming', 'live', 'settled', 'void'];
-const RESULTS = ['win', 'loss', 'push', 'void'];
-const UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|\+00:00)$/;
+export const MAX_PAGE_SIZE = V1_MAX_PAGE_SIZE;
+const PARAMS: Record<Endpoint, readonly V1Param[]> = V1_LIST_PARAMS;
+const STATUSES: readonly string[] = V1_STATUSES;
+const RESULTS: readonly string[] = V1_RESULTS;
 
 export interface V1Query {
   filters: Record<string, string>;
@@ -39,7 +36,7 @@ const didYouMean = (value: string, allowed: readonly string[]) => {
 
 /** What is wrong with a time filter, and the form that is expected. */
 function timeProblem(value: string): string | null {
-  if (UTC_TIME.test(value) && !Number.isNaN(Date.parse(value))) return null;
+  if (validParam('from', value)) return null;
   const hint = DAY_ONLY.test(value) ? ` (for the whole day: ${value}T00:00:00Z)` : '';
   return `must be a UTC timestamp such as ${EXAMPLE_TIME}${hint}`;
 }
@@ -50,7 +47,7 @@ function timeProblem(value: string): string | null {
  * words (a status, a parameter name) or is rebuilt from digits (a day made a timestamp).
  */
 export function parseV1Query(params: URLSearchParams, endpoint: Endpoint): V1Query {
-  const allowed = [...PARAMS[endpoint], 'limit', 'cursor'];
+  const allowed: string[] = [...PARAMS[endpoint], 'limit', 'cursor'];
   const problems = new Map<string, string>();
   const note = (key: string, problem: string) => {
     if (!problems.has(shown(key))) problems.set(shown(key), problem);
@@ -62,15 +59,16 @@ export function parseV1Query(params: URLSearchParams, endpoint: Endpoint): V1Que
     else if ((params.get(key) ?? '') === '') note(key, 'is empty (leave it out to not filter by it)');
   }
   const filters: Record<string, string> = {};
-  for (const key of PARAMS[endpoint]) {
+  for (const key of PARAMS[endpoint] as readonly string[]) {
     const value = params.get(key);
     if (value !== null && value !== '') filters[key] = value;
   }
-  if (filters.status && !STATUSES.includes(filters.status))
+  if (filters.status && !validParam('status', filters.status))
     note('status', `must be one of ${STATUSES.join(', ')}${didYouMean(filters.status, STATUSES)}`);
-  if (filters.result && !RESULTS.includes(filters.result))
+  if (filters.result && !validParam('result', filters.result))
     note('result', `must be one of ${RESULTS.join(', ')}${didYouMean(filters.result, RESULTS)}`);
-  for (const key of ['sport', 'league']) if ((filters[key]?.length ?? 0) > 200) note(key, 'is longer than 200 characters');
+  for (const key of ['sport', 'league'] as const)
+    if (filters[key] !== undefined && !validParam(key, filters[key])) note(key, 'is longer than 200 characters');
   for (const key of ['from', 'to']) {
     const problem = filters[key] === undefined ? null : timeProblem(filters[key]);
     if (problem) note(key, problem);
@@ -78,7 +76,7 @@ export function parseV1Query(params: URLSearchParams, endpoint: Endpoint): V1Que
   if (filters.from && filters.to && !problems.has('from') && !problems.has('to') && Date.parse(filters.from) > Date.parse(filters.to))
     note('to', 'is before from (from is the inclusive start, to the exclusive end)');
   const limitText = params.get('limit');
-  if (limitText !== null && (!/^\d{1,9}$/.test(limitText) || Number(limitText) < 1))
+  if (limitText !== null && !validParam('limit', limitText))
     note('limit', `must be a whole number from 1 (pages hold at most ${MAX_PAGE_SIZE} records)`);
   if (problems.size > 0) {
     const said = [...problems].map(([key, problem]) => `${key} ${problem}`).join('; ');

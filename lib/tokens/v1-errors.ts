@@ -1,4 +1,5 @@
 import { isAppError } from '../errors';
+import type { V1ErrorBody, V1ErrorCode } from './v1-shapes';
 
 /**
  * The portal's API v1 answers errors exactly as the spec describes the upstream's (§7): `{ "error": { "code",
@@ -9,7 +10,7 @@ import { isAppError } from '../errors';
 export class V1Error extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: V1ErrorCode,
     message: string,
     readonly retryAfterSeconds: number | null = null,
   ) {
@@ -56,5 +57,6 @@ export function v1ErrorBody(error: V1Error, requestId: string): { status: number
   const headers: Record<string, string> = { ...V1_HEADERS, 'X-Request-Id': requestId };
   if (error.retryAfterSeconds !== null) headers['Retry-After'] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="picks-api"';
-  return { status: error.status, headers, body: JSON.stringify({ error: { code: error.code, message: error.message, requestId } }) };
+  const body: V1ErrorBody = { error: { code: error.code, message: error.message, requestId } };
+  return { status: error.status, headers, body: JSON.stringify(body) };
 }

@@ -11,6 +11,7 @@ import { listAnswer } from './v1-list';
 import { inScope, projectRecord, withheldFields, type Content } from './scope';
 import { countUse } from './usage';
 import { toV1Error, V1Error, V1_HEADERS, v1ErrorBody } from './v1-errors';
+import type { V1Health, V1Me } from './v1-shapes';
 import { eventsPageAnswer } from '../events/page';
 import { checkpointsAnswer, receiptAnswer } from '../events/receipt';
 
@@ -145,7 +146,7 @@ async function meAnswer({ token, requestId }: Call): Promise<Answer> {
   const ends = Number.isNaN(licenceEnds) ? token.expiresMs : Math.min(licenceEnds, token.expiresMs);
   const from = scope.from ?? summary.from;
   const to = scope.to ?? summary.to;
-  const body = {
+  const body: V1Me = {
     partner: { name: summary.partner },
     licence: {
       id: summary.licenceId,
@@ -174,7 +175,7 @@ async function meAnswer({ token, requestId }: Call): Promise<Answer> {
 async function healthAnswer({ requestId }: Call): Promise<Answer> {
   const upstream = await getRecentHealth().health;
   if (!upstream.ok) throw new V1Error(503, 'UNAVAILABLE', 'The data source is unavailable. Try again shortly.', 30);
-  const body = { status: 'ok', service: 'picks-partner-portal', version: 'v1', time: new Date().toISOString(), requestId };
+  const body: V1Health = { status: 'ok', service: 'picks-partner-portal', version: 'v1', time: new Date().toISOString(), requestId };
   return { body: JSON.stringify(body), records: 0 };
 }
 

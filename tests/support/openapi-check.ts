@@ -1,0 +1,42 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+/**
+ * Every answer checked against an OpenAPI 3.1 document by Ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1):
+ * the operation is found by method and path (templated paths matched), the answer's status picked (or `default`),
+ * and its JSON body validated with the document's components. A status the document does not list, or a body it
+ * does not describe (a field it does not name in a closed object), is the problem returned.
+ */
+
+type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+
+export function answerChecker(document: object): (method: string, url: string, status: number, body: unknown) => string | null {
+  const doc = document as Document & { components?: object };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'doc', ...doc } as object);
+  const compiled = new Map<string, ValidateFunction>();
+  const templates = Object.keys(doc.paths).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+  return (method, url, status, body) => {
+    const pathname = new URL(url, 'http://x').pathname;
+    const found = templates.find((t) => t.template === pathname) ?? templates.find((t) => t.pattern.test(pathname));
+    if (!found) return `${method} ${pathname} is not in the document`;
+    const operation = doc.paths[found.template]![method.toLowerCase()];
+    if (!operation) return `${method} ${found.template} is not in the document`;
+    const key = String(status) in operation.responses ? String(status) : 'default' in operation.responses ? 'default' : null;
+    if (key === null) return `${method} ${found.template} does not list the status ${status}`;
+    const content = operation.responses[key]!.content?.['application/json'];
+    if (!content) return null;
+    const ref = `doc#/paths/${found.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
+    let validate = compiled.get(ref);
+    if (!validate) {
+      validate = ajv.getSchema(ref)!;
+      compiled.set(ref, validate);
+    }
+    if (validate(body)) return null;
+    return `${method} ${pathname} ${status}: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
+  };
+}

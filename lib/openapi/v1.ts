@@ -56,7 +56,9 @@ const ok = (description: string, schema: z.ZodType): ZodOpenApiResponsesObject =
 
 const listQuery = (endpoint: keyof typeof V1_LIST_PARAMS) =>
   z.object(
-    Object.fromEntries([...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [key, V1_PARAMS[key as keyof typeof V1_PARAMS].optional()])),
+    Object.fromEntries(
+      [...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [key, V1_PARAMS[key as keyof typeof V1_PARAMS].optional()]),
+    ),
   );
 
 const PAGING =
@@ -86,7 +88,11 @@ export function v1Document() {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'An API token (`pvt_…`) made on /tokens. A session cookie is never accepted here.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API token (`pvt_…`) made on /tokens. A session cookie is never accepted here.',
+        },
       },
     },
     tags: [
@@ -107,10 +113,20 @@ export function v1Document() {
         },
       },
       '/api/v1/me': {
-        get: { tags: ['account'], operationId: 'getMe', summary: 'The caller: its view of the licence, and the token', responses: ok('The token’s view.', v1MeSchema) },
+        get: {
+          tags: ['account'],
+          operationId: 'getMe',
+          summary: 'The caller: its view of the licence, and the token',
+          responses: ok('The token’s view.', v1MeSchema),
+        },
       },
       '/api/v1/health': {
-        get: { tags: ['account'], operationId: 'getHealth', summary: 'Whether the portal and its data source answer', responses: ok('Both answer.', v1HealthSchema) },
+        get: {
+          tags: ['account'],
+          operationId: 'getHealth',
+          summary: 'Whether the portal and its data source answer',
+          responses: ok('Both answer.', v1HealthSchema),
+        },
       },
       '/api/v1/events': {
         get: {

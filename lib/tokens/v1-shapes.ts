@@ -54,7 +54,10 @@ export const pickPageSchema = z
   .strictObject({
     data: z.array(recordSchema),
     page: z.strictObject({
-      nextCursor: z.string().nullable().meta({ description: 'Send as `cursor`, with the same filters, for the next page; null at the end.' }),
+      nextCursor: z
+        .string()
+        .nullable()
+        .meta({ description: 'Send as `cursor`, with the same filters, for the next page; null at the end.' }),
       hasMore: z.boolean(),
     }),
     requestId: requestIdSchema,

@@ -12,6 +12,7 @@ import { inScope, projectRecord, withheldFields, type Content } from './scope';
 import { countUse } from './usage';
 import { toV1Error, V1Error, V1_HEADERS, v1ErrorBody } from './v1-errors';
 import type { V1Health, V1Me } from './v1-shapes';
+import { v1Document } from '../openapi/v1';
 import { eventsPageAnswer } from '../events/page';
 import { checkpointsAnswer, receiptAnswer } from '../events/receipt';
 
@@ -92,6 +93,7 @@ export function v1Endpoint(
 export async function serveV1(request: V1Request, method: string): Promise<V1Result> {
   const endpoint = v1Endpoint(request.url.pathname);
   const requestId = newRequestId();
+  if (request.url.pathname === '/api/v1/openapi.json' && (method === 'GET' || method === 'HEAD')) return openapiAnswer();
   if (!endpoint) return v1ErrorBody(new V1Error(404, 'NOT_FOUND', 'No such endpoint.'), requestId);
   if (method !== 'GET' && method !== 'HEAD') {
     const refused = v1ErrorBody(new V1Error(405, 'METHOD_NOT_ALLOWED', 'Only GET is supported.'), requestId);
@@ -178,6 +180,17 @@ async function healthAnswer({ requestId }: Call): Promise<Answer> {
   const body: V1Health = { status: 'ok', service: 'picks-partner-portal', version: 'v1', time: new Date().toISOString(), requestId };
   return { body: JSON.stringify(body), records: 0 };
 }
+
+/** The OpenAPI document of API v1 (lib/openapi/v1.ts): no token needed, it holds no data; made once a process. */
+function openapiAnswer(): V1Result {
+  openapiText ??= JSON.stringify(v1Document());
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
+    body: openapiText,
+  };
+}
+let openapiText: string | undefined;
 
 function cursorSecret(): string {
   const config = getConfig();

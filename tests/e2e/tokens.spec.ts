@@ -221,7 +221,11 @@ test('admins and editors make tokens, shown once; wrong fields are named; viewer
 });
 
 test.describe('the API v1 contract, through the portal with a whole-licence token', () => {
-  v1Contract({ describe: test.describe, it: test, beforeAll: test.beforeAll, expect }, () => ({ baseUrl: `${A()}`, key: whole }));
+  v1Contract({ describe: test.describe, it: test, beforeAll: test.beforeAll, expect }, () => ({
+    baseUrl: `${A()}`,
+    key: whole,
+    describedBy: '/api/v1/openapi.json',
+  }));
 });
 
 test('admins set the ceilings editors may give their own tokens; admins are not bound; each change audited', async () => {

@@ -25,12 +25,22 @@ export function answerChecker(document: object): (method: string, url: string, s
     const found = templates.find((t) => t.template === pathname) ?? templates.find((t) => t.pattern.test(pathname));
     if (!found) return `${method} ${pathname} is not in the document`;
     const operation = doc.paths[found.template]![method.toLowerCase()];
+    // A method the path does not have is refused 405 with the error body, as every operation's 405 says.
+    if (!operation && status === 405) return validateWith('doc#/components/schemas/Error', method, pathname, status, body);
     if (!operation) return `${method} ${found.template} is not in the document`;
     const key = String(status) in operation.responses ? String(status) : 'default' in operation.responses ? 'default' : null;
     if (key === null) return `${method} ${found.template} does not list the status ${status}`;
     const content = operation.responses[key]!.content?.['application/json'];
     if (!content) return null;
-    const ref = `doc#/paths/${found.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`;
+    return validateWith(
+      `doc#/paths/${found.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`,
+      method,
+      pathname,
+      status,
+      body,
+    );
+  };
+  function validateWith(ref: string, method: string, pathname: string, status: number, body: unknown): string | null {
     let validate = compiled.get(ref);
     if (!validate) {
       validate = ajv.getSchema(ref)!;
@@ -38,5 +48,5 @@ export function answerChecker(document: object): (method: string, url: string, s
     }
     if (validate(body)) return null;
     return `${method} ${pathname} ${status}: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
-  };
+  }
 }

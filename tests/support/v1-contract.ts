@@ -7,6 +7,9 @@
  * Expected sets are derived from what the API itself returns (one walk of everything), never from internals.
  */
 
+import { createPicksClient, type PicksQuery } from '../../clients/typescript/src';
+import { answerChecker } from './openapi-check';
+
 /** The test functions of the runner (vitest or Playwright): both have these, with compatible `expect`s. */
 export interface Runner {
   describe(name: string, body: () => void): void;
@@ -19,6 +22,8 @@ export interface Runner {
 export interface V1Target {
   baseUrl: string;
   key: string;
+  /** The path of the OpenAPI document the API serves: every answer of the suite is checked against it (the portal's). */
+  describedBy?: string;
 }
 
 type Record_ = {
@@ -34,8 +39,25 @@ type Envelope = { data: Record_[]; page: { nextCursor: string | null; hasMore: b
 
 export function v1Contract(run: Runner, target: () => V1Target): void {
   const { describe, it, beforeAll, expect } = run;
-  const get = (path: string, key: string | null = target().key, init: RequestInit = {}) =>
-    fetch(`${target().baseUrl}${path}`, { ...init, headers: key === null ? {} : { Authorization: `Bearer ${key}` } });
+  let check: ReturnType<typeof answerChecker> | null = null;
+  /** Every answer, when the API serves its OpenAPI document, checked against it: a field or status it does not describe fails. */
+  const checked = async (method: string, url: string, res: Response) => {
+    if (check && method !== 'HEAD' && (res.headers.get('content-type') ?? '').includes('json'))
+      expect(check(method, url, res.status, await res.clone().json()), 'the answer, against the OpenAPI document').toBeNull();
+    return res;
+  };
+  const get = async (path: string, key: string | null = target().key, init: RequestInit = {}) => {
+    const url = `${target().baseUrl}${path}`;
+    const res = await fetch(url, { ...init, headers: key === null ? {} : { Authorization: `Bearer ${key}` } });
+    return checked(init.method ?? 'GET', url, res);
+  };
+  // Walks go through the client generated from the portal's OpenAPI document (clients/typescript).
+  const client = () =>
+    createPicksClient({
+      baseUrl: target().baseUrl,
+      token: target().key,
+      fetch: (async (request: Request) => checked(request.method, request.url, await fetch(request))) as typeof fetch,
+    });
   const query = (filters: Record<string, string | number>) =>
     Object.entries(filters)
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
@@ -45,9 +67,12 @@ export function v1Contract(run: Runner, target: () => V1Target): void {
     const cursors = new Set<string>();
     let cursor: string | null = null;
     do {
-      const res = await get(`/api/v1/${endpoint}?${query({ ...filters, limit, ...(cursor ? { cursor } : {}) })}`);
-      expect(res.status).toBe(200);
-      const body = (await res.json()) as Envelope;
+      const params = { query: { ...filters, limit, ...(cursor ? { cursor } : {}) } as PicksQuery };
+      const { data, response } = await (endpoint === 'picks'
+        ? client().GET('/api/v1/picks', { params })
+        : client().GET('/api/v1/results', { params }));
+      expect(response.status).toBe(200);
+      const body = data as Envelope;
       expect(body.data.length).toBeLessThanOrEqual(limit);
       out.push(...body.data);
       cursor = body.page.hasMore ? body.page.nextCursor : null;
@@ -70,6 +95,13 @@ export function v1Contract(run: Runner, target: () => V1Target): void {
   let everything: Record_[] = [];
 
   beforeAll(async () => {
+    const describedBy = target().describedBy;
+    if (describedBy) {
+      // Served without a token: the document holds no data.
+      const res = await fetch(`${target().baseUrl}${describedBy}`);
+      expect(res.status).toBe(200);
+      check = answerChecker(await res.json());
+    }
     everything = await walk({});
   });
 

@@ -48,6 +48,8 @@ describe('API v1’s OpenAPI document', () => {
     expect(check('GET', '/api/v1/picks', 400, { error: { ...error.error, hint: 'x' } })).toMatch(/additional properties/);
     expect(check('GET', '/api/v1/picks', 418, error)).toBe('GET /api/v1/picks does not list the status 418');
     expect(check('GET', '/api/v1/nothing', 200, {})).toBe('GET /api/v1/nothing is not in the document');
+    expect(check('POST', '/api/v1/picks', 405, error)).toBeNull();
+    expect(check('POST', '/api/v1/picks', 200, page)).toBe('POST /api/v1/picks is not in the document');
   });
 
   it(

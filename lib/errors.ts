@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { appErrorJsonSchema } from './vocabulary/error-schema';
 import { currentRequestId } from './log/request';
 import { toSafeJson } from './safe-json';
 
@@ -100,20 +102,8 @@ export function errorTitle(code: string): string {
   return Object.hasOwn(ERROR_KINDS, code) ? ERROR_KINDS[code as AppErrorCode].title : ERROR_KINDS.INTERNAL.title;
 }
 
-export interface AppErrorJson {
-  status: number;
-  code: string;
-  message: string;
-  /** The upstream's request id (spec §7), when the error came from it. */
-  requestId: string | null;
-  /** The portal's id of the request that met the error (also its X-Request-Id header and log line). */
-  portalRequestId?: string;
-  retryAfterSeconds: number | null;
-  /** The code the upstream itself sent, when it differs from ours (e.g. a 400 with its own code). */
-  upstreamCode?: string;
-  /** The filter values that were sent, when the error is about them. */
-  details?: Record<string, string>;
-}
+/** The error body's `error` (lib/vocabulary/error-schema.ts: the same schema the OpenAPI document is made from). */
+export type AppErrorJson = z.infer<typeof appErrorJsonSchema>;
 
 export class AppError extends Error {
   readonly status: number;

@@ -59,13 +59,13 @@ const fields = {
     .max(256, 'must be at most 256 characters')
     .nullable(),
 };
-const createBody = z.strictObject({
+export const alertWebhookCreateBody = z.strictObject({
   ...fields,
   url: fields.url.optional(),
   address: fields.address.optional(),
   secret: fields.secret.optional(),
 });
-const changeBody = z.strictObject({
+export const alertWebhookChangeBody = z.strictObject({
   name: fields.name.optional(),
   url: fields.url.optional(),
   address: fields.address.optional(),
@@ -90,11 +90,11 @@ export async function checkWebhook(
   context: WebhookContext,
   now = new Date(),
 ): Promise<AlertWebhook> {
-  const parsed = (existing ? changeBody : createBody).safeParse(input);
+  const parsed = (existing ? alertWebhookChangeBody : alertWebhookCreateBody).safeParse(input);
   const problems: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) problems[issue.path.join('.') || 'body'] ??= issue.message;
   // The fields that are right, even when others are not: every problem is then named in one answer.
-  const given = (parsed.success ? parsed.data : fieldsThatPass(changeBody.shape, input)) as Partial<z.infer<typeof changeBody>>;
+  const given = (parsed.success ? parsed.data : fieldsThatPass(alertWebhookChangeBody.shape, input)) as Partial<z.infer<typeof alertWebhookChangeBody>>;
   const format = given.format ?? existing?.format;
   let url: string | undefined;
   if (format === 'email') {

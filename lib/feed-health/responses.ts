@@ -32,7 +32,7 @@ export async function feedHealthResponse(): Promise<Response> {
   }
 }
 
-const cadenceBody = z.strictObject({
+export const cadenceBody = z.strictObject({
   cadences: z.record(
     z.string().trim().min(1, 'must name a sport').max(100, 'must be at most 100 characters'),
     z

@@ -19,3 +19,6 @@ export function isRole(value: unknown): value is Role {
 export function can(role: Role | null | undefined, capability: Capability): boolean {
   return role ? GRANTS[role].includes(capability) : false;
 }
+
+/** The roles that have a capability (the portal API's document says it of each operation). */
+export const rolesWith = (capability: Capability): Role[] => ROLES.filter((role) => GRANTS[role].includes(capability));

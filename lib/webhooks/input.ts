@@ -49,8 +49,8 @@ const fields = {
   secret: secretField,
   enabled: z.boolean({ error: 'must be true or false' }),
 };
-const createBody = z.strictObject({ url: fields.url, kinds: fields.kinds.optional(), secret: fields.secret.optional() });
-const changeBody = z.strictObject({
+export const endpointCreateBody = z.strictObject({ url: fields.url, kinds: fields.kinds.optional(), secret: fields.secret.optional() });
+export const endpointChangeBody = z.strictObject({
   url: fields.url.optional(),
   kinds: fields.kinds.optional(),
   secret: fields.secret.optional(),
@@ -94,10 +94,10 @@ export async function checkEndpoint(
   id: string,
   context: EndpointContext,
 ): Promise<CheckedEndpoint> {
-  const parsed = (existing ? changeBody : createBody).safeParse(input);
+  const parsed = (existing ? endpointChangeBody : endpointCreateBody).safeParse(input);
   const problems: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) problems[issue.path.join('.') || 'body'] ??= issue.message;
-  const given = (parsed.success ? parsed.data : fieldsThatPass(changeBody.shape, input)) as Partial<z.infer<typeof changeBody>>;
+  const given = (parsed.success ? parsed.data : fieldsThatPass(endpointChangeBody.shape, input)) as Partial<z.infer<typeof endpointChangeBody>>;
   if (given.url && !problems.url) {
     const problem =
       webhookUrlProblem(given.url, context.allowPrivate) ??

@@ -58,10 +58,6 @@ export function v1Contract(run: Runner, target: () => V1Target): void {
       token: target().key,
       fetch: (async (request: Request) => checked(request.method, request.url, await fetch(request))) as typeof fetch,
     });
-  const query = (filters: Record<string, string | number>) =>
-    Object.entries(filters)
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-      .join('&');
   async function walk(filters: Record<string, string>, limit = 200, endpoint = 'picks'): Promise<Record_[]> {
     const out: Record_[] = [];
     const cursors = new Set<string>();

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
+import { deliverySchema } from '../deliveries/input';
+import { cadenceBody } from '../feed-health/responses';
+import type { Capability } from '../vocabulary/roles';
+import { preferencesSchema } from '../vocabulary/preferences-schema';
+import { endpointChangeBody, endpointCreateBody } from '../webhooks/input';
+
+/**
+ * Every operation of the portal's own HTTP API (docs/api.md), with the capability its route handler asks
+ * `withRole` for (tests/unit/openapi-portal.test.ts reads every route under app/api and fails on any difference),
+ * and the request body schemas the handlers check with. lib/openapi/portal.ts makes the document from this.
+ */
+
+export type FileAnswer = 'export' | 'jws' | 'json';
+
+export interface PortalOperation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  /** What withRole asks for; null: no session (health, the public keys). */
+  capability: Capability | null;
+  summary: string;
+  body?: z.ZodType;
+  /** The success statuses (200 unless said). */
+  ok?: (200 | 201 | 202 | 204)[];
+  /** A file rather than JSON: an export (csv, json, jsonl, parquet), a JWS, or a JSON document to save. */
+  file?: FileAnswer;
+  /** Query parameters, in words (each is checked by the one parser the pages use; a wrong one is a 400 naming it). */
+  query?: string;
+}
+
+const op = (
+  method: PortalOperation['method'],
+  path: string,
+  capability: Capability | null,
+  summary: string,
+  extra: Partial<PortalOperation> = {},
+): PortalOperation => ({ method, path, capability, summary, ...extra });
+
+const FILTERS = 'sport, league, status, result, from, to (a UTC day or an ISO 8601 timestamp), format';
+const partialDelivery = deliverySchema.partial().extend({
+  paused: z.boolean().optional(),
+  repinHostKey: z.literal(true).optional(),
+});
+
+export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
+  op('get', '/api/health', null, 'The portal’s health: the upstream, the store, the jobs'),
+  op('get', '/api/health/live', null, 'Liveness: the process answers'),
+  op('get', '/api/health/ready', null, 'Readiness: the portal may take traffic'),
+  op('get', '/api/openapi.json', 'browse', 'This document'),
+  op('get', '/api/proof/keys', null, 'The public keys manifests are signed with (a JWK Set)'),
+  op('post', '/api/proof/check', 'audit', 'Checks a delivered file against its manifest'),
+  op('get', '/api/export/picks', 'export', 'The whole filtered set of picks as a file', { file: 'export', query: FILTERS }),
+  op('get', '/api/export/results', 'export', 'The whole filtered set of results as a file', { file: 'export', query: FILTERS }),
+  op('get', '/api/exports/{id}/manifest', 'export', 'An export’s signed manifest', { file: 'json' }),
+  op('get', '/api/exports/{id}/manifest.jws', 'export', 'An export’s manifest as a JWS', { file: 'jws' }),
+  op('get', '/api/exports/{id}/reconcile', 'export', 'An export’s records against what the portal knows now'),
+  op('get', '/api/history', 'export', 'The set at a moment, or the difference between two', {
+    file: 'export',
+    query: 'asOf, or from and to (moments); sport, league, status, result; format',
+  }),
+  op('get', '/api/picks/{id}/history', 'browse', 'One record’s versions'),
+  op('get', '/api/records/count', 'browse', 'How many records the filters match', { query: FILTERS }),
+  op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS }),
+  op('get', '/api/changes', 'export', 'The change feed as a file', { file: 'export', query: 'kind, sport, league, since, until, format' }),
+  op('post', '/api/changes/poll', 'poll', 'Polls the upstream now', { ok: [202] }),
+  op('get', '/api/coverage', 'coverage', 'Licensed scope against delivered data', { query: 'sport, league, from, to, format' }),
+  op('get', '/api/feed-health', 'browse', 'Each sport’s feed health'),
+  op('get', '/api/feed-health/cadences', 'browse', 'Each sport’s expected cadence'),
+  op('put', '/api/feed-health/cadences', 'poll', 'Sets sports’ expected cadences', { body: cadenceBody }),
+  op('get', '/api/preferences', 'browse', 'The signed-in person’s preferences'),
+  op('put', '/api/preferences', 'browse', 'Changes the signed-in person’s preferences', { body: preferencesSchema }),
+  op('get', '/api/audit', 'audit', 'The audit trail', { query: 'actor, action, outcome, from, to, before, format' }),
+  op('get', '/api/audit/checkpoints', 'audit', 'The audit trail’s signed checkpoints'),
+  op('get', '/api/alerts', 'alerts', 'Alerts raised'),
+  op('post', '/api/alerts/{id}/resend', 'alerts', 'Sends an alert again', { ok: [202] }),
+  op('get', '/api/alerts/subscription', 'browse', 'What alerts the signed-in person receives'),
+  op('put', '/api/alerts/subscription', 'browse', 'Changes what alerts the signed-in person receives'),
+  op('get', '/api/alerts/subscriptions', 'alerts', 'Everyone’s alert subscriptions'),
+  op('get', '/api/alerts/webhooks', 'alerts', 'Alert webhooks'),
+  op('post', '/api/alerts/webhooks', 'alerts', 'Adds an alert webhook', { body: alertWebhookCreateBody, ok: [201] }),
+  op('get', '/api/alerts/webhooks/{id}', 'alerts', 'One alert webhook'),
+  op('patch', '/api/alerts/webhooks/{id}', 'alerts', 'Changes an alert webhook', { body: alertWebhookChangeBody }),
+  op('delete', '/api/alerts/webhooks/{id}', 'alerts', 'Removes an alert webhook', { ok: [204] }),
+  op('get', '/api/deliveries', 'deliveries', 'Every delivery'),
+  op('post', '/api/deliveries', 'deliveries', 'Creates a delivery', { body: deliverySchema, ok: [201] }),
+  op('get', '/api/deliveries/preview', 'deliveries', 'How many records a delivery’s filters match now', { query: `kind, ${FILTERS}` }),
+  op('get', '/api/deliveries/{id}', 'deliveries', 'One delivery'),
+  op('patch', '/api/deliveries/{id}', 'deliveries', 'Changes a delivery; pauses or resumes it', { body: partialDelivery }),
+  op('delete', '/api/deliveries/{id}', 'deliveries', 'Removes a delivery and its run history', { ok: [204] }),
+  op('post', '/api/deliveries/{id}/run', 'deliveries', 'Runs a delivery now', { ok: [202] }),
+  op('post', '/api/deliveries/{id}/test', 'deliveries', 'Tries an S3 or PostgreSQL destination without delivering'),
+  op('get', '/api/deliveries/{id}/runs', 'deliveries', 'A delivery’s runs, newest first'),
+  op('get', '/api/deliveries/{id}/runs/{runId}/reconcile', 'deliveries', 'A run’s records against what the portal knows now'),
+  op('get', '/api/deliveries/{id}/runs/{runId}/corrections', 'deliveries', 'A run’s records that changed since, as a file', {
+    file: 'export',
+    query: 'format',
+  }),
+  op('get', '/api/tokens', 'tokens', 'API tokens (admins: every one; editors: their own)'),
+  op('post', '/api/tokens', 'tokens', 'Makes an API token: its secret is in this answer only', { ok: [201] }),
+  op('get', '/api/tokens/ceilings', 'tokens', 'The most an editor may give their own tokens'),
+  op('put', '/api/tokens/ceilings', 'tokens', 'Sets the editors’ ceilings (admins)'),
+  op('get', '/api/tokens/{id}', 'tokens', 'One token'),
+  op('patch', '/api/tokens/{id}', 'tokens', 'Changes a token, or gives it to another owner (admins)'),
+  op('delete', '/api/tokens/{id}', 'tokens', 'Revokes a token', { ok: [204] }),
+  op('get', '/api/tokens/{id}/usage', 'tokens', 'A token’s use, day by day'),
+  op('get', '/api/tokens/{id}/webhooks', 'tokens', 'A token’s consumer webhooks'),
+  op('post', '/api/tokens/{id}/webhooks', 'tokens', 'Adds a consumer webhook', { body: endpointCreateBody, ok: [201] }),
+  op('get', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'One consumer webhook'),
+  op('patch', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'Changes a consumer webhook', { body: endpointChangeBody }),
+  op('delete', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'Removes a consumer webhook', { ok: [204] }),
+  op('post', '/api/tokens/{id}/webhooks/{webhookId}/test', 'tokens', 'Sends a test event'),
+  op('post', '/api/tokens/{id}/webhooks/{webhookId}/resend', 'tokens', 'Sends an event again, or every event after one', {
+    ok: [200, 202],
+  }),
+  op('get', '/api/tokens/{id}/webhooks/{webhookId}/attempts', 'tokens', 'A consumer webhook’s attempts', { query: 'before' }),
+];

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { portalErrorSchema } from '../vocabulary/error-schema';
+import { rolesWith } from '../vocabulary/roles';
+import { PORTAL_OPERATIONS, type PortalOperation } from './portal-operations';
+
+/**
+ * The OpenAPI 3.1 document of the portal's own HTTP API (GET /api/openapi.json, signed in), made by zod-openapi
+ * from ./portal-operations.ts: each operation's roles (from the capability its route asks for), its request body
+ * (the schema the handler checks with) and its answers, every refusal the one error body, a 400 naming each wrong
+ * field in `error.details`.
+ */
+
+const SESSION =
+  'A signed-in session: the cookie `__Host-portal.session` (over https; `portal.session` over http), set by signing in on /login. State-changing requests must come from the portal’s own origin (`Origin` or `Sec-Fetch-Site: same-origin`); others are 403.';
+
+const refusal = (description: string) => ({ description, content: { 'application/json': { schema: portalErrorSchema } } });
+const FILES = {
+  export: ['text/csv', 'application/json', 'application/x-ndjson', 'application/vnd.apache.parquet'],
+  jws: ['application/jose'],
+  json: ['application/json'],
+} as const;
+const anyJson = z.looseObject({}).meta({ description: 'As docs/api.md describes for this call.' });
+
+function responses(o: PortalOperation): ZodOpenApiResponsesObject {
+  const out: ZodOpenApiResponsesObject = {};
+  for (const status of o.ok ?? [200])
+    out[String(status) as '200'] =
+      status === 204
+        ? { description: 'Done; no body.' }
+        : {
+            description: o.file ? 'The file, complete, or a failure said in its last bytes (docs/api.md, “Exports”).' : 'Done.',
+            content: Object.fromEntries(
+              (o.file ? FILES[o.file] : ['application/json']).map((type) => [
+                type,
+                { schema: o.file ? z.string().meta({ format: 'binary' }) : anyJson },
+              ]),
+            ),
+          };
+  out['400'] = refusal('A wrong body or query: `error.details` names each wrong field with its problem.');
+  if (o.capability) {
+    out['401'] = refusal('No session, or one that ended: sign in again.');
+    out['403'] = refusal(`The role may not (${rolesWith(o.capability).join(', ')} may), or the request came from another site.`);
+  }
+  if (o.path.includes('{')) out['404'] = refusal('No such item (or one the signed-in person may not see).');
+  out['429'] = refusal('Too many at once (exports and walks have their slots): `Retry-After` says when.');
+  out['503'] = refusal('The store or the upstream is unavailable: try again shortly.');
+  return out;
+}
+
+const pathParams = (path: string) => {
+  const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  return names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, z.string().min(1)]))) } : undefined;
+};
+
+export function portalDocument() {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const o of PORTAL_OPERATIONS) {
+    const roles = o.capability ? rolesWith(o.capability) : [];
+    const params = pathParams(o.path);
+    (paths[o.path] ??= {})[o.method] = {
+      operationId: `${o.method}${o.path.replace(/\{([^}]+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      summary: o.summary,
+      tags: [o.path.split('/')[2]!],
+      description: [
+        o.capability ? `Roles: ${roles.join(', ')}.` : 'No session needed.',
+        o.query ? `Query: ${o.query}. Unknown, repeated or malformed parameters are 400, every one named.` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+      'x-roles': roles,
+      security: o.capability ? [{ session: [] }] : [],
+      ...(params ? { requestParams: params } : {}),
+      ...(o.body ? { requestBody: { required: true, content: { 'application/json': { schema: o.body } } } } : {}),
+      responses: responses(o),
+    };
+  }
+  const tags = [...new Set(PORTAL_OPERATIONS.map((o) => o.path.split('/')[2]!))].map((name) => ({ name, description: `/api/${name}` }));
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Picks partner portal — the portal’s own API',
+      version: '1',
+      license: { name: 'The partner’s data licence', identifier: 'LicenseRef-partner-data-licence' },
+      description:
+        'What the portal’s pages use, open to scripts with a signed-in session (docs/api.md). Each operation names the roles that may call it (`x-roles`).',
+    },
+    servers: [{ url: '/', description: 'This portal' }],
+    tags,
+    components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: '__Host-portal.session', description: SESSION } } },
+    paths,
+  });
+}

@@ -94,7 +94,9 @@ export async function checkWebhook(
   const problems: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) problems[issue.path.join('.') || 'body'] ??= issue.message;
   // The fields that are right, even when others are not: every problem is then named in one answer.
-  const given = (parsed.success ? parsed.data : fieldsThatPass(alertWebhookChangeBody.shape, input)) as Partial<z.infer<typeof alertWebhookChangeBody>>;
+  const given = (parsed.success ? parsed.data : fieldsThatPass(alertWebhookChangeBody.shape, input)) as Partial<
+    z.infer<typeof alertWebhookChangeBody>
+  >;
   const format = given.format ?? existing?.format;
   let url: string | undefined;
   if (format === 'email') {

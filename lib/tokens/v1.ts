@@ -186,7 +186,11 @@ function openapiAnswer(): V1Result {
   openapiText ??= JSON.stringify(v1Document());
   return {
     status: 200,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'public, max-age=300',
+      'X-Content-Type-Options': 'nosniff',
+    },
     body: openapiText,
   };
 }

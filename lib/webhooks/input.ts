@@ -97,7 +97,9 @@ export async function checkEndpoint(
   const parsed = (existing ? endpointChangeBody : endpointCreateBody).safeParse(input);
   const problems: Record<string, string> = {};
   if (!parsed.success) for (const issue of parsed.error.issues) problems[issue.path.join('.') || 'body'] ??= issue.message;
-  const given = (parsed.success ? parsed.data : fieldsThatPass(endpointChangeBody.shape, input)) as Partial<z.infer<typeof endpointChangeBody>>;
+  const given = (parsed.success ? parsed.data : fieldsThatPass(endpointChangeBody.shape, input)) as Partial<
+    z.infer<typeof endpointChangeBody>
+  >;
   if (given.url && !problems.url) {
     const problem =
       webhookUrlProblem(given.url, context.allowPrivate) ??

@@ -25,6 +25,8 @@ export interface PortalOperation {
   ok?: (200 | 201 | 202 | 204)[];
   /** A file rather than JSON: an export (csv, json, jsonl, parquet), a JWS, or a JSON document to save. */
   file?: FileAnswer;
+  /** Refusals of this operation alone, by status. */
+  also?: Record<string, string>;
   /** Query parameters, in words (each is checked by the one parser the pages use; a wrong one is a 400 naming it). */
   query?: string;
 }
@@ -88,7 +90,10 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/deliveries/{id}', 'deliveries', 'One delivery'),
   op('patch', '/api/deliveries/{id}', 'deliveries', 'Changes a delivery; pauses or resumes it', { body: partialDelivery }),
   op('delete', '/api/deliveries/{id}', 'deliveries', 'Removes a delivery and its run history', { ok: [204] }),
-  op('post', '/api/deliveries/{id}/run', 'deliveries', 'Runs a delivery now', { ok: [202] }),
+  op('post', '/api/deliveries/{id}/run', 'deliveries', 'Runs a delivery now', {
+    ok: [202],
+    also: { '507': 'Not enough free space in the spool for a run: how much is free and needed.' },
+  }),
   op('post', '/api/deliveries/{id}/test', 'deliveries', 'Tries an S3 or PostgreSQL destination without delivering'),
   op('get', '/api/deliveries/{id}/runs', 'deliveries', 'A delivery’s runs, newest first'),
   op('get', '/api/deliveries/{id}/runs/{runId}/reconcile', 'deliveries', 'A run’s records against what the portal knows now'),

@@ -33,7 +33,7 @@ function responses(o: PortalOperation): ZodOpenApiResponsesObject {
             content: Object.fromEntries(
               (o.file ? FILES[o.file] : ['application/json']).map((type) => [
                 type,
-                { schema: o.file ? z.string().meta({ format: 'binary' }) : anyJson },
+                { schema: type === 'application/json' ? anyJson : z.string().meta({ format: 'binary' }) },
               ]),
             ),
           };
@@ -43,8 +43,13 @@ function responses(o: PortalOperation): ZodOpenApiResponsesObject {
     out['403'] = refusal(`The role may not (${rolesWith(o.capability).join(', ')} may), or the request came from another site.`);
   }
   if (o.path.includes('{')) out['404'] = refusal('No such item (or one the signed-in person may not see).');
+  if (o.method !== 'get') out['409'] = refusal('A conflict: a name already taken, or the item busy (a run already in flight).');
+  if (o.method !== 'get') out['413'] = refusal('The body is larger than the portal takes.');
   out['429'] = refusal('Too many at once (exports and walks have their slots): `Retry-After` says when.');
+  out['502'] = refusal('The upstream failed.');
   out['503'] = refusal('The store or the upstream is unavailable: try again shortly.');
+  out['504'] = refusal('The upstream did not answer in time.');
+  for (const [status, description] of Object.entries(o.also ?? {})) out[status as '400'] = refusal(description);
   return out;
 }
 

@@ -18,6 +18,7 @@ import { E2E, upstreamEnv } from './ports';
 import { waitUntil, type Instance } from './support/instances';
 import { startStaffPortal } from './support/staff-portal';
 import { DeliveriesPage } from './pages/deliveries-page';
+import { expectDescribed } from './support/described';
 import { sessionCookie, walkSandbox } from './support/session';
 
 /**
@@ -59,6 +60,7 @@ const api = (origin: string, cookie: string) => async (method: string, url: stri
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
+  await expectDescribed(origin, cookie, method, url, res, text);
   return { status: res.status, text, json: text ? (JSON.parse(text) as Record<string, any>) : null }; // eslint-disable-line @typescript-eslint/no-explicit-any
 };
 

@@ -1,3 +1,4 @@
+import { expectDescribed } from './support/described';
 import { mkdtempSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';
@@ -60,6 +61,7 @@ const api =
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
+    await expectDescribed(origin, cookie, method, url, res, text);
     return { status: res.status, json: text ? JSON.parse(text) : null };
   };
 

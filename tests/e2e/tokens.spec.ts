@@ -11,6 +11,7 @@ import { startStaffPortal } from './support/staff-portal';
 import { TokensPage } from './pages/tokens-page';
 import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
+import { expectDescribed } from './support/described';
 
 /**
  * API tokens end to end: two portals (`npm start`) on one PostgreSQL in front of a sandbox of this spec's own.
@@ -52,6 +53,7 @@ async function api(role: keyof typeof cookies, method: string, path: string, bod
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
+  await expectDescribed(origin, cookies[role], method, path, res, text);
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
@@ -59,6 +61,7 @@ async function api(role: keyof typeof cookies, method: string, path: string, bod
 async function v1(origin: string, path: string, token: string) {
   const res = await fetch(`${origin}/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` } });
   const text = await res.text();
+  await expectDescribed(origin, undefined, 'GET', `/api/v1${path}`, res, text);
   answers.push(`${[...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n${text}`);
   expect(res.headers.get('cache-control'), path).toBe('private, no-store');
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };

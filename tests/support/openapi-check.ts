@@ -4,8 +4,8 @@ import addFormats from 'ajv-formats';
 /**
  * Every answer checked against an OpenAPI 3.1 document by Ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1):
  * the operation is found by method and path (templated paths matched), the answer's status picked (or `default`),
- * and its JSON body validated with the document's components. A status the document does not list, or a body it
- * does not describe (a field it does not name in a closed object), is the problem returned.
+ * and its JSON body validated with the document's components (none given: the status alone). A status the document
+ * does not list, or a body it does not describe (a field it does not name in a closed object), is the problem returned.
  */
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
@@ -41,6 +41,8 @@ export function answerChecker(document: object): (method: string, url: string, s
     );
   };
   function validateWith(ref: string, method: string, pathname: string, status: number, body: unknown): string | null {
+    // No JSON body to judge (a file, an empty answer): the status alone was checked.
+    if (body === undefined) return null;
     let validate = compiled.get(ref);
     if (!validate) {
       validate = ajv.getSchema(ref)!;

@@ -12,6 +12,7 @@ import { TokensPage } from './pages/tokens-page';
 import { startSandboxProcess } from './support/sandbox-process';
 import { sessionCookie } from './support/session';
 import { expectDescribed } from './support/described';
+import { createPicksClient, walkPicks } from '../../clients/typescript/src';
 
 /**
  * API tokens end to end: two portals (`npm start`) on one PostgreSQL in front of a sandbox of this spec's own.
@@ -265,6 +266,10 @@ test('a narrowed scope walks exactly the upstream’s own records for it; filter
   const expected = [...(await upstreamIds({ sport: 'Football' })), ...(await upstreamIds({ sport: 'Tennis' }))];
   expect(walked.map((r) => r.id)).toEqual(expected);
   expect(new Set(walked.map((r) => r.sport))).toEqual(new Set(['Football', 'Tennis']));
+  // The typed client generated from the OpenAPI document (clients/typescript) walks the same records.
+  const viaClient: string[] = [];
+  for await (const pick of walkPicks(createPicksClient({ baseUrl: A(), token: two.token }), { limit: 200 })) viaClient.push(pick.id!);
+  expect(viaClient).toEqual(expected);
 
   const from = new Date(Date.now() - 3 * DAY).toISOString();
   const to = new Date(Date.now() + 3 * DAY).toISOString();

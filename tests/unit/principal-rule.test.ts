@@ -62,6 +62,7 @@ const COMMANDS: Record<string, { actsFor: string; asks?: RegExp }> = {
   'scripts/backup.ts': { actsFor: 'the operator (backups and restores, recorded)' },
   'scripts/start.ts': { actsFor: 'the operator (starts the portal)' },
   'scripts/screens.ts': { actsFor: 'a developer (screenshots of a sandbox portal)' },
+  'scripts/openapi.ts': { actsFor: 'a developer (writes the OpenAPI document and the client made from it)' },
   'scripts/portal-node-options.ts': { actsFor: 'nobody: the server’s V8 options' },
   'scripts/portal-server.mjs': { actsFor: 'every request, judged by the guards above and API v1' },
 };

@@ -136,6 +136,7 @@ export async function syncInTransaction(
 ): Promise<SyncCounts> {
   const table = tableName(d);
   const columns = WRITTEN_COLUMNS.map((c) => quoteIdent(c.name));
+  let copying: { stream: ReturnType<typeof copyFrom>; done: Promise<void> } | null = null;
   try {
     await client.query('begin');
     await client.query(`create schema if not exists ${quoteIdent(d.schema)}`);
@@ -160,6 +161,7 @@ export async function syncInTransaction(
     const copied = finished(copy);
     // Its failure is met where it is awaited (after the work, or at a full buffer), never as unhandled meanwhile.
     copied.catch(() => undefined);
+    copying = { stream: copy, done: copied };
     const writer: TableWriter = {
       async stage(rows) {
         let text = '';
@@ -178,6 +180,7 @@ export async function syncInTransaction(
     const row = await work(writer);
     copy.end();
     await copied;
+    copying = null;
     const { rows: merged } = await client.query<{ inserted: number; updated: number }>(
       `with up as (insert into ${table} as t (${columns.join(', ')}, "_deleted", "_synced_at") select ${columns.join(', ')}, false, $1 from picks_stage on conflict (id) do update set ${columns
         .slice(1)
@@ -226,6 +229,11 @@ export async function syncInTransaction(
     await client.query('commit');
     return counts;
   } catch (error) {
+    // A COPY still open is abandoned first (PostgreSQL is told it failed), or the rollback would wait behind it.
+    if (copying) {
+      copying.stream.destroy(new Error('the run failed'));
+      await copying.done.catch(() => undefined);
+    }
     await client.query('rollback').catch(() => undefined);
     if ((error as { code?: string }).code === 'DELIVERY_FAILED') throw error;
     throw deliveryFailed(`The table was left as it was: ${said(error)}.`);

@@ -268,6 +268,35 @@ describe.skipIf(!admin)('a delivery to a table in the partner’s PostgreSQL', (
     expectInStep(await table(), now);
   });
 
+  it('abandons its COPY and rolls back when its own work fails half-way, leaving the table and the connection usable', async () => {
+    const { syncInTransaction } = await import('@/lib/deliveries/pg-table');
+    const { copyLine } = await import('@/lib/deliveries/pg-columns');
+    const client = new pg.Client({ connectionString: connection.replace('?sslmode=disable', '') });
+    await client.connect();
+    try {
+      const before = (await client.query('select count(*)::int as n from picks_feed.picks')).rows[0].n;
+      const d = { host: '127.0.0.1', port: 0, database: '', user: '', ssl: 'disable' as const, schema: 'picks_feed', table: 'picks' };
+      const failed = await syncInTransaction(
+        client,
+        d,
+        'dlv_other',
+        null,
+        'full',
+        new Date(),
+        async (writer) => {
+          await writer.stage([{ id: 'x1', line: copyLine({ id: 'x1', sport: 'Tennis' }, '{"id":"x1","sport":"Tennis"}', 'v1') }]);
+          throw new Error('the store went away');
+        },
+        async () => ({ manifest: Buffer.from('{}'), jws: 'x.y.z' }),
+      ).catch((error: Error) => error);
+      expect((failed as Error).message).toBe('The table was left as it was: the store went away.');
+      expect((await client.query('select count(*)::int as n from picks_feed.picks')).rows[0].n).toBe(before);
+      expect((await client.query(`select count(*)::int as n from picks_feed.picks where id = 'x1'`)).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('tests the connection, and keeps the password with the server, database and user it was entered for', async () => {
     const { probeDelivery } = await import('@/lib/deliveries/probe');
     const delivery = (await store.findDelivery(db, id))!;

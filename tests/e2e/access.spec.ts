@@ -25,8 +25,11 @@ function toUrl(file: string): string {
   return `/${segments.map((s) => (s.startsWith('[') ? encodeURIComponent('pk:sample~1+2=') : s)).join('/')}`;
 }
 
-/** The only handlers anyone may call signed out: for load balancers and supervisors, and they say nothing private. */
-const PUBLIC_HANDLERS = ['/api/health', '/api/health/live', '/api/health/ready', '/api/proof/keys'];
+/**
+ * The only handlers anyone may call signed out: for load balancers and supervisors, the keys that check signatures,
+ * and API v1's OpenAPI document (it holds no data) — they say nothing private.
+ */
+const PUBLIC_HANDLERS = ['/api/health', '/api/health/live', '/api/health/ready', '/api/proof/keys', '/api/v1/openapi.json'];
 const all = files('app');
 const pages = all
   .filter((f) => path.basename(f) === 'page.tsx')

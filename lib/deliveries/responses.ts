@@ -1,4 +1,6 @@
 import 'server-only';
+import type { z } from 'zod';
+import type { runsAnswerSchema } from '../vocabulary/delivery-run';
 import { readJsonObject } from '../net/json-body';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record';
@@ -180,7 +182,10 @@ export async function runsResponse(id: string): Promise<Response> {
   await existing(id);
   const runs = await fromStore((db) => listRuns(db, id, 200));
   // A run that completed with 0 records is said to be empty: its filters matched nothing.
-  return json({ data: runs.map((run) => ({ ...run, empty: run.outcome === 'complete' && run.records === 0 })) });
+  const body: z.infer<typeof runsAnswerSchema> = {
+    data: runs.map((run) => ({ ...run, empty: run.outcome === 'complete' && run.records === 0 })),
+  };
+  return json(body);
 }
 
 /** GET /api/deliveries/preview?kind=&<filters>: how many records the filters match now (lib/deliveries/preview.ts). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
 import { deliverySchema } from '../deliveries/input';
+import { runsAnswerSchema } from '../vocabulary/delivery-run';
 import { cadenceBody } from '../feed-health/responses';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesSchema } from '../vocabulary/preferences-schema';
@@ -25,6 +26,8 @@ export interface PortalOperation {
   ok?: (200 | 201 | 202 | 204)[];
   /** A file rather than JSON: an export (csv, json, jsonl, parquet), a JWS, or a JSON document to save. */
   file?: FileAnswer;
+  /** The JSON its success answers, where the code builds it as a schema's type (else a loose object). */
+  answer?: z.ZodType;
   /** Refusals of this operation alone, by status. */
   also?: Record<string, string>;
   /** Query parameters, in words (each is checked by the one parser the pages use; a wrong one is a 400 naming it). */
@@ -95,7 +98,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     also: { '507': 'Not enough free space in the spool for a run: how much is free and needed.' },
   }),
   op('post', '/api/deliveries/{id}/test', 'deliveries', 'Tries an S3 or PostgreSQL destination without delivering'),
-  op('get', '/api/deliveries/{id}/runs', 'deliveries', 'A delivery’s runs, newest first'),
+  op('get', '/api/deliveries/{id}/runs', 'deliveries', 'A delivery’s runs, newest first', { answer: runsAnswerSchema }),
   op('get', '/api/deliveries/{id}/runs/{runId}/reconcile', 'deliveries', 'A run’s records against what the portal knows now'),
   op('get', '/api/deliveries/{id}/runs/{runId}/corrections', 'deliveries', 'A run’s records that changed since, as a file', {
     file: 'export',

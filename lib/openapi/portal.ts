@@ -33,7 +33,7 @@ function responses(o: PortalOperation): ZodOpenApiResponsesObject {
             content: Object.fromEntries(
               (o.file ? FILES[o.file] : ['application/json']).map((type) => [
                 type,
-                { schema: type === 'application/json' ? anyJson : z.string().meta({ format: 'binary' }) },
+                { schema: type === 'application/json' ? (o.answer ?? anyJson) : z.string().meta({ format: 'binary' }) },
               ]),
             ),
           };

@@ -8,36 +8,14 @@ import { waitHitBound } from '../waits';
  * flight (a unique index on its running runs). A run holds a lease while it works.
  */
 
+import type { z } from 'zod';
+import type { runSchema, tableCountsSchema } from '../vocabulary/delivery-run';
+
 type Db = Kysely<Database>;
 
-export interface Run {
-  id: string;
-  deliveryId: string;
-  dueMs: number | null;
-  trigger: 'schedule' | 'manual' | 'retry' | 'correction';
-  attempt: number;
-  instance: string;
-  startedAt: string;
-  finishedAt: string | null;
-  outcome: 'running' | 'complete' | 'failed';
-  records: number | null;
-  bytes: number | null;
-  sha256: string | null;
-  file: string | null;
-  error: string | null;
-  durationMs: number | null;
-  /** Records of the run outside the licence the portal read from /me (its manifest's attestation); null: none or not known. */
-  outsideLicence: number | null;
-  /** A table delivery's run: whether it loaded the whole set or the changes, and the rows it inserted, updated and marked. */
-  table: TableCounts | null;
-}
-
-export interface TableCounts {
-  mode: 'full' | 'changes';
-  inserted: number;
-  updated: number;
-  marked: number;
-}
+/** A delivery's run (lib/vocabulary/delivery-run.ts: the schema the API's document is made from). */
+export type Run = z.infer<typeof runSchema>;
+export type TableCounts = z.infer<typeof tableCountsSchema>;
 
 const toRun = (row: Selectable<DeliveryRunsTable>): Run => ({
   id: row.id,

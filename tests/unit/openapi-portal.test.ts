@@ -83,6 +83,29 @@ describe('the portal API’s OpenAPI document', () => {
     expect(check('POST', '/api/deliveries', 400, refused)).toBeNull();
     expect(check('POST', '/api/deliveries', 400, { error: { ...refused.error, stack: 'at …' } })).toMatch(/additional properties/);
     expect(check('DELETE', '/api/deliveries/dlv_1', 204, undefined)).toBeNull();
+    // A delivery's runs are built as their schema's type: a field it does not name fails.
+    const run = {
+      id: 'run_1',
+      deliveryId: 'dlv_1',
+      dueMs: null,
+      trigger: 'manual',
+      attempt: 1,
+      instance: 'a',
+      startedAt: '2026-11-28T10:00:00.000Z',
+      finishedAt: null,
+      outcome: 'running',
+      records: null,
+      bytes: null,
+      sha256: null,
+      file: null,
+      error: null,
+      durationMs: null,
+      outsideLicence: null,
+      table: null,
+      empty: false,
+    };
+    expect(check('GET', '/api/deliveries/dlv_1/runs', 200, { data: [run] })).toBeNull();
+    expect(check('GET', '/api/deliveries/dlv_1/runs', 200, { data: [{ ...run, secret: 'x' }] })).toMatch(/additional properties/);
     expect(check('POST', '/api/deliveries/dlv_1/run', 200, {})).toBe('POST /api/deliveries/{id}/run does not list the status 200');
   });
 });

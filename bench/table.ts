@@ -29,7 +29,7 @@ const KEY = 'bench-table-key-0123';
 const DAY = 86_400_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'bench-table-'));
 
-const [port] = [await freePort()];
+const port = await freePort();
 const now0 = Date.now();
 const sandbox = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
   env: {

@@ -1,4 +1,4 @@
-import { NESTED_PICK_FIELDS, PICK_FIELDS } from '../picks-api/schemas';
+import { BOOLEAN_FIELDS, DOUBLE_FIELDS, NESTED_PICK_FIELDS, NUMERIC_TEXT, PICK_FIELDS, TIME_FIELDS } from '../picks-api/schemas';
 
 /**
  * The columns of a table delivery (./pg-table.ts): every documented field of a record (spec §3) as a column of its
@@ -10,20 +10,16 @@ import { NESTED_PICK_FIELDS, PICK_FIELDS } from '../picks-api/schemas';
 
 type PgType = 'text' | 'timestamptz' | 'double precision' | 'boolean' | 'jsonb';
 
-const TIMES = new Set(['eventDate', 'settledAt', 'publishedAt']);
-const DOUBLES = new Set(['odds', 'probability']);
-const BOOLEANS = new Set(['isPlayerPick']);
-
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 const typeOf = (field: string): PgType =>
   field in NESTED_PICK_FIELDS
     ? 'jsonb'
-    : TIMES.has(field)
+    : TIME_FIELDS.has(field)
       ? 'timestamptz'
-      : DOUBLES.has(field)
+      : DOUBLE_FIELDS.has(field)
         ? 'double precision'
-        : BOOLEANS.has(field)
+        : BOOLEAN_FIELDS.has(field)
           ? 'boolean'
           : 'text';
 
@@ -59,7 +55,6 @@ export function createTableSql(table: string): string {
 }
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)$/;
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 function cell(type: PgType, value: unknown): unknown {
   if (value === null || value === undefined) return null;
@@ -71,7 +66,7 @@ function cell(type: PgType, value: unknown): unknown {
       return Number.isNaN(Date.parse(value)) ? null : new Date(value).toISOString();
     case 'double precision':
       if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-      return typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : null;
+      return typeof value === 'string' && NUMERIC_TEXT.test(value.trim()) ? Number(value) : null;
     case 'boolean':
       return typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : null;
     case 'jsonb':

@@ -131,7 +131,7 @@ export async function syncInTransaction(
   expected: LastSync | null,
   mode: 'full' | 'changes',
   at: Date,
-  work: (writer: TableWriter) => Promise<Omit<SyncRow, 'records'> & { records: number }>,
+  work: (writer: TableWriter) => Promise<SyncRow>,
   sign: (counts: SyncCounts) => Promise<{ manifest: Buffer; jws: string }>,
 ): Promise<SyncCounts> {
   const table = tableName(d);

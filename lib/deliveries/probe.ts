@@ -28,8 +28,7 @@ export async function probeDelivery(delivery: Delivery, context: ProbeContext): 
     });
   const where = { bucket: String(d.bucket), region: String(d.region), endpoint: (d.endpoint as string | null) ?? null };
   const steps: ProbeStep[] = [];
-  const pinned = await pinTarget(s3Host(where), context.allowPrivate, context.resolver);
-  steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${s3Host(where)} is ${pinned.address}` : pinned.problem });
+  const pinned = await addressStep(s3Host(where), context, steps);
   if (!pinned.ok) return { ok: false, steps };
   const secretAccessKey = opened<{ secretAccessKey: string }>(delivery, context, steps)?.secretAccessKey;
   if (secretAccessKey === undefined) return { ok: false, steps };
@@ -53,11 +52,17 @@ function opened<T>(delivery: Delivery, context: ProbeContext, steps: ProbeStep[]
 async function probePostgres(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
   const d = delivery.destination as unknown as PgDestination;
   const steps: ProbeStep[] = [];
-  const pinned = await pinTarget(d.host, context.allowPrivate, context.resolver);
-  steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${d.host} is ${pinned.address}` : pinned.problem });
+  const pinned = await addressStep(d.host, context, steps);
   if (!pinned.ok) return { ok: false, steps };
   const password = opened<{ password: string }>(delivery, context, steps)?.password;
   if (password === undefined) return { ok: false, steps };
   steps.push(...(await probeTable({ ...d, password, address: pinned })));
   return { ok: steps.every((s) => s.ok), steps };
+}
+
+/** The address policy a run applies, said as the first step: where the host resolves, or why it is refused. */
+async function addressStep(host: string, context: ProbeContext, steps: ProbeStep[]) {
+  const pinned = await pinTarget(host, context.allowPrivate, context.resolver);
+  steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${host} is ${pinned.address}` : pinned.problem });
+  return pinned;
 }

@@ -1,4 +1,4 @@
-import { NESTED_PICK_FIELDS, PICK_FIELDS, type Pick } from '../picks-api/schemas';
+import { BOOLEAN_FIELDS, DOUBLE_FIELDS, NESTED_PICK_FIELDS, NUMERIC_TEXT, PICK_FIELDS, TIME_FIELDS, type Pick } from '../picks-api/schemas';
 
 /**
  * The Parquet file's columns (./parquet.ts): its schema, and each page's records turned into column values as they
@@ -6,11 +6,7 @@ import { NESTED_PICK_FIELDS, PICK_FIELDS, type Pick } from '../picks-api/schemas
  * decides its type.
  */
 
-const TIMES = new Set(['eventDate', 'settledAt', 'publishedAt']);
-const DOUBLES = new Set(['odds', 'probability']);
-const BOOLEANS = new Set(['isPlayerPick']);
 const DOCUMENTED = new Set<string>(PICK_FIELDS);
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const LINE = PICK_FIELDS.indexOf('line');
 
 export type LineType = 'DOUBLE' | 'STRING';
@@ -22,7 +18,7 @@ export function schemaOf(lineType: LineType): Element[] {
   for (const field of PICK_FIELDS) {
     const nested = NESTED_PICK_FIELDS[field as keyof typeof NESTED_PICK_FIELDS];
     if (nested) columns.push({ name: field, repetition_type: 'OPTIONAL', num_children: nested.length }, ...nested.map(text));
-    else if (TIMES.has(field))
+    else if (TIME_FIELDS.has(field))
       columns.push({
         name: field,
         type: 'INT64',
@@ -30,9 +26,9 @@ export function schemaOf(lineType: LineType): Element[] {
         logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
         repetition_type: 'OPTIONAL',
       });
-    else if (DOUBLES.has(field) || (field === 'line' && lineType === 'DOUBLE'))
+    else if (DOUBLE_FIELDS.has(field) || (field === 'line' && lineType === 'DOUBLE'))
       columns.push({ name: field, type: 'DOUBLE', repetition_type: 'OPTIONAL' });
-    else if (BOOLEANS.has(field)) columns.push({ name: field, type: 'BOOLEAN', repetition_type: 'OPTIONAL' });
+    else if (BOOLEAN_FIELDS.has(field)) columns.push({ name: field, type: 'BOOLEAN', repetition_type: 'OPTIONAL' });
     else columns.push(text(field));
   }
   columns.push({ name: 'extra', type: 'BYTE_ARRAY', converted_type: 'JSON', repetition_type: 'OPTIONAL' });
@@ -79,9 +75,9 @@ const asStruct =
 const CONVERT: Convert[] = PICK_FIELDS.map((field) => {
   const nested = NESTED_PICK_FIELDS[field as keyof typeof NESTED_PICK_FIELDS];
   if (nested) return asStruct(nested);
-  if (TIMES.has(field)) return asTime;
+  if (TIME_FIELDS.has(field)) return asTime;
   // line: as it came, until its type is known (ColumnBuffer.take).
-  if (field === 'line' || DOUBLES.has(field) || BOOLEANS.has(field)) return asItself;
+  if (field === 'line' || DOUBLE_FIELDS.has(field) || BOOLEAN_FIELDS.has(field)) return asItself;
   return asText;
 });
 
@@ -124,7 +120,7 @@ export class ColumnBuffer {
       if (value === null) continue;
       if (this.lineType === 'STRING') lines[i] = String(value);
       else if (typeof value === 'number') continue;
-      else if (typeof value === 'string' && NUMERIC.test(value.trim())) lines[i] = Number(value);
+      else if (typeof value === 'string' && NUMERIC_TEXT.test(value.trim())) lines[i] = Number(value);
       else {
         (extra[i] ??= {}).line = value;
         lines[i] = null;

@@ -3,6 +3,7 @@ import { createDocument, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObj
 import { portalErrorSchema } from '../vocabulary/error-schema';
 import { rolesWith } from '../vocabulary/roles';
 import { PORTAL_OPERATIONS, type PortalOperation } from './portal-operations';
+import { LICENSE, SERVERS } from './v1';
 
 /**
  * The OpenAPI 3.1 document of the portal's own HTTP API (GET /api/openapi.json, signed in), made by zod-openapi
@@ -86,11 +87,11 @@ export function portalDocument() {
     info: {
       title: 'Picks partner portal — the portal’s own API',
       version: '1',
-      license: { name: 'The partner’s data licence', identifier: 'LicenseRef-partner-data-licence' },
+      license: LICENSE,
       description:
         'What the portal’s pages use, open to scripts with a signed-in session (docs/api.md). Each operation names the roles that may call it (`x-roles`).',
     },
-    servers: [{ url: '/', description: 'This portal' }],
+    servers: SERVERS,
     tags,
     components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: '__Host-portal.session', description: SESSION } } },
     paths,

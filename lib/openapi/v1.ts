@@ -19,6 +19,10 @@ import {
  * clients/typescript/ is generated from it (npm run openapi), and the contract suites check every answer with it.
  */
 
+/** What both documents (this one and ./portal.ts) say of themselves alike. */
+export const LICENSE = { name: 'The partner’s data licence', identifier: 'LicenseRef-partner-data-licence' };
+export const SERVERS = [{ url: '/', description: 'This portal' }];
+
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 const privateHeaders = {
   'Cache-Control': z.literal('private, no-store').meta({ description: 'Every answer: private, never cached.' }),
@@ -80,11 +84,11 @@ export function v1Document() {
     info: {
       title: 'Picks partner portal — API v1',
       version: '1',
-      license: { name: 'The partner’s data licence', identifier: 'LicenseRef-partner-data-licence' },
+      license: LICENSE,
       description:
         'The Licensed Sports Picks API v1, served by the partner portal to API tokens inside each token’s scope, rate and daily quota. A client written for the upstream works by changing its base address and key. Every answer is private and never cached; errors are `{ error: { code, message, requestId } }`.',
     },
-    servers: [{ url: '/', description: 'This portal' }],
+    servers: SERVERS,
     security: [{ bearer: [] }],
     components: {
       securitySchemes: {

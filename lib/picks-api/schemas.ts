@@ -96,6 +96,13 @@ export const NESTED_PICK_FIELDS = {
   widgetEventIdentity: ['sourceEventId', 'sportKey', 'competitionKey'],
 } as const;
 
+/** The typed fields of a record, as the files and tables that type them read them (Parquet, a PostgreSQL table). */
+export const TIME_FIELDS: ReadonlySet<string> = new Set(['eventDate', 'settledAt', 'publishedAt']);
+export const DOUBLE_FIELDS: ReadonlySet<string> = new Set(['odds', 'probability']);
+export const BOOLEAN_FIELDS: ReadonlySet<string> = new Set(['isPlayerPick']);
+/** Text that reads as a number (a `line` or an odds value sent as text). */
+export const NUMERIC_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 /** Every documented field as a path, nested ones dotted (`eventMetadata.competition`): CSV columns, field coverage. */
 export const PICK_FIELD_PATHS: string[] = PICK_FIELDS.flatMap((field) =>
   field in NESTED_PICK_FIELDS ? NESTED_PICK_FIELDS[field as keyof typeof NESTED_PICK_FIELDS].map((sub) => `${field}.${sub}`) : [field],

@@ -1,4 +1,4 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 /**
@@ -15,7 +15,6 @@ export function answerChecker(document: object): (method: string, url: string, s
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ $id: 'doc', ...doc } as object);
-  const compiled = new Map<string, ValidateFunction>();
   const templates = Object.keys(doc.paths).map((template) => ({
     template,
     pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`),
@@ -43,11 +42,8 @@ export function answerChecker(document: object): (method: string, url: string, s
   function validateWith(ref: string, method: string, pathname: string, status: number, body: unknown): string | null {
     // No JSON body to judge (a file, an empty answer): the status alone was checked.
     if (body === undefined) return null;
-    let validate = compiled.get(ref);
-    if (!validate) {
-      validate = ajv.getSchema(ref)!;
-      compiled.set(ref, validate);
-    }
+    // Ajv compiles a reference once and keeps it.
+    const validate = ajv.getSchema(ref)!;
     if (validate(body)) return null;
     return `${method} ${pathname} ${status}: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
   }

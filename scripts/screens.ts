@@ -28,6 +28,7 @@ const PAGES: [name: string, url: string, roles: readonly Role[]][] = [
   ['exports', '/exports', ['editor', 'admin']],
   ['deliveries', '/deliveries', ['editor', 'admin']],
   ['tokens', '/tokens', ['editor', 'admin']],
+  ['developers', '/developers', ['editor', 'admin']],
   ['users', '/admin/users', ['admin']],
   ['audit', '/admin/audit', ['admin']],
   ['proofs', '/admin/proofs', ['admin']],

@@ -20,6 +20,7 @@ export type NavIcon =
   | 'exports'
   | 'deliveries'
   | 'tokens'
+  | 'developers'
   | 'users'
   | 'audit'
   | 'proofs';
@@ -60,6 +61,7 @@ const GROUPS: { label: string; links: (Destination & { needs: Capability })[] }[
       { href: '/exports', label: 'My exports', icon: 'exports', needs: 'export' },
       { href: '/deliveries', label: 'Deliveries', icon: 'deliveries', needs: 'deliveries' },
       { href: '/tokens', label: 'Tokens', icon: 'tokens', needs: 'tokens' },
+      { href: '/developers', label: 'API reference', icon: 'developers', needs: 'tokens' },
     ],
   },
   {

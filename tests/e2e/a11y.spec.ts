@@ -32,7 +32,7 @@ const PAGES = (pickId: string) => [
   ['/coverage', '/admin/users', '/admin/audit'],
   ['/admin/proofs', '/exports', '/changes'],
   ['/changes?kind=nope', '/history', '/history?asOf=nope'],
-  ['/health', '/alerts', '/deliveries', '/tokens'],
+  ['/health', '/alerts', '/deliveries', '/tokens', '/developers'],
 ];
 
 for (const group of [0, 1, 2, 3, 4, 5])

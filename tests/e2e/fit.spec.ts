@@ -30,6 +30,7 @@ const PAGES: { path: string; nav: string; roles: readonly RoleName[] }[] = [
   { path: '/exports', nav: 'My exports', roles: ['editor', 'admin'] },
   { path: '/deliveries', nav: 'Deliveries', roles: ['editor', 'admin'] },
   { path: '/tokens', nav: 'Tokens', roles: ['editor', 'admin'] },
+  { path: '/developers', nav: 'API reference', roles: ['editor', 'admin'] },
   { path: '/admin/users', nav: 'Users', roles: ['admin'] },
   { path: '/admin/audit', nav: 'Audit', roles: ['admin'] },
   { path: '/alerts', nav: 'Alerts', roles: ['admin'] },

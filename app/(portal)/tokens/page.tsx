@@ -50,7 +50,11 @@ export default async function TokensPage() {
       <PageHeader title="API tokens">
         Tokens let the partner’s own systems (a website backend, a CMS, a loader) read the data through the portal’s API v1 at{' '}
         <code>/api/v1</code>, exactly as the Picks API answers, without the partner key: each only what its scope allows, within its own
-        rate and daily quota. {session.user.role === 'admin' ? 'Admins see every token.' : 'You see the tokens you made.'}
+        rate and daily quota. {session.user.role === 'admin' ? 'Admins see every token.' : 'You see the tokens you made.'} The{' '}
+        <PortalLink href="/developers" className={linkClass('underline')}>
+          API reference
+        </PortalLink>{' '}
+        describes every endpoint and tries requests with a token.
       </PageHeader>
       {!tokens.ok ? (
         <ErrorPanel error={tokens.error} retryHref="/tokens" />

@@ -622,6 +622,24 @@ test('consumer webhooks: the token’s owner or an admin, same-site, every wrong
   expect(output.join('\n')).not.toContain(made.body.secret);
 });
 
+test('a token tried on /developers answers from the page and, like every other, is in no log line', async ({ page }) => {
+  needPg();
+  const tried = await makeToken('Tried on /developers', { scope: { content: ['picks'], sports: ['Football'], leagues: [] } }, 'editor');
+  await signIn(page, 'editor', '/developers', A());
+  await page.getByLabel('Try requests with', { exact: true }).selectOption(tried.id);
+  await page.getByLabel('The token “Tried on /developers”').fill(tried.token);
+  await page.getByRole('button', { name: 'Use for requests' }).click();
+  const reference = page.getByTestId('api-reference');
+  await reference.getByText('/api/v1/picks', { exact: true }).first().click();
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/picks');
+  await reference.getByRole('button', { name: 'TRY', exact: true }).first().click();
+  const response = await answered;
+  const text = await response.text();
+  answers.push(text);
+  expect(response.status()).toBe(200);
+  expect(new Set((JSON.parse(text) as { data: { sport: string }[] }).data.map((p) => p.sport))).toEqual(new Set(['Football']));
+});
+
 test('neither the partner key nor a token is in any answer or log line', async () => {
   needPg();
   expect(answers.length).toBeGreaterThan(50);

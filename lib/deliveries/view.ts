@@ -7,6 +7,8 @@ import { emptyStreaks } from '../store/delivery-runs';
 import { describeSchedule, nextRuns } from './schedule';
 import { maskedWebhookUrl } from './targets';
 import { EMPTY_RUNS_ALERT, RESETTLED_DAYS } from '../vocabulary/deliveries';
+import type { deliveryViewSchema } from '../vocabulary/delivery-run';
+import type { z } from 'zod';
 
 export { EMPTY_RUNS_ALERT, RESETTLED_DAYS };
 
@@ -16,9 +18,9 @@ export { EMPTY_RUNS_ALERT, RESETTLED_DAYS };
  * A delivery as answers show it: no secret, the schedule in words, the next runs, the last run. A webhook
  * URL's path and query are a secret too: only the delivery's creator sees them.
  */
-export type DeliveryView = ReturnType<typeof deliveryView>;
+export type DeliveryView = z.infer<typeof deliveryViewSchema>;
 
-export function deliveryView(d: Delivery, last: Run | undefined, viewer: string, emptyInARow = 0) {
+export function deliveryView(d: Delivery, last: Run | undefined, viewer: string, emptyInARow = 0): DeliveryView {
   const destination =
     d.destination.type === 'webhook' && viewer !== d.createdBy
       ? { ...d.destination, url: maskedWebhookUrl(String(d.destination.url)) }

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
 import { deliverySchema } from '../deliveries/input';
-import { runsAnswerSchema } from '../vocabulary/delivery-run';
+import { deliveriesAnswerSchema, deliveryViewSchema, runsAnswerSchema } from '../vocabulary/delivery-run';
+import { tokenMadeSchema, tokensAnswerSchema, tokenViewSchema } from '../vocabulary/token-view';
 import { cadenceBody } from '../feed-health/responses';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesSchema } from '../vocabulary/preferences-schema';
 import { endpointChangeBody, endpointCreateBody } from '../webhooks/input';
+import {
+  attemptAnswerSchema,
+  attemptsAnswerSchema,
+  endpointSavedSchema,
+  endpointsAnswerSchema,
+  endpointViewSchema,
+  resendAnswerSchema,
+} from '../vocabulary/token-webhook';
 
 /**
  * Every operation of the portal's own HTTP API (docs/api.md), with the capability its route handler asks
@@ -87,11 +96,14 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/alerts/webhooks/{id}', 'alerts', 'One alert webhook'),
   op('patch', '/api/alerts/webhooks/{id}', 'alerts', 'Changes an alert webhook', { body: alertWebhookChangeBody }),
   op('delete', '/api/alerts/webhooks/{id}', 'alerts', 'Removes an alert webhook', { ok: [204] }),
-  op('get', '/api/deliveries', 'deliveries', 'Every delivery'),
-  op('post', '/api/deliveries', 'deliveries', 'Creates a delivery', { body: deliverySchema, ok: [201] }),
+  op('get', '/api/deliveries', 'deliveries', 'Every delivery', { answer: deliveriesAnswerSchema }),
+  op('post', '/api/deliveries', 'deliveries', 'Creates a delivery', { body: deliverySchema, ok: [201], answer: deliveryViewSchema }),
   op('get', '/api/deliveries/preview', 'deliveries', 'How many records a delivery’s filters match now', { query: `kind, ${FILTERS}` }),
-  op('get', '/api/deliveries/{id}', 'deliveries', 'One delivery'),
-  op('patch', '/api/deliveries/{id}', 'deliveries', 'Changes a delivery; pauses or resumes it', { body: partialDelivery }),
+  op('get', '/api/deliveries/{id}', 'deliveries', 'One delivery', { answer: deliveryViewSchema }),
+  op('patch', '/api/deliveries/{id}', 'deliveries', 'Changes a delivery; pauses or resumes it', {
+    body: partialDelivery,
+    answer: deliveryViewSchema,
+  }),
   op('delete', '/api/deliveries/{id}', 'deliveries', 'Removes a delivery and its run history', { ok: [204] }),
   op('post', '/api/deliveries/{id}/run', 'deliveries', 'Runs a delivery now', {
     ok: [202],
@@ -104,22 +116,33 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     file: 'export',
     query: 'format',
   }),
-  op('get', '/api/tokens', 'tokens', 'API tokens (admins: every one; editors: their own)'),
-  op('post', '/api/tokens', 'tokens', 'Makes an API token: its secret is in this answer only', { ok: [201] }),
+  op('get', '/api/tokens', 'tokens', 'API tokens (admins: every one; editors: their own)', { answer: tokensAnswerSchema }),
+  op('post', '/api/tokens', 'tokens', 'Makes an API token: its secret is in this answer only', { ok: [201], answer: tokenMadeSchema }),
   op('get', '/api/tokens/ceilings', 'tokens', 'The most an editor may give their own tokens'),
   op('put', '/api/tokens/ceilings', 'tokens', 'Sets the editors’ ceilings (admins)'),
-  op('get', '/api/tokens/{id}', 'tokens', 'One token'),
-  op('patch', '/api/tokens/{id}', 'tokens', 'Changes a token, or gives it to another owner (admins)'),
+  op('get', '/api/tokens/{id}', 'tokens', 'One token', { answer: tokenViewSchema }),
+  op('patch', '/api/tokens/{id}', 'tokens', 'Changes a token, or gives it to another owner (admins)', { answer: tokenViewSchema }),
   op('delete', '/api/tokens/{id}', 'tokens', 'Revokes a token', { ok: [204] }),
   op('get', '/api/tokens/{id}/usage', 'tokens', 'A token’s use, day by day'),
-  op('get', '/api/tokens/{id}/webhooks', 'tokens', 'A token’s consumer webhooks'),
-  op('post', '/api/tokens/{id}/webhooks', 'tokens', 'Adds a consumer webhook', { body: endpointCreateBody, ok: [201] }),
-  op('get', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'One consumer webhook'),
-  op('patch', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'Changes a consumer webhook', { body: endpointChangeBody }),
+  op('get', '/api/tokens/{id}/webhooks', 'tokens', 'A token’s consumer webhooks', { answer: endpointsAnswerSchema }),
+  op('post', '/api/tokens/{id}/webhooks', 'tokens', 'Adds a consumer webhook', {
+    body: endpointCreateBody,
+    ok: [201],
+    answer: endpointSavedSchema,
+  }),
+  op('get', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'One consumer webhook', { answer: endpointViewSchema }),
+  op('patch', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'Changes a consumer webhook', {
+    body: endpointChangeBody,
+    answer: endpointSavedSchema,
+  }),
   op('delete', '/api/tokens/{id}/webhooks/{webhookId}', 'tokens', 'Removes a consumer webhook', { ok: [204] }),
-  op('post', '/api/tokens/{id}/webhooks/{webhookId}/test', 'tokens', 'Sends a test event'),
+  op('post', '/api/tokens/{id}/webhooks/{webhookId}/test', 'tokens', 'Sends a test event', { answer: attemptAnswerSchema }),
   op('post', '/api/tokens/{id}/webhooks/{webhookId}/resend', 'tokens', 'Sends an event again, or every event after one', {
     ok: [200, 202],
+    answer: resendAnswerSchema,
   }),
-  op('get', '/api/tokens/{id}/webhooks/{webhookId}/attempts', 'tokens', 'A consumer webhook’s attempts', { query: 'before' }),
+  op('get', '/api/tokens/{id}/webhooks/{webhookId}/attempts', 'tokens', 'A consumer webhook’s attempts', {
+    query: 'before',
+    answer: attemptsAnswerSchema,
+  }),
 ];

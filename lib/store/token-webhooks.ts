@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { openAtRest, sealAtRest } from './at-rest';
 import type { Database } from './schema';
 import type { TokenWebhookAttemptsTable, TokenWebhooksTable } from './schema-tokens';
+import type { ATTEMPT_OUTCOMES, ATTEMPT_TRIGGERS } from '../vocabulary/token-webhook';
 
 /**
  * Consumer webhooks (lib/webhooks/): each endpoint's settings, its place in its token's stream and its state of
@@ -168,8 +169,8 @@ export async function releaseWebhook(db: Db, id: string, instance: string): Prom
     .execute();
 }
 
-export type AttemptTrigger = 'delivery' | 'resend' | 'test';
-export type AttemptOutcome = 'delivered' | 'failed' | 'gave up';
+export type AttemptTrigger = (typeof ATTEMPT_TRIGGERS)[number];
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export interface WebhookAttempt {
   id: string;

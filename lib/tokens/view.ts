@@ -1,34 +1,12 @@
-import type { ApiToken, DayUsage, UsageSummary } from '../store/tokens';
-import { describeScope, type TokenScope } from './scope';
+import type { ApiToken, UsageSummary } from '../store/tokens';
+import type { z } from 'zod';
+import type { TOKEN_STATES, tokenViewSchema } from '../vocabulary/token-view';
+import { describeScope } from './scope';
 
 /** A token as the API and pages show it: never its secret, only the first characters that tell it apart. */
 
-/** suspended: live, but its owner may not act now (removed, disabled, demoted); `suspended` says why. */
-export type TokenState = 'active' | 'expired' | 'revoked' | 'suspended';
-
-export interface TokenView {
-  id: string;
-  name: string;
-  owner: string;
-  prefix: string;
-  scope: TokenScope;
-  scopeText: string;
-  state: TokenState;
-  /** Why a live token does not work now ("owner disabled"), or null. */
-  suspended: string | null;
-  expiresAt: string;
-  ratePerMinute: number;
-  dailyRecords: number;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  revokedAt: string | null;
-  revokedBy: string | null;
-  /** Today's use (UTC), or null before the first request of the day. */
-  today: Omit<DayUsage, 'day' | 'lastMs'> | null;
-  lastUsedAt: string | null;
-  lastAddress: string | null;
-}
+export type TokenState = (typeof TOKEN_STATES)[number];
+export type TokenView = z.infer<typeof tokenViewSchema>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

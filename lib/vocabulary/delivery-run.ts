@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECORD_FORMATS } from './formats';
 
 /**
  * A delivery's run as the store reads it (lib/store/delivery-runs.ts: `Run` is this type) and as
@@ -37,3 +38,43 @@ export const runSchema = z.strictObject({
 export const runsAnswerSchema = z
   .strictObject({ data: z.array(runSchema.extend({ empty: z.boolean().meta({ description: 'Complete with 0 records.' }) })) })
   .meta({ id: 'DeliveryRuns' });
+
+/**
+ * A delivery as GET/POST/PATCH /api/deliveries answer it (lib/deliveries/view.ts: `DeliveryView` is this type): no
+ * secret, the schedule in words, the next runs, the last run.
+ */
+export const deliveryViewSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(['picks', 'results', 'changes']),
+    format: z.enum(RECORD_FORMATS),
+    filters: z.record(z.string(), z.string()),
+    schedule: z.string().meta({ description: 'Five cron fields, in UTC.' }),
+    scheduleInWords: z.string(),
+    nextRuns: z.array(z.string()).meta({ description: 'The next three runs (none while paused).' }),
+    destination: z
+      .looseObject({
+        type: z.enum(['directory', 'sftp', 'webhook', 's3', 'postgres']),
+        secret: z.enum(['set', 'not set']).optional(),
+      })
+      .meta({
+        description:
+          'The destination as entered, without its password, key or secret (`secret` says whether one is set); a webhook URL’s path and query are shown to its creator only.',
+      }),
+    hostKey: z.string().nullable().meta({ description: 'The SFTP server’s pinned host key fingerprint.' }),
+    encryptedTo: z.string().nullable().meta({ description: 'The fingerprint of the OpenPGP key files are encrypted to; null: in clear.' }),
+    corrections: z.boolean(),
+    paused: z.boolean(),
+    pauseReason: z.string().nullable(),
+    failuresInARow: z.int(),
+    emptyRunsInARow: z.int().meta({ description: 'The latest finished runs that delivered 0 records, in a row.' }),
+    deliversNothing: z.boolean(),
+    lastRun: runSchema.nullable(),
+    createdBy: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Delivery' });
+
+export const deliveriesAnswerSchema = z.strictObject({ data: z.array(deliveryViewSchema) }).meta({ id: 'Deliveries' });

@@ -10,45 +10,16 @@ import type { Database } from '../store/schema';
 import type { ApiToken } from '../store/tokens';
 import { tokenWebhooks, webhookAttempts, type TokenWebhook, type WebhookAttempt } from '../store/token-webhooks';
 import { tokenPause } from './worker';
+import type { z } from 'zod';
+import type { attemptViewSchema, endpointViewSchema } from '../vocabulary/token-webhook';
 
 /** A consumer webhook as its token's page and the API show it: the URL masked, the secret never; its state in words. */
 
 export const ATTEMPTS_SHOWN = 20;
 
-export type EndpointState = 'delivering' | 'failing' | 'disabled' | 'paused';
-
-export interface AttemptView {
-  id: string;
-  messageId: string;
-  seq: number | null;
-  type: string;
-  trigger: WebhookAttempt['trigger'];
-  outcome: WebhookAttempt['outcome'];
-  code: number | null;
-  problem: string | null;
-  at: string;
-  durationMs: number;
-}
-
-export interface EndpointView {
-  id: string;
-  tokenId: string;
-  url: string;
-  kinds: string[];
-  state: EndpointState;
-  /** Why it is failing, disabled or paused (null when delivering). */
-  why: string | null;
-  /** The last event it was given (or passed over): it receives what comes after. */
-  deliveredUpTo: number;
-  /** Events of the portal's feed after that number (of any scope: an upper bound of what it is owed). */
-  behind: number;
-  failingSince: string | null;
-  nextAttemptAt: string | null;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-  attempts: AttemptView[];
-}
+export type EndpointView = z.infer<typeof endpointViewSchema>;
+export type EndpointState = EndpointView['state'];
+export type AttemptView = z.infer<typeof attemptViewSchema>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { E2E } from './ports';
+import { watchAnswers } from './support/described';
 
 export const USERS = {
   viewer: { email: 'viewer@demo.picks.test', password: 'demo-viewer-pass' },
@@ -57,7 +58,7 @@ export async function snapshot(page: Page, name: string) {
   await page.screenshot({ path: `tests/e2e/__screenshots__/${name}.png`, fullPage: true });
 }
 
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{ consoleErrors: string[]; describedAnswers: void }>({
   // Every page error or console error fails the test that caused it.
   consoleErrors: [
     async ({ page }, use) => {
@@ -68,6 +69,15 @@ export const test = base.extend<{ consoleErrors: string[] }>({
       });
       await use(errors);
       expect(errors, 'console and page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+  // Every answer a page gets from the portal's API is one its OpenAPI documents describe (status and body).
+  describedAnswers: [
+    async ({ page }, use) => {
+      const problems = watchAnswers(page);
+      await use();
+      expect(await problems(), 'answers the OpenAPI documents do not describe').toEqual([]);
     },
     { auto: true },
   ],

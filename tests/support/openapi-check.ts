@@ -45,6 +45,11 @@ export function answerChecker(document: object): (method: string, url: string, s
     // Ajv compiles a reference once and keeps it.
     const validate = ajv.getSchema(ref)!;
     if (validate(body)) return null;
-    return `${method} ${pathname} ${status}: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
+    // Each problem where it is, naming a field the document does not (Ajv's own text leaves its name out).
+    const problems = (validate.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || '(the body)'} ${e.message}${e.keyword === 'additionalProperties' ? `: ${String(e.params.additionalProperty)}` : ''}`,
+    );
+    return `${method} ${pathname} ${status}: ${problems.join('; ')}`;
   }
 }

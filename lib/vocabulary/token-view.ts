@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { tokenScopeSchema } from './tokens';
+
+/**
+ * An API token as the portal's API answers it (lib/tokens/view.ts: `TokenView` is this type) — never its secret,
+ * only the first characters that tell it apart — and the answers of /api/tokens built from it. The portal API's
+ * OpenAPI document is made from the same schemas (lib/openapi/portal-operations.ts).
+ */
+
+/** suspended: live, but its owner may not act now (removed, disabled, demoted); `suspended` says why. */
+export const TOKEN_STATES = ['active', 'expired', 'revoked', 'suspended'] as const;
+
+export const tokenViewSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    owner: z.string(),
+    prefix: z.string().meta({ description: 'The first 10 characters of the token.' }),
+    scope: tokenScopeSchema,
+    scopeText: z.string(),
+    state: z.enum(TOKEN_STATES),
+    suspended: z.string().nullable().meta({ description: 'Why a live token does not work now ("owner disabled"), or null.' }),
+    expiresAt: z.string(),
+    ratePerMinute: z.int(),
+    dailyRecords: z.int(),
+    createdAt: z.string(),
+    createdBy: z.string(),
+    updatedAt: z.string(),
+    revokedAt: z.string().nullable(),
+    revokedBy: z.string().nullable(),
+    today: z
+      .strictObject({
+        requests: z.int(),
+        records: z.int(),
+        bytes: z.int(),
+        clientErrors: z.int(),
+        throttled: z.int(),
+        lastAddress: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ description: 'Today’s use (UTC), or null before the first request of the day.' }),
+    lastUsedAt: z.string().nullable(),
+    lastAddress: z.string().nullable(),
+  })
+  .meta({ id: 'Token' });
+
+export const tokensAnswerSchema = z.strictObject({ data: z.array(tokenViewSchema) }).meta({ id: 'Tokens' });
+
+export const tokenMadeSchema = tokenViewSchema
+  .extend({ token: z.string().meta({ description: 'The token itself: in this answer only.' }) })
+  .meta({ id: 'TokenMade' });

@@ -88,6 +88,7 @@ export const ERROR_KINDS = {
   RECONCILE_NOT_READY: { status: 409, title: 'Not ready to reconcile', message: 'This file cannot be reconciled yet.' },
   INVALID_TOKEN: { status: 400, title: 'The token is not valid', message: 'The token settings are not valid.' },
   INVALID_CHECK: { status: 400, title: 'Nothing to check', message: 'Give a file and its signature (JWS).' },
+  INVALID_TRY: { status: 400, title: 'The request to try is not valid', message: 'Give the path of an API v1 endpoint and its query.' },
   CHECK_BUSY: { status: 429, title: 'A check is running', message: 'Another file is being checked. Try again when it has ended.' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request is too large', message: 'The request body is too large.' },
   DELIVERY_NOT_READY: { status: 503, title: 'Deliveries cannot run yet', message: 'Deliveries cannot run yet.' },

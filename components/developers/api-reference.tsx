@@ -1,16 +1,17 @@
 'use client';
 
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cardClass } from '@/components/ui/card';
 import { SelectField, TextField } from '@/components/ui/field';
 import type { Theme } from '@/lib/theme';
-import { RapiDoc } from './rapi-doc';
+import { RapiDoc, type TriedRequest } from './rapi-doc';
 
 /**
- * The reference and what its requests are tried with: one of the person's own tokens (its secret pasted, checked
- * against the first characters the portal knows: the portal keeps only a hash) or any token pasted. The token is in
- * this component's memory only — never in storage, a cookie or a URL — and "Forget it" or leaving the page drops it.
+ * The reference and what its requests are tried with: one of the person's own tokens — the portal keeps only a hash
+ * of it, so Try asks API v1 through /api/developers/try/<id>, which acts as that token for its signed-in owner — or
+ * any token pasted, sent as `Authorization: Bearer` to /api/v1 itself. A pasted token is in this component's memory
+ * only — never in storage, a cookie or a URL — and "Forget it" or leaving the page drops it.
  */
 
 export interface OwnToken {
@@ -23,24 +24,32 @@ export interface OwnToken {
 const FORMAT = /^pvt_[A-Za-z0-9_-]{43}$/;
 const PASTED = '';
 
+/** Sends a request shown for API v1 through the portal's Try route, as the person's own token `id`. */
+function throughPortal(id: string) {
+  return (request: TriedRequest) => {
+    const asked = new URL(request.url, window.location.href);
+    request.url = `/api/developers/try/${encodeURIComponent(id)}?url=${encodeURIComponent(`${asked.pathname}${asked.search}`)}`;
+    request.headers.delete('Authorization');
+    request.headers.set('X-Portal-Try', '1');
+    request.credentials = 'same-origin';
+  };
+}
+
 export function ApiReference({ tokens, portalApi, theme }: { tokens: OwnToken[]; portalApi: boolean; theme: Theme }) {
   const [doc, setDoc] = useState<'v1' | 'portal'>('v1');
   const [chosen, setChosen] = useState(tokens[0]?.id ?? PASTED);
   const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
-  const [using, setUsing] = useState<{ token: string; who: string } | null>(null);
+  const [pasted, setPasted] = useState<string | null>(null);
   const own = tokens.find((t) => t.id === chosen);
+  const beforeTry = useCallback((request: TriedRequest) => (own ? throughPortal(own.id)(request) : undefined), [own]);
 
   function use(event: React.FormEvent) {
     event.preventDefault();
     const secret = typed.trim();
     if (!FORMAT.test(secret)) return setProblem('The token is pvt_ followed by 43 letters, digits, - or _: paste the whole of it.');
-    if (own && !secret.startsWith(own.prefix))
-      return setProblem(
-        `That is not the token “${own.name}”: its token begins ${own.prefix}…. Choose the token it is, or “a token I paste”.`,
-      );
     setProblem(undefined);
-    setUsing({ token: secret, who: own ? `your token “${own.name}” (may read ${own.scope})` : 'the token you pasted' });
+    setPasted(secret);
     setTyped('');
   }
 
@@ -75,29 +84,33 @@ export function ApiReference({ tokens, portalApi, theme }: { tokens: OwnToken[];
               { value: PASTED, label: 'a token I paste' },
             ]}
           />
-          <TextField
-            label={own ? `The token “${own.name}”` : 'The token'}
-            name="secret"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            error={problem}
-            placeholder={own ? `${own.prefix}…` : 'pvt_…'}
-          />
-          <div className="flex items-end gap-2">
-            <Button type="submit" tone="primary">
-              Use for requests
-            </Button>
-            {using ? <Button onClick={() => setUsing(null)}>Forget it</Button> : null}
-          </div>
+          {own ? null : (
+            <>
+              <TextField
+                label="The token"
+                name="secret"
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                value={typed}
+                onChange={(e) => setTyped(e.target.value)}
+                error={problem}
+                placeholder="pvt_…"
+              />
+              <div className="flex items-end gap-2">
+                <Button type="submit" tone="primary">
+                  Use for requests
+                </Button>
+                {pasted ? <Button onClick={() => setPasted(null)}>Forget it</Button> : null}
+              </div>
+            </>
+          )}
           <p className="text-sm text-slate-600 sm:col-span-3" data-testid="try-with" aria-live="polite">
-            {using
-              ? `“Try” sends ${using.who}, held in this page only: leaving the page forgets it.`
-              : tokens.length
-                ? 'The portal keeps only a hash of each token: paste the one you chose to try requests with it. Nothing you paste is stored.'
-                : 'Make a token on the Tokens page, then paste it here to try requests with it. Nothing you paste is stored.'}
+            {own
+              ? `“Try” asks API v1 as your token “${own.name}” (may read ${own.scope}), counted to its use and limits. The portal sends it for you: its secret is not needed here.`
+              : pasted
+                ? '“Try” sends the token you pasted, held in this page only: leaving the page forgets it.'
+                : 'Paste a token to try requests with it. Nothing you paste is stored.'}
           </p>
         </form>
       ) : (
@@ -110,8 +123,9 @@ export function ApiReference({ tokens, portalApi, theme }: { tokens: OwnToken[];
           key={doc}
           specUrl={doc === 'v1' ? '/api/v1/openapi.json' : '/api/openapi.json'}
           theme={theme}
-          bearer={doc === 'v1' ? (using?.token ?? null) : null}
+          bearer={doc !== 'v1' ? null : own ? `${own.prefix}...` : pasted}
           credentials={doc === 'v1' ? 'omit' : 'same-origin'}
+          beforeTry={doc === 'v1' ? beforeTry : undefined}
         />
       </div>
     </div>

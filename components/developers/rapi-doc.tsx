@@ -51,18 +51,28 @@ function useDark(theme: Theme): boolean {
   return theme === 'dark' || (theme === 'system' && system);
 }
 
+/** What RapiDoc is about to send, and may be changed (its before-try event's `detail.request`). */
+export interface TriedRequest {
+  url: string;
+  headers: Headers;
+  credentials?: RequestCredentials;
+}
+
 export function RapiDoc({
   specUrl,
   theme,
   bearer,
   credentials,
+  beforeTry,
 }: {
   specUrl: string;
   theme: Theme;
-  /** The token requests are tried with (API v1), or null. */
+  /** The token requests show and are tried with (API v1), or null. */
   bearer: string | null;
   /** Whether tried requests carry the session cookie (the portal's API) or nothing else (API v1 refuses one). */
   credentials: 'omit' | 'same-origin';
+  /** Changes a request just before it is sent (RapiDoc's before-try): where it goes and what it carries. */
+  beforeTry?: (request: TriedRequest) => void;
 }) {
   const [ready, setReady] = useState(false);
   const [loaded, setLoaded] = useState(false);
@@ -84,6 +94,14 @@ export function RapiDoc({
     doc.addEventListener('spec-loaded', done);
     return () => doc.removeEventListener('spec-loaded', done);
   }, [ready]);
+
+  useEffect(() => {
+    const doc = element.current;
+    if (!doc || !beforeTry) return;
+    const change = (event: Event) => beforeTry((event as CustomEvent<{ request: TriedRequest }>).detail.request);
+    doc.addEventListener('before-try', change);
+    return () => doc.removeEventListener('before-try', change);
+  }, [ready, beforeTry]);
 
   useEffect(() => {
     const doc = element.current;

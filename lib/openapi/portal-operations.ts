@@ -39,6 +39,8 @@ export interface PortalOperation {
   answer?: z.ZodType;
   /** Refusals of this operation alone, by status. */
   also?: Record<string, string>;
+  /** Answers what API v1 answers (the reference's Try): every status, in API v1's body. */
+  relaysV1?: boolean;
   /** Query parameters, in words (each is checked by the one parser the pages use; a wrong one is a 400 naming it). */
   query?: string;
 }
@@ -115,6 +117,10 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/deliveries/{id}/runs/{runId}/corrections', 'deliveries', 'A run’s records that changed since, as a file', {
     file: 'export',
     query: 'format',
+  }),
+  op('get', '/api/developers/try/{tokenId}', 'tokens', 'API v1 as one of the signed-in person’s own tokens (the reference’s Try)', {
+    query: 'url (the API v1 path and query to ask, such as /api/v1/picks?limit=5); the header X-Portal-Try: 1 is required',
+    relaysV1: true,
   }),
   op('get', '/api/tokens', 'tokens', 'API tokens (admins: every one; editors: their own)', { answer: tokensAnswerSchema }),
   op('post', '/api/tokens', 'tokens', 'Makes an API token: its secret is in this answer only', { ok: [201], answer: tokenMadeSchema }),

@@ -23,7 +23,23 @@ const FILES = {
 } as const;
 const anyJson = z.looseObject({}).meta({ description: 'As docs/api.md describes for this call.' });
 
+/** A relay of API v1 answers whatever status API v1 gives, in API v1's body (its own document describes them). */
+const relayed = z
+  .looseObject({})
+  .meta({ description: 'API v1’s answer, as /api/v1 gives it to the token (GET /api/v1/openapi.json), or a PortalError.' });
+
 function responses(o: PortalOperation): ZodOpenApiResponsesObject {
+  if (o.relaysV1) {
+    const content = { 'application/json': { schema: relayed } };
+    return {
+      '4XX': {
+        description:
+          'API v1’s refusal (its error body), or the portal’s (PortalError): no session, not the person’s token, not from the page.',
+        content,
+      },
+      default: { description: 'API v1’s answer for the token.', content },
+    };
+  }
   const out: ZodOpenApiResponsesObject = {};
   for (const status of o.ok ?? [200])
     out[String(status) as '200'] =

@@ -2,7 +2,7 @@ import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { mayAct } from '../auth/principal';
 import { getStore } from '../store';
-import { tokenByHash, type ApiToken } from '../store/tokens';
+import { getToken, tokenByHash, type ApiToken } from '../store/tokens';
 import { processSlot } from '../process-state';
 import { V1Error } from './v1-errors';
 
@@ -61,11 +61,24 @@ export async function authenticate(authorization: string | null, hasCookie: bool
     if (known.size >= CACHE_MAX) known.clear();
     known.set(hash, entry);
   }
-  const token = entry.token;
+  return stillLive(entry.token, now);
+}
+
+/** The token, when it may act now: not revoked, not expired, and its owner may hold tokens; 401 otherwise. */
+async function stillLive(token: ApiToken | null, now: number): Promise<ApiToken> {
   if (!token || token.revokedMs !== null) throw unauthorized('Missing or invalid credentials.');
   if (token.expiresMs <= now) throw unauthorized('This token has expired.');
   // A token acts for its owner: a removed, disabled or demoted owner stops it (lib/auth/principal.ts).
   const owner = await mayAct(tokenPrincipal(token), 'tokens', now);
   if (!owner.ok) throw unauthorized(`This token is suspended: ${owner.reason}. An admin can give it to another owner.`);
   return token;
+}
+
+/**
+ * The token a signed-in owner tries on /developers (lib/tokens/try.ts checked the session and that the token is
+ * theirs): read afresh from the store, and held to the same rule as a token presented in Authorization.
+ */
+export async function triedToken(id: string, now = Date.now()): Promise<ApiToken> {
+  const { db } = await getStore();
+  return stillLive((await getToken(db, id)) ?? null, now);
 }

@@ -6,6 +6,8 @@ export interface V1Request {
   header(name: string): string | null;
   signal?: AbortSignal;
   address: string | null;
+  /** Set only by lib/tokens/try.ts: the id of the token its signed-in owner tries on /developers (no Authorization then). */
+  tried?: string;
 }
 
 /** An answer, written by whichever server received the request. */

@@ -5,7 +5,7 @@ import { currentRequestId } from '../log/request';
 import { picksApi } from '../picks-api';
 import { getRecentHealth, getRecentLicence } from '../picks-api/portal';
 import type { ApiToken } from '../store/tokens';
-import { authenticate } from './access';
+import { authenticate, triedToken } from './access';
 import { reserveRecords, takeRequest } from './limits';
 import { listAnswer } from './v1-list';
 import { inScope, projectRecord, withheldFields, type Content } from './scope';
@@ -45,7 +45,9 @@ async function answer(request: V1Request, work: (call: Call) => Promise<Answer>)
   let result: V1Result;
   let records = 0;
   try {
-    token = await authenticate(request.header('authorization'), request.header('cookie') !== null);
+    token = request.tried
+      ? await triedToken(request.tried)
+      : await authenticate(request.header('authorization'), request.header('cookie') !== null);
     await takeRequest(token);
     const done = await work({ request, token, requestId });
     records = done.records;

@@ -45,7 +45,12 @@ export const endpointViewSchema = z
 
 /** What adding or changing one answers: the secret when this request set one (shown this once). */
 export const endpointSavedSchema = endpointViewSchema
-  .extend({ secret: z.string().optional().meta({ description: 'The signing secret (`whsec_…`), when this request set it: shown once.' }) })
+  .extend({
+    secret: z
+      .string()
+      .nullable()
+      .meta({ description: 'The signing secret (`whsec_…`) when the portal made it in this request (shown once); else null.' }),
+  })
   .meta({ id: 'WebhookSaved' });
 
 export const endpointsAnswerSchema = z.strictObject({ data: z.array(endpointViewSchema) }).meta({ id: 'Webhooks' });

@@ -23,7 +23,7 @@ import {
 import { visibleToken } from '../tokens/read';
 import { checkEndpoint, invalidEndpoint, newEndpoint, openEndpointSecret } from './input';
 import { attemptOf, eventMessage, sendMessage, testMessage, type Message } from './send';
-import { attemptView, ATTEMPTS_SHOWN, endpointView, endpointViews } from './view';
+import { attemptView, ATTEMPTS_SHOWN, endpointView, endpointViews, type EndpointSaved } from './view';
 import { tokenPause } from './worker';
 
 /**
@@ -99,7 +99,7 @@ export async function endpointsResponse(request: Request, user: User, tokenId: s
   const hook = newEndpoint(id, token.id, checked, user.email, await fromStore(lastEventSeq));
   await fromStore((db) => insertTokenWebhook(db, hook));
   await audit(user, 'add', token, hook);
-  return json({ ...endpointView(hook, [], hook.cursor, null), secret: checked.shownSecret }, 201);
+  return json({ ...endpointView(hook, [], hook.cursor, null), secret: checked.shownSecret } satisfies EndpointSaved, 201);
 }
 
 export async function endpointResponse(request: Request, user: User, tokenId: string, id: string): Promise<Response> {
@@ -126,7 +126,11 @@ export async function endpointResponse(request: Request, user: User, tokenId: st
   };
   await fromStore((db) => saveTokenWebhook(db, changed));
   await audit(user, 'change', token, changed, { state: changed.disabledMs === null ? 'enabled' : 'disabled' });
-  return json({ ...(await fromStore(async (db) => endpointView(changed, [], await lastEventSeq(db), null))), secret: checked.shownSecret });
+  const saved: EndpointSaved = {
+    ...(await fromStore(async (db) => endpointView(changed, [], await lastEventSeq(db), null))),
+    secret: checked.shownSecret,
+  };
+  return json(saved);
 }
 
 /** Sends one message now, outside the endpoint's order, and logs it: a test, or one event sent again. */

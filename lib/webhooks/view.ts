@@ -11,7 +11,7 @@ import type { ApiToken } from '../store/tokens';
 import { tokenWebhooks, webhookAttempts, type TokenWebhook, type WebhookAttempt } from '../store/token-webhooks';
 import { tokenPause } from './worker';
 import type { z } from 'zod';
-import type { attemptViewSchema, endpointViewSchema } from '../vocabulary/token-webhook';
+import type { attemptViewSchema, endpointSavedSchema, endpointViewSchema } from '../vocabulary/token-webhook';
 
 /** A consumer webhook as its token's page and the API show it: the URL masked, the secret never; its state in words. */
 
@@ -20,6 +20,7 @@ export const ATTEMPTS_SHOWN = 20;
 export type EndpointView = z.infer<typeof endpointViewSchema>;
 export type EndpointState = EndpointView['state'];
 export type AttemptView = z.infer<typeof attemptViewSchema>;
+export type EndpointSaved = z.infer<typeof endpointSavedSchema>;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

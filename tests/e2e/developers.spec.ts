@@ -57,42 +57,110 @@ test('the reference at 1440 and 390 px, light and dark: whole, axe-clean, no sid
     }
 });
 
-test('“Try” with one’s own token returns its records; the token is kept nowhere and sent without a cookie', async ({ page, context }) => {
+/** Opens GET /api/v1/picks in the reference, presses Try, and returns what was sent and what came back. */
+async function tryPicks(page: Page) {
+  const doc = reference(page);
+  await doc.getByText('/api/v1/picks', { exact: true }).first().click();
+  const asked = (url: string) => /^\/api\/(v1\/picks|developers\/try\/)/.test(new URL(url).pathname);
+  const sent = page.waitForRequest((r) => asked(r.url()));
+  const answered = page.waitForResponse((r) => asked(r.url()));
+  await doc.getByRole('button', { name: 'TRY', exact: true }).first().click();
+  const response = await answered;
+  const body = (await response.json()) as { data: { id: string; sport: string }[] };
+  // The answer is shown in the reference.
+  await expect(doc.getByText(body.data[0]!.id).first()).toBeVisible();
+  return { request: await sent, response, body };
+}
+
+test('“Try” with one’s own token, chosen: API v1 answers as that token through the portal, no secret on the page', async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, 'editor', '/developers');
   const tennis = await makeToken(page, ['Tennis']);
   await page.goto('/developers');
   await page.getByLabel('Try requests with', { exact: true }).selectOption(tennis.id);
-  // The wrong token for the one chosen is refused in words, before anything is sent.
-  await page.getByLabel(`The token “${tennis.name}”`).fill(`pvt_${'x'.repeat(43)}`);
-  await page.getByRole('button', { name: 'Use for requests' }).click();
-  await expect(page.getByText(`That is not the token “${tennis.name}”`)).toBeVisible();
-  await page.getByLabel(`The token “${tennis.name}”`).fill(tennis.token);
-  await page.getByRole('button', { name: 'Use for requests' }).click();
-  await expect(page.getByTestId('try-with')).toContainText(`your token “${tennis.name}” (may read`);
-  await expect(page.getByLabel(`The token “${tennis.name}”`)).toHaveValue('');
+  await expect(page.getByTestId('try-with')).toContainText(`as your token “${tennis.name}” (may read picks; Tennis)`);
+  await expect(page.getByLabel('The token', { exact: true })).toHaveCount(0);
+  const { request, response, body } = await tryPicks(page);
+  const url = new URL(request.url());
+  expect(url.pathname).toBe(`/api/developers/try/${tennis.id}`);
+  expect(url.searchParams.get('url')).toBe('/api/v1/picks');
+  const headers = await request.allHeaders();
+  expect(headers).not.toHaveProperty('authorization');
+  expect(headers['x-portal-try']).toBe('1');
+  expect(response.status()).toBe(200);
+  expect(body.data.length).toBeGreaterThan(0);
+  expect(new Set(body.data.map((p) => p.sport))).toEqual(new Set(['Tennis']));
+  // Counted to the token's use like any of its requests.
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/tokens/${tennis.id}`)).json()) as { today: { requests: number } | null }).today?.requests ??
+        0,
+    )
+    .toBeGreaterThan(0);
+  expect(await page.content()).not.toContain(tennis.token.slice(10));
+});
 
-  const doc = reference(page);
-  await doc.getByText('/api/v1/picks', { exact: true }).first().click();
-  const sent = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/picks');
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/picks');
-  await doc.getByRole('button', { name: 'TRY', exact: true }).first().click();
-  const request = await sent;
-  const response = await answered;
+test('“Try” with a pasted token sends it to /api/v1 alone, without the cookie; it is kept nowhere', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'editor', '/developers');
+  const tennis = await makeToken(page, ['Tennis']);
+  await page.goto('/developers');
+  await page.getByLabel('Try requests with', { exact: true }).selectOption('');
+  await page.getByLabel('The token', { exact: true }).fill('pvt_short');
+  await page.getByRole('button', { name: 'Use for requests' }).click();
+  await expect(page.getByText('The token is pvt_ followed by 43 letters')).toBeVisible();
+  await page.getByLabel('The token', { exact: true }).fill(tennis.token);
+  await page.getByRole('button', { name: 'Use for requests' }).click();
+  await expect(page.getByTestId('try-with')).toContainText('sends the token you pasted');
+  await expect(page.getByLabel('The token', { exact: true })).toHaveValue('');
+  const { request, response, body } = await tryPicks(page);
+  expect(new URL(request.url()).pathname).toBe('/api/v1/picks');
   expect(request.headers()['authorization']).toBe(`Bearer ${tennis.token}`);
   expect(await request.allHeaders()).not.toHaveProperty('cookie');
   expect(response.status()).toBe(200);
-  const body = (await response.json()) as { data: { id: string; sport: string }[] };
-  expect(body.data.length).toBeGreaterThan(0);
   expect(new Set(body.data.map((p) => p.sport))).toEqual(new Set(['Tennis']));
-  await expect(doc.getByText(body.data[0]!.id).first()).toBeVisible();
-
   // Nowhere kept: not in either storage, a cookie or the address.
   const kept = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href);
   expect(kept).not.toContain(tennis.token);
   expect(JSON.stringify(await context.cookies())).not.toContain(tennis.token);
   await page.getByRole('button', { name: 'Forget it' }).click();
-  await expect(page.getByTestId('try-with')).not.toContainText(tennis.name);
+  await expect(page.getByTestId('try-with')).toContainText('Paste a token');
+});
+
+test('the Try route acts only as the signed-in person’s own live token, only for the page, only on API v1', async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  await signIn(page, 'editor', '/developers');
+  const mine = await makeToken(page, ['Tennis']);
+  const admin = await browser.newPage();
+  await signIn(admin, 'admin', '/developers');
+  const theirs = await makeToken(admin, ['Football']);
+  const tryAs = (p: Page, id: string, url: string, headers: Record<string, string> = { 'x-portal-try': '1' }) =>
+    p.request.get(`/api/developers/try/${id}?url=${encodeURIComponent(url)}`, { headers });
+  const error = async (res: Awaited<ReturnType<typeof tryAs>>) => ({
+    status: res.status(),
+    ...((await res.json()) as { error: object }).error,
+  });
+
+  expect((await tryAs(page, mine.id, '/api/v1/me')).status()).toBe(200);
+  // Another person's token, either way round (admins included: it is not theirs to act as).
+  expect(await error(await tryAs(page, theirs.id, '/api/v1/me'))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  expect(await error(await tryAs(admin, mine.id, '/api/v1/me'))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  // Not from the page (a link or a form elsewhere cannot set the header); not from another site.
+  expect(await error(await tryAs(page, mine.id, '/api/v1/me', {}))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+  expect((await tryAs(page, mine.id, '/api/v1/me', { 'x-portal-try': '1', 'sec-fetch-site': 'cross-site' })).status()).toBe(403);
+  // Only API v1's endpoints.
+  for (const url of ['/api/tokens', '/api/v1/../tokens', 'http://127.0.0.1:9/api/v1/me', '/api/v1/nothing'])
+    expect(await error(await tryAs(page, mine.id, url)), url).toMatchObject({
+      status: 400,
+      code: 'INVALID_TRY',
+      details: { url: expect.stringContaining('API v1 endpoint') },
+    });
+  // A revoked token stops here as it does in Authorization.
+  const origin = new URL(page.url()).origin;
+  expect((await page.request.delete(`/api/tokens/${mine.id}`, { headers: { origin } })).status()).toBe(204);
+  expect(await error(await tryAs(page, mine.id, '/api/v1/me'))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  await admin.close();
 });
 
 test('admins also get the portal’s own API; a role without tokens is refused the page', async ({ page, browser }) => {

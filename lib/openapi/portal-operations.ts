@@ -5,7 +5,8 @@ import { deliveriesAnswerSchema, deliveryViewSchema, runsAnswerSchema } from '..
 import { tokenMadeSchema, tokensAnswerSchema, tokenViewSchema } from '../vocabulary/token-view';
 import { cadenceBody } from '../feed-health/responses';
 import type { Capability } from '../vocabulary/roles';
-import { preferencesSchema } from '../vocabulary/preferences-schema';
+import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
+import { recordsCountSchema, summaryAnswerSchema } from '../records/answers';
 import { endpointChangeBody, endpointCreateBody } from '../webhooks/input';
 import {
   attemptAnswerSchema,
@@ -76,16 +77,19 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     query: 'asOf, or from and to (moments); sport, league, status, result; format',
   }),
   op('get', '/api/picks/{id}/history', 'browse', 'One record’s versions'),
-  op('get', '/api/records/count', 'browse', 'How many records the filters match', { query: FILTERS }),
-  op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS }),
+  op('get', '/api/records/count', 'browse', 'How many records the filters match', { query: FILTERS, answer: recordsCountSchema }),
+  op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS, answer: summaryAnswerSchema }),
   op('get', '/api/changes', 'export', 'The change feed as a file', { file: 'export', query: 'kind, sport, league, since, until, format' }),
   op('post', '/api/changes/poll', 'poll', 'Polls the upstream now', { ok: [202] }),
   op('get', '/api/coverage', 'coverage', 'Licensed scope against delivered data', { query: 'sport, league, from, to, format' }),
   op('get', '/api/feed-health', 'browse', 'Each sport’s feed health'),
   op('get', '/api/feed-health/cadences', 'browse', 'Each sport’s expected cadence'),
   op('put', '/api/feed-health/cadences', 'poll', 'Sets sports’ expected cadences', { body: cadenceBody }),
-  op('get', '/api/preferences', 'browse', 'The signed-in person’s preferences'),
-  op('put', '/api/preferences', 'browse', 'Changes the signed-in person’s preferences', { body: preferencesSchema }),
+  op('get', '/api/preferences', 'browse', 'The signed-in person’s preferences', { answer: preferencesAnswerSchema }),
+  op('put', '/api/preferences', 'browse', 'Changes the signed-in person’s preferences', {
+    body: preferencesSchema,
+    answer: preferencesAnswerSchema,
+  }),
   op('get', '/api/audit', 'audit', 'The audit trail', { query: 'actor, action, outcome, from, to, before, format' }),
   op('get', '/api/audit/checkpoints', 'audit', 'The audit trail’s signed checkpoints'),
   op('get', '/api/alerts', 'alerts', 'Alerts raised'),

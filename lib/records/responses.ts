@@ -3,6 +3,8 @@ import { AppError, toAppError } from '../errors';
 import { parseFilters, type FilterKind } from '../filters';
 import { claimWalkSlot } from '../walk-slots';
 import { countRecords, summariseRecords } from './summarise';
+import type { z } from 'zod';
+import type { recordsCountSchema, summaryAnswerSchema } from './answers';
 
 /**
  * GET /api/records/count?kind=picks|results&<filters>: how many records the filters match (the API states
@@ -19,7 +21,8 @@ export async function countResponse(request: Request, user: string): Promise<Res
     const release = await claimWalkSlot(user);
     try {
       const { records, countedAt } = await countRecords(kind, parsed.filters);
-      return Response.json({ kind, records, countedAt }, { headers: { 'Cache-Control': 'private, no-store' } });
+      const answer: z.infer<typeof recordsCountSchema> = { kind, records, countedAt };
+      return Response.json(answer, { headers: { 'Cache-Control': 'private, no-store' } });
     } finally {
       release();
     }
@@ -39,7 +42,8 @@ export async function summaryResponse(request: Request): Promise<Response> {
     const parsed = parseFilters(kind, params);
     if (!parsed.ok) throw parsed.error;
     const summary = await summariseRecords(kind, parsed.filters);
-    return Response.json({ kind, ...summary }, { headers: { 'Cache-Control': 'private, no-store' } });
+    const answer: z.infer<typeof summaryAnswerSchema> = { kind, ...summary };
+    return Response.json(answer, { headers: { 'Cache-Control': 'private, no-store' } });
   } catch (error) {
     return toAppError(error).toResponse();
   }

@@ -1,5 +1,7 @@
 import { PICK_RESULTS, PICK_STATUSES } from '../picks-api/vocabulary';
 import type { Pick } from '../picks-api/schemas';
+import type { z } from 'zod';
+import type { outcomesSchema, recordsSummarySchema } from './answers';
 
 /**
  * What a set of records adds up to, for the /results summary and the overview's tiles: how many, by status
@@ -10,27 +12,8 @@ import type { Pick } from '../picks-api/schemas';
 
 type Result = (typeof PICK_RESULTS)[number];
 
-export interface Outcomes {
-  records: number;
-  win: number;
-  loss: number;
-  push: number;
-  void: number;
-  /** wins / (wins + losses), null without either. */
-  hitRate: number | null;
-}
-
-export interface RecordsSummary extends Outcomes {
-  complete: boolean;
-  cap: number;
-  byStatus: Record<(typeof PICK_STATUSES)[number] | 'other', number>;
-  /** Records with no result yet (or one the spec does not name). */
-  unsettled: number;
-  tiers: ({ tier: string } & Outcomes)[];
-  leagues: ({ league: string } & Outcomes)[];
-  /** Records per UTC day of the event (YYYY-MM-DD). */
-  byDay: Record<string, number>;
-}
+export type Outcomes = z.infer<typeof outcomesSchema>;
+export type RecordsSummary = z.infer<typeof recordsSummarySchema>;
 
 const NO_TIER = '(no tier)';
 const NO_LEAGUE = '(no league)';

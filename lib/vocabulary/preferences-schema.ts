@@ -29,6 +29,9 @@ export const preferencesSchema: z.ZodType<Preferences> = z.strictObject({
     .optional(),
 });
 
+/** What GET and PUT /api/preferences answer: the person's preferences now (lib/preferences/server.ts). */
+export const preferencesAnswerSchema = z.strictObject({ preferences: preferencesSchema }).meta({ id: 'Preferences' });
+
 /** A stored JSON value as preferences: whatever does not fit the schema now (an older version's) is dropped, not fatal. */
 export function readPreferences(json: string | null): Preferences {
   if (!json) return {};

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
 import { deliverySchema } from '../deliveries/input';
 import { deliveriesAnswerSchema, deliveryViewSchema, runsAnswerSchema } from '../vocabulary/delivery-run';
-import { tokenMadeSchema, tokensAnswerSchema, tokenViewSchema } from '../vocabulary/token-view';
+import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
 import { cadenceBody } from '../feed-health/responses';
+import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
 import { recordsCountSchema, summaryAnswerSchema } from '../records/answers';
@@ -128,12 +129,12 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   }),
   op('get', '/api/tokens', 'tokens', 'API tokens (admins: every one; editors: their own)', { answer: tokensAnswerSchema }),
   op('post', '/api/tokens', 'tokens', 'Makes an API token: its secret is in this answer only', { ok: [201], answer: tokenMadeSchema }),
-  op('get', '/api/tokens/ceilings', 'tokens', 'The most an editor may give their own tokens'),
-  op('put', '/api/tokens/ceilings', 'tokens', 'Sets the editors’ ceilings (admins)'),
+  op('get', '/api/tokens/ceilings', 'tokens', 'The most an editor may give their own tokens', { answer: ceilingsSchema }),
+  op('put', '/api/tokens/ceilings', 'tokens', 'Sets the editors’ ceilings (admins)', { body: ceilingsBody, answer: ceilingsSchema }),
   op('get', '/api/tokens/{id}', 'tokens', 'One token', { answer: tokenViewSchema }),
   op('patch', '/api/tokens/{id}', 'tokens', 'Changes a token, or gives it to another owner (admins)', { answer: tokenViewSchema }),
   op('delete', '/api/tokens/{id}', 'tokens', 'Revokes a token', { ok: [204] }),
-  op('get', '/api/tokens/{id}/usage', 'tokens', 'A token’s use, day by day'),
+  op('get', '/api/tokens/{id}/usage', 'tokens', 'A token’s use, day by day', { answer: usageAnswerSchema }),
   op('get', '/api/tokens/{id}/webhooks', 'tokens', 'A token’s consumer webhooks', { answer: endpointsAnswerSchema }),
   op('post', '/api/tokens/{id}/webhooks', 'tokens', 'Adds a consumer webhook', {
     body: endpointCreateBody,

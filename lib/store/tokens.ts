@@ -2,6 +2,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { TokenScope } from '../vocabulary/tokens';
 import type { Database } from './schema';
 import type { ApiTokensTable, TokenUsageTable } from './schema-tokens';
+import type { z } from 'zod';
+import type { dayUsageSchema } from '../vocabulary/token-view';
 
 /** Scoped API tokens (lib/tokens) and their use per day. The token itself is never stored: only its sha256. */
 
@@ -123,19 +125,8 @@ export async function listTokens(db: Db, owner: string | null): Promise<ApiToken
   return (await select.orderBy('created_ms', 'desc').execute()).map(toToken);
 }
 
-export interface UsageDelta {
-  requests: number;
-  records: number;
-  bytes: number;
-  clientErrors: number;
-  throttled: number;
-  lastMs: number;
-  lastAddress: string | null;
-}
-
-export interface DayUsage extends UsageDelta {
-  day: string;
-}
+export type DayUsage = z.infer<typeof dayUsageSchema>;
+export type UsageDelta = Omit<DayUsage, 'day'>;
 
 /** Adds what an instance counted since its last flush to the token's day. */
 export async function addUsage(db: Db, tokenId: string, day: string, delta: UsageDelta): Promise<void> {

@@ -12,6 +12,7 @@ import type { LicenceSummary } from '../vocabulary/licence';
  */
 
 import { CONTENT, type Content, type TokenScope } from '../vocabulary/tokens';
+import type { ceilingsSchema } from '../vocabulary/token-view';
 
 export { CONTENT, type Content, type TokenScope } from '../vocabulary/tokens';
 
@@ -73,12 +74,12 @@ const fields = {
 };
 
 /** The most an editor may give their own tokens; admins set it (lib/tokens/ceilings.ts). */
-export interface TokenCeilings {
-  ratePerMinute: number;
-  dailyRecords: number;
-}
+export type TokenCeilings = z.infer<typeof ceilingsSchema>;
 
 export const NO_CEILINGS: TokenCeilings = { ratePerMinute: MAX_RATE_PER_MINUTE, dailyRecords: MAX_DAILY_RECORDS };
+
+/** A ceilings body as the OpenAPI document shows it: the schemas `checkCeilings` checks each field with. */
+export const ceilingsBody = z.strictObject({ ratePerMinute: fields.ratePerMinute, dailyRecords: fields.dailyRecords });
 
 /** Ceilings from a request body: both whole numbers within the portal's own bounds, every wrong one named. */
 export function checkCeilings(body: unknown): TokenCeilings {

@@ -49,3 +49,27 @@ export const tokensAnswerSchema = z.strictObject({ data: z.array(tokenViewSchema
 export const tokenMadeSchema = tokenViewSchema
   .extend({ token: z.string().meta({ description: 'The token itself: in this answer only.' }) })
   .meta({ id: 'TokenMade' });
+
+/** The most an editor may give their own tokens (GET/PUT /api/tokens/ceilings; lib/tokens/scope.ts `TokenCeilings`). */
+export const ceilingsSchema = z.strictObject({ ratePerMinute: z.int(), dailyRecords: z.int() }).meta({ id: 'TokenCeilings' });
+
+/** One UTC day of a token's use, as the store keeps it (lib/store/tokens.ts `DayUsage`). */
+export const dayUsageSchema = z.strictObject({
+  day: z.string().meta({ description: 'YYYY-MM-DD (UTC).' }),
+  requests: z.int(),
+  records: z.int(),
+  bytes: z.int(),
+  clientErrors: z.int(),
+  throttled: z.int(),
+  lastMs: z.number().meta({ description: 'The last request of the day (milliseconds since 1970).' }),
+  lastAddress: z.string().nullable(),
+});
+
+/** GET /api/tokens/<id>/usage: the last 30 days, days without use left out. */
+export const usageAnswerSchema = z
+  .strictObject({
+    token: z.strictObject({ id: z.string(), name: z.string(), dailyRecords: z.int() }),
+    since: z.string(),
+    days: z.array(dayUsageSchema),
+  })
+  .meta({ id: 'TokenUsage' });

@@ -2,6 +2,8 @@ import 'server-only';
 import { getRecentHealth } from '../picks-api/portal';
 import { storeAnswers } from '../store';
 import { isDraining } from '../draining';
+import type { z } from 'zod';
+import type { healthSchema, liveSchema, readySchema } from './answers';
 
 /**
  * What GET /api/health tells a load balancer: whether this instance's store answers (503 when not: the
@@ -17,8 +19,9 @@ async function upstreamState(): Promise<UpstreamState> {
   return settled.ok ? 'ok' : settled.error.code === 'THROTTLED' ? 'throttled' : 'unreachable';
 }
 
-const answer = (body: Record<string, unknown>, ok: boolean) =>
-  Response.json(body, { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
+type Probe = z.infer<typeof healthSchema> | z.infer<typeof liveSchema> | z.infer<typeof readySchema>;
+
+const answer = (body: Probe, ok: boolean) => Response.json(body, { status: ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
 
 export async function healthResponse(): Promise<Response> {
   if (isDraining()) return answer({ status: 'draining', store: 'ok', upstream: 'ok' }, false);

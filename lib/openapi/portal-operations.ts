@@ -4,6 +4,7 @@ import { deliverySchema } from '../deliveries/input';
 import { deliveriesAnswerSchema, deliveryViewSchema, runsAnswerSchema } from '../vocabulary/delivery-run';
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
 import { cadenceBody } from '../feed-health/responses';
+import { healthSchema, liveSchema, readySchema } from '../health/answers';
 import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
@@ -41,6 +42,8 @@ export interface PortalOperation {
   answer?: z.ZodType;
   /** Refusals of this operation alone, by status. */
   also?: Record<string, string>;
+  /** What a 503 answers instead of the error body (the health probes say why in their own body). */
+  unavailable?: z.ZodType;
   /** Answers what API v1 answers (the reference's Try): every status, in API v1's body. */
   relaysV1?: boolean;
   /** Query parameters, in words (each is checked by the one parser the pages use; a wrong one is a 400 naming it). */
@@ -62,9 +65,12 @@ const partialDelivery = deliverySchema.partial().extend({
 });
 
 export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
-  op('get', '/api/health', null, 'The portal’s health: the upstream, the store, the jobs'),
-  op('get', '/api/health/live', null, 'Liveness: the process answers'),
-  op('get', '/api/health/ready', null, 'Readiness: the portal may take traffic'),
+  op('get', '/api/health', null, 'The portal’s health: the store and the upstream (503 when the store does not answer)', {
+    answer: healthSchema,
+    unavailable: healthSchema,
+  }),
+  op('get', '/api/health/live', null, 'Liveness: the process answers', { answer: liveSchema }),
+  op('get', '/api/health/ready', null, 'Readiness: the portal may take traffic', { answer: readySchema, unavailable: readySchema }),
   op('get', '/api/openapi.json', 'browse', 'This document'),
   op('get', '/api/proof/keys', null, 'The public keys manifests are signed with (a JWK Set)'),
   op('post', '/api/proof/check', 'audit', 'Checks a delivered file against its manifest'),

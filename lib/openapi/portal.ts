@@ -66,6 +66,11 @@ function responses(o: PortalOperation): ZodOpenApiResponsesObject {
   out['502'] = refusal('The upstream failed.');
   out['503'] = refusal('The store or the upstream is unavailable: try again shortly.');
   out['504'] = refusal('The upstream did not answer in time.');
+  if (o.unavailable)
+    out['503'] = {
+      description: 'Not ready: the body says which part does not answer.',
+      content: { 'application/json': { schema: o.unavailable } },
+    };
   for (const [status, description] of Object.entries(o.also ?? {})) out[status as '400'] = refusal(description);
   return out;
 }

@@ -1,4 +1,6 @@
 import 'server-only';
+import type { z } from 'zod';
+import type { subscriptionAnswerSchema } from './answers';
 import type { PortalSession } from '../auth/session';
 import { AppError, toAppError, invalidFields } from '../errors';
 import { fromStore } from '../store';
@@ -140,12 +142,13 @@ export async function subscriptionResponse(request: Request, session: PortalSess
       await fromStore((db) => setSubscription(db, email, kinds as AlertKind[], (delivery ?? 'each') as AlertDelivery));
     }
     const mine = await fromStore((db) => subscriptionOf(db, email));
-    return json({
+    const answer: z.infer<typeof subscriptionAnswerSchema> = {
       kinds: mine?.kinds ?? [],
       delivery: mine?.delivery ?? 'each',
       chosen: mine?.chosen ?? false,
       available: kindsFor(session.user.role).map((kind) => ({ kind, label: ALERT_KIND_LABELS[kind] })),
-    });
+    };
+    return json(answer);
   } catch (error) {
     return toAppError(error).toResponse();
   }

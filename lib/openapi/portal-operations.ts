@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
+import { subscriptionAnswerSchema } from '../alerts/answers';
 import { deliverySchema } from '../deliveries/input';
 import { deliveriesAnswerSchema, deliveryViewSchema, runsAnswerSchema } from '../vocabulary/delivery-run';
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
@@ -101,8 +102,10 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/audit/checkpoints', 'audit', 'The audit trail’s signed checkpoints'),
   op('get', '/api/alerts', 'alerts', 'Alerts raised'),
   op('post', '/api/alerts/{id}/resend', 'alerts', 'Sends an alert again', { ok: [202] }),
-  op('get', '/api/alerts/subscription', 'browse', 'What alerts the signed-in person receives'),
-  op('put', '/api/alerts/subscription', 'browse', 'Changes what alerts the signed-in person receives'),
+  op('get', '/api/alerts/subscription', 'browse', 'What alerts the signed-in person receives', { answer: subscriptionAnswerSchema }),
+  op('put', '/api/alerts/subscription', 'browse', 'Changes what alerts the signed-in person receives', {
+    answer: subscriptionAnswerSchema,
+  }),
   op('get', '/api/alerts/subscriptions', 'alerts', 'Everyone’s alert subscriptions'),
   op('get', '/api/alerts/webhooks', 'alerts', 'Alert webhooks'),
   op('post', '/api/alerts/webhooks', 'alerts', 'Adds an alert webhook', { body: alertWebhookCreateBody, ok: [201] }),

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import type { subscriptionAnswerSchema } from './answers';
+import type { resendAlertSchema } from '../vocabulary/portal-answers';
 import type { PortalSession } from '../auth/session';
 import { AppError, toAppError, invalidFields } from '../errors';
 import { fromStore } from '../store';
@@ -101,7 +102,8 @@ export async function resendResponse(id: string, _session: PortalSession): Promi
       return true;
     });
     if (!queued) throw new AppError({ code: 'NOT_FOUND', message: 'There is no such alert, or it is on its way already.' });
-    return json({ id, status: 'pending' }, 202);
+    const resent: z.infer<typeof resendAlertSchema> = { id, status: 'pending' };
+    return json(resent, 202);
   } catch (error) {
     return toAppError(error).toResponse();
   }

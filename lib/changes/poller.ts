@@ -14,6 +14,8 @@ import type { Database } from '../store/schema';
 import type { ChangeKind } from '../vocabulary/changes';
 import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
 import { feedMoved } from '../events/tail';
+import type { z } from 'zod';
+import type { pollAnswerSchema } from '../vocabulary/portal-answers';
 
 /**
  * The change feed's poller. Every instance runs the loop; the one holding the lease in the store polls,
@@ -136,7 +138,7 @@ export async function pollOnce(context: PollContext): Promise<PollOutcome> {
 }
 
 export interface PollAsked {
-  poll: 'started' | 'running' | 'requested';
+  poll: z.infer<typeof pollAnswerSchema>['poll'];
   sinceMs: number;
 }
 

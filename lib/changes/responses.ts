@@ -8,6 +8,8 @@ import { readFeed } from '../store/change-feed';
 import { parseChangeQuery } from './query';
 import { pollNow } from './start';
 import { changesStream } from './stream';
+import type { z } from 'zod';
+import type { pollAnswerSchema } from '../vocabulary/portal-answers';
 
 /**
  * GET /api/changes?since=&until=&kind=&sport=&league=&format=json|csv: the feed's entries, oldest first,
@@ -48,5 +50,6 @@ export async function changesResponse(request: Request, who: { email: string; ro
 export async function pollResponse(): Promise<Response> {
   const { poll, sinceMs } = await pollNow();
   // `since`: the poll that answers started at or after it; GET /api/changes' lastCompletePollAt reaching it means it ended.
-  return Response.json({ poll, since: new Date(sinceMs).toISOString() }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
+  const asked: z.infer<typeof pollAnswerSchema> = { poll, since: new Date(sinceMs).toISOString() };
+  return Response.json(asked, { status: 202, headers: { 'Cache-Control': 'no-store' } });
 }

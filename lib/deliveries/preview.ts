@@ -7,6 +7,8 @@ import { parseChangeQuery } from '../changes/query';
 import { claimWalkSlot } from '../walk-slots';
 import { filterProblems, filterVocabulary } from './filter-rules';
 import { DELIVERY_KINDS, invalidDelivery, runFilters, type DeliveryKind } from './input';
+import type { z } from 'zod';
+import type { previewSchema } from '../vocabulary/delivery-run';
 
 /**
  * How many records a delivery's filters match now, before it is saved: the first pages of the same walk
@@ -17,16 +19,7 @@ import { DELIVERY_KINDS, invalidDelivery, runFilters, type DeliveryKind } from '
 export const PREVIEW_PAGES = 5;
 const PAGE = 200;
 
-export interface Preview {
-  kind: DeliveryKind;
-  /** The filters as a run now would send them (relative dates resolved). */
-  filters: Record<string, string>;
-  records: number;
-  /** True when there are more than `records` (the preview stopped after PREVIEW_PAGES pages). */
-  more: boolean;
-  /** What was counted, in words. */
-  counted: string;
-}
+export type Preview = z.infer<typeof previewSchema>;
 
 export async function previewDelivery(params: URLSearchParams, user: string, signal?: AbortSignal): Promise<Preview> {
   const asked = params.get('kind') ?? 'picks';

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { runsAnswerSchema } from '../vocabulary/delivery-run';
+import type { runsAnswerSchema, runStartedSchema } from '../vocabulary/delivery-run';
 import { readJsonObject } from '../net/json-body';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record';
@@ -160,7 +160,8 @@ export async function runResponse(id: string): Promise<Response> {
   const runtime = deliveryRuntime();
   if (!runtime.context) throw new AppError({ code: 'DELIVERY_NOT_READY', message: 'Deliveries do not run on this portal process.' });
   const run = await fromStore(async () => runtime.runNow(current));
-  return json({ run: { id: run.id, deliveryId: id, outcome: 'running' } }, 202);
+  const started: z.infer<typeof runStartedSchema> = { run: { id: run.id, deliveryId: id, outcome: 'running' } };
+  return json(started, 202);
 }
 
 /** Tries the destination without delivering (./probe.ts): each step and how it went. Audited. */

@@ -6,6 +6,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { deliveryFailed, type Finished } from './destinations';
 import { pinnedLookup, type ResolvedAddress } from './targets';
+import type { z } from 'zod';
+import type { probeStepSchema } from '../vocabulary/delivery-run';
 
 /**
  * S3-compatible object storage (AWS S3, MinIO, Cloudflare R2, …) through the AWS SDK v3: the file goes to
@@ -106,11 +108,7 @@ export async function toS3(target: S3Target, done: Finished, startedMs: number):
   }
 }
 
-export interface ProbeStep {
-  step: string;
-  ok: boolean;
-  detail: string;
-}
+export type ProbeStep = z.infer<typeof probeStepSchema>;
 
 /**
  * Tries the destination without delivering: the bucket answers with these credentials, and a small object can be

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
 import { subscriptionAnswerSchema } from '../alerts/answers';
 import { deliverySchema } from '../deliveries/input';
-import { deliveriesAnswerSchema, deliveryViewSchema, runsAnswerSchema } from '../vocabulary/delivery-run';
+import {
+  deliveriesAnswerSchema,
+  deliveryViewSchema,
+  previewSchema,
+  probeAnswerSchema,
+  runsAnswerSchema,
+  runStartedSchema,
+} from '../vocabulary/delivery-run';
+import { pollAnswerSchema, resendAlertSchema } from '../vocabulary/portal-answers';
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
 import { cadenceBody } from '../feed-health/responses';
 import { healthSchema, liveSchema, readySchema } from '../health/answers';
@@ -88,7 +96,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/records/count', 'browse', 'How many records the filters match', { query: FILTERS, answer: recordsCountSchema }),
   op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS, answer: summaryAnswerSchema }),
   op('get', '/api/changes', 'export', 'The change feed as a file', { file: 'export', query: 'kind, sport, league, since, until, format' }),
-  op('post', '/api/changes/poll', 'poll', 'Polls the upstream now', { ok: [202] }),
+  op('post', '/api/changes/poll', 'poll', 'Polls the upstream now', { ok: [202], answer: pollAnswerSchema }),
   op('get', '/api/coverage', 'coverage', 'Licensed scope against delivered data', { query: 'sport, league, from, to, format' }),
   op('get', '/api/feed-health', 'browse', 'Each sport’s feed health'),
   op('get', '/api/feed-health/cadences', 'browse', 'Each sport’s expected cadence'),
@@ -101,7 +109,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/audit', 'audit', 'The audit trail', { query: 'actor, action, outcome, from, to, before, format' }),
   op('get', '/api/audit/checkpoints', 'audit', 'The audit trail’s signed checkpoints'),
   op('get', '/api/alerts', 'alerts', 'Alerts raised'),
-  op('post', '/api/alerts/{id}/resend', 'alerts', 'Sends an alert again', { ok: [202] }),
+  op('post', '/api/alerts/{id}/resend', 'alerts', 'Sends an alert again', { ok: [202], answer: resendAlertSchema }),
   op('get', '/api/alerts/subscription', 'browse', 'What alerts the signed-in person receives', { answer: subscriptionAnswerSchema }),
   op('put', '/api/alerts/subscription', 'browse', 'Changes what alerts the signed-in person receives', {
     answer: subscriptionAnswerSchema,
@@ -114,7 +122,10 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('delete', '/api/alerts/webhooks/{id}', 'alerts', 'Removes an alert webhook', { ok: [204] }),
   op('get', '/api/deliveries', 'deliveries', 'Every delivery', { answer: deliveriesAnswerSchema }),
   op('post', '/api/deliveries', 'deliveries', 'Creates a delivery', { body: deliverySchema, ok: [201], answer: deliveryViewSchema }),
-  op('get', '/api/deliveries/preview', 'deliveries', 'How many records a delivery’s filters match now', { query: `kind, ${FILTERS}` }),
+  op('get', '/api/deliveries/preview', 'deliveries', 'How many records a delivery’s filters match now', {
+    query: `kind, ${FILTERS}`,
+    answer: previewSchema,
+  }),
   op('get', '/api/deliveries/{id}', 'deliveries', 'One delivery', { answer: deliveryViewSchema }),
   op('patch', '/api/deliveries/{id}', 'deliveries', 'Changes a delivery; pauses or resumes it', {
     body: partialDelivery,
@@ -123,9 +134,12 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('delete', '/api/deliveries/{id}', 'deliveries', 'Removes a delivery and its run history', { ok: [204] }),
   op('post', '/api/deliveries/{id}/run', 'deliveries', 'Runs a delivery now', {
     ok: [202],
+    answer: runStartedSchema,
     also: { '507': 'Not enough free space in the spool for a run: how much is free and needed.' },
   }),
-  op('post', '/api/deliveries/{id}/test', 'deliveries', 'Tries an S3 or PostgreSQL destination without delivering'),
+  op('post', '/api/deliveries/{id}/test', 'deliveries', 'Tries an S3 or PostgreSQL destination without delivering', {
+    answer: probeAnswerSchema,
+  }),
   op('get', '/api/deliveries/{id}/runs', 'deliveries', 'A delivery’s runs, newest first', { answer: runsAnswerSchema }),
   op('get', '/api/deliveries/{id}/runs/{runId}/reconcile', 'deliveries', 'A run’s records against what the portal knows now'),
   op('get', '/api/deliveries/{id}/runs/{runId}/corrections', 'deliveries', 'A run’s records that changed since, as a file', {

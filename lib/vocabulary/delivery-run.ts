@@ -78,3 +78,23 @@ export const deliveryViewSchema = z
   .meta({ id: 'Delivery' });
 
 export const deliveriesAnswerSchema = z.strictObject({ data: z.array(deliveryViewSchema) }).meta({ id: 'Deliveries' });
+
+/** POST /api/deliveries/<id>/run (202): the run started, to follow on the run history. */
+export const runStartedSchema = z
+  .strictObject({ run: z.strictObject({ id: z.string(), deliveryId: z.string(), outcome: z.literal('running') }) })
+  .meta({ id: 'DeliveryRunStarted' });
+
+/** One step of "Test connection" (lib/deliveries/s3.ts `ProbeStep`), and its answer: every step said, the first failure ending it. */
+export const probeStepSchema = z.strictObject({ step: z.string(), ok: z.boolean(), detail: z.string() });
+export const probeAnswerSchema = z.strictObject({ ok: z.boolean(), steps: z.array(probeStepSchema) }).meta({ id: 'DeliveryTest' });
+
+/** GET /api/deliveries/preview (lib/deliveries/preview.ts `Preview`): how many records the filters match now. */
+export const previewSchema = z
+  .strictObject({
+    kind: z.enum(['picks', 'results', 'changes']),
+    filters: z.record(z.string(), z.string()).meta({ description: 'The filters as a run now would send them (relative dates resolved).' }),
+    records: z.int(),
+    more: z.boolean().meta({ description: 'More than `records` match (the preview stopped counting).' }),
+    counted: z.string().meta({ description: 'What was counted, in words.' }),
+  })
+  .meta({ id: 'DeliveryPreview' });

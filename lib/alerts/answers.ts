@@ -13,3 +13,20 @@ export const subscriptionAnswerSchema = z
     available: z.array(z.strictObject({ kind: z.enum(ALERT_KINDS), label: z.string() })),
   })
   .meta({ id: 'AlertSubscription' });
+
+/** An alert webhook as anyone sees it (./webhooks.ts `webhookView`): the URL masked, the secret only as whether there is one. */
+export const alertWebhookViewSchema = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    url: z.string().meta({ description: 'Its origin and `/…` (the path and query are secret), or the shared email address.' }),
+    format: z.enum(['signed', 'chat', 'email']),
+    kinds: z.array(z.string()),
+    signed: z.boolean(),
+    createdBy: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'AlertWebhook' });
+
+export const alertWebhooksSchema = z.strictObject({ data: z.array(alertWebhookViewSchema) }).meta({ id: 'AlertWebhooks' });

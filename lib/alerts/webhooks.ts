@@ -12,6 +12,7 @@ import type { AlertWebhook } from '../store/alert-channels';
 import { isSealed } from '../store/at-rest';
 import { ALERT_KINDS } from './subscriptions';
 import { messageFor, type Message } from '.';
+import type { alertWebhookViewSchema } from './answers';
 
 /**
  * Shared webhooks for alerts, set by admins: each receives the kinds it names, as the portal's signed JSON
@@ -142,7 +143,7 @@ export async function checkWebhook(
 }
 
 /** A webhook as anyone sees it: the URL masked, the secret only as whether there is one. */
-export const webhookView = (hook: AlertWebhook) => ({
+export const webhookView = (hook: AlertWebhook): z.infer<typeof alertWebhookViewSchema> => ({
   id: hook.id,
   name: hook.name,
   url: hook.url.startsWith(MAILTO) ? hook.url.slice(MAILTO.length) : maskedWebhookUrl(hook.url),

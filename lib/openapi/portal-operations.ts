@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
-import { subscriptionAnswerSchema } from '../alerts/answers';
+import { alertWebhooksSchema, alertWebhookViewSchema, subscriptionAnswerSchema } from '../alerts/answers';
 import { deliverySchema } from '../deliveries/input';
 import {
   deliveriesAnswerSchema,
@@ -115,10 +115,17 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     answer: subscriptionAnswerSchema,
   }),
   op('get', '/api/alerts/subscriptions', 'alerts', 'Everyone’s alert subscriptions'),
-  op('get', '/api/alerts/webhooks', 'alerts', 'Alert webhooks'),
-  op('post', '/api/alerts/webhooks', 'alerts', 'Adds an alert webhook', { body: alertWebhookCreateBody, ok: [201] }),
-  op('get', '/api/alerts/webhooks/{id}', 'alerts', 'One alert webhook'),
-  op('patch', '/api/alerts/webhooks/{id}', 'alerts', 'Changes an alert webhook', { body: alertWebhookChangeBody }),
+  op('get', '/api/alerts/webhooks', 'alerts', 'Alert webhooks', { answer: alertWebhooksSchema }),
+  op('post', '/api/alerts/webhooks', 'alerts', 'Adds an alert webhook', {
+    body: alertWebhookCreateBody,
+    ok: [201],
+    answer: alertWebhookViewSchema,
+  }),
+  op('get', '/api/alerts/webhooks/{id}', 'alerts', 'One alert webhook', { answer: alertWebhookViewSchema }),
+  op('patch', '/api/alerts/webhooks/{id}', 'alerts', 'Changes an alert webhook', {
+    body: alertWebhookChangeBody,
+    answer: alertWebhookViewSchema,
+  }),
   op('delete', '/api/alerts/webhooks/{id}', 'alerts', 'Removes an alert webhook', { ok: [204] }),
   op('get', '/api/deliveries', 'deliveries', 'Every delivery', { answer: deliveriesAnswerSchema }),
   op('post', '/api/deliveries', 'deliveries', 'Creates a delivery', { body: deliverySchema, ok: [201], answer: deliveryViewSchema }),

@@ -30,3 +30,14 @@ export const alertWebhookViewSchema = z
   .meta({ id: 'AlertWebhook' });
 
 export const alertWebhooksSchema = z.strictObject({ data: z.array(alertWebhookViewSchema) }).meta({ id: 'AlertWebhooks' });
+
+/** GET /api/alerts/subscriptions (admins): everyone's choice, or their role's default (./subscriptions.ts `Subscription`). */
+export const subscriptionSchema = z.strictObject({
+  email: z.string(),
+  role: z.string(),
+  kinds: z.array(z.enum(ALERT_KINDS)),
+  delivery: z.enum(['each', 'digest']),
+  chosen: z.boolean().meta({ description: 'true: the person chose; false: their role’s default.' }),
+  updatedAt: z.string().nullable().meta({ description: 'When they last chose, or null.' }),
+});
+export const subscriptionsSchema = z.strictObject({ data: z.array(subscriptionSchema) }).meta({ id: 'AlertSubscriptions' });

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { subscriptionAnswerSchema } from './answers';
+import type { subscriptionAnswerSchema, subscriptionsSchema } from './answers';
 import type { resendAlertSchema } from '../vocabulary/portal-answers';
 import type { PortalSession } from '../auth/session';
 import { AppError, toAppError, invalidFields } from '../errors';
@@ -159,7 +159,8 @@ export async function subscriptionResponse(request: Request, session: PortalSess
 /** GET /api/alerts/subscriptions: everyone's (admins). */
 export async function subscriptionsResponse(): Promise<Response> {
   try {
-    return json({ data: await fromStore(subscriptions) });
+    const everyone: z.infer<typeof subscriptionsSchema> = { data: await fromStore(subscriptions) };
+    return json(everyone);
   } catch (error) {
     return toAppError(error).toResponse();
   }

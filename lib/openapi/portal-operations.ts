@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
-import { alertWebhooksSchema, alertWebhookViewSchema, subscriptionAnswerSchema } from '../alerts/answers';
+import { alertWebhooksSchema, alertWebhookViewSchema, subscriptionAnswerSchema, subscriptionsSchema } from '../alerts/answers';
 import { deliverySchema } from '../deliveries/input';
 import {
   deliveriesAnswerSchema,
@@ -114,7 +114,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('put', '/api/alerts/subscription', 'browse', 'Changes what alerts the signed-in person receives', {
     answer: subscriptionAnswerSchema,
   }),
-  op('get', '/api/alerts/subscriptions', 'alerts', 'Everyone’s alert subscriptions'),
+  op('get', '/api/alerts/subscriptions', 'alerts', 'Everyone’s alert subscriptions', { answer: subscriptionsSchema }),
   op('get', '/api/alerts/webhooks', 'alerts', 'Alert webhooks', { answer: alertWebhooksSchema }),
   op('post', '/api/alerts/webhooks', 'alerts', 'Adds an alert webhook', {
     body: alertWebhookCreateBody,

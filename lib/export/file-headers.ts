@@ -2,11 +2,18 @@ import type { RecordFormat } from '../vocabulary/formats';
 
 /** What every file the portal writes is named and answered with: type, name parts, attachment headers. */
 
-const CONTENT_TYPES: Record<RecordFormat, string> = {
-  csv: 'text/csv; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-  jsonl: 'application/jsonl; charset=utf-8',
+/** Each format's media type (the portal API's OpenAPI document lists these for every file it answers). */
+export const MEDIA_TYPES: Record<RecordFormat, string> = {
+  csv: 'text/csv',
+  json: 'application/json',
+  jsonl: 'application/jsonl',
   parquet: 'application/vnd.apache.parquet',
+};
+const CONTENT_TYPES: Record<RecordFormat, string> = {
+  csv: `${MEDIA_TYPES.csv}; charset=utf-8`,
+  json: `${MEDIA_TYPES.json}; charset=utf-8`,
+  jsonl: `${MEDIA_TYPES.jsonl}; charset=utf-8`,
+  parquet: MEDIA_TYPES.parquet,
 };
 
 /** A file's media type by its format (JSON Lines: `application/jsonl`, as jsonlines.org names it; Parquet: IANA's). */

@@ -10,7 +10,7 @@ import {
   runsAnswerSchema,
   runStartedSchema,
 } from '../vocabulary/delivery-run';
-import { pollAnswerSchema, resendAlertSchema } from '../vocabulary/portal-answers';
+import { jwkSetSchema, pollAnswerSchema, resendAlertSchema } from '../vocabulary/portal-answers';
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
 import { cadenceBody } from '../feed-health/responses';
 import { healthSchema, liveSchema, readySchema } from '../health/answers';
@@ -34,7 +34,7 @@ import {
  * and the request body schemas the handlers check with. lib/openapi/portal.ts makes the document from this.
  */
 
-export type FileAnswer = 'export' | 'jws' | 'json';
+export type FileAnswer = 'export' | 'jws' | 'json' | 'jsonl' | 'coverage' | 'jwks';
 
 export interface PortalOperation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -81,7 +81,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/health/live', null, 'Liveness: the process answers', { answer: liveSchema }),
   op('get', '/api/health/ready', null, 'Readiness: the portal may take traffic', { answer: readySchema, unavailable: readySchema }),
   op('get', '/api/openapi.json', 'browse', 'This document'),
-  op('get', '/api/proof/keys', null, 'The public keys manifests are signed with (a JWK Set)'),
+  op('get', '/api/proof/keys', null, 'The public keys manifests are signed with (a JWK Set)', { file: 'jwks', answer: jwkSetSchema }),
   op('post', '/api/proof/check', 'audit', 'Checks a delivered file against its manifest'),
   op('get', '/api/export/picks', 'export', 'The whole filtered set of picks as a file', { file: 'export', query: FILTERS }),
   op('get', '/api/export/results', 'export', 'The whole filtered set of results as a file', { file: 'export', query: FILTERS }),
@@ -97,7 +97,16 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS, answer: summaryAnswerSchema }),
   op('get', '/api/changes', 'export', 'The change feed as a file', { file: 'export', query: 'kind, sport, league, since, until, format' }),
   op('post', '/api/changes/poll', 'poll', 'Polls the upstream now', { ok: [202], answer: pollAnswerSchema }),
-  op('get', '/api/coverage', 'coverage', 'Licensed scope against delivered data', { query: 'sport, league, from, to, format' }),
+  op(
+    'get',
+    '/api/coverage',
+    'coverage',
+    'Licensed scope against delivered data: progress and the report as JSON lines, or the matrix as CSV',
+    {
+      file: 'coverage',
+      query: 'sport, league, from, to, format',
+    },
+  ),
   op('get', '/api/feed-health', 'browse', 'Each sport’s feed health'),
   op('get', '/api/feed-health/cadences', 'browse', 'Each sport’s expected cadence'),
   op('put', '/api/feed-health/cadences', 'poll', 'Sets sports’ expected cadences', { body: cadenceBody }),
@@ -106,8 +115,11 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     body: preferencesSchema,
     answer: preferencesAnswerSchema,
   }),
-  op('get', '/api/audit', 'audit', 'The audit trail', { query: 'actor, action, outcome, from, to, before, format' }),
-  op('get', '/api/audit/checkpoints', 'audit', 'The audit trail’s signed checkpoints'),
+  op('get', '/api/audit', 'audit', 'The audit trail as a file', {
+    file: 'export',
+    query: 'actor, action, outcome, from, to, before, format',
+  }),
+  op('get', '/api/audit/checkpoints', 'audit', 'The audit trail’s signed checkpoints, one JSON line each', { file: 'jsonl' }),
   op('get', '/api/alerts', 'alerts', 'Alerts raised'),
   op('post', '/api/alerts/{id}/resend', 'alerts', 'Sends an alert again', { ok: [202], answer: resendAlertSchema }),
   op('get', '/api/alerts/subscription', 'browse', 'What alerts the signed-in person receives', { answer: subscriptionAnswerSchema }),

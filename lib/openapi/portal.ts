@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { portalErrorSchema } from '../vocabulary/error-schema';
 import { rolesWith } from '../vocabulary/roles';
-import { PORTAL_OPERATIONS, type PortalOperation } from './portal-operations';
+import { MEDIA_TYPES } from '../export/file-headers';
+import { PORTAL_OPERATIONS, type FileAnswer, type PortalOperation } from './portal-operations';
 import { LICENSE, SERVERS } from './v1';
 
 /**
@@ -16,11 +17,16 @@ const SESSION =
   'A signed-in session: the cookie `__Host-portal.session` (over https; `portal.session` over http), set by signing in on /login. State-changing requests must come from the portal’s own origin (`Origin` or `Sec-Fetch-Site: same-origin`); others are 403.';
 
 const refusal = (description: string) => ({ description, content: { 'application/json': { schema: portalErrorSchema } } });
-const FILES = {
-  export: ['text/csv', 'application/json', 'application/x-ndjson', 'application/vnd.apache.parquet'],
+const FILES: Record<FileAnswer, readonly string[]> = {
+  export: Object.values(MEDIA_TYPES),
   jws: ['application/jose'],
   json: ['application/json'],
-} as const;
+  jsonl: ['application/x-ndjson'],
+  coverage: ['application/x-ndjson', 'text/csv'],
+  jwks: ['application/jwk-set+json'],
+};
+/** The media types whose body is JSON the answer's schema describes (others are files, or lines of JSON). */
+const JSON_TYPES = new Set(['application/json', 'application/jwk-set+json']);
 const anyJson = z.looseObject({}).meta({ description: 'As docs/api.md describes for this call.' });
 
 /** A relay of API v1 answers whatever status API v1 gives, in API v1's body (its own document describes them). */
@@ -50,7 +56,7 @@ function responses(o: PortalOperation): ZodOpenApiResponsesObject {
             content: Object.fromEntries(
               (o.file ? FILES[o.file] : ['application/json']).map((type) => [
                 type,
-                { schema: type === 'application/json' ? (o.answer ?? anyJson) : z.string().meta({ format: 'binary' }) },
+                { schema: JSON_TYPES.has(type) ? (o.answer ?? anyJson) : z.string().meta({ format: 'binary' }) },
               ]),
             ),
           };

@@ -12,3 +12,21 @@ export const pollAnswerSchema = z
 
 /** POST /api/alerts/<id>/resend (202): the alert is queued again. */
 export const resendAlertSchema = z.strictObject({ id: z.string(), status: z.literal('pending') }).meta({ id: 'AlertResent' });
+
+/** GET /api/proof/keys: the JWK Set (RFC 7517) of every key the portal has signed with, retired ones too. */
+export const jwkSetSchema = z
+  .strictObject({
+    keys: z.array(
+      z.looseObject({
+        kty: z.string(),
+        kid: z.string(),
+        createdAt: z.string(),
+        retiredAt: z.string().optional(),
+        compromisedAt: z
+          .string()
+          .optional()
+          .meta({ description: 'When the key was marked compromised: what it signed after is not to be trusted.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'JwkSet' });

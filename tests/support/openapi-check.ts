@@ -10,7 +10,9 @@ import addFormats from 'ajv-formats';
 
 type Document = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
 
-export function answerChecker(document: object): (method: string, url: string, status: number, body: unknown) => string | null {
+export function answerChecker(
+  document: object,
+): (method: string, url: string, status: number, body: unknown, contentType?: string | null) => string | null {
   const doc = document as Document & { components?: object };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
@@ -19,7 +21,7 @@ export function answerChecker(document: object): (method: string, url: string, s
     template,
     pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`),
   }));
-  return (method, url, status, body) => {
+  return (method, url, status, body, contentType) => {
     const pathname = new URL(url, 'http://x').pathname;
     const found = templates.find((t) => t.template === pathname) ?? templates.find((t) => t.pattern.test(pathname));
     if (!found) return `${method} ${pathname} is not in the document`;
@@ -29,7 +31,12 @@ export function answerChecker(document: object): (method: string, url: string, s
     if (!operation) return `${method} ${found.template} is not in the document`;
     const key = String(status) in operation.responses ? String(status) : 'default' in operation.responses ? 'default' : null;
     if (key === null) return `${method} ${found.template} does not list the status ${status}`;
-    const content = operation.responses[key]!.content?.['application/json'];
+    const listed = operation.responses[key]!.content;
+    // The answer's media type is one the document lists for that status (a JSON Lines file is not "application/json").
+    const media = contentType?.split(';')[0]!.trim().toLowerCase();
+    if (media && listed && !(media in listed))
+      return `${method} ${found.template} ${status} answers ${media}; the document lists ${Object.keys(listed).join(', ')}`;
+    const content = listed?.['application/json'];
     if (!content) return null;
     return validateWith(
       `doc#/paths/${found.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${key}/content/application~1json/schema`,

@@ -43,7 +43,10 @@ export function v1Contract(run: Runner, target: () => V1Target): void {
   /** Every answer, when the API serves its OpenAPI document, checked against it: a field or status it does not describe fails. */
   const checked = async (method: string, url: string, res: Response) => {
     if (check && method !== 'HEAD' && (res.headers.get('content-type') ?? '').includes('json'))
-      expect(check(method, url, res.status, await res.clone().json()), 'the answer, against the OpenAPI document').toBeNull();
+      expect(
+        check(method, url, res.status, await res.clone().json(), res.headers.get('content-type')),
+        'the answer, against the OpenAPI document',
+      ).toBeNull();
     return res;
   };
   const get = async (path: string, key: string | null = target().key, init: RequestInit = {}) => {

@@ -108,4 +108,17 @@ describe('the portal API’s OpenAPI document', () => {
     expect(check('GET', '/api/deliveries/dlv_1/runs', 200, { data: [{ ...run, secret: 'x' }] })).toMatch(/additional properties/);
     expect(check('POST', '/api/deliveries/dlv_1/run', 200, {})).toBe('POST /api/deliveries/{id}/run does not list the status 200');
   });
+
+  it('lists the media type of every file it answers, as the portal sends it', () => {
+    const check = answerChecker(portalDocument());
+    for (const type of ['text/csv; charset=utf-8', 'application/jsonl; charset=utf-8', 'application/vnd.apache.parquet'])
+      expect(check('GET', '/api/export/picks?format=x', 200, undefined, type), type).toBeNull();
+    expect(check('GET', '/api/export/picks', 200, undefined, 'application/x-ndjson')).toBe(
+      'GET /api/export/picks 200 answers application/x-ndjson; the document lists text/csv, application/json, application/jsonl, application/vnd.apache.parquet',
+    );
+    expect(check('GET', '/api/audit/checkpoints', 200, undefined, 'application/x-ndjson')).toBeNull();
+    expect(check('GET', '/api/audit/checkpoints', 200, undefined, 'application/json')).toMatch(/answers application\/json/);
+    expect(check('GET', '/api/proof/keys', 200, undefined, 'application/jwk-set+json')).toBeNull();
+    expect(check('GET', '/api/coverage', 200, undefined, 'text/csv; charset=utf-8')).toBeNull();
+  });
 });

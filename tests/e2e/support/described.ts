@@ -44,7 +44,7 @@ async function problemOf(
   const check = await checkerFor(origin, which.v1, cookie);
   if (!check) return null;
   const json = contentType.includes('application/json') && text !== undefined && text !== '';
-  return check(method, path, status, json ? JSON.parse(text) : undefined);
+  return check(method, path, status, json ? JSON.parse(text) : undefined, contentType);
 }
 
 export async function expectDescribed(

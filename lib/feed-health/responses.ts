@@ -44,11 +44,19 @@ export const cadenceBody = z.strictObject({
   ),
 });
 
+/** What GET and PUT /api/feed-health/cadences answer: every sport's agreed cadence (lib/store/feed-health.ts `readCadences`). */
+export const cadencesAnswer = z
+  .strictObject({
+    cadences: z.array(z.strictObject({ sport: z.string(), seconds: z.int(), updatedBy: z.string(), updatedAt: z.string() })),
+  })
+  .meta({ id: 'FeedCadences' });
+const cadences = async (): Promise<z.infer<typeof cadencesAnswer>> => ({ cadences: await fromStore(readCadences) });
+
 const invalid = (details: Record<string, string>) => invalidFields('cadences', details);
 
 export async function cadencesResponse(request: Request, session: PortalSession): Promise<Response> {
   try {
-    if (request.method === 'GET') return json({ cadences: await fromStore(readCadences) });
+    if (request.method === 'GET') return json(await cadences());
     const text = await request.text();
     if (text.length > MAX_BODY)
       throw new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A cadence change is at most ${MAX_BODY} bytes.` });
@@ -73,7 +81,7 @@ export async function cadencesResponse(request: Request, session: PortalSession)
       ),
       outcome: 'complete',
     });
-    return json({ cadences: await fromStore(readCadences) });
+    return json(await cadences());
   } catch (error) {
     return toAppError(error).toResponse();
   }

@@ -12,7 +12,7 @@ import {
 } from '../vocabulary/delivery-run';
 import { jwkSetSchema, pollAnswerSchema, resendAlertSchema } from '../vocabulary/portal-answers';
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
-import { cadenceBody } from '../feed-health/responses';
+import { cadenceBody, cadencesAnswer } from '../feed-health/responses';
 import { healthSchema, liveSchema, readySchema } from '../health/answers';
 import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
@@ -108,8 +108,8 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     },
   ),
   op('get', '/api/feed-health', 'browse', 'Each sport’s feed health'),
-  op('get', '/api/feed-health/cadences', 'browse', 'Each sport’s expected cadence'),
-  op('put', '/api/feed-health/cadences', 'poll', 'Sets sports’ expected cadences', { body: cadenceBody }),
+  op('get', '/api/feed-health/cadences', 'browse', 'Each sport’s expected cadence', { answer: cadencesAnswer }),
+  op('put', '/api/feed-health/cadences', 'poll', 'Sets sports’ expected cadences', { body: cadenceBody, answer: cadencesAnswer }),
   op('get', '/api/preferences', 'browse', 'The signed-in person’s preferences', { answer: preferencesAnswerSchema }),
   op('put', '/api/preferences', 'browse', 'Changes the signed-in person’s preferences', {
     body: preferencesSchema,

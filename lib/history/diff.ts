@@ -1,14 +1,11 @@
 import type { StoredVersion } from '../store/history-read';
-import { bodyOf, canonicalJson, type Observer } from '../vocabulary/version';
+import type { z } from 'zod';
+import { bodyOf, canonicalJson } from '../vocabulary/version';
+import type { fieldChangeSchema, historyEntrySchema } from './answers';
 
 /** What changed between versions of a record, field by field (pure: the store reads, this compares). */
 
-export interface FieldChange {
-  field: string;
-  /** The value before (null: absent or null, which the spec makes one). */
-  before: unknown;
-  after: unknown;
-}
+export type FieldChange = z.infer<typeof fieldChangeSchema>;
 
 /** Top-level fields that differ; an object-valued field differs when its canonical JSON does. Sorted by field name. */
 export function fieldChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null): FieldChange[] {
@@ -25,21 +22,7 @@ export function fieldChanges(before: Record<string, unknown> | null, after: Reco
   return changes;
 }
 
-export interface HistoryEntry {
-  /** 1, 2, 3…: the order the portal saw the versions in. */
-  version: number;
-  kind: 'first' | 'changed' | 'withdrawn' | 'restored';
-  /** sha256 of the version's canonical body (null for a withdrawal). */
-  digest: string | null;
-  firstSeen: string;
-  firstSeenBy: Observer;
-  lastSeen: string;
-  lastSeenBy: Observer;
-  /** The record as this version holds it (null for a withdrawal). */
-  record: Record<string, unknown> | null;
-  /** Against the version before it that held the record (a withdrawal in between does not count). */
-  changes: FieldChange[];
-}
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 /** A record's stored versions as its history reads: each with what changed from the one before. */
 export function historyOf(versions: readonly StoredVersion[]): HistoryEntry[] {

@@ -11,6 +11,8 @@ import { historySince, readRecordHistory } from '../store/history-read';
 import { historyOf } from './diff';
 import { differenceStream, momentStream } from './files';
 import { parseHistoryQuery, type HistoryQuery } from './query';
+import type { z } from 'zod';
+import type { recordHistorySchema } from './answers';
 
 /**
  * GET /api/history (the set at a moment, or the difference between two) and GET /api/picks/<id>/history.
@@ -91,7 +93,7 @@ export async function historyFileResponse(
 }
 
 /** A record's versions as the portal saw them; 404 when it never saw the record. */
-export async function recordHistory(id: string) {
+export async function recordHistory(id: string): Promise<z.infer<typeof recordHistorySchema>> {
   const [versions, sinceMs] = await fromStore((db) => Promise.all([readRecordHistory(db, id), historySince(db)]));
   return { id, recordedSince: iso(sinceMs), versions: historyOf(versions) };
 }

@@ -14,6 +14,7 @@ import { jwkSetSchema, pollAnswerSchema, resendAlertSchema } from '../vocabulary
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
 import { cadenceBody, cadencesAnswer } from '../feed-health/responses';
 import { healthSchema, liveSchema, readySchema } from '../health/answers';
+import { recordHistorySchema } from '../history/answers';
 import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
@@ -92,7 +93,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     file: 'export',
     query: 'asOf, or from and to (moments); sport, league, status, result; format',
   }),
-  op('get', '/api/picks/{id}/history', 'browse', 'One record’s versions'),
+  op('get', '/api/picks/{id}/history', 'browse', 'One record’s versions', { answer: recordHistorySchema }),
   op('get', '/api/records/count', 'browse', 'How many records the filters match', { query: FILTERS, answer: recordsCountSchema }),
   op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS, answer: summaryAnswerSchema }),
   op('get', '/api/changes', 'export', 'The change feed as a file', { file: 'export', query: 'kind, sport, league, since, until, format' }),

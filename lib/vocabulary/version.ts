@@ -6,7 +6,8 @@ import { hash } from 'node:crypto';
  * therefore has one name whoever saw it (the poller, an export, a delivery), and is stored once.
  */
 
-export type Observer = 'poll' | 'export' | 'delivery';
+export const OBSERVERS = ['poll', 'export', 'delivery'] as const;
+export type Observer = (typeof OBSERVERS)[number];
 
 export interface Version {
   id: string;

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { OBSERVERS } from '../vocabulary/version';
 
+/** How a delivered record changed since (./reconcile.ts `correctionKinds` says which apply). */
+export const CORRECTION_KINDS = [
+  'withdrawn',
+  'restored',
+  'voided',
+  'result',
+  'resettled',
+  'status',
+  'odds',
+  'line',
+  'edited',
+  'republished',
+] as const;
+
 /**
  * A record's history as GET /api/picks/<id>/history answers it (./diff.ts: `HistoryEntry` and `FieldChange` are
  * these types): the portal API's OpenAPI document is made from the same schemas.
@@ -34,3 +48,42 @@ export const recordHistorySchema = z
     versions: z.array(historyEntrySchema),
   })
   .meta({ id: 'RecordHistory' });
+
+/** A delivered file's records against what the portal knows now (./reconcile.ts `Reconciliation`). */
+export const changedRecordSchema = z.strictObject({
+  id: z.string(),
+  kinds: z.array(z.enum(CORRECTION_KINDS)),
+  delivered: z.record(z.string(), z.unknown()),
+  now: z.record(z.string(), z.unknown()).nullable().meta({ description: 'null: withdrawn since.' }),
+});
+
+export const reconciliationSchema = z.strictObject({
+  records: z.int(),
+  unchanged: z.int(),
+  changed: z.array(changedRecordSchema),
+  byKind: z
+    .strictObject(
+      Object.fromEntries(CORRECTION_KINDS.map((kind) => [kind, z.int().optional()])) as Record<
+        (typeof CORRECTION_KINDS)[number],
+        z.ZodOptional<z.ZodInt>
+      >,
+    )
+    .meta({ description: 'How many changed records have each kind.' }),
+});
+
+export const exportReconciliationSchema = reconciliationSchema
+  .extend({
+    export: z.strictObject({
+      id: z.string(),
+      seq: z.int().nullable(),
+      file: z.string().nullable(),
+      filters: z.record(z.string(), z.string()).nullable(),
+      exportedAt: z.string(),
+      exportedBy: z.string(),
+    }),
+  })
+  .meta({ id: 'ExportReconciliation' });
+
+export const runReconciliationSchema = reconciliationSchema
+  .extend({ run: z.strictObject({ id: z.string(), deliveryId: z.string(), deliveredAt: z.string() }) })
+  .meta({ id: 'RunReconciliation' });

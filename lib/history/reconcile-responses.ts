@@ -8,8 +8,10 @@ import { findDeliveredFile, type DeliveredFile } from '../store/delivered';
 import { auditedStream, newProgress, releaseAtEnd, type ExportContext } from '../audit/export-trail';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { changedInRun, correctionsStream } from './corrections';
-import { reconcilable, reconcile, type Reconciliation } from './reconcile';
+import { reconcilable, reconcile } from './reconcile';
 import { claimWalkSlot } from '../walk-slots';
+import type { z } from 'zod';
+import type { exportReconciliationSchema, runReconciliationSchema } from './answers';
 
 /** GET /api/exports/<id>/reconcile and a delivery run's: a delivered file against what the portal knows now. */
 
@@ -23,16 +25,7 @@ export async function findExport(id: string, session: PortalSession): Promise<De
   return file;
 }
 
-export interface ExportReconciliation extends Reconciliation {
-  export: {
-    id: string;
-    seq: number | null;
-    file: string | null;
-    filters: Record<string, string> | null;
-    exportedAt: string;
-    exportedBy: string;
-  };
-}
+export type ExportReconciliation = z.infer<typeof exportReconciliationSchema>;
 
 export async function exportReconciliation(file: DeliveredFile): Promise<ExportReconciliation> {
   const [entry, result] = await fromStore((db) =>
@@ -68,9 +61,7 @@ async function findRun(deliveryId: string, runId: string): Promise<DeliveredFile
   return file;
 }
 
-export interface RunReconciliation extends Reconciliation {
-  run: { id: string; deliveryId: string; deliveredAt: string };
-}
+export type RunReconciliation = z.infer<typeof runReconciliationSchema>;
 
 /** A delivery run's records against what the portal knows now; 404 for a run not of this delivery. */
 export async function runReconciliation(deliveryId: string, runId: string): Promise<RunReconciliation> {

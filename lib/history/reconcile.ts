@@ -4,24 +4,15 @@ import { changedSince, deliveredCount, type DeliveredFile } from '../store/deliv
 import type { Database } from '../store/schema';
 import { fieldChanges } from './diff';
 import { bodyOf } from '../vocabulary/version';
+import type { z } from 'zod';
+import { CORRECTION_KINDS, type changedRecordSchema, type reconciliationSchema } from './answers';
 
 /**
  * Reconciliation: a delivered file's records against what the portal knows of them now. A record is
  * unchanged when its newest version is the one delivered; otherwise it is said how it changed.
  */
 
-export const CORRECTION_KINDS = [
-  'withdrawn',
-  'restored',
-  'voided',
-  'result',
-  'resettled',
-  'status',
-  'odds',
-  'line',
-  'edited',
-  'republished',
-] as const;
+export { CORRECTION_KINDS };
 export type CorrectionKind = (typeof CORRECTION_KINDS)[number];
 
 const OWN = new Set(['status', 'result', 'settledAt', 'odds', 'line', 'publishedAt']);
@@ -48,21 +39,8 @@ export function correctionKinds(delivered: Record<string, unknown>, now: Record<
   return kinds;
 }
 
-export interface ChangedRecord {
-  id: string;
-  kinds: CorrectionKind[];
-  delivered: Record<string, unknown>;
-  /** null: withdrawn since. */
-  now: Record<string, unknown> | null;
-}
-
-export interface Reconciliation {
-  records: number;
-  unchanged: number;
-  changed: ChangedRecord[];
-  /** How many changed records have each kind. */
-  byKind: Partial<Record<CorrectionKind, number>>;
-}
+export type ChangedRecord = z.infer<typeof changedRecordSchema>;
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
 
 /** Refuses, in words, a file that cannot be reconciled (yet). */
 export function reconcilable(file: DeliveredFile): void {

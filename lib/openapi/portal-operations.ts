@@ -14,7 +14,7 @@ import { jwkSetSchema, pollAnswerSchema, resendAlertSchema } from '../vocabulary
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
 import { cadenceBody, cadencesAnswer } from '../feed-health/responses';
 import { healthSchema, liveSchema, readySchema } from '../health/answers';
-import { recordHistorySchema } from '../history/answers';
+import { exportReconciliationSchema, recordHistorySchema, runReconciliationSchema } from '../history/answers';
 import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
@@ -88,7 +88,9 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/export/results', 'export', 'The whole filtered set of results as a file', { file: 'export', query: FILTERS }),
   op('get', '/api/exports/{id}/manifest', 'export', 'An export’s signed manifest', { file: 'json' }),
   op('get', '/api/exports/{id}/manifest.jws', 'export', 'An export’s manifest as a JWS', { file: 'jws' }),
-  op('get', '/api/exports/{id}/reconcile', 'export', 'An export’s records against what the portal knows now'),
+  op('get', '/api/exports/{id}/reconcile', 'export', 'An export’s records against what the portal knows now', {
+    answer: exportReconciliationSchema,
+  }),
   op('get', '/api/history', 'export', 'The set at a moment, or the difference between two', {
     file: 'export',
     query: 'asOf, or from and to (moments); sport, league, status, result; format',
@@ -161,7 +163,9 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     answer: probeAnswerSchema,
   }),
   op('get', '/api/deliveries/{id}/runs', 'deliveries', 'A delivery’s runs, newest first', { answer: runsAnswerSchema }),
-  op('get', '/api/deliveries/{id}/runs/{runId}/reconcile', 'deliveries', 'A run’s records against what the portal knows now'),
+  op('get', '/api/deliveries/{id}/runs/{runId}/reconcile', 'deliveries', 'A run’s records against what the portal knows now', {
+    answer: runReconciliationSchema,
+  }),
   op('get', '/api/deliveries/{id}/runs/{runId}/corrections', 'deliveries', 'A run’s records that changed since, as a file', {
     file: 'export',
     query: 'format',

@@ -40,4 +40,9 @@ export const recordsSummarySchema = outcomesSchema.extend({
   byDay: z.record(z.string(), z.int()).meta({ description: 'Records per UTC day of the event (YYYY-MM-DD).' }),
 });
 
-export const summaryAnswerSchema = recordsSummarySchema.extend({ kind: KIND }).meta({ id: 'RecordsSummary' });
+export const summaryAnswerSchema = recordsSummarySchema
+  .extend({
+    kind: KIND,
+    summarisedAt: z.string().meta({ description: 'When the walk that summed them ended (shared for a minute).' }),
+  })
+  .meta({ id: 'RecordsSummary' });

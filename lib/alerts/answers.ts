@@ -5,11 +5,15 @@ import { ALERT_KINDS } from './subscriptions';
  * What GET and PUT /api/alerts/subscription answer: the signed-in person's choice and the kinds their role may
  * choose among (./responses.ts builds it as this type); the portal API's OpenAPI document is made from it.
  */
+const choice = {
+  kinds: z.array(z.enum(ALERT_KINDS)),
+  delivery: z.enum(['each', 'digest']).meta({ description: 'As alerts happen, or one email a day.' }),
+  chosen: z.boolean().meta({ description: 'true: the person chose; false: their role’s default (admins every kind, others none).' }),
+};
+
 export const subscriptionAnswerSchema = z
   .strictObject({
-    kinds: z.array(z.enum(ALERT_KINDS)),
-    delivery: z.enum(['each', 'digest']).meta({ description: 'As alerts happen, or one email a day.' }),
-    chosen: z.boolean().meta({ description: 'Whether the person has chosen (until then: admins every kind, others none).' }),
+    ...choice,
     available: z.array(z.strictObject({ kind: z.enum(ALERT_KINDS), label: z.string() })),
   })
   .meta({ id: 'AlertSubscription' });
@@ -35,9 +39,7 @@ export const alertWebhooksSchema = z.strictObject({ data: z.array(alertWebhookVi
 export const subscriptionSchema = z.strictObject({
   email: z.string(),
   role: z.string(),
-  kinds: z.array(z.enum(ALERT_KINDS)),
-  delivery: z.enum(['each', 'digest']),
-  chosen: z.boolean().meta({ description: 'true: the person chose; false: their role’s default.' }),
+  ...choice,
   updatedAt: z.string().nullable().meta({ description: 'When they last chose, or null.' }),
 });
 export const subscriptionsSchema = z.strictObject({ data: z.array(subscriptionSchema) }).meta({ id: 'AlertSubscriptions' });

@@ -13,7 +13,9 @@ import { checkSchedule } from './schedule';
  * is a 400 naming the field.
  */
 
-export const DELIVERY_KINDS = ['picks', 'results', 'changes'] as const;
+import { DELIVERY_KINDS } from '../vocabulary/delivery-run';
+
+export { DELIVERY_KINDS };
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** `today`, `today-7d`, `today+1d`, `now`, `now-24h`: resolved at each run, so a schedule never goes stale. */

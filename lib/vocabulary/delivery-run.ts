@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { RECORD_FORMATS } from './formats';
 
+/** What a delivery sends: records, results or the change feed (lib/deliveries/input.ts checks it). */
+export const DELIVERY_KINDS = ['picks', 'results', 'changes'] as const;
+
 /**
  * A delivery's run as the store reads it (lib/store/delivery-runs.ts: `Run` is this type) and as
  * GET /api/deliveries/<id>/runs answers it: the portal API's OpenAPI document is made from the same schema.
@@ -47,7 +50,7 @@ export const deliveryViewSchema = z
   .strictObject({
     id: z.string(),
     name: z.string(),
-    kind: z.enum(['picks', 'results', 'changes']),
+    kind: z.enum(DELIVERY_KINDS),
     format: z.enum(RECORD_FORMATS),
     filters: z.record(z.string(), z.string()),
     schedule: z.string().meta({ description: 'Five cron fields, in UTC.' }),
@@ -91,7 +94,7 @@ export const probeAnswerSchema = z.strictObject({ ok: z.boolean(), steps: z.arra
 /** GET /api/deliveries/preview (lib/deliveries/preview.ts `Preview`): how many records the filters match now. */
 export const previewSchema = z
   .strictObject({
-    kind: z.enum(['picks', 'results', 'changes']),
+    kind: z.enum(DELIVERY_KINDS),
     filters: z.record(z.string(), z.string()).meta({ description: 'The filters as a run now would send them (relative dates resolved).' }),
     records: z.int(),
     more: z.boolean().meta({ description: 'More than `records` match (the preview stopped counting).' }),

@@ -7,6 +7,18 @@ import { tokenScopeSchema } from './tokens';
  * OpenAPI document is made from the same schemas (lib/openapi/portal-operations.ts).
  */
 
+/** One UTC day of a token's use, as the store keeps it (lib/store/tokens.ts `DayUsage`). */
+export const dayUsageSchema = z.strictObject({
+  day: z.string().meta({ description: 'YYYY-MM-DD (UTC).' }),
+  requests: z.int(),
+  records: z.int(),
+  bytes: z.int(),
+  clientErrors: z.int(),
+  throttled: z.int(),
+  lastMs: z.number().meta({ description: 'The last request of the day (milliseconds since 1970).' }),
+  lastAddress: z.string().nullable(),
+});
+
 /** suspended: live, but its owner may not act now (removed, disabled, demoted); `suspended` says why. */
 export const TOKEN_STATES = ['active', 'expired', 'revoked', 'suspended'] as const;
 
@@ -28,15 +40,8 @@ export const tokenViewSchema = z
     updatedAt: z.string(),
     revokedAt: z.string().nullable(),
     revokedBy: z.string().nullable(),
-    today: z
-      .strictObject({
-        requests: z.int(),
-        records: z.int(),
-        bytes: z.int(),
-        clientErrors: z.int(),
-        throttled: z.int(),
-        lastAddress: z.string().nullable(),
-      })
+    today: dayUsageSchema
+      .omit({ day: true, lastMs: true })
       .nullable()
       .meta({ description: 'Today’s use (UTC), or null before the first request of the day.' }),
     lastUsedAt: z.string().nullable(),
@@ -52,18 +57,6 @@ export const tokenMadeSchema = tokenViewSchema
 
 /** The most an editor may give their own tokens (GET/PUT /api/tokens/ceilings; lib/tokens/scope.ts `TokenCeilings`). */
 export const ceilingsSchema = z.strictObject({ ratePerMinute: z.int(), dailyRecords: z.int() }).meta({ id: 'TokenCeilings' });
-
-/** One UTC day of a token's use, as the store keeps it (lib/store/tokens.ts `DayUsage`). */
-export const dayUsageSchema = z.strictObject({
-  day: z.string().meta({ description: 'YYYY-MM-DD (UTC).' }),
-  requests: z.int(),
-  records: z.int(),
-  bytes: z.int(),
-  clientErrors: z.int(),
-  throttled: z.int(),
-  lastMs: z.number().meta({ description: 'The last request of the day (milliseconds since 1970).' }),
-  lastAddress: z.string().nullable(),
-});
 
 /** GET /api/tokens/<id>/usage: the last 30 days, days without use left out. */
 export const usageAnswerSchema = z

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { callApi, Problem, type ApiProblem, type ProblemField } from '@/components/ui/call-api';
 import { controlClass, Field, SelectField, TextField } from '@/components/ui/field';
-import { FilterFields, type FilterValues } from '@/components/deliveries/filter-fields';
+import { CHANGE_KIND_ID, FilterFields, type FilterValues } from '@/components/deliveries/filter-fields';
 import { ScheduleField } from '@/components/deliveries/schedule-field';
 import type { Vocabulary } from '@/lib/deliveries/filter-rules';
 import { cardClass } from '@/components/ui/card';
@@ -24,7 +24,10 @@ const KINDS = [
   { value: 'changes', label: 'changes since the last successful run' },
 ];
 
-/** The fields of the form in the order they appear, as the problem summary names them (each control's id is `f-<name>`). */
+/**
+ * The fields of the form in the order they appear, as the problem summary names them (each control's id is
+ * `f-<name>`, but the kind of change, `f-change-kind`: the form's own `kind` is `f-kind`).
+ */
 const FIELDS: readonly ProblemField[] = (
   [
     ['name', 'Name'],
@@ -59,7 +62,7 @@ const FIELDS: readonly ProblemField[] = (
     ['destination.table', 'Table'],
     ['encryptTo', 'Encrypt to'],
   ] as const
-).map(([key, label]) => ({ key, label, id: `f-${key.split('.').pop()}` }));
+).map(([key, label]) => ({ key, label, id: key === 'filters.kind' ? CHANGE_KIND_ID : `f-${key.split('.').pop()}` }));
 
 /** What a new delivery's form starts from, and starts from again once one is saved. */
 const START = {

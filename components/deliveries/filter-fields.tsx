@@ -2,10 +2,13 @@
 
 import { useEffect, useState } from 'react';
 import { SelectField, TextField } from '@/components/ui/field';
-import { leaguesFor, type Vocabulary } from '@/lib/sport-leagues';
+import { leaguesFor, UNREAD_LICENCE_HINT, type Vocabulary } from '@/lib/sport-leagues';
 import { CHANGE_KINDS } from '@/lib/vocabulary/changes';
 import { PICK_RESULTS, PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { plural } from '@/lib/plural';
+
+/** The kind-of-change filter's control (the delivery form has a `kind` of its own: `f-kind`). */
+export const CHANGE_KIND_ID = 'f-change-kind';
 
 /**
  * A delivery's filters, chosen from what the licence grants (leagues narrowed by the chosen sport, as
@@ -94,10 +97,11 @@ export function FilterFields({
   );
 
   /** A filter whose values the API defines (statuses, results, kinds of change): always a choice. */
-  const listed = (name: string, label: string, options: readonly string[], any: string) => (
+  const listed = (name: string, label: string, options: readonly string[], any: string, id?: string) => (
     <SelectField
       label={label}
       name={name}
+      id={id}
       options={options}
       any={any}
       value={values[name] ?? ''}
@@ -108,14 +112,16 @@ export function FilterFields({
 
   /** Sport and league: a choice where the licence (or the feed) lists them, text otherwise. */
   const choice = (name: 'sport' | 'league', label: string, options: string[] | null) =>
-    options ? listed(name, label, options, `Any ${name}`) : typed(name, label);
+    options
+      ? listed(name, label, options, `Any ${name}`)
+      : typed(name, label, undefined, vocabulary.unread ? UNREAD_LICENCE_HINT : undefined);
 
   return (
     <>
       {choice('sport', 'Sport', vocabulary.sports)}
       {choice('league', 'League', leaguesFor(vocabulary, values.sport ?? ''))}
       {kind === 'changes' ? (
-        listed('kind', 'Kind of change', CHANGE_KINDS, 'Any change')
+        listed('kind', 'Kind of change', CHANGE_KINDS, 'Any change', CHANGE_KIND_ID)
       ) : (
         <>
           {kind === 'picks' ? listed('status', 'Status', PICK_STATUSES, 'Any status') : null}

@@ -392,6 +392,12 @@ test.describe.serial('deliveries on one portal', () => {
     await expect(form.getByLabel('Status')).toHaveValue('');
     await expect(form.getByLabel('From')).toHaveValue('today-1d');
     await expect(form.locator('#f-schedule')).toHaveValue('0 6 * * *');
+    // A delivery of changes has two kinds (what it delivers, the kind of change): each label names its own control.
+    await form.getByLabel('What').selectOption('changes');
+    await expect(form.getByLabel('Kind of change').locator('option[value=withdrawn]')).toHaveCount(1);
+    const ids = await page.locator('[id]').evaluateAll((els) => els.map((el) => el.id));
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    await form.getByLabel('What').selectOption('picks');
     // Run now: the note follows the run to its end without a reload.
     await deliveries.runNow('Tennis upcoming');
     await expect(page.getByTestId('run-note')).toHaveText(/^“Tennis upcoming” ran: (complete|complete, but empty)\.$/, { timeout: 30_000 });

@@ -72,6 +72,7 @@ export const ONE_AT_A_TIME = [
   'security-limits.spec.ts',
   'preferences.spec.ts',
   'everyday.spec.ts',
+  'panels.spec.ts',
   'feed-health.spec.ts',
   'admin.spec.ts',
   'table.spec.ts',

@@ -2,9 +2,9 @@
 
 import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-static';
 import { usePathname } from 'next/navigation';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { PortalLink } from '@/components/portal-link';
-import { useEscape } from '@/components/ui/use-escape';
+import { useModal } from '@/components/ui/use-modal';
 import { savePreferences } from '@/components/preferences';
 import type { DestinationGroup } from './destinations';
 import { NAV_ICONS } from './nav-icons';
@@ -14,7 +14,8 @@ import { Icon } from '@/components/ui/icon';
  * The signed-in frame: a header of one row at every width (the portal's name, and the account menu), the
  * grouped navigation in a sidebar on wide screens (names, or icons only: remembered per person) and in a
  * drawer on narrower ones, opened by the header's Menu button. The current page is marked
- * (`aria-current="page"`); Escape or a navigation closes the drawer, and focus goes back to the button.
+ * (`aria-current="page"`). The open drawer holds the page like a modal (components/ui/use-modal.ts: the rest inert,
+ * focus inside); Escape, the backdrop or its close button close it and give focus back to Menu; a navigation closes it.
  */
 export function Shell({
   groups,
@@ -35,13 +36,14 @@ export function Shell({
   const [icons, setIcons] = useState(initialIcons);
   const menuButton = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLElement>(null);
-
-  useEffect(() => {
-    if (open) nav.current?.querySelector<HTMLElement>('a[href]')?.focus();
-  }, [open]);
-  useEscape(open, () => {
-    setOpenOn(null);
-    menuButton.current?.focus();
+  const backdrop = useRef<HTMLDivElement>(null);
+  const { closeAndReturn } = useModal({
+    open,
+    close: () => setOpenOn(null),
+    keep: [nav, backdrop],
+    opener: menuButton,
+    wideFrom: '(min-width: 1024px)',
+    focusFirst: 'a[href]', // the first destination, not the drawer's close button
   });
 
   const current = (href: string) => {
@@ -78,7 +80,7 @@ export function Shell({
         <div className="ml-auto">{account}</div>
       </header>
       <div className="flex">
-        {open && <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/40 lg:hidden" onClick={() => setOpenOn(null)} />}
+        {open && <div ref={backdrop} aria-hidden className="fixed inset-0 z-40 bg-slate-950/40 lg:hidden" onClick={closeAndReturn} />}
         <nav
           ref={nav}
           id="main-nav"
@@ -88,14 +90,7 @@ export function Shell({
         >
           <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3 lg:hidden">
             <span className="font-semibold text-slate-900">Menu</span>
-            <button
-              type="button"
-              className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100"
-              onClick={() => {
-                setOpenOn(null);
-                menuButton.current?.focus();
-              }}
-            >
+            <button type="button" className="rounded-md p-1.5 text-slate-600 hover:bg-slate-100" onClick={closeAndReturn}>
               <Icon svg={X} />
               <span className="sr-only">Close the menu</span>
             </button>

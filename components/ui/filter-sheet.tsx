@@ -3,7 +3,7 @@
 import { SlidersHorizontal, X } from 'lucide-static';
 import { Icon } from './icon';
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { useEscape } from '@/components/ui/use-escape';
+import { useModal } from '@/components/ui/use-modal';
 import { PortalLink } from '@/components/portal-link';
 import { Button } from '@/components/ui/button';
 
@@ -17,15 +17,21 @@ export interface FilterChip {
 /**
  * Filters on a phone (below 640 px): a "Filters (n)" button and the active filters as chips, each removable
  * with a tap, so the first record is on the first screen; the form opens as a sheet from the bottom. On
- * wider screens the form shows as it is and the chips are not drawn.
+ * wider screens the form shows as it is and the chips are not drawn. The open sheet holds the page like a modal
+ * dialog (components/ui/use-modal.ts).
  */
 export function FilterSheet({ chips, children }: { chips: FilterChip[]; children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
-  useEscape(open, () => {
-    setOpen(false);
-    button.current?.focus();
+  const sheet = useRef<HTMLDivElement>(null);
+  const backdrop = useRef<HTMLDivElement>(null);
+  const { closeAndReturn } = useModal({
+    open,
+    close: () => setOpen(false),
+    keep: [sheet, backdrop],
+    opener: button,
+    wideFrom: '(min-width: 640px)',
   });
   return (
     <>
@@ -46,10 +52,12 @@ export function FilterSheet({ chips, children }: { chips: FilterChip[]; children
           </PortalLink>
         ))}
       </div>
-      {open && <div aria-hidden className="fixed inset-0 z-40 bg-slate-950/40 sm:hidden" onClick={() => setOpen(false)} />}
+      {open && <div ref={backdrop} aria-hidden className="fixed inset-0 z-40 bg-slate-950/40 sm:hidden" onClick={closeAndReturn} />}
       <div
+        ref={sheet}
         id={id}
         role={open ? 'dialog' : undefined}
+        aria-modal={open || undefined}
         aria-label={open ? 'Filters' : undefined}
         className={
           open
@@ -60,7 +68,7 @@ export function FilterSheet({ chips, children }: { chips: FilterChip[]; children
         {open && (
           <div className="flex items-center justify-between px-2 pb-2 sm:hidden">
             <p className="font-semibold text-slate-900">Filters</p>
-            <Button tone="quiet" size="sm" onClick={() => setOpen(false)}>
+            <Button tone="quiet" size="sm" onClick={closeAndReturn}>
               Close
             </Button>
           </div>

@@ -65,52 +65,6 @@ test('the total is counted in the background, and paging goes first, previous, n
   await expect(page.getByTestId('record-count')).toContainText('Records 1–200');
 });
 
-test('the sidebar folds to icons and stays so for the person; on a phone the menu is a drawer that Escape closes', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'editor', '/licence'); // preferences.spec reads the manager's exact choices
-  const nav = page.getByRole('navigation', { name: 'Main' });
-  const width = () => nav.evaluate((el) => Math.round(el.getBoundingClientRect().width));
-  const wide = await width();
-  await page.getByRole('button', { name: 'Icons only' }).click();
-  await expect.poll(width).toBeLessThan(80);
-  await page.reload();
-  expect(await width()).toBeLessThan(80); // drawn narrow by the server: nothing jumps
-  await expect(nav.getByRole('link', { name: 'Deliveries' })).toHaveAttribute('title', 'Deliveries');
-  await page.getByRole('button', { name: 'Icons only' }).click();
-  await expect.poll(width).toBe(wide);
-
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect(nav).toBeHidden();
-  const menu = page.getByRole('button', { name: 'Menu' });
-  await menu.click();
-  await expect(nav).toBeVisible();
-  await expect(nav.getByRole('link').first()).toBeFocused();
-  await page.keyboard.press('Escape');
-  await expect(nav).toBeHidden();
-  await expect(menu).toBeFocused();
-  await expect(menu).toHaveAttribute('aria-expanded', 'false');
-});
-
-test('on a phone the filters fold behind "Filters (n)", the set ones are chips, and a chip takes its filter away', async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, 'viewer', '/picks?sport=Football&status=settled&limit=25');
-  await expect(page.getByRole('search')).toBeHidden();
-  const chips = page.getByTestId('filter-chips');
-  await expect(chips.getByRole('button')).toHaveText('Filters (2)');
-  await expect(chips.getByRole('link')).toHaveText(['Sport: Football', 'Status: settled']);
-  await expect(page.getByTestId('records-table').locator('tbody tr').first()).toBeInViewport();
-  await chips.getByRole('link', { name: 'Sport: Football, remove' }).click();
-  await page.waitForURL((url) => !url.search.includes('sport='));
-  expect(new URL(page.url()).search).toBe('?status=settled&limit=25');
-  await page.getByTestId('filter-chips').getByRole('button').click();
-  const sheet = page.getByRole('dialog', { name: 'Filters' });
-  await expect(sheet.getByLabel('Status', { exact: true })).toHaveValue('settled');
-  await sheet.getByLabel('Sport', { exact: true }).selectOption('Tennis');
-  await sheet.getByRole('button', { name: 'Apply' }).click();
-  await page.waitForURL(/sport=Tennis/);
-  await expect(page.getByTestId('filter-chips').getByRole('link')).toHaveText(['Sport: Tennis', 'Status: settled']);
-});
-
 test('comfortable rows and the columns shown are each person’s, drawn by the server', async ({ page }) => {
   await signIn(page, 'viewer', '/picks?limit=10');
   await page.getByText('Columns', { exact: true }).click();

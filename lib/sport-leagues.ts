@@ -10,7 +10,13 @@ export interface Vocabulary {
   leagues: string[] | null;
   /** The leagues the feed has seen under each sport (its window); empty when it has seen nothing. */
   leaguesBySport: Record<string, string[]>;
+  /** The licence could not be read just now (the Picks API failed or timed out): what is offered is not its list. */
+  unread?: boolean;
 }
+
+/** Said beside a sport or league typed because the licence could not be read (not because it lists none). */
+export const UNREAD_LICENCE_HINT =
+  'The licence could not be read just now: type the name as the Picks API writes it, or reload to choose from it.';
 
 /** The leagues to offer for a sport: those the feed saw under it, and listed ones it saw under no sport. */
 export function leaguesFor(vocabulary: Vocabulary, sport: string): string[] | null {

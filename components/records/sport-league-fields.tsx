@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { SelectField, TextField } from '@/components/ui/field';
-import { leaguesFor, type Vocabulary } from '@/lib/sport-leagues';
+import { leaguesFor, UNREAD_LICENCE_HINT, type Vocabulary } from '@/lib/sport-leagues';
 
 /**
  * Sport and league of a filter form, chosen from the licence where it lists them (free text where it does
@@ -37,6 +37,7 @@ export function SportLeagueFields({ vocabulary, sport, league }: { vocabulary: V
           defaultValue={sport}
           maxLength={100}
           placeholder="Any sport"
+          hint={vocabulary.unread ? UNREAD_LICENCE_HINT : undefined}
           onChange={(e) => setSport(e.target.value)}
         />
       )}
@@ -52,7 +53,14 @@ export function SportLeagueFields({ vocabulary, sport, league }: { vocabulary: V
           onChange={(event) => setLeague(event.target.value)}
         />
       ) : (
-        <TextField label="League" name="league" defaultValue={league} maxLength={100} placeholder="Any league" />
+        <TextField
+          label="League"
+          name="league"
+          defaultValue={league}
+          maxLength={100}
+          placeholder="Any league"
+          hint={vocabulary.unread ? UNREAD_LICENCE_HINT : undefined}
+        />
       )}
     </>
   );

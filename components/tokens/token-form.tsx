@@ -199,7 +199,11 @@ export function TokenForm({
           name="sports"
           options={licence.sports ?? []}
           chosen={scope?.sports ?? []}
-          hint="None ticked: every sport the licence grants, now and later."
+          hint={
+            licence.unread
+              ? 'The licence could not be read just now, so its sports are not listed: reload to choose from them. None ticked: every sport the licence grants, now and later.'
+              : 'None ticked: every sport the licence grants, now and later.'
+          }
           error={errors['scope.sports']}
           onTick={setSports}
         />

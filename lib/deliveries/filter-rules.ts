@@ -46,6 +46,7 @@ export async function filterVocabulary(): Promise<Vocabulary> {
     sports: licence?.sports ?? (seenSports.length ? seenSports : null),
     leagues: licence?.leagues ?? (seenLeagues.length ? seenLeagues : null),
     leaguesBySport: seen,
+    ...(licence ? {} : { unread: true }),
   };
 }
 
@@ -55,7 +56,7 @@ export async function filterVocabulary(): Promise<Vocabulary> {
  */
 export async function licenceVocabulary(): Promise<Vocabulary> {
   const [licence, seen] = await Promise.all([licenceOrNull(), seenScope()]);
-  return { sports: licence?.sports ?? null, leagues: licence?.leagues ?? null, leaguesBySport: seen };
+  return { sports: licence?.sports ?? null, leagues: licence?.leagues ?? null, leaguesBySport: seen, ...(licence ? {} : { unread: true }) };
 }
 
 function choice(value: string, allowed: readonly string[], what: string): string | null {

@@ -75,3 +75,21 @@ test('an unreachable upstream: a clear error page with retry', async ({ page }) 
   await expectErrorPanel(page, 'UPSTREAM_UNAVAILABLE', /could not be reached/);
   await snapshot(page, 'error-upstream-down');
 });
+
+test('an unreachable upstream: sports and leagues are typed, and every form says why', async ({ page }) => {
+  const origin = `http://localhost:${E2E.downPort}`;
+  await signIn(page, 'editor', '/', origin);
+  const why = /The licence could not be read just now/;
+  await page.goto(`${origin}/picks?sport=Football`);
+  const filters = page.getByRole('search');
+  await expect(filters.getByRole('textbox', { name: 'Sport' })).toHaveValue('Football');
+  await expect(filters.getByText(why)).toHaveCount(2); // under Sport and League
+  await page.goto(`${origin}/deliveries`);
+  const form = page.getByRole('form', { name: 'New delivery' });
+  await expect(form.getByRole('textbox', { name: 'Sport' })).toBeVisible();
+  await expect(form.getByText(why)).toHaveCount(2);
+  await page.goto(`${origin}/tokens`);
+  await expect(
+    page.getByRole('form', { name: 'Make a token' }).getByText(/The licence could not be read just now, so its sports are not listed/),
+  ).toBeVisible();
+});

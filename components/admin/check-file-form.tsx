@@ -5,14 +5,11 @@ import { Problem, type ApiProblem } from '@/components/ui/call-api';
 import { cardClass } from '@/components/ui/card';
 import { Button } from '@/components/ui/button';
 import { FileField } from '@/components/ui/field';
+import type { CheckReport } from '@/lib/proof/check-answer';
 
 /** "Check a file": the file and its JWS (optionally the manifest) posted to /api/proof/check; each check's result shown. */
 
-interface Result {
-  ok: boolean;
-  checks: { name: string; ok: boolean; detail: string }[];
-  attestation: string[];
-}
+type Result = CheckReport;
 
 export function CheckFileForm({ maxMb }: { maxMb: number }) {
   const [result, setResult] = useState<Result | null>(null);
@@ -43,7 +40,7 @@ export function CheckFileForm({ maxMb }: { maxMb: number }) {
         from this portal; nothing is kept.
       </p>
       <div className="grid gap-3 md:grid-cols-3">
-        <FileField label="The file" name="file" hint={`CSV or JSON, up to ${maxMb} MB`} required />
+        <FileField label="The file" name="file" hint={`CSV, JSON, JSON Lines or Parquet, up to ${maxMb} MB`} required />
         <FileField label="Its signature" name="jws" hint="The file’s .manifest.jws" accept=".jws,text/plain,application/jose" required />
         <FileField label="Its manifest" name="manifest" hint="Optional: the .manifest.json" accept=".json,application/json" />
       </div>
@@ -68,6 +65,13 @@ export function CheckFileForm({ maxMb }: { maxMb: number }) {
               </li>
             ))}
           </ul>
+          {result.notes.length > 0 && (
+            <ul className="mt-2 space-y-1 text-slate-600" data-testid="check-notes">
+              {result.notes.map((note) => (
+                <li key={note}>Not checked here: {note}</li>
+              ))}
+            </ul>
+          )}
           <pre className="mt-2 overflow-x-auto whitespace-pre-wrap text-xs text-slate-700">{result.attestation.join('\n')}</pre>
         </div>
       ) : null}

@@ -43,3 +43,49 @@ export const subscriptionSchema = z.strictObject({
   updatedAt: z.string().nullable().meta({ description: 'When they last chose, or null.' }),
 });
 export const subscriptionsSchema = z.strictObject({ data: z.array(subscriptionSchema) }).meta({ id: 'AlertSubscriptions' });
+
+/** GET /api/alerts (admins): the notification log (./responses.ts `alertView`) and the latest daily digests. */
+const when = z.string().nullable().meta({ description: 'ISO 8601, UTC; null: not yet.' });
+/** How an alert went to one webhook. */
+const webhookOutcomeSchema = z.strictObject({
+  webhook: z.string().meta({ description: 'Its name (or its id and "(removed)").' }),
+  status: z.enum(['pending', 'sending', 'sent', 'failed']),
+  attempts: z.int().min(0),
+  error: z.string().nullable(),
+  sentAt: when,
+});
+export type WebhookOutcome = z.infer<typeof webhookOutcomeSchema>;
+
+export const alertLogEntrySchema = z
+  .strictObject({
+    id: z.string(),
+    kind: z.string().meta({ description: 'One of the alert kinds (AlertSubscription’s), kept as it was raised.' }),
+    sport: z.string().meta({ description: 'What it is about: a sport, `licence`, a token’s or delivery’s name.' }),
+    state: z.string(),
+    side: z.string().nullable(),
+    reason: z.string(),
+    detail: z.string().nullable(),
+    status: z.enum(['held', 'pending', 'sending', 'sent', 'dropped', 'unsent', 'failed']),
+    attempts: z.int().min(0),
+    error: z.string().nullable(),
+    recipients: z.array(z.string()),
+    createdAt: z.string(),
+    dueAt: z.string(),
+    nextTryAt: when,
+    sentAt: when,
+    channel: z.literal('email'),
+    webhooks: z.array(webhookOutcomeSchema),
+  })
+  .meta({ id: 'AlertLogEntry' });
+export const alertDigestSchema = z.strictObject({
+  day: z.string(),
+  email: z.string(),
+  alerts: z.int().min(0),
+  status: z.enum(['sending', 'pending', 'sent', 'failed']),
+  attempts: z.int().min(0),
+  error: z.string().nullable(),
+  sentAt: when,
+});
+export const alertsAnswerSchema = z
+  .strictObject({ data: z.array(alertLogEntrySchema), digests: z.array(alertDigestSchema) })
+  .meta({ id: 'AlertLog' });

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { subscriptionAnswerSchema, subscriptionsSchema } from './answers';
+import type { alertsAnswerSchema, subscriptionAnswerSchema, subscriptionsSchema, WebhookOutcome } from './answers';
 import type { resendAlertSchema } from '../vocabulary/portal-answers';
 import type { PortalSession } from '../auth/session';
 import { AppError, toAppError, invalidFields } from '../errors';
@@ -26,8 +26,6 @@ import {
  */
 
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'Cache-Control': 'private, no-store' } });
-
-export type WebhookOutcome = { webhook: string; status: string; attempts: number; error: string | null; sentAt: string | null };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -76,10 +74,15 @@ export const digestView = (d: Digest) => ({
   sentAt: iso(d.sentMs),
 });
 
+/** What GET /api/alerts answers. */
+export async function alertsAnswer(db: Kysely<Database>): Promise<z.infer<typeof alertsAnswerSchema>> {
+  const [data, digests] = await Promise.all([notificationLog(db), latestDigests(db)]);
+  return { data, digests: digests.map(digestView) };
+}
+
 export async function alertsResponse(): Promise<Response> {
   try {
-    const [data, digests] = await fromStore((db) => Promise.all([notificationLog(db), latestDigests(db)]));
-    return json({ data, digests: digests.map(digestView) });
+    return json(await fromStore(alertsAnswer));
   } catch (error) {
     return toAppError(error).toResponse();
   }

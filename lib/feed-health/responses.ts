@@ -8,6 +8,8 @@ import { fromStore } from '../store';
 import { readCadences, setCadences } from '../store/feed-health';
 import { feedPeriodMs, recentLicenceChanges, sportsHealth } from '.';
 import { pollerAndUpstream } from './poller';
+import type { FeedHealthAnswer } from './answers';
+import { can } from '../vocabulary/roles';
 
 /**
  * GET /api/feed-health: each sport's health (lib/feed-health). GET and PUT /api/feed-health/cadences: the
@@ -19,14 +21,23 @@ const MAX_BODY = 8_192;
 const MIN_SECONDS = 60;
 const MAX_SECONDS = 30 * 86_400;
 
-export async function feedHealthResponse(): Promise<Response> {
+export async function feedHealthResponse(session: PortalSession): Promise<Response> {
   try {
     const config = getConfig();
     const pollMs = await fromStore((db) => feedPeriodMs(db, config.CHANGES_POLL_SECONDS > 0 ? config.CHANGES_POLL_SECONDS * 1000 : null));
-    const [sports, feed, licenceChanges] = await fromStore((db) =>
+    const [sports, { poller, upstream }, licenceChanges] = await fromStore((db) =>
       Promise.all([sportsHealth(db, pollMs), pollerAndUpstream(db, pollMs), recentLicenceChanges(db)]),
     );
-    return json({ sports, ...feed, licenceChanges, checkedAt: new Date().toISOString() });
+    // Which instance polls is for whoever runs the instances (as on /health), not for reading the feed.
+    const { leaseHolder, leaseExpiresAt, ...shared } = poller;
+    const answer: FeedHealthAnswer = {
+      sports,
+      poller: can(session.user.role, 'poll') ? { ...shared, leaseHolder, leaseExpiresAt } : shared,
+      upstream,
+      licenceChanges,
+      checkedAt: new Date().toISOString(),
+    };
+    return json(answer);
   } catch (error) {
     return toAppError(error).toResponse();
   }

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
-import { alertWebhooksSchema, alertWebhookViewSchema, subscriptionAnswerSchema, subscriptionsSchema } from '../alerts/answers';
+import {
+  alertsAnswerSchema,
+  alertWebhooksSchema,
+  alertWebhookViewSchema,
+  subscriptionAnswerSchema,
+  subscriptionsSchema,
+} from '../alerts/answers';
 import { deliverySchema } from '../deliveries/input';
 import {
   deliveriesAnswerSchema,
@@ -11,8 +17,10 @@ import {
   runStartedSchema,
 } from '../vocabulary/delivery-run';
 import { jwkSetSchema, pollAnswerSchema, resendAlertSchema } from '../vocabulary/portal-answers';
+import { checkFormSchema, checkReportSchema } from '../proof/check-answer';
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
 import { cadenceBody, cadencesAnswer } from '../feed-health/responses';
+import { feedHealthAnswerSchema } from '../feed-health/answers';
 import { healthSchema, liveSchema, readySchema } from '../health/answers';
 import { exportReconciliationSchema, recordHistorySchema, runReconciliationSchema } from '../history/answers';
 import { ceilingsBody } from '../tokens/scope';
@@ -44,6 +52,8 @@ export interface PortalOperation {
   capability: Capability | null;
   summary: string;
   body?: z.ZodType;
+  /** A multipart form instead of a JSON body (a file upload). */
+  form?: z.ZodType;
   /** The success statuses (200 unless said). */
   ok?: (200 | 201 | 202 | 204)[];
   /** A file rather than JSON: an export (csv, json, jsonl, parquet), a JWS, or a JSON document to save. */
@@ -83,7 +93,11 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/health/ready', null, 'Readiness: the portal may take traffic', { answer: readySchema, unavailable: readySchema }),
   op('get', '/api/openapi.json', 'browse', 'This document'),
   op('get', '/api/proof/keys', null, 'The public keys manifests are signed with (a JWK Set)', { file: 'jwks', answer: jwkSetSchema }),
-  op('post', '/api/proof/check', 'audit', 'Checks a delivered file against its manifest'),
+  op('post', '/api/proof/check', 'audit', 'Checks a delivered file against its manifest', {
+    form: checkFormSchema,
+    answer: checkReportSchema,
+    also: { '429': 'Another file is being checked on this instance: `Retry-After` says when to try again.' },
+  }),
   op('get', '/api/export/picks', 'export', 'The whole filtered set of picks as a file', { file: 'export', query: FILTERS }),
   op('get', '/api/export/results', 'export', 'The whole filtered set of results as a file', { file: 'export', query: FILTERS }),
   op('get', '/api/exports/{id}/manifest', 'export', 'An export’s signed manifest', { file: 'json' }),
@@ -110,7 +124,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
       query: 'sport, league, from, to, format',
     },
   ),
-  op('get', '/api/feed-health', 'browse', 'Each sport’s feed health'),
+  op('get', '/api/feed-health', 'browse', 'Each sport’s feed health', { answer: feedHealthAnswerSchema }),
   op('get', '/api/feed-health/cadences', 'browse', 'Each sport’s expected cadence', { answer: cadencesAnswer }),
   op('put', '/api/feed-health/cadences', 'poll', 'Sets sports’ expected cadences', { body: cadenceBody, answer: cadencesAnswer }),
   op('get', '/api/preferences', 'browse', 'The signed-in person’s preferences', { answer: preferencesAnswerSchema }),
@@ -123,7 +137,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     query: 'actor, action, outcome, from, to, before, format',
   }),
   op('get', '/api/audit/checkpoints', 'audit', 'The audit trail’s signed checkpoints, one JSON line each', { file: 'jsonl' }),
-  op('get', '/api/alerts', 'alerts', 'Alerts raised'),
+  op('get', '/api/alerts', 'alerts', 'Alerts raised: the notification log and the latest daily digests', { answer: alertsAnswerSchema }),
   op('post', '/api/alerts/{id}/resend', 'alerts', 'Sends an alert again', { ok: [202], answer: resendAlertSchema }),
   op('get', '/api/alerts/subscription', 'browse', 'What alerts the signed-in person receives', { answer: subscriptionAnswerSchema }),
   op('put', '/api/alerts/subscription', 'browse', 'Changes what alerts the signed-in person receives', {

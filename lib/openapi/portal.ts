@@ -105,6 +105,7 @@ export function portalDocument() {
       security: o.capability ? [{ session: [] }] : [],
       ...(params ? { requestParams: params } : {}),
       ...(o.body ? { requestBody: { required: true, content: { 'application/json': { schema: o.body } } } } : {}),
+      ...(o.form ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: o.form } } } } : {}),
       responses: responses(o),
     };
   }

@@ -13,6 +13,7 @@ import { AppError, invalidFields } from '../errors';
 import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { publishedKeys } from './signer';
+import type { CheckReport } from './check-answer';
 
 /**
  * POST /api/proof/check (admins; /admin/proofs): a file and its JWS (and, optionally, the manifest), checked by
@@ -53,10 +54,13 @@ export async function checkFileResponse(request: Request): Promise<Response> {
       manifest: form.manifest ? path.join(dir, 'given.manifest.json') : undefined,
       keys,
     });
-    return Response.json(
-      { ok: result.checks.every((c) => c.ok), checks: result.checks, attestation: result.attestation },
-      { headers: { 'Cache-Control': 'private, no-store' } },
-    );
+    const report: CheckReport = {
+      ok: result.checks.every((c) => c.ok),
+      checks: result.checks,
+      notes: result.notes,
+      attestation: result.attestation,
+    };
+    return Response.json(report, { headers: { 'Cache-Control': 'private, no-store' } });
   } finally {
     state.busy = false;
     await rm(dir, { recursive: true, force: true });
@@ -136,11 +140,11 @@ function verifyInWorker(options: { file: string; jws: string; manifest?: string;
     import(workerData.verifier)
       .then(async (v) => {
         const result = await v.verifyFile(workerData.options);
-        parentPort.postMessage({ checks: result.checks, attestation: v.describeAttestation(result.attestation) });
+        parentPort.postMessage({ checks: result.checks, notes: result.notes ?? [], attestation: v.describeAttestation(result.attestation) });
       })
       .catch((error) => parentPort.postMessage({ error: error.message }));
   `;
-  return new Promise<{ checks: Check[]; attestation: string[] }>((resolve, reject) => {
+  return new Promise<{ checks: Check[]; notes: string[]; attestation: string[] }>((resolve, reject) => {
     const worker = new Worker(code, { eval: true, workerData: { verifier: pathToFileURL(VERIFIER).href, options } });
     const timer = setTimeout(() => {
       void worker.terminate();
@@ -151,7 +155,7 @@ function verifyInWorker(options: { file: string; jws: string; manifest?: string;
         }),
       );
     }, CHECK_TIMEOUT_MS);
-    worker.once('message', (message: { checks: Check[]; attestation: string[] } | { error: string }) => {
+    worker.once('message', (message: { checks: Check[]; notes: string[]; attestation: string[] } | { error: string }) => {
       clearTimeout(timer);
       void worker.terminate();
       if ('error' in message) reject(new Error(`the verifier failed: ${message.error}`));

@@ -5,6 +5,9 @@ import { checkAuditTrail } from '@/lib/alerts/audit-check';
 import { sendDigests } from '@/lib/alerts/digest';
 import { dispatchAlerts } from '@/lib/alerts/dispatch';
 import { alertMailer } from '@/lib/alerts/mail';
+import { alertsAnswer } from '@/lib/alerts/responses';
+import { portalDocument } from '@/lib/openapi/portal';
+import { answerChecker } from '../support/openapi-check';
 import { recipientsOf, setSubscription } from '@/lib/alerts/subscriptions';
 import { channelSender, checkWebhook, postAlerts, webhookView } from '@/lib/alerts/webhooks';
 import { watchPolling } from '@/lib/feed-health/watchdog';
@@ -62,6 +65,9 @@ afterAll(async () => {
 });
 
 const context = { secretKey: SECRET_KEY, allowPrivate: true };
+const described = answerChecker(portalDocument());
+/** GET /api/alerts's answer from this store, as the portal's OpenAPI document says it is (null: it is). */
+const logProblem = async (s: Store) => described('GET', '/api/alerts', 200, await alertsAnswer(s.db), 'application/json');
 const hitsOn = (path: string) => hits.filter((h) => h.path === path);
 
 describe.each(storeEngines())('alert channels on $name', (engine) => {
@@ -155,6 +161,16 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     });
     await dispatch(s, at + 2 * 60 * MIN);
     expect(hitsOn('/fail')).toHaveLength(5);
+    // The notification log says it all, in the documented shape: the email sent, each webhook's outcome.
+    const [entry] = (await alertsAnswer(s.db)).data;
+    expect(entry).toMatchObject({ id: alert!.id, kind: 'licence.changed', status: 'sent', channel: 'email' });
+    expect(entry!.webhooks.map((w) => `${w.webhook} ${w.status} ${w.attempts}`).sort()).toEqual([
+      'Broken failed 5',
+      'Chat sent 1',
+      'Ops list sent 1',
+      'Ops sent 1',
+    ]);
+    expect(await logProblem(s)).toBeNull();
   });
 
   it('two dispatchers at once post to each webhook once', async () => {
@@ -252,6 +268,11 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     expect(subjectOf(inbox[1]!)).toBe('[Picks portal] Daily digest 2026-11-27: all quiet');
     expect(inbox[1]!.raw).toContain('No alert in the 24 hours before 2026-11-27');
     expect((await latestDigests(s.db))[0]).toMatchObject({ status: 'sent', attempts: 2, alerts: 0 });
+    expect((await alertsAnswer(s.db)).digests.map((d) => `${d.day} ${d.email} ${d.status}`)).toEqual([
+      '2026-11-27 digest@example.com sent',
+      '2026-11-26 digest@example.com sent',
+    ]);
+    expect(await logProblem(s)).toBeNull();
   });
 
   it('the watchdog logs "nobody polls" once between two instances, and it is alerted once', async () => {

@@ -15,8 +15,9 @@ export default async function DeliveriesPage() {
     <div className="space-y-4">
       <PageHeader title="Scheduled deliveries">
         Whole filtered sets, or the changes since the last successful run, delivered on a schedule (cron, UTC) to a folder on the server, an
-        SFTP server or a webhook — complete or not at all: the file is made in full first, written under a temporary name and renamed after
-        its last byte, with a manifest beside it (records, sha256, licence, times). Three failures in a row pause a delivery. Relative dates
+        SFTP server, a webhook, an S3-compatible bucket or a table in your own PostgreSQL — complete or not at all: a file is made in full
+        first, written under a temporary name and renamed after its last byte, with a signed manifest beside it (records, sha256, licence,
+        times); a table takes each run in one transaction, its sync log beside it. Three failures in a row pause a delivery. Relative dates
         (<code>today-7d</code>, <code>now</code>) are worked out at each run.
       </PageHeader>
       {view.ok ? (

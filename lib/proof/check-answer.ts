@@ -8,12 +8,10 @@ import { z } from 'zod';
 
 export const checkFormSchema = z
   .strictObject({
-    file: z
-      .string()
-      .meta({
-        description: 'The delivered file: CSV, JSON, JSON Lines or Parquet (by its name’s ending; CSV otherwise).',
-        format: 'binary',
-      }),
+    file: z.string().meta({
+      description: 'The delivered file: CSV, JSON, JSON Lines or Parquet (by its name’s ending; CSV otherwise).',
+      format: 'binary',
+    }),
     jws: z.string().meta({ description: 'The manifest’s signature (<file>.manifest.jws), as a file or pasted; at most 1 MB.' }),
     manifest: z
       .string()

@@ -11,6 +11,14 @@ const choice = {
   chosen: z.boolean().meta({ description: 'true: the person chose; false: their role’s default (admins every kind, others none).' }),
 };
 
+/** PUT /api/alerts/subscription: the kinds chosen (only those the person's role may open) and how they come. */
+export const subscriptionBody = z
+  .strictObject({
+    kinds: z.array(z.enum(ALERT_KINDS)).max(ALERT_KINDS.length * 2),
+    delivery: choice.delivery.optional().meta({ description: 'As alerts happen (the default), or one email a day.' }),
+  })
+  .meta({ id: 'AlertSubscriptionChoice' });
+
 export const subscriptionAnswerSchema = z
   .strictObject({
     ...choice,

@@ -1,6 +1,13 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { alertsAnswerSchema, subscriptionAnswerSchema, subscriptionsSchema, WebhookOutcome } from './answers';
+import {
+  subscriptionBody,
+  type alertsAnswerSchema,
+  type subscriptionAnswerSchema,
+  type subscriptionsSchema,
+  type WebhookOutcome,
+} from './answers';
+import { readJsonObject } from '../net/json-body';
 import type { resendAlertSchema } from '../vocabulary/portal-answers';
 import type { PortalSession } from '../auth/session';
 import { AppError, toAppError, invalidFields } from '../errors';
@@ -9,16 +16,7 @@ import type { Kysely } from 'kysely';
 import { alertsByIds, latestAlerts, resendAlert, type Alert } from '../store/alerts';
 import { latestDigests, listWebhooks, queueSends, sendsOf, type Digest } from '../store/alert-channels';
 import type { Database } from '../store/schema';
-import {
-  ALERT_KIND_LABELS,
-  ALERT_KINDS,
-  kindsFor,
-  setSubscription,
-  subscriptionOf,
-  subscriptions,
-  type AlertDelivery,
-  type AlertKind,
-} from './subscriptions';
+import { ALERT_KIND_LABELS, ALERT_KINDS, kindsFor, setSubscription, subscriptionOf, subscriptions, type AlertKind } from './subscriptions';
 
 /**
  * GET /api/alerts (the notification log) and POST /api/alerts/<id>/resend ("send again"), admins; each
@@ -119,32 +117,22 @@ export async function subscriptionResponse(request: Request, session: PortalSess
   try {
     const email = session.user.email;
     if (request.method === 'PUT') {
-      const text = await request.text();
-      if (text.length > MAX_BODY)
-        throw new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A subscription is at most ${MAX_BODY} bytes.` });
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = null;
-      }
-      const { kinds, delivery } = (body ?? {}) as { kinds?: unknown; delivery?: unknown };
-      const problems: Record<string, string> = {};
-      if (!Array.isArray(kinds) || kinds.some((k) => typeof k !== 'string'))
-        problems.kinds = `must be a list of alert kinds: ${ALERT_KINDS.join(', ')}`;
-      else {
-        const unknown = (kinds as string[]).filter((k) => !(ALERT_KINDS as readonly string[]).includes(k));
-        const allowed = kindsFor(session.user.role) as string[];
-        const closed = (kinds as string[]).filter((k) => (ALERT_KINDS as readonly string[]).includes(k) && !allowed.includes(k));
-        if (unknown.length)
-          problems.kinds = `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an alert kind. Allowed: ${allowed.join(', ')}`;
-        else if (closed.length)
-          problems.kinds = `${closed.map((k) => `"${k}"`).join(', ')} ${closed.length > 1 ? 'tell' : 'tells'} about what your role (${session.user.role}) may not open. Allowed: ${allowed.join(', ')}`;
-      }
-      if (delivery !== undefined && delivery !== 'each' && delivery !== 'digest')
-        problems.delivery = 'must be "each" (as alerts happen) or "digest" (one email a day)';
-      if (Object.keys(problems).length) throw invalidSubscription(problems);
-      await fromStore((db) => setSubscription(db, email, kinds as AlertKind[], (delivery ?? 'each') as AlertDelivery));
+      const body = await readJsonObject(
+        request,
+        MAX_BODY,
+        invalidSubscription,
+        () => new AppError({ code: 'PAYLOAD_TOO_LARGE', message: `A subscription is at most ${MAX_BODY} bytes.` }),
+      );
+      // Only the kinds the person's role may open: the others would tell them about what they may not see.
+      const allowed: readonly AlertKind[] = kindsFor(session.user.role);
+      const parsed = subscriptionBody.safeParse(body);
+      const problems = parsed.success ? {} : subscriptionProblems(body, allowed);
+      const kinds = parsed.success ? parsed.data.kinds : [];
+      const closed = kinds.filter((k) => !allowed.includes(k));
+      if (closed.length)
+        problems.kinds = `${closed.map((k) => `"${k}"`).join(', ')} ${closed.length > 1 ? 'tell' : 'tells'} about what your role (${session.user.role}) may not open. Allowed: ${allowed.join(', ')}`;
+      if (!parsed.success || Object.keys(problems).length) throw invalidSubscription(problems);
+      await fromStore((db) => setSubscription(db, email, kinds, parsed.data.delivery ?? 'each'));
     }
     const mine = await fromStore((db) => subscriptionOf(db, email));
     const answer: z.infer<typeof subscriptionAnswerSchema> = {
@@ -170,3 +158,21 @@ export async function subscriptionsResponse(): Promise<Response> {
 }
 
 const invalidSubscription = (details: Record<string, string>) => invalidFields('subscription', details);
+
+/** Every field of a subscription body that is not as `subscriptionBody` says, in words (`allowed`: the role's kinds). */
+function subscriptionProblems(body: Record<string, unknown>, allowed: readonly AlertKind[]): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const key of Object.keys(body))
+    if (key !== 'kinds' && key !== 'delivery') problems[key.slice(0, 40)] = 'is not a field of a subscription (kinds, delivery)';
+  const { kinds, delivery } = body;
+  if (!Array.isArray(kinds) || kinds.some((k) => typeof k !== 'string'))
+    problems.kinds = `must be a list of alert kinds: ${ALERT_KINDS.join(', ')}`;
+  else {
+    const unknown = (kinds as string[]).filter((k) => !(ALERT_KINDS as readonly string[]).includes(k));
+    if (unknown.length)
+      problems.kinds = `${unknown.map((k) => `"${k.slice(0, 40)}"`).join(', ')} is not an alert kind. Allowed: ${allowed.join(', ')}`;
+  }
+  if (delivery !== undefined && delivery !== 'each' && delivery !== 'digest')
+    problems.delivery = 'must be "each" (as alerts happen) or "digest" (one email a day)';
+  return problems;
+}

@@ -5,6 +5,7 @@ import {
   alertWebhooksSchema,
   alertWebhookViewSchema,
   subscriptionAnswerSchema,
+  subscriptionBody,
   subscriptionsSchema,
 } from '../alerts/answers';
 import { deliverySchema } from '../deliveries/input';
@@ -141,6 +142,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('post', '/api/alerts/{id}/resend', 'alerts', 'Sends an alert again', { ok: [202], answer: resendAlertSchema }),
   op('get', '/api/alerts/subscription', 'browse', 'What alerts the signed-in person receives', { answer: subscriptionAnswerSchema }),
   op('put', '/api/alerts/subscription', 'browse', 'Changes what alerts the signed-in person receives', {
+    body: subscriptionBody,
     answer: subscriptionAnswerSchema,
   }),
   op('get', '/api/alerts/subscriptions', 'alerts', 'Everyone’s alert subscriptions', { answer: subscriptionsSchema }),

@@ -149,9 +149,30 @@ describe.each(storeEngines())('who may act on $name', (engine) => {
     expect(body.error.details.kinds).toMatch(
       /"token.quota", "delivery.failed", "audit.failed" tell about what your role \(viewer\) may not open/,
     );
+    // Every wrong field named at once, as the portal's OpenAPI document describes the body; nothing saved.
+    const wrong = await subscriptionResponse(
+      new Request('http://portal.test/api/alerts/subscription', {
+        method: 'PUT',
+        headers: json,
+        body: JSON.stringify({ kinds: ['sport.down', 'sport.exploded'], delivery: 'weekly', when: 'now' }),
+      }),
+      viewer,
+    );
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).error.details).toEqual({
+      kinds: expect.stringMatching(/^"sport.exploded" is not an alert kind\. Allowed: /),
+      delivery: 'must be "each" (as alerts happen) or "digest" (one email a day)',
+      when: 'is not a field of a subscription (kinds, delivery)',
+    });
+    const notJson = await subscriptionResponse(
+      new Request('http://portal.test/api/alerts/subscription', { method: 'PUT', body: 'kinds=sport.down' }),
+      viewer,
+    );
+    expect((await notJson.json()).error.details).toEqual({ body: 'must be JSON (Content-Type: application/json)' });
     const ok = await subscriptionResponse(put(['sport.down']), viewer);
     const mine = await ok.json();
     expect(mine.kinds).toEqual(['sport.down']);
+    expect(mine.chosen).toBe(true);
     expect(mine.available.map((k: { kind: string }) => k.kind)).not.toContain('token.quota');
   });
 

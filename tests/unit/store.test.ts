@@ -51,6 +51,23 @@ describe.each(storeEngines())('the store on $name', (engine) => {
     expect(await getPreferences(a.db, 'nobody@example.com')).toEqual({});
   });
 
+  it('keeps every change of two instances saving one person’s preferences at once: none lost, none refused', async () => {
+    const [a, b] = await twoInstances();
+    await users.putUser(a.db, ana);
+    for (let round = 0; round < 5; round += 1) {
+      const zone = round % 2 ? 'Asia/Tokyo' : 'Europe/Berlin';
+      const density = round % 2 ? 'comfortable' : 'compact';
+      await Promise.all([
+        changePreferences(a.db, ana.email, { timeZone: zone }),
+        changePreferences(b.db, ana.email, { density }),
+        changePreferences(a.db, ana.email, { nav: 'icons' }),
+        changePreferences(b.db, ana.email, { theme: 'dark' }),
+      ]);
+      expect(await getPreferences(a.db, ana.email)).toEqual({ timeZone: zone, density, nav: 'icons', theme: 'dark' });
+      await a.db.updateTable('users').set({ preferences: null }).where('email', '=', ana.email).execute();
+    }
+  });
+
   it('keeps users: add, find, list in order, replace, change, sign-in time, remove', async () => {
     const [{ db }] = await twoInstances();
     expect(await users.findUser(db, ana.email)).toBeUndefined();

@@ -19,7 +19,19 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
     { id: 'last', header: 'Last run', nowrap: true, cell: (j) => <UtcTime iso={j.lastStartedAt} /> },
     { id: 'took', header: 'Took', align: 'right', cell: (j) => took(j.lastMs) },
     { id: 'outcome', header: 'Outcome', cell: (j) => <StatusBadge value={j.lastOutcome} /> },
-    { id: 'next', header: 'Next run', nowrap: true, cell: (j) => <UtcTime iso={j.nextRunAt} /> },
+    {
+      id: 'next',
+      header: 'Next run',
+      nowrap: true,
+      cell: (j) =>
+        j.silentSince ? (
+          <span className="text-amber-800 dark:text-amber-200" data-silent="">
+            missed: silent since <UtcTime iso={j.silentSince} />
+          </span>
+        ) : (
+          <UtcTime iso={j.nextRunAt} />
+        ),
+    },
     { id: 'runs', header: 'Runs (failed)', align: 'right', cell: (j) => `${j.runs.toLocaleString('en-GB')} (${j.failures})` },
     ...(detail
       ? [
@@ -38,7 +50,8 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
         Background jobs
       </h2>
       <p className="text-xs text-slate-600">
-        What each instance runs by itself: polling, deliveries, alerts, sealing, pruning. A job that failed runs again at its next period.
+        What each instance runs by itself: polling, deliveries, alerts, sealing, pruning. A job that failed runs again at its next period;
+        one that missed its next run by far is marked silent (its instance stopped, or is stuck), and is listed for a day.
       </p>
       <DataTable
         testId="jobs-table"
@@ -46,7 +59,7 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
         columns={columns}
         rows={jobs}
         rowKey={(j) => `${j.name}@${j.instance}`}
-        rowData={(j) => ({ 'data-job': j.name, 'data-outcome': j.lastOutcome ?? '' })}
+        rowData={(j) => ({ 'data-job': j.name, 'data-outcome': j.lastOutcome ?? '', 'data-silent': j.silentSince ? 'yes' : 'no' })}
       />
     </section>
   );

@@ -19,20 +19,32 @@ export interface JobView {
   nextRunAt: string | null;
   runs: number;
   failures: number;
+  /** Another instance's job that missed its next run by far (the instance stopped, or is stuck): since when it is silent. */
+  silentSince: string | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const DAY_MS = 86_400_000;
 
 /**
+ * A row is written after a run at most every 30 s while nothing changes (lib/jobs/registry.ts), and a run may take a
+ * while: a job is silent once its next run is late by more than 90 s and two of its periods.
+ */
+export const silentAfterMs = (everyMs: number) => Math.max(90_000, 2 * everyMs);
+export const isSilent = (row: Pick<JobRunRow, 'next_ms' | 'every_ms'>, now: number) =>
+  row.next_ms !== null && now - row.next_ms > silentAfterMs(row.every_ms);
+
+/**
  * Every instance's jobs heard from in the last day, from the store; this instance's from memory (its rows are
- * written at most every 30 s while nothing changes). Problems are shown only with `detail` (admins).
+ * written at most every 30 s while nothing changes). Another instance's job long past its next run is marked silent
+ * (a stopped instance's rows stay a day). Problems are shown only with `detail` (admins).
  */
 export async function jobsForPage(detail: boolean): Promise<{ ok: true; jobs: JobView[] } | { ok: false; error: AppErrorJson }> {
   try {
     const rows = await fromStore((db) => listJobRuns(db, Date.now() - DAY_MS));
     const me = (await openedStore()?.catch(() => null))?.instance ?? null;
     const live = jobStatus();
+    const now = Date.now();
     const fromRow = (row: JobRunRow): JobView => ({
       name: row.name,
       instance: row.instance,
@@ -46,6 +58,7 @@ export async function jobsForPage(detail: boolean): Promise<{ ok: true; jobs: Jo
       nextRunAt: iso(row.next_ms),
       runs: row.runs,
       failures: row.failures,
+      silentSince: isSilent(row, now) ? iso(row.updated_ms) : null,
     });
     const fromLive = (status: JobStatus): JobView => ({
       name: status.name,
@@ -60,6 +73,7 @@ export async function jobsForPage(detail: boolean): Promise<{ ok: true; jobs: Jo
       nextRunAt: iso(status.nextRunAt),
       runs: status.runs,
       failures: status.failures,
+      silentSince: null,
     });
     const others = rows.filter((row) => row.instance !== me).map(fromRow);
     const jobs = [...live.map(fromLive), ...others].sort((a, b) => a.name.localeCompare(b.name) || Number(b.here) - Number(a.here));

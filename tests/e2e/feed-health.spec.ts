@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, signIn, test } from './fixtures';
 import { E2E } from './ports';
 import { sessionCookie } from './support/session';
@@ -100,7 +102,25 @@ test('an admin sets the cadence agreed for a sport; silence is judged against it
   });
   expect((await put(await sessionCookie(portal, 'editor'), { cadences: { Football: 3600 } })).status).toBe(403);
 
-  await signIn(page, 'admin', '/health');
+  // An instance that stopped two hours ago: its jobs stay listed for a day, marked silent; this instance's are not.
+  const store = new Database(path.join(E2E.dataDir(E2E.port), 'portal.sqlite'));
+  const hour = 3_600_000;
+  store
+    .prepare(
+      `insert or replace into job_runs (name, instance, every_ms, lease, last_started_ms, last_ms, last_outcome, next_ms, runs, failures, updated_ms)
+       values ('pruning', 'vm:1:gone', ?, 'one instance', ?, 12, 'ok', ?, 3, 0, ?)`,
+    )
+    .run(hour, Date.now() - 3 * hour, Date.now() - 2 * hour, Date.now() - 2 * hour);
+  try {
+    await signIn(page, 'admin', '/health');
+    const gone = page.locator('[data-testid=jobs-table] tr[data-job="pruning"]', { hasText: 'vm:1:gone' });
+    await expect(gone).toHaveAttribute('data-silent', 'yes');
+    await expect(gone.locator('[data-cell="next"]')).toHaveText(/^missed: silent since /);
+    await expect(page.locator('[data-testid=jobs-table] tr[data-silent="yes"]')).toHaveCount(1);
+  } finally {
+    store.prepare(`delete from job_runs where instance = 'vm:1:gone'`).run();
+    store.close();
+  }
   await expect(page.getByTestId('jobs-table').locator('th', { hasText: 'Last problem' })).toHaveCount(1);
   await page.getByTestId('poller-details').locator('summary').click();
   await expect(page.getByTestId('poller-details').locator('[data-field="leaseHolder"]')).not.toBeEmpty();

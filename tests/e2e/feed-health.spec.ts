@@ -204,6 +204,12 @@ test('each person chooses their alert emails; a wrong kind is named; admins see 
     expect.objectContaining({ kinds: ['sport.down'], chosen: true }),
   );
   expect(everyone.data.find((s) => s.email === 'admin@demo.picks.test')!.kinds.length).toBeGreaterThan(3); // admins opt out
+  // On /alerts, each person's kinds in the form's words, not the API's keys.
+  await page.context().clearCookies();
+  await signIn(page, 'admin', '/alerts');
+  const who = page.getByTestId('subscriptions-table');
+  await expect(who.locator('tr[data-email="viewer@demo.picks.test"] [data-cell="kinds"]')).toHaveText('A sport down (the upstream)');
+  await expect(who.locator('tr[data-email="admin@demo.picks.test"] [data-cell="kinds"]')).toHaveText(/^all \d+ their role may choose$/);
   expect((await fetch(`${portal}/api/alerts/subscriptions`, { headers: { cookie: viewer } })).status).toBe(403);
   expect((await put({ kinds: [] })).status).toBe(200); // back as it was, for the tests after this one
 });

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { requirePage } from '@/lib/auth/session';
 import { getConfig } from '@/lib/config';
 import { alertsForPage, subscriptionsForPage } from '@/lib/alerts/view';
-import { ALERT_KIND_LABELS, ALERT_KINDS } from '@/lib/alerts/subscriptions';
+import { ALERT_KIND_LABELS, ALERT_KINDS, kindsFor, type AlertKind } from '@/lib/alerts/subscriptions';
+import type { Role } from '@/lib/vocabulary/roles';
 import { WebhookManager } from '@/components/alerts/webhook-manager';
 import type { alertView } from '@/lib/alerts/responses';
 import { DataTable, type Column } from '@/components/ui/data-table';
@@ -13,6 +14,14 @@ import { StatusBadge } from '@/components/ui/badge';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
 import { EmptyState } from '@/components/ui/card';
+
+/** A person's alert kinds as the form names them: every one their role may choose, or the chosen ones. */
+function kindsText(kinds: readonly string[], role: string): string {
+  if (kinds.length === 0) return 'none';
+  const open = kindsFor(role as Role);
+  if (open.length > 0 && open.every((kind) => kinds.includes(kind))) return `all ${open.length} their role may choose`;
+  return kinds.map((kind) => ALERT_KIND_LABELS[kind as AlertKind] ?? kind).join('; ');
+}
 
 export const metadata: Metadata = { title: 'Alerts' };
 
@@ -122,7 +131,7 @@ export default async function AlertsPage() {
             columns={[
               { id: 'email', header: 'Person', cell: (s) => s.email },
               { id: 'role', header: 'Role', cell: (s) => s.role },
-              { id: 'kinds', header: 'Alerts', cell: (s) => s.kinds.join(', ') || 'none', truncate: (s) => s.kinds.join(', ') || 'none' },
+              { id: 'kinds', header: 'Alerts', cell: (s) => kindsText(s.kinds, s.role), truncate: (s) => kindsText(s.kinds, s.role) },
               { id: 'delivery', header: 'When', cell: (s) => (s.delivery === 'digest' ? 'daily digest' : 'as they happen') },
               { id: 'chosen', header: 'Chosen', cell: (s) => (s.chosen ? 'by them' : 'role default') },
             ]}

@@ -38,7 +38,7 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
           {
             id: 'problem',
             header: 'Last problem',
-            truncate: (j: JobView) => j.lastProblem ?? '',
+            truncate: (j: JobView) => j.lastProblem ?? '—',
             cell: (j: JobView) => j.lastProblem ?? '—',
           },
         ]
@@ -56,6 +56,7 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
       <DataTable
         testId="jobs-table"
         label="Background jobs"
+        cards
         columns={columns}
         rows={jobs}
         rowKey={(j) => `${j.name}@${j.instance}`}

@@ -117,6 +117,12 @@ test('an admin sets the cadence agreed for a sport; silence is judged against it
     await expect(gone).toHaveAttribute('data-silent', 'yes');
     await expect(gone.locator('[data-cell="next"]')).toHaveText(/^missed: silent since /);
     await expect(page.locator('[data-testid=jobs-table] tr[data-silent="yes"]')).toHaveCount(1);
+    // On a phone each job is a card: the list does not scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const list = page.getByTestId('jobs-table').locator('xpath=..'); // its scrolling frame
+    await expect.poll(() => list.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    await expect(gone.locator('[data-cell="next"]')).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 720 });
   } finally {
     store.prepare(`delete from job_runs where instance = 'vm:1:gone'`).run();
     store.close();

@@ -9,10 +9,8 @@ import type { CheckReport } from '@/lib/proof/check-answer';
 
 /** "Check a file": the file and its JWS (optionally the manifest) posted to /api/proof/check; each check's result shown. */
 
-type Result = CheckReport;
-
 export function CheckFileForm({ maxMb }: { maxMb: number }) {
-  const [result, setResult] = useState<Result | null>(null);
+  const [result, setResult] = useState<CheckReport | null>(null);
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -23,7 +21,7 @@ export function CheckFileForm({ maxMb }: { maxMb: number }) {
     setResult(null);
     try {
       const res = await fetch('/api/proof/check', { method: 'POST', body: new FormData(event.currentTarget) });
-      const body = (await res.json()) as Result | { error: ApiProblem };
+      const body = (await res.json()) as CheckReport | { error: ApiProblem };
       if ('error' in body) setProblem(body.error);
       else setResult(body);
     } catch {

@@ -25,7 +25,7 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
       nowrap: true,
       cell: (j) =>
         j.silentSince ? (
-          <span className="text-amber-800 dark:text-amber-200" data-silent="">
+          <span className="text-amber-800 dark:text-amber-200">
             missed: silent since <UtcTime iso={j.silentSince} />
           </span>
         ) : (

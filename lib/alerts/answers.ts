@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ALERT_KINDS } from './subscriptions';
+import { ALERT_DELIVERIES, ALERT_KINDS } from './subscriptions';
+import { ALERT_STATUSES } from '../store/alerts';
+import { SEND_STATUSES } from '../store/alert-channels';
 
 /**
  * What GET and PUT /api/alerts/subscription answer: the signed-in person's choice and the kinds their role may
@@ -7,7 +9,7 @@ import { ALERT_KINDS } from './subscriptions';
  */
 const choice = {
   kinds: z.array(z.enum(ALERT_KINDS)),
-  delivery: z.enum(['each', 'digest']).meta({ description: 'As alerts happen, or one email a day.' }),
+  delivery: z.enum(ALERT_DELIVERIES).meta({ description: 'As alerts happen, or one email a day.' }),
   chosen: z.boolean().meta({ description: 'true: the person chose; false: their role’s default (admins every kind, others none).' }),
 };
 
@@ -57,7 +59,7 @@ const when = z.string().nullable().meta({ description: 'ISO 8601, UTC; null: not
 /** How an alert went to one webhook. */
 const webhookOutcomeSchema = z.strictObject({
   webhook: z.string().meta({ description: 'Its name (or its id and "(removed)").' }),
-  status: z.enum(['pending', 'sending', 'sent', 'failed']),
+  status: z.enum(SEND_STATUSES),
   attempts: z.int().min(0),
   error: z.string().nullable(),
   sentAt: when,
@@ -73,7 +75,7 @@ export const alertLogEntrySchema = z
     side: z.string().nullable(),
     reason: z.string(),
     detail: z.string().nullable(),
-    status: z.enum(['held', 'pending', 'sending', 'sent', 'dropped', 'unsent', 'failed']),
+    status: z.enum(ALERT_STATUSES),
     attempts: z.int().min(0),
     error: z.string().nullable(),
     recipients: z.array(z.string()),
@@ -89,7 +91,7 @@ export const alertDigestSchema = z.strictObject({
   day: z.string(),
   email: z.string(),
   alerts: z.int().min(0),
-  status: z.enum(['sending', 'pending', 'sent', 'failed']),
+  status: z.enum(SEND_STATUSES),
   attempts: z.int().min(0),
   error: z.string().nullable(),
   sentAt: when,

@@ -78,7 +78,8 @@ export const kindsFor = (role: Role): AlertKind[] => ALERT_KINDS.filter((kind) =
 const owned = (kind: string) => kind.startsWith('token.') || kind.startsWith('delivery.');
 
 /** As each alert happens, or in one email a day (ALERT_DIGEST_HOUR, UTC). */
-export type AlertDelivery = 'each' | 'digest';
+export const ALERT_DELIVERIES = ['each', 'digest'] as const;
+export type AlertDelivery = (typeof ALERT_DELIVERIES)[number];
 
 type Db = Kysely<Database>;
 

@@ -46,7 +46,7 @@ export async function filterVocabulary(): Promise<Vocabulary> {
     sports: licence?.sports ?? (seenSports.length ? seenSports : null),
     leagues: licence?.leagues ?? (seenLeagues.length ? seenLeagues : null),
     leaguesBySport: seen,
-    ...(licence ? {} : { unread: true }),
+    unread: licence === null,
   };
 }
 
@@ -56,7 +56,7 @@ export async function filterVocabulary(): Promise<Vocabulary> {
  */
 export async function licenceVocabulary(): Promise<Vocabulary> {
   const [licence, seen] = await Promise.all([licenceOrNull(), seenScope()]);
-  return { sports: licence?.sports ?? null, leagues: licence?.leagues ?? null, leaguesBySport: seen, ...(licence ? {} : { unread: true }) };
+  return { sports: licence?.sports ?? null, leagues: licence?.leagues ?? null, leaguesBySport: seen, unread: licence === null };
 }
 
 function choice(value: string, allowed: readonly string[], what: string): string | null {

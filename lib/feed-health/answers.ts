@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { HEALTH_SIDES, HEALTH_STATES } from '../vocabulary/feed-health';
+import { UPSTREAM_OUTCOMES, type UpstreamOutcome } from '../vocabulary/upstream';
 
 /**
  * What GET /api/feed-health answers (./responses.ts builds it as this type; the portal API's OpenAPI document is
@@ -24,8 +26,8 @@ export const leagueHealthSchema = z.strictObject({
 export const sportHealthSchema = z
   .strictObject({
     sport: z.string(),
-    state: z.enum(['healthy', 'degraded', 'down']),
-    side: z.enum(['upstream', 'licence', 'portal']).nullable().meta({ description: 'Whose side the problem is on; null when healthy.' }),
+    state: z.enum(HEALTH_STATES),
+    side: z.enum(HEALTH_SIDES).nullable().meta({ description: 'Whose side the problem is on; null when healthy.' }),
     reason: z.string().meta({ description: 'Why, in words.' }),
     since: z.string().meta({ description: 'Since when the state and side hold.' }),
     watched: count.meta({ description: 'Records of the sport in the feed’s window now.' }),
@@ -40,8 +42,6 @@ export const sportHealthSchema = z
     leagues: z.array(leagueHealthSchema),
   })
   .meta({ id: 'SportHealth' });
-
-const OUTCOMES = ['ok', '401', '403', '429', '4xx', '5xx', 'timeout', 'network'] as const;
 
 export const pollerSchema = z
   .strictObject({
@@ -61,7 +61,7 @@ export const upstreamFiguresSchema = z
     polls: count.meta({ description: 'Over the last 24 hours.' }),
     failedPolls: count,
     requests: count,
-    answers: z.strictObject(Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>),
+    answers: z.strictObject(Object.fromEntries(UPSTREAM_OUTCOMES.map((o) => [o, count])) as Record<UpstreamOutcome, typeof count>),
     throttledShare: z.number().min(0).max(1).nullable().meta({ description: 'The share of requests answered 429; null without requests.' }),
   })
   .meta({ id: 'FeedUpstreamAnswers' });
@@ -75,7 +75,8 @@ const licenceScopeSchema = z.strictObject({
   channels: z.array(z.string()).nullable(),
 });
 
-const scopeDifferenceSchema = z.union([
+/** One field of the licence's scope that changed (./compute.ts `scopeDifferences`). */
+export const scopeDifferenceSchema = z.union([
   z.strictObject({ field: z.enum(['sports', 'leagues', 'channels']), added: z.array(z.string()), removed: z.array(z.string()) }),
   z.strictObject({ field: z.enum(['from', 'to', 'contentMode']), before: z.string().nullable(), after: z.string().nullable() }),
 ]);

@@ -7,6 +7,8 @@
  */
 
 import type { HealthSide, HealthState, LicenceScope, PollFacts, SportFacts } from '../vocabulary/feed-health';
+import type { z } from 'zod';
+import type { scopeDifferenceSchema } from './answers';
 
 export {
   noFacts,
@@ -187,9 +189,7 @@ export function licenceScope(summary: LicenceScope): LicenceScope {
   };
 }
 
-export type ScopeDifference =
-  | { field: 'sports' | 'leagues' | 'channels'; added: string[]; removed: string[] }
-  | { field: 'from' | 'to' | 'contentMode'; before: string | null; after: string | null };
+export type ScopeDifference = z.infer<typeof scopeDifferenceSchema>;
 
 /** What changed between two scopes, field by field (lists as what was added and removed). */
 export function scopeDifferences(before: LicenceScope, after: LicenceScope): ScopeDifference[] {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { UpstreamOutcome } from '../picks-api/client';
+import { UPSTREAM_OUTCOMES } from '../vocabulary/upstream';
 import { readFeed } from '../store/change-feed';
 import { recentPolls } from '../store/feed-health';
 import type { Database } from '../store/schema';
@@ -11,7 +12,7 @@ import type { PollFacts } from './compute';
  */
 
 const DAY_MS = 86_400_000;
-const OUTCOMES: UpstreamOutcome[] = ['ok', '401', '403', '429', '4xx', '5xx', 'timeout', 'network'];
+const OUTCOMES = UPSTREAM_OUTCOMES;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export interface PollerView {

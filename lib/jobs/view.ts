@@ -30,9 +30,8 @@ const DAY_MS = 86_400_000;
  * A row is written after a run at most every 30 s while nothing changes (lib/jobs/registry.ts), and a run may take a
  * while: a job is silent once its next run is late by more than 90 s and two of its periods.
  */
-export const silentAfterMs = (everyMs: number) => Math.max(90_000, 2 * everyMs);
-export const isSilent = (row: Pick<JobRunRow, 'next_ms' | 'every_ms'>, now: number) =>
-  row.next_ms !== null && now - row.next_ms > silentAfterMs(row.every_ms);
+const isSilent = (row: Pick<JobRunRow, 'next_ms' | 'every_ms'>, now: number) =>
+  row.next_ms !== null && now - row.next_ms > Math.max(90_000, 2 * row.every_ms);
 
 /**
  * Every instance's jobs heard from in the last day, from the store; this instance's from memory (its rows are

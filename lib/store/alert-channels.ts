@@ -75,7 +75,8 @@ export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
   return Number(result.numDeletedRows) === 1;
 }
 
-export type SendStatus = 'pending' | 'sending' | 'sent' | 'failed';
+export const SEND_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
+export type SendStatus = (typeof SEND_STATUSES)[number];
 
 export interface AlertSend {
   id: string;
@@ -193,7 +194,7 @@ export interface Digest {
   email: string;
   day: string;
   alerts: number;
-  status: 'sending' | 'pending' | 'sent' | 'failed';
+  status: SendStatus;
   attempts: number;
   nextMs: number | null;
   error: string | null;

@@ -6,7 +6,8 @@ type Db = Kysely<Database>;
 
 /** The notification log (lib/alerts): alerts held, pending, sent, dropped or failed, and who they went to. */
 
-export type AlertStatus = 'held' | 'pending' | 'sending' | 'sent' | 'dropped' | 'unsent' | 'failed';
+export const ALERT_STATUSES = ['held', 'pending', 'sending', 'sent', 'dropped', 'unsent', 'failed'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 export interface Alert {
   id: string;

@@ -32,7 +32,7 @@ export function tokenForPage(user: User, id: string): Promise<Settled<{ token: T
 /** The sports and leagues a scope may be chosen from (the licence's, when /me states them), and the leagues seen under each sport. */
 export async function licenceChoices(): Promise<Vocabulary> {
   const [licence, seen] = await Promise.all([licenceOrNull(), seenScope()]);
-  return { sports: licence?.sports ?? [], leagues: licence?.leagues ?? [], leaguesBySport: seen, ...(licence ? {} : { unread: true }) };
+  return { sports: licence?.sports ?? [], leagues: licence?.leagues ?? [], leaguesBySport: seen, unread: licence === null };
 }
 
 /** The expiry a new token is offered: 90 days from today (YYYY-MM-DD, UTC). */

@@ -3,8 +3,10 @@ import type { UpstreamOutcome } from './upstream';
 
 /** What feed health is made of (lib/feed-health/compute.ts judges it; the store keeps the facts and states). */
 
-export type HealthState = 'healthy' | 'degraded' | 'down';
-export type HealthSide = 'upstream' | 'licence' | 'portal';
+export const HEALTH_STATES = ['healthy', 'degraded', 'down'] as const;
+export type HealthState = (typeof HEALTH_STATES)[number];
+export const HEALTH_SIDES = ['upstream', 'licence', 'portal'] as const;
+export type HealthSide = (typeof HEALTH_SIDES)[number];
 
 /** What the poller has seen of one league of a sport. */
 export interface LeagueFacts {

@@ -1,2 +1,3 @@
 /** How an upstream request ended (lib/picks-api/client.ts): the metrics' label and feed health's tally. */
-export type UpstreamOutcome = 'ok' | '401' | '403' | '429' | '4xx' | '5xx' | 'timeout' | 'network';
+export const UPSTREAM_OUTCOMES = ['ok', '401', '403', '429', '4xx', '5xx', 'timeout', 'network'] as const;
+export type UpstreamOutcome = (typeof UPSTREAM_OUTCOMES)[number];

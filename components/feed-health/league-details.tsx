@@ -39,6 +39,7 @@ export function LeagueDetails({ sport, admin }: { sport: SportHealthView; admin:
           rows={sport.leagues}
           rowKey={(l) => l.league}
           rowData={(l) => ({ 'data-league': l.league })}
+          cards
         />
       </div>
     </details>

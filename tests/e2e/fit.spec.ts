@@ -34,7 +34,28 @@ const PAGES: { path: string; nav: string; roles: readonly RoleName[] }[] = [
   { path: '/admin/users', nav: 'Users', roles: ['admin'] },
   { path: '/admin/audit', nav: 'Audit', roles: ['admin'] },
   { path: '/alerts', nav: 'Alerts', roles: ['admin'] },
+  { path: '/admin/proofs', nav: 'Proofs', roles: ['admin'] },
 ];
+
+/** The tables of /coverage that compare across their columns (a sport's leagues against the licence, days, tiers): they scroll. */
+const COMPARISONS = ['coverage-matrix', 'timeline-table', 'field-coverage', 'result-mix', 'calibration-table'];
+
+/** The tables whose own frame scrolls sideways (by test id or caption), but those of COMPARISONS. */
+const tablesScrollingSideways = (page: Page) =>
+  page.locator('table').evaluateAll(
+    (tables, allowed) =>
+      tables
+        .map((table) => {
+          let frame = table.parentElement;
+          while (frame && frame !== document.body && frame.scrollWidth <= frame.clientWidth + 1) frame = frame.parentElement;
+          const name = table.getAttribute('data-testid') ?? table.querySelector(':scope > caption')?.textContent ?? '(unnamed)';
+          return frame && frame !== document.body && !allowed.includes(name)
+            ? `${name}: ${frame.scrollWidth - frame.clientWidth} px`
+            : null;
+        })
+        .filter((found) => found !== null),
+    COMPARISONS,
+  );
 
 /** How far the page itself scrolls sideways (a table's own scroll region does not count). */
 const sideways = (page: import('@playwright/test').Page) =>
@@ -119,11 +140,26 @@ async function walk(page: Page, size: (typeof SIZES)[number], role: RoleName, or
       // Lists are cards, one an item; the first record of /picks and /results is on the first screen.
       const layouts = await page
         .locator('[data-records] tbody tr, [data-cards] tbody tr')
-        .evaluateAll((trs) => trs.slice(0, 3).map((tr) => getComputedStyle(tr).display));
+        // Rows in a closed fold (a sport's leagues) have no layout to read.
+        .evaluateAll((trs) =>
+          trs
+            .filter((tr) => tr.checkVisibility())
+            .slice(0, 3)
+            .map((tr) => getComputedStyle(tr).display),
+        );
       expect(
         layouts.filter((display) => display !== 'block'),
         `${path}: rows shown as cards`,
       ).toEqual([]);
+      expect(await tablesScrollingSideways(page), `${path}: tables that scroll sideways`).toEqual([]);
+      const fold = page.locator('details[data-leagues] summary').first();
+      if (path === '/health' && (await fold.count()) > 0) {
+        // A sport's leagues, opened, are cards inside its card.
+        await fold.click();
+        const league = page.locator('[data-leagues][open] [data-cards] tbody tr').first();
+        expect(await league.evaluate((tr) => getComputedStyle(tr).display)).toBe('block');
+        expect(await tablesScrollingSideways(page), `${path}: leagues that scroll sideways`).toEqual([]);
+      }
       if (path === '/picks' || path === '/results') {
         const first = page.locator('[data-records] tbody tr').first();
         expect(await first.evaluate((tr) => tr.getBoundingClientRect().bottom), `${path}: the first record`).toBeLessThanOrEqual(

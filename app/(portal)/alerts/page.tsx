@@ -97,6 +97,7 @@ export default async function AlertsPage() {
             rows={read.alerts}
             rowKey={(a) => a.id}
             rowData={(a) => ({ 'data-alert': a.id, 'data-status': a.status })}
+            cards
           />
         </>
       )}
@@ -118,6 +119,7 @@ export default async function AlertsPage() {
             ]}
             rows={read.digests}
             rowKey={(d) => `${d.day} ${d.email}`}
+            cards
           />
         </section>
       )}
@@ -129,7 +131,7 @@ export default async function AlertsPage() {
           <DataTable
             testId="subscriptions-table"
             columns={[
-              { id: 'email', header: 'Person', cell: (s) => s.email },
+              { id: 'email', header: 'Person', rowHeader: true, cell: (s) => s.email },
               { id: 'role', header: 'Role', cell: (s) => s.role },
               { id: 'kinds', header: 'Alerts', cell: (s) => kindsText(s.kinds, s.role), truncate: (s) => kindsText(s.kinds, s.role) },
               { id: 'delivery', header: 'When', cell: (s) => (s.delivery === 'digest' ? 'daily digest' : 'as they happen') },
@@ -138,6 +140,7 @@ export default async function AlertsPage() {
             rows={everyone}
             rowKey={(s) => s.email}
             rowData={(s) => ({ 'data-email': s.email })}
+            cards
           />
         </section>
       )}

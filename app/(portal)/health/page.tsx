@@ -47,6 +47,7 @@ export default async function HealthPage() {
     {
       id: 'sport',
       header: 'Sport',
+      rowHeader: true,
       cell: (r) => (
         <>
           <span className="font-medium">{r.sport}</span>
@@ -104,6 +105,7 @@ export default async function HealthPage() {
         <DataTable
           testId="health-table"
           columns={columns}
+          cards
           rows={read.sports}
           rowKey={(r) => r.sport}
           rowData={(r) => ({ 'data-sport': r.sport, 'data-state': r.state })}

@@ -12,7 +12,7 @@ import { linkClass } from '@/components/ui/text-link';
 export const metadata: Metadata = { title: 'Proofs' };
 
 const KEY_COLUMNS: Column<ProofsView['keys'][number]>[] = [
-  { id: 'kid', header: 'Key (kid)', className: 'font-mono text-xs', cell: (k) => k.kid },
+  { id: 'kid', header: 'Key (kid)', rowHeader: true, className: 'font-mono text-xs', cell: (k) => k.kid },
   { id: 'created', header: 'Signing since', nowrap: true, cell: (k) => <UtcTime iso={k.createdAt} /> },
   {
     id: 'state',
@@ -71,6 +71,7 @@ export default async function ProofsPage() {
               rows={shown.view.keys}
               rowKey={(k) => k.kid}
               rowData={(k) => ({ 'data-kid': k.kid })}
+              cards
             />
           </section>
           <section className="space-y-2" aria-labelledby="checkpoints-heading">
@@ -92,7 +93,7 @@ export default async function ProofsPage() {
               <strong>Pruned up to</strong>: entries before it were removed when their retention ended; the checkpoint keeps the rest
               checkable.
             </p>
-            <DataTable testId="checkpoints-table" columns={CHECKPOINT_COLUMNS} rows={shown.view.checkpoints} rowKey={(c) => c.id} />
+            <DataTable testId="checkpoints-table" columns={CHECKPOINT_COLUMNS} rows={shown.view.checkpoints} rowKey={(c) => c.id} cards />
           </section>
         </>
       )}

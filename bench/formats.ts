@@ -6,7 +6,8 @@ import { cpuMs, median, settled, signIn, startStack } from './support';
  * replaying the sandbox's pages from memory, --picks 55,000: about 40,000 licensed records). Alternating rounds of a
  * CSV, a JSON, a JSON Lines and a Parquet export, each read to its end over HTTP and its record history waited out.
  * Prints medians, sizes and the ratios the targets name: Parquet ≤ 1.5× the CSV's time and ≤ 0.4× its size; JSON
- * Lines ≤ 1.1× the JSON's time.
+ * Lines ≤ 1.1× the JSON's time. Beside each export a probe asks the liveness route one request after another: its
+ * longest answer is how long the export held the portal's event loop at a stretch (a Parquet row group is written whole).
  */
 
 const options = benchOptions('bench:formats', 'Parquet and JSON Lines exports against CSV and JSON over the same records.', {
@@ -17,14 +18,26 @@ const options = benchOptions('bench:formats', 'Parquet and JSON Lines exports ag
 const FORMATS = ['csv', 'json', 'jsonl', 'parquet'] as const;
 type Format = (typeof FORMATS)[number];
 
-async function exportOf(portalUrl: string, cookie: string, format: Format): Promise<{ ms: number; bytes: number }> {
+async function exportOf(portalUrl: string, cookie: string, format: Format): Promise<{ ms: number; bytes: number; probeMaxMs: number }> {
+  let running = true;
+  const probe = (async () => {
+    let longest = 0;
+    while (running) {
+      const asked = performance.now();
+      await (await fetch(`${portalUrl}/api/health/live`)).arrayBuffer();
+      longest = Math.max(longest, performance.now() - asked);
+    }
+    return longest;
+  })();
   const start = performance.now();
   const res = await fetch(`${portalUrl}/api/export/picks?format=${format}`, { headers: { cookie } });
   if (!res.ok || !res.body) throw new Error(`export ${format}: HTTP ${res.status}`);
   let bytes = 0;
   const reader = res.body.getReader();
   for (let read = await reader.read(); !read.done; read = await reader.read()) bytes += read.value.byteLength;
-  return { ms: performance.now() - start, bytes };
+  const ms = performance.now() - start;
+  running = false;
+  return { ms, bytes, probeMaxMs: await probe };
 }
 
 const stack = await startStack({
@@ -40,6 +53,7 @@ try {
   await settled(pid);
   const ms: Record<Format, number[]> = { csv: [], json: [], jsonl: [], parquet: [] };
   const cpu: Record<Format, number[]> = { csv: [], json: [], jsonl: [], parquet: [] };
+  const probe: Record<Format, number[]> = { csv: [], json: [], jsonl: [], parquet: [] };
   const bytes: Partial<Record<Format, number>> = {};
   for (let round = 1; round <= options.rounds; round += 1) {
     // Each round in another order, so no format always follows the same one.
@@ -49,6 +63,7 @@ try {
       const run = await exportOf(stack.portalUrl, cookie, format);
       ms[format].push(run.ms);
       cpu[format].push(cpuMs(pid) - before);
+      probe[format].push(run.probeMaxMs);
       bytes[format] = run.bytes;
       await settled(pid);
     }
@@ -60,6 +75,8 @@ try {
     rounds: options.rounds,
     medianMs: medians,
     portalCpuMs: Object.fromEntries(FORMATS.map((f) => [f, median(cpu[f])])),
+    /** The longest a liveness request waited during each export (median over the rounds). */
+    longestProbeMs: Object.fromEntries(FORMATS.map((f) => [f, Math.round(median(probe[f]))])),
     bytes,
     ratio: {
       parquetTimeToCsv: medians.parquet / medians.csv,
@@ -71,6 +88,9 @@ try {
     `\n[bench] Parquet ${results.ratio.parquetTimeToCsv.toFixed(3)}× the CSV's time (target ≤ 1.5), ${results.ratio.parquetSizeToCsv.toFixed(3)}× its size (target ≤ 0.4); JSON Lines ${results.ratio.jsonlTimeToJson.toFixed(3)}× the JSON's time (target ≤ 1.1)`,
   );
   console.log(`[bench] sizes: ${FORMATS.map((f) => `${f} ${((bytes[f] ?? 0) / 1_048_576).toFixed(1)} MB`).join(', ')}`);
+  console.log(
+    `[bench] the longest liveness answer beside an export: ${FORMATS.map((f) => `${f} ${results.longestProbeMs[f]} ms`).join(', ')}`,
+  );
   await writeResult('formats', results);
 } finally {
   stack.stop();

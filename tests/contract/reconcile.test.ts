@@ -103,7 +103,7 @@ describe.each(storeEngines())('reconciling a delivery run on $name', (engine) =>
     const run = await runNow(context(one, 'a'), delivery);
     await run.done;
     const [done] = await store.listRuns(db, id);
-    expect(done).toMatchObject({ id: run.id, outcome: 'complete' });
+    expect(done, `the run failed: ${done?.error}`).toMatchObject({ id: run.id, outcome: 'complete' });
     const records = done!.records!;
     expect(records).toBeGreaterThan(20);
     const keptFile = async (fileId: string) => {

@@ -24,7 +24,7 @@ async function exportOf(portalUrl: string, cookie: string, format: Format): Prom
     let longest = 0;
     while (running) {
       const asked = performance.now();
-      await (await fetch(`${portalUrl}/api/health/live`)).arrayBuffer();
+      await (await fetch(`${portalUrl}/api/health/live`, { signal: AbortSignal.timeout(30_000) })).arrayBuffer();
       longest = Math.max(longest, performance.now() - asked);
     }
     return longest;

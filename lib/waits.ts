@@ -23,6 +23,8 @@ export const WAITS = [
   'lease',
   /** A store query or connection (PostgreSQL 10 s a query, 5 s a connection; SQLite's lock 10 s). */
   'store',
+  /** A worker thread's answer (a Parquet file's page or footer: 60 s). */
+  'worker',
 ] as const;
 
 export type Wait = (typeof WAITS)[number];

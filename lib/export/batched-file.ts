@@ -5,12 +5,19 @@
  * stream (no tail), so a cut file never looks complete. The audit trail's and the change feed's files.
  */
 
+type Pieces = string | readonly (string | Uint8Array)[];
+
 export interface BatchedFile<T> {
   head: string;
-  /** A batch's text, or its pieces in order, text or UTF-8 bytes (written into one buffer as they are, never joined first). */
-  rows: (batch: T[], first: boolean) => string | readonly (string | Uint8Array)[];
+  /**
+   * A batch's text, or its pieces in order, text or UTF-8 bytes (written into one buffer as they are, never joined
+   * first); a promise where the writing happens off the serving thread (Parquet).
+   */
+  rows: (batch: T[], first: boolean) => Pieces | Promise<Pieces>;
   /** Written after the last row (a JSON document's closing, a Parquet file's footer); '' for CSV. */
-  tail: (count: number) => string | readonly (string | Uint8Array)[];
+  tail: (count: number) => Pieces | Promise<Pieces>;
+  /** The file will not be finished (a failure, the reader gone): what its writer holds is let go. */
+  abandon?: () => void;
 }
 
 interface BatchedFileOptions {
@@ -45,7 +52,7 @@ async function* inBatches<T>(items: AsyncIterator<T>, size: number): AsyncGenera
   }
 }
 
-function encode(text: string | readonly (string | Uint8Array)[]): Buffer {
+function encode(text: Pieces): Buffer {
   if (typeof text === 'string') return Buffer.from(text, 'utf8');
   let length = 0;
   for (const piece of text) length += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : piece.byteLength;
@@ -87,21 +94,23 @@ export async function fileOfBatches<T>(
           const batch = await next();
           if (!batch.done) {
             if (batch.value.length > 0) {
-              output.enqueue(encode(file.rows(batch.value, count === 0)));
+              output.enqueue(encode(await file.rows(batch.value, count === 0)));
               count += batch.value.length;
               options.onCount?.(count);
             }
             return;
           }
-          const tail = encode(file.tail(count));
+          const tail = encode(await file.tail(count));
           if (tail.length > 0) output.enqueue(tail);
           output.close();
         } catch (cause) {
+          file.abandon?.();
           options.onError?.(cause, count);
           output.error(options.fault(cause));
         }
       },
       async cancel() {
+        file.abandon?.();
         await batches.return?.(undefined);
       },
     },

@@ -2,21 +2,24 @@ import { encodingOf, type PickList } from '../picks-api';
 import type { RecordFormat } from '../vocabulary/formats';
 import { csvHeader, csvLines } from './csv';
 import { jsonClosing, jsonLinesPage, jsonOpening, jsonPage, type ExportMeta } from './json';
-import { ParquetFile } from './parquet';
+import { ParquetOnWorker } from './parquet-thread';
 
 /**
  * How each format writes a record set: what comes before the records, each page of them, and what closes the
  * file (given the count and the walk's report). CSV, JSON and JSON Lines write the upstream's bytes as they come
- * (byte strings, ./json.ts); Parquet reads them decoded, turns them into columns page by page and writes a row
- * group at a time (./parquet.ts).
+ * (byte strings, ./json.ts); Parquet reads them decoded and hands them to a worker thread, which turns them into
+ * columns page by page and writes a row group at a time (./parquet-thread.ts).
  */
 
 export interface FormatWriter {
   /** Whether the walk may hand over records as byte strings (their text undecoded). */
   readonly byteStrings: boolean;
   head(): Uint8Array;
-  page(page: PickList, first: boolean): Uint8Array;
-  tail(count: number, walk: object | null): Uint8Array;
+  /** A page's bytes (a promise where the writing happens off the serving thread). */
+  page(page: PickList, first: boolean): Uint8Array | Promise<Uint8Array>;
+  tail(count: number, walk: object | null): Uint8Array | Promise<Uint8Array>;
+  /** The file will not be finished (a failure, the reader gone): what the writer holds for it is let go. */
+  abandon?(): void;
 }
 
 const none = new Uint8Array(0);
@@ -42,13 +45,14 @@ export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolea
     case 'jsonl':
       return { byteStrings: true, head: () => none, page: (page) => jsonLinesPage(page), tail: () => none };
     case 'parquet': {
-      const file = new ParquetFile({ 'picks.export': { ...about, ...meta } });
+      const file = new ParquetOnWorker({ 'picks.export': { ...about, ...meta } });
       return {
         // Decoded text: handing a byte string's bytes to the writer costs a buffer per value, slower than decoding.
         byteStrings: false,
         head: () => none,
         page: (page) => file.add(page.data),
         tail: (count, walk) => file.finish({ 'picks.count': count, ...(walk ? { 'picks.walk': walk } : {}) }),
+        abandon: () => file.abandon(),
       };
     }
   }

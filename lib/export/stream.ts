@@ -101,7 +101,7 @@ export async function startExport(
   const write = async (page: PickList): Promise<Uint8Array> => {
     options.onRecords?.(page.data, encodingOf(page));
     await options.onWritten?.(page);
-    const bytes = writer.page(page, count === 0);
+    const bytes = await writer.page(page, count === 0);
     count += page.data.length;
     options.onPage?.(count, typeof page.requestId === 'string' ? page.requestId : null);
     return bytes;
@@ -122,11 +122,12 @@ export async function startExport(
             const bytes = await write(next.value);
             if (bytes.length > 0) return output.enqueue(bytes);
           }
-          output.enqueue(writer.tail(count, options.report ? walkSummary(options.report) : null));
+          output.enqueue(await writer.tail(count, options.report ? walkSummary(options.report) : null));
           finish();
           output.close();
         } catch (error) {
           finish();
+          writer.abandon?.();
           // Stopped because the reader left (or the caller aborted): not a failure worth a log line.
           const failure = controller.signal.aborted
             ? toAppError(new DOMException('The export was cancelled.', 'AbortError'))
@@ -140,6 +141,7 @@ export async function startExport(
         // The reader went away (browser closed, download cancelled): stop walking the upstream.
         controller.abort(reason);
         finish();
+        writer.abandon?.();
         await pages.return(undefined).catch(() => undefined);
       },
     },

@@ -1,9 +1,9 @@
 import { constants, createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { processSlot } from '../process-state';
+import { keptWorker, workerFromSource } from '../worker-threads';
 import path from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
@@ -143,7 +143,7 @@ async function keepSpool(
   const giveWay = async () => {
     while (runningWalks() > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
   };
-  const worker = keeper();
+  const worker = keeper.take();
   const tell = (message: FromServer) => worker.postMessage(message);
   let onError: (error: Error) => void = () => undefined;
   let onExit: (code: number) => void = () => undefined;
@@ -165,50 +165,17 @@ async function keepSpool(
     });
   } finally {
     worker.off('error', onError).off('exit', onExit).off('message', onMessage);
-    idleClose(worker);
+    keeper.release(worker);
   }
 }
 
-// One worker per process, kept between files (loading its modules cost about 0.2 s of CPU a file), closed when idle.
-const IDLE_CLOSE_MS = 30_000;
-const keeperSlot = () => processSlot<{ worker: Worker; idle: NodeJS.Timeout | null }>('historyKeeper');
-
-function keeper(): Worker {
-  const slot = keeperSlot();
-  const kept = slot.get();
-  if (kept) {
-    if (kept.idle) clearTimeout(kept.idle);
-    kept.idle = null;
-    return kept.worker;
-  }
-  const worker = keepWorker();
-  worker.unref(); // never what holds the process open
-  worker.once('exit', () => {
-    if (slot.get()?.worker === worker) slot.set(undefined);
-  });
-  worker.on('error', () => undefined); // the file being kept is failed by its own listener; the next file gets a new worker
-  slot.set({ worker, idle: null });
-  return worker;
-}
-
-function idleClose(worker: Worker): void {
-  const kept = keeperSlot().get();
-  if (kept?.worker !== worker) return;
-  kept.idle = setTimeout(() => {
-    if (keeperSlot().get() === kept) keeperSlot().set(undefined);
-    worker.postMessage({ type: 'close' } satisfies FromServer);
-  }, IDLE_CLOSE_MS);
-  kept.idle.unref();
-}
-
-/**
- * The worker, bundled by Next from its source (`new Worker(new URL(…))`); run from source (tests, the tsx-run
- * commands), its TypeScript is required through tsx's CommonJS hook, which worker threads take on Node 20.
- */
-function keepWorker(): Worker {
-  // NEXT_RUNTIME: Next's server (its bundle holds the worker's own chunk); unset in tests and the tsx-run commands.
-  if (process.env.NEXT_RUNTIME) return new Worker(new URL('./keep-worker.ts', import.meta.url));
-  const entry = fileURLToPath(new URL('./keep-worker.ts', import.meta.url));
-  const code = `require('tsx/cjs/api').require(${JSON.stringify(entry)}, ${JSON.stringify(entry)});`;
-  return new Worker(code, { eval: true });
-}
+// One worker per process, kept between files, closed when idle (lib/worker-threads.ts).
+const keeper = keptWorker(
+  'historyKeeper',
+  () =>
+    // NEXT_RUNTIME: Next's server (its bundle holds the worker's own chunk); unset in tests and the tsx-run commands.
+    process.env.NEXT_RUNTIME
+      ? new Worker(new URL('./keep-worker.ts', import.meta.url))
+      : workerFromSource(new URL('./keep-worker.ts', import.meta.url)),
+  (worker) => worker.postMessage({ type: 'close' } satisfies FromServer),
+);

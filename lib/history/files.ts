@@ -12,7 +12,7 @@ import type { Database } from '../store/schema';
 import { eachDifference, type Difference } from './moments';
 import { bodyOf } from '../vocabulary/version';
 import type { FileFormat, RecordFormat } from '../vocabulary/formats';
-import { ParquetFile } from '../export/parquet';
+import { ParquetOnWorker } from '../export/parquet-thread';
 
 /**
  * History as files, streamed from the store a batch at a time like every other file the portal writes
@@ -50,14 +50,16 @@ export function momentStream(
   meta: Record<string, unknown>,
   options: { proof: ProofInProgress | null; onCount?: (count: number) => void },
 ): Promise<ReadableStream<Uint8Array>> {
-  const parquet = format === 'parquet' ? new ParquetFile({ 'picks.history': meta }) : null;
+  const parquet = format === 'parquet' ? new ParquetOnWorker({ 'picks.history': meta }) : null;
   return fileOfBatches<RecordAt>(
     versions(db, asOfMs, filters, options.proof)[Symbol.asyncIterator](),
     parquet
       ? {
           head: '',
-          rows: (batch) => [parquet.add(batch.map((v) => bodyOf(textOf(v.body)) as Pick))],
-          tail: (count) => [parquet.finish({ 'picks.count': count })],
+          // The stored bodies are JSON already: handed to the writer's thread as one array's text, unparsed here.
+          rows: async (batch) => [await parquet.addJson(`[${batch.map((v) => textOf(v.body)).join(',')}]`)],
+          tail: async (count) => [await parquet.finish({ 'picks.count': count })],
+          abandon: () => parquet.abandon(),
         }
       : format === 'csv'
         ? { head: csvHeader(), rows: (batch) => csvLines(batch.map((v) => bodyOf(textOf(v.body)) as Pick)), tail: () => '' }

@@ -1,0 +1,149 @@
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../errors';
+import type { Pick } from '../picks-api/schemas';
+import { processSlot } from '../process-state';
+import { waitHitBound } from '../waits';
+import { keptWorker, workerFromSource } from '../worker-threads';
+import { ROW_GROUP } from './parquet';
+import type { FromWriter, ToWriter } from './parquet-worker';
+
+/**
+ * A Parquet file (./parquet.ts) written on the process's Parquet worker thread (./parquet-worker.ts): the serving
+ * thread only hands over each page's records as JSON text (about 2 ms for 200 records) and gets the bytes back,
+ * where writing a row group there held it 0.2–0.3 s at a stretch. Each call waits at most CALL_BOUND_MS for its
+ * answer (docs/architecture.md, "Waits and their bounds"); a worker that does not answer is ended, and the files
+ * it was writing fail with a plain error, never a file that looks complete.
+ */
+
+export const CALL_BOUND_MS = 60_000;
+
+interface Pending {
+  worker: Worker;
+  resolve: (bytes: Uint8Array) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+const state = () => processSlot<{ calls: Map<number, Pending>; next: number }>('parquetCalls').once(() => ({ calls: new Map(), next: 1 }));
+const nextId = () => state().next++;
+
+const failed = (why: string) =>
+  new AppError({ code: 'INTERNAL', message: `The Parquet file could not be written: ${why}. Nothing was kept of it; start it again.` });
+
+function settle(call: number, answer: { bytes: Uint8Array } | { error: Error }): void {
+  const pending = state().calls.get(call);
+  if (!pending) return;
+  state().calls.delete(call);
+  clearTimeout(pending.timer);
+  // Held open only while a call waits for it (a command's export must not end before its file does).
+  if (![...state().calls.values()].some((other) => other.worker === pending.worker)) pending.worker.unref();
+  if ('bytes' in answer) pending.resolve(answer.bytes);
+  else pending.reject(answer.error);
+}
+
+const writers = keptWorker(
+  'parquetWriter',
+  () => {
+    // NEXT_RUNTIME: Next's server (its bundle holds the worker's own chunk); unset in tests and the tsx-run commands.
+    const worker = process.env.NEXT_RUNTIME
+      ? new Worker(new URL('./parquet-worker.ts', import.meta.url))
+      : workerFromSource(new URL('./parquet-worker.ts', import.meta.url));
+    worker.on('message', (message: FromWriter) =>
+      settle(message.call, 'bytes' in message ? { bytes: message.bytes } : { error: failed(message.error) }),
+    );
+    worker.once('exit', (code) => {
+      for (const [call, pending] of state().calls)
+        if (pending.worker === worker) settle(call, { error: failed(`its writer stopped (exit ${code})`) });
+    });
+    return worker;
+  },
+  (worker) => worker.postMessage({ type: 'close' } satisfies ToWriter),
+);
+
+/** One Parquet file, written page by page on the worker; `finish` or `abandon` ends it (either, once). */
+export class ParquetOnWorker {
+  private readonly file = nextId();
+  private worker: Worker | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly metadata: Record<string, unknown>,
+    private readonly options: { rowGroup?: number; boundMs?: number } = {},
+  ) {}
+
+  /** A page's records: the bytes written for them (often none, until a row group is full). */
+  add(records: readonly Pick[]): Promise<Uint8Array> {
+    return this.addJson(JSON.stringify(records));
+  }
+
+  /** A page's records as a JSON array's text (record history hands over the bodies it keeps, unparsed). */
+  addJson(records: string): Promise<Uint8Array> {
+    return this.call((call) => ({ type: 'add', file: this.file, call, records }));
+  }
+
+  /** The rest of the rows, `metadata` added to the file's, and the footer. */
+  async finish(metadata: Record<string, unknown> = {}): Promise<Uint8Array> {
+    try {
+      return await this.call((call) => ({ type: 'finish', file: this.file, call, metadata: JSON.stringify(metadata) }));
+    } finally {
+      this.end(false);
+    }
+  }
+
+  /** The file will not be finished (the export failed or its reader left): the worker forgets it. */
+  abandon(): void {
+    this.end(true);
+  }
+
+  private async call(message: (call: number) => ToWriter): Promise<Uint8Array> {
+    if (this.ended) throw failed('it had already ended');
+    const worker = this.open();
+    // A writer that has stopped takes messages and never answers: the file it held is lost.
+    if (worker.threadId === -1) {
+      this.end(false);
+      throw failed('its writer stopped');
+    }
+    const call = nextId();
+    const bound = this.options.boundMs ?? CALL_BOUND_MS;
+    try {
+      return await new Promise<Uint8Array>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waitHitBound('worker');
+          settle(call, { error: failed(`its writer did not answer within ${bound / 1000} s`) });
+          void worker.terminate(); // stuck: the files it holds fail (above), the next file gets a new worker
+        }, bound);
+        timer.unref();
+        state().calls.set(call, { worker, resolve, reject, timer });
+        worker.ref();
+        worker.postMessage(message(call) satisfies ToWriter);
+      });
+    } catch (error) {
+      this.end(true);
+      throw error;
+    }
+  }
+
+  private open(): Worker {
+    if (this.worker) return this.worker;
+    const worker = writers.take();
+    this.worker = worker;
+    const open: ToWriter = {
+      type: 'open',
+      file: this.file,
+      metadata: JSON.stringify(this.metadata),
+      rowGroup: this.options.rowGroup ?? ROW_GROUP,
+    };
+    worker.postMessage(open);
+    return worker;
+  }
+
+  private end(drop: boolean): void {
+    if (this.ended) return;
+    this.ended = true;
+    const worker = this.worker;
+    this.worker = null;
+    if (!worker) return;
+    if (drop) worker.postMessage({ type: 'drop', file: this.file } satisfies ToWriter);
+    writers.release(worker);
+  }
+}

@@ -1,0 +1,117 @@
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ParquetFile } from '@/lib/export/parquet';
+import { ParquetOnWorker } from '@/lib/export/parquet-thread';
+import type { Pick } from '@/lib/picks-api/schemas';
+import { processSlot } from '@/lib/process-state';
+import { waitsBounded } from '@/lib/waits';
+
+/**
+ * Parquet written on the worker thread (lib/export/parquet-thread.ts): the same bytes as written here, the row groups
+ * encoded on another thread, and a writer that stops or stops answering failing its files in plain words (and
+ * counted among the waits at their bound) instead of holding them, the next file on a new worker.
+ */
+
+const slot = () => processSlot<{ worker: Worker; users: number }>('parquetWriter');
+const counted = () => waitsBounded().find(([name]) => name === 'worker')![1];
+
+const record = (i: number): Pick =>
+  ({
+    id: `pk_${i}`,
+    sport: 'Football',
+    league: i % 2 ? 'Premier League' : 'Ligue 1',
+    homeTeam: `Home ${i}`,
+    awayTeam: 'Café "Ünited", FC',
+    eventDate: new Date(Date.UTC(2026, 10, 1 + (i % 20), 15)).toISOString(),
+    odds: 1.5 + i / 100,
+    line: i % 3 ? 2.5 : null,
+    isPlayerPick: i % 5 === 0,
+    eventMetadata: { competition: 'League', stage: `Round ${i}`, extraNote: i },
+    ...(i % 7 === 0 ? { beyondTheSpec: { kept: true } } : {}),
+  }) as unknown as Pick;
+const pages = [Array.from({ length: 200 }, (_, i) => record(i)), Array.from({ length: 150 }, (_, i) => record(200 + i))];
+
+const concat = (parts: Uint8Array[]) => Buffer.concat(parts.map((p) => Buffer.from(p)));
+
+// One worker for the tests in turn (starting one from source costs about 2 s), ended after them.
+afterAll(async () => {
+  const kept = slot().get();
+  slot().set(undefined);
+  await kept?.worker.terminate();
+});
+
+describe('Parquet on the worker thread', () => {
+  it('writes the same bytes as the file written on this thread, page by page and row group by row group', async () => {
+    const meta = { 'picks.export': { exportId: 'exp_same' } };
+    const here = new ParquetFile(meta, 128);
+    const mine = concat([...pages.map((p) => here.add(p)), here.finish({ 'picks.count': 350 })]);
+
+    const there = new ParquetOnWorker(meta, { rowGroup: 128 });
+    const parts: Uint8Array[] = [];
+    for (const page of pages) parts.push(await there.add(page));
+    expect(slot().get()?.worker.threadId).toBeGreaterThan(0); // encoded on a thread of its own
+    parts.push(await there.finish({ 'picks.count': 350 }));
+    expect(parts[0]!.byteLength).toBeGreaterThan(0); // the first row group (128 rows) came back with the first page
+    expect(concat(parts).equals(mine)).toBe(true);
+    expect(slot().get()?.users).toBe(0); // let go once finished
+  });
+
+  it('takes record history’s bodies as one JSON array’s text', async () => {
+    const here = new ParquetFile({ h: 1 });
+    const mine = concat([here.add(pages[0]!), here.finish()]);
+    const there = new ParquetOnWorker({ h: 1 });
+    const text = `[${pages[0]!.map((r) => JSON.stringify(r)).join(',')}]`;
+    expect(concat([await there.addJson(text), await there.finish()]).equals(mine)).toBe(true);
+  });
+
+  it('writes several files at once on the one worker, each its own', async () => {
+    const one = new ParquetOnWorker({ f: 1 }, { rowGroup: 100 });
+    const two = new ParquetOnWorker({ f: 2 }, { rowGroup: 100 });
+    const [a, b] = await Promise.all([one.add(pages[0]!), two.add(pages[1]!)]);
+    expect(slot().get()?.users).toBe(2);
+    const fileOne = concat([a, await one.finish()]);
+    const fileTwo = concat([b, await two.finish()]);
+    const alone = (page: Pick[], meta: object) => {
+      const f = new ParquetFile(meta as Record<string, unknown>, 100);
+      return concat([f.add(page), f.finish()]);
+    };
+    expect(fileOne.equals(alone(pages[0]!, { f: 1 }))).toBe(true);
+    expect(fileTwo.equals(alone(pages[1]!, { f: 2 }))).toBe(true);
+  });
+
+  it('lets an abandoned file go, and refuses more of it', async () => {
+    const file = new ParquetOnWorker({});
+    await file.add(pages[0]!);
+    expect(slot().get()?.users).toBe(1);
+    file.abandon();
+    expect(slot().get()?.users).toBe(0);
+    await expect(file.add(pages[1]!)).rejects.toThrow('The Parquet file could not be written: it had already ended.');
+  });
+
+  it('fails the files of a writer that stops, and writes the next file on a new one', async () => {
+    const file = new ParquetOnWorker({});
+    await file.add(pages[0]!);
+    const first = slot().get()!.worker;
+    await first.terminate();
+    await expect(file.add(pages[1]!)).rejects.toThrow(/^The Parquet file could not be written: /);
+    const next = new ParquetOnWorker({});
+    const bytes = concat([await next.add(pages[0]!), await next.finish()]);
+    expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
+    expect(bytes.subarray(-4).toString()).toBe('PAR1');
+    expect(slot().get()!.worker.threadId).not.toBe(first.threadId);
+  });
+
+  it('ends a call its writer does not answer within the bound, counted, and ends that writer', async () => {
+    // A worker that never answers, in the writer's place.
+    const silent = new Worker('setInterval(() => {}, 1000);', { eval: true });
+    slot().set({ worker: silent, users: 0, idle: null } as never);
+    const before = counted();
+    const file = new ParquetOnWorker({}, { boundMs: 300 });
+    const started = Date.now();
+    await expect(file.add(pages[0]!)).rejects.toThrow('The Parquet file could not be written: its writer did not answer within 0.3 s.');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(counted()).toBe(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(silent.threadId).toBe(-1); // ended
+  });
+});

@@ -198,6 +198,10 @@ try {
     `\n[bench] time over the upstream calls, medians of ${ROUNDS} rounds (bare: ${bareUrl}/rows and /${baseline ? `; baseline ${options.baseline}` : ''})`,
   );
   console.table(rows);
+  // Every answer after the warm-up round should come from the replay's memory: one that did not (a query that
+  // changes per request) would put the sandbox's own work into a page's time.
+  const { missed } = (await (await fetch(`${upstreamUrl}/__replay/stats`)).json()) as { missed: Record<string, number> };
+  console.log(`[bench] upstream answers not replayed from memory (the warm-up's among them): ${JSON.stringify(missed)}`);
   const beyond = beyondTheFrame(rows);
   console.log(
     `\n[bench] the frame alone ${beyond.frame.portalMs} ms, the bare empty page ${beyond.frame.bareMs} ms; each page beyond the frame, against the bare table beyond the bare empty page`,

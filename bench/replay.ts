@@ -13,15 +13,18 @@ const delayMs = Number(process.env.REPLAY_DELAY_MS ?? 0);
 // comes back REPLAY_DELAY_MS late — a slow upstream rather than a free one (bench:soak).
 const keep = process.env.REPLAY_KEEP !== '0';
 const cache = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
-// Requests per API route (me, health, picks, pick, results), served from memory or not: GET /__replay/stats.
+// Requests per API route (me, health, picks, pick, results), served from memory or not, and those of them that
+// were not in memory (asked of the sandbox): GET /__replay/stats.
 const byRoute: Record<string, number> = {};
+const missed: Record<string, number> = {};
 
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://replay');
   if (url.pathname === '/__replay/stats')
-    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ byRoute }));
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ byRoute, missed }));
   const [, resource, id] = /^\/api\/v1\/(\w+)(\/.+)?$/.exec(url.pathname) ?? [];
-  if (resource) byRoute[id ? 'pick' : resource] = (byRoute[id ? 'pick' : resource] ?? 0) + 1;
+  const route = resource ? (id ? 'pick' : resource) : null;
+  if (route) byRoute[route] = (byRoute[route] ?? 0) + 1;
   const key = `${req.headers.authorization ?? ''} ${req.url}`;
   const send = () => {
     const hit = cache.get(key)!;
@@ -32,6 +35,7 @@ const server = createServer((req, res) => {
     else send();
     return;
   }
+  if (route) missed[route] = (missed[route] ?? 0) + 1;
   const upstream = request(
     new URL(req.url ?? '/', target),
     { method: req.method, headers: { ...req.headers, host: target.host } },

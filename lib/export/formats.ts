@@ -7,7 +7,7 @@ import { ParquetOnWorker } from './parquet-thread';
 /**
  * How each format writes a record set: what comes before the records, each page of them, and what closes the
  * file (given the count and the walk's report). CSV, JSON and JSON Lines write the upstream's bytes as they come
- * (byte strings, ./json.ts); Parquet reads them decoded and hands them to a worker thread, which turns them into
+ * (byte strings, ./json.ts); Parquet hands the same bytes, as JSON Lines, to a worker thread, which turns them into
  * columns page by page and writes a row group at a time (./parquet-thread.ts).
  */
 
@@ -47,10 +47,11 @@ export function formatWriter(format: RecordFormat, meta: ExportMeta, bom: boolea
     case 'parquet': {
       const file = new ParquetOnWorker({ 'picks.export': { ...about, ...meta } });
       return {
-        // Decoded text: handing a byte string's bytes to the writer costs a buffer per value, slower than decoding.
-        byteStrings: false,
+        // The page's records go to the writer's thread as JSON Lines bytes (the upstream's own where the body
+        // allows): nothing is decoded or re-serialised here, so the walk may hand them over as byte strings.
+        byteStrings: true,
         head: () => none,
-        page: (page) => file.add(page.data),
+        page: (page) => file.addLines(jsonLinesPage(page)),
         tail: (count, walk) => file.finish({ 'picks.count': count, ...(walk ? { 'picks.walk': walk } : {}) }),
         abandon: () => file.abandon(),
       };

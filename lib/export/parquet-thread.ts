@@ -10,7 +10,7 @@ import type { FromWriter, ToWriter } from './parquet-worker';
 /**
  * A Parquet file (./parquet.ts) written on the process's Parquet worker thread (./parquet-worker.ts): the serving
  * thread only hands over each page's records as JSON text (about 2 ms for 200 records) and gets the bytes back,
- * where writing a row group there held it 0.2–0.3 s at a stretch. Each call waits at most CALL_BOUND_MS for its
+ * where writing a row group there held it 0.2–0.3 s at a stretch; the walk reads on meanwhile. Each call waits at most CALL_BOUND_MS for its
  * answer (docs/architecture.md, "Waits and their bounds"); a worker that does not answer is ended, and the files
  * it was writing fail with a plain error, never a file that looks complete.
  */
@@ -60,31 +60,69 @@ const writers = keptWorker(
   (worker) => worker.postMessage({ type: 'close' } satisfies ToWriter),
 );
 
-/** One Parquet file, written page by page on the worker; `finish` or `abandon` ends it (either, once). */
+/** Pages handed to the writer and not yet answered, at most: the walk reads on while a row group is written. */
+const IN_FLIGHT = 16;
+
+interface InFlight {
+  answer: Promise<Uint8Array>;
+  settled: { bytes: Uint8Array } | { error: unknown } | null;
+}
+
+/**
+ * One Parquet file, written page by page on the worker; `finish` or `abandon` ends it (either, once). Pages are
+ * handed over without waiting for their answers (up to IN_FLIGHT at a time): each call answers the bytes that have
+ * come back since, in order, and `finish` all the rest. A failure is thrown by the first call after it.
+ */
 export class ParquetOnWorker {
   private readonly file = nextId();
   private worker: Worker | null = null;
   private ended = false;
+  private readonly inFlight: InFlight[] = [];
 
   constructor(
     private readonly metadata: Record<string, unknown>,
     private readonly options: { rowGroup?: number; boundMs?: number } = {},
   ) {}
 
-  /** A page's records: the bytes written for them (often none, until a row group is full). */
+  /** A page's records: the bytes written since the last call (often none, until a row group is full). */
   add(records: readonly Pick[]): Promise<Uint8Array> {
     return this.addJson(JSON.stringify(records));
   }
 
-  /** A page's records as a JSON array's text (record history hands over the bodies it keeps, unparsed). */
-  addJson(records: string): Promise<Uint8Array> {
-    return this.call((call) => ({ type: 'add', file: this.file, call, records }));
+  /**
+   * A page's records as JSON Lines in UTF-8 (an export's page as ../export/json.ts writes it: the upstream's own
+   * bytes, copied, never decoded here); handed over, not copied, when the bytes have a buffer of their own.
+   */
+  addLines(lines: Uint8Array): Promise<Uint8Array> {
+    const own = lines.byteOffset === 0 && lines.byteLength === lines.buffer.byteLength ? lines : lines.slice();
+    return this.added((call) => ({ type: 'lines', file: this.file, call, lines: own }), [own.buffer as ArrayBuffer]);
   }
 
-  /** The rest of the rows, `metadata` added to the file's, and the footer. */
+  /**
+   * A page's records as a JSON array's text (record history hands over the bodies it keeps, unparsed). Calls are
+   * made one after another (each awaited), as a file's pages are.
+   */
+  addJson(records: string): Promise<Uint8Array> {
+    return this.added((call) => ({ type: 'add', file: this.file, call, records }));
+  }
+
+  private async added(message: (call: number) => ToWriter, transfer: ArrayBuffer[] = []): Promise<Uint8Array> {
+    this.send(message, transfer);
+    const parts: Uint8Array[] = [];
+    while (this.inFlight.length > IN_FLIGHT) {
+      await this.inFlight[0]!.answer.catch(() => undefined);
+      parts.push(this.collect());
+    }
+    parts.push(this.collect());
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+
+  /** The rest of the rows, `metadata` added to the file's, and the footer: every byte not yet answered. */
   async finish(metadata: Record<string, unknown> = {}): Promise<Uint8Array> {
     try {
-      return await this.call((call) => ({ type: 'finish', file: this.file, call, metadata: JSON.stringify(metadata) }));
+      this.send((call) => ({ type: 'finish', file: this.file, call, metadata: JSON.stringify(metadata) }));
+      await Promise.allSettled(this.inFlight.map((page) => page.answer));
+      return this.collect();
     } finally {
       this.end(false);
     }
@@ -95,7 +133,21 @@ export class ParquetOnWorker {
     this.end(true);
   }
 
-  private async call(message: (call: number) => ToWriter): Promise<Uint8Array> {
+  /** The answers that have come back, in order, up to the first still awaited. */
+  private collect(): Uint8Array {
+    const parts: Uint8Array[] = [];
+    while (this.inFlight[0]?.settled) {
+      const settled = this.inFlight.shift()!.settled!;
+      if ('error' in settled) {
+        this.end(true);
+        throw settled.error;
+      }
+      if (settled.bytes.byteLength > 0) parts.push(settled.bytes);
+    }
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+
+  private send(message: (call: number) => ToWriter, transfer: ArrayBuffer[] = []): void {
     if (this.ended) throw failed('it had already ended');
     const worker = this.open();
     // A writer that has stopped takes messages and never answers: the file it held is lost.
@@ -103,24 +155,28 @@ export class ParquetOnWorker {
       this.end(false);
       throw failed('its writer stopped');
     }
+    const page: InFlight = { answer: this.call(worker, message, transfer), settled: null };
+    page.answer.then(
+      (bytes) => (page.settled = { bytes }),
+      (error: unknown) => (page.settled = { error }),
+    );
+    this.inFlight.push(page);
+  }
+
+  private call(worker: Worker, message: (call: number) => ToWriter, transfer: ArrayBuffer[]): Promise<Uint8Array> {
     const call = nextId();
     const bound = this.options.boundMs ?? CALL_BOUND_MS;
-    try {
-      return await new Promise<Uint8Array>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waitHitBound('worker');
-          settle(call, { error: failed(`its writer did not answer within ${bound / 1000} s`) });
-          void worker.terminate(); // stuck: the files it holds fail (above), the next file gets a new worker
-        }, bound);
-        timer.unref();
-        state().calls.set(call, { worker, resolve, reject, timer });
-        worker.ref();
-        worker.postMessage(message(call) satisfies ToWriter);
-      });
-    } catch (error) {
-      this.end(true);
-      throw error;
-    }
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waitHitBound('worker');
+        settle(call, { error: failed(`its writer did not answer within ${bound / 1000} s`) });
+        void worker.terminate(); // stuck: the files it holds fail (above), the next file gets a new worker
+      }, bound);
+      timer.unref();
+      state().calls.set(call, { worker, resolve, reject, timer });
+      worker.ref();
+      worker.postMessage(message(call) satisfies ToWriter, transfer);
+    });
   }
 
   private open(): Worker {

@@ -4,20 +4,29 @@ import { ParquetFile } from './parquet';
 
 /**
  * Parquet files written on a worker thread (./parquet-thread.ts): turning a page into column values and encoding
- * a row group (10,000 records, 0.2–0.3 s at a stretch) never holds the serving thread. The thread writes any
- * number of files at once, each by its number; calls come in order and each is answered with the bytes it
+ * a row group (10,000 records, 0.2–0.3 s at a stretch) never holds the serving thread. Pages come as JSON
+ * Lines bytes (an export's: the upstream's own bytes, ../export/json.ts) or a JSON array's text (record history's
+ * bodies). The thread writes any number of files at once, each by its number; calls come in order and each is answered with the bytes it
  * wrote (transferred, not copied) or why it could not.
  */
 
 export type ToWriter =
   | { type: 'open'; file: number; metadata: string; rowGroup: number }
   | { type: 'add'; file: number; call: number; records: string }
+  | { type: 'lines'; file: number; call: number; lines: Uint8Array }
   | { type: 'finish'; file: number; call: number; metadata: string }
   | { type: 'drop'; file: number }
   | { type: 'close' };
 export type FromWriter = { call: number; bytes: Uint8Array } | { call: number; error: string };
 
 const port = parentPort!;
+const utf8 = new TextDecoder();
+
+/** JSON Lines (one record a line, each ended by LF; no raw LF inside a JSON value) as the records. */
+function fromLines(bytes: Uint8Array): Pick[] {
+  const text = utf8.decode(bytes);
+  return text.length === 0 ? [] : (JSON.parse(`[${text.slice(0, -1).replaceAll('\n', ',')}]`) as Pick[]);
+}
 const files = new Map<number, ParquetFile>();
 
 port.on('message', (message: ToWriter) => {
@@ -30,7 +39,9 @@ port.on('message', (message: ToWriter) => {
     const written =
       message.type === 'add'
         ? file.add(JSON.parse(message.records) as Pick[])
-        : (files.delete(message.file), file.finish(JSON.parse(message.metadata)));
+        : message.type === 'lines'
+          ? file.add(fromLines(message.lines))
+          : (files.delete(message.file), file.finish(JSON.parse(message.metadata)));
     const bytes = new Uint8Array(written); // a buffer of its own, so it can be transferred
     port.postMessage({ call: message.call, bytes } satisfies FromWriter, [bytes.buffer]);
   } catch (error) {

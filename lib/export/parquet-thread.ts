@@ -8,11 +8,12 @@ import { ROW_GROUP } from './parquet';
 import type { FromWriter, ToWriter } from './parquet-worker';
 
 /**
- * A Parquet file (./parquet.ts) written on the process's Parquet worker thread (./parquet-worker.ts): the serving
- * thread only hands over each page's records as JSON text (about 2 ms for 200 records) and gets the bytes back,
- * where writing a row group there held it 0.2–0.3 s at a stretch; the walk reads on meanwhile. Each call waits at most CALL_BOUND_MS for its
- * answer (docs/architecture.md, "Waits and their bounds"); a worker that does not answer is ended, and the files
- * it was writing fail with a plain error, never a file that looks complete.
+ * A Parquet file (./parquet.ts) written on the process's Parquet worker thread (./parquet-worker.ts), where writing a
+ * row group on the serving thread held it 0.2–0.3 s at a stretch. The serving thread only hands each page over (an
+ * export's as the upstream's own bytes, transferred; record history's as its bodies' text) and gets the file's bytes
+ * back; the walk reads on meanwhile. Each call waits at most CALL_BOUND_MS for its answer (docs/architecture.md,
+ * "Waits and their bounds"); a worker that does not answer is ended, and the files it was writing fail with a plain
+ * error, never a file that looks complete.
  */
 
 export const CALL_BOUND_MS = 60_000;

@@ -1,5 +1,5 @@
-import { gzipSync } from 'node:zlib';
 import { BARE_DIR, bareBuilt, buildNext, prepareBarePage, startBarePage } from './bare';
+import { firstLoadKb } from './first-load';
 import { lighthouseScores } from './lighthouse';
 import { benchOptions, writeResult } from './options';
 import { prepareBaseline, startBaselinePortal } from './baseline';
@@ -80,8 +80,10 @@ async function timed(url: string, headers: Record<string, string> = {}, status =
   return { ms: performance.now() - start, bytes };
 }
 
-const upstreamRequests = async () =>
-  ((await (await fetch(`${upstreamUrl}/__replay/stats`)).json()) as { byRoute: Record<string, number> }).byRoute;
+/** The replay's requests per route, and those of them not answered from memory (bench/replay.ts). */
+const replayStats = async () =>
+  (await (await fetch(`${upstreamUrl}/__replay/stats`)).json()) as { byRoute: Record<string, number>; missed: Record<string, number> };
+const upstreamRequests = async () => (await replayStats()).byRoute;
 
 /** The upstream calls a portal page made (by the replay's count per route), asked again and timed from here. */
 async function replayUpstream(before: Record<string, number>, after: Record<string, number>, paths: Record<string, string>) {
@@ -198,10 +200,10 @@ try {
     `\n[bench] time over the upstream calls, medians of ${ROUNDS} rounds (bare: ${bareUrl}/rows and /${baseline ? `; baseline ${options.baseline}` : ''})`,
   );
   console.table(rows);
-  // Every answer after the warm-up round should come from the replay's memory: one that did not (a query that
-  // changes per request) would put the sandbox's own work into a page's time.
-  const { missed } = (await (await fetch(`${upstreamUrl}/__replay/stats`)).json()) as { missed: Record<string, number> };
-  console.log(`[bench] upstream answers not replayed from memory (the warm-up's among them): ${JSON.stringify(missed)}`);
+  // After the warm-up, an answer not from memory would put the sandbox's own work into a page's time.
+  console.log(
+    `[bench] upstream answers not replayed from memory (the warm-up's among them): ${JSON.stringify((await replayStats()).missed)}`,
+  );
   const beyond = beyondTheFrame(rows);
   console.log(
     `\n[bench] the frame alone ${beyond.frame.portalMs} ms, the bare empty page ${beyond.frame.bareMs} ms; each page beyond the frame, against the bare table beyond the bare empty page`,
@@ -265,17 +267,6 @@ try {
   bare.stop();
   baseline?.stop();
   stack.stop();
-}
-
-/** The gzip size of every script the page's HTML loads (what a first visit downloads before it is interactive). */
-async function firstLoadKb(url: string, cookie: string) {
-  const html = await (await fetch(url, { headers: cookie ? { cookie } : {} })).text();
-  // noModule scripts (polyfills) are skipped by every browser that runs modules, so they are not counted.
-  const tags = [...html.matchAll(/<script([^>]*)\ssrc="([^"]+)"([^>]*)>/g)].filter((m) => !/nomodule/i.test(m[1]! + m[3]!));
-  const sources = new Set(tags.map((m) => m[2]!.replace(/&amp;/g, '&')));
-  let bytes = 0;
-  for (const src of sources) bytes += gzipSync(Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer())).byteLength;
-  return { scripts: sources.size, kB: +(bytes / 1000).toFixed(1) };
 }
 
 /**

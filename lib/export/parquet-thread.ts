@@ -9,8 +9,8 @@ import type { FromWriter, ToWriter } from './parquet-worker';
 
 /**
  * A Parquet file (./parquet.ts) written on the process's Parquet worker thread (./parquet-worker.ts), where writing a
- * row group on the serving thread held it 0.2–0.3 s at a stretch. The serving thread only hands each page over (an
- * export's as the upstream's own bytes, transferred; record history's as its bodies' text) and gets the file's bytes
+ * row group on the serving thread held it 0.2–0.3 s at a stretch. The serving thread only hands each page over (as JSON
+ * Lines bytes, transferred: an export's are the upstream's own, record history's its stored bodies) and gets the file's bytes
  * back; the walk reads on meanwhile. Each call waits at most CALL_BOUND_MS for its answer (docs/architecture.md,
  * "Waits and their bounds"); a worker that does not answer is ended, and the files it was writing fail with a plain
  * error, never a file that looks complete.
@@ -87,28 +87,18 @@ export class ParquetOnWorker {
 
   /** A page's records: the bytes written since the last call (often none, until a row group is full). */
   add(records: readonly Pick[]): Promise<Uint8Array> {
-    return this.addJson(JSON.stringify(records));
+    return this.addLines(Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''), 'utf8'));
   }
 
   /**
    * A page's records as JSON Lines in UTF-8 (an export's page as ../export/json.ts writes it: the upstream's own
-   * bytes, copied, never decoded here); handed over, not copied, when the bytes have a buffer of their own.
+   * bytes; record history's stored bodies), never decoded here; handed over, not copied, when the bytes have a
+   * buffer of their own. Calls are made one after another (each awaited), as a file's pages are.
    */
-  addLines(lines: Uint8Array): Promise<Uint8Array> {
+  async addLines(lines: Uint8Array): Promise<Uint8Array> {
     const own = lines.byteOffset === 0 && lines.byteLength === lines.buffer.byteLength ? lines : lines.slice();
-    return this.added((call) => ({ type: 'lines', file: this.file, call, lines: own }), [own.buffer as ArrayBuffer]);
-  }
-
-  /**
-   * A page's records as a JSON array's text (record history hands over the bodies it keeps, unparsed). Calls are
-   * made one after another (each awaited), as a file's pages are.
-   */
-  addJson(records: string): Promise<Uint8Array> {
-    return this.added((call) => ({ type: 'add', file: this.file, call, records }));
-  }
-
-  private async added(message: (call: number) => ToWriter, transfer: ArrayBuffer[] = []): Promise<Uint8Array> {
-    this.send(message, transfer);
+    const transfer = [own.buffer as ArrayBuffer];
+    this.send((call) => ({ type: 'lines', file: this.file, call, lines: own }), transfer);
     const parts: Uint8Array[] = [];
     while (this.inFlight.length > IN_FLIGHT) {
       await this.inFlight[0]!.answer.catch(() => undefined);

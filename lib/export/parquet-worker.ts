@@ -5,14 +5,13 @@ import { ParquetFile } from './parquet';
 /**
  * Parquet files written on a worker thread (./parquet-thread.ts): turning a page into column values and encoding
  * a row group (10,000 records, 0.2–0.3 s at a stretch) never holds the serving thread. Pages come as JSON
- * Lines bytes (an export's: the upstream's own bytes, ../export/json.ts) or a JSON array's text (record history's
- * bodies). The thread writes any number of files at once, each by its number; calls come in order and each is answered with the bytes it
- * wrote (transferred, not copied) or why it could not.
+ * Lines bytes (an export's: the upstream's own bytes, ../export/json.ts; record history's: its stored bodies). The
+ * thread writes any number of files at once, each by its number; calls come in order and each is answered with the
+ * bytes it wrote (transferred, not copied) or why it could not.
  */
 
 export type ToWriter =
   | { type: 'open'; file: number; metadata: string; rowGroup: number }
-  | { type: 'add'; file: number; call: number; records: string }
   | { type: 'lines'; file: number; call: number; lines: Uint8Array }
   | { type: 'finish'; file: number; call: number; metadata: string }
   | { type: 'drop'; file: number }
@@ -27,6 +26,7 @@ function fromLines(bytes: Uint8Array): Pick[] {
   const text = utf8.decode(bytes);
   return text.length === 0 ? [] : (JSON.parse(`[${text.slice(0, -1).replaceAll('\n', ',')}]`) as Pick[]);
 }
+
 const files = new Map<number, ParquetFile>();
 
 port.on('message', (message: ToWriter) => {
@@ -37,11 +37,9 @@ port.on('message', (message: ToWriter) => {
     const file = files.get(message.file);
     if (!file) throw new Error('the file was not opened or has already ended');
     const written =
-      message.type === 'add'
-        ? file.add(JSON.parse(message.records) as Pick[])
-        : message.type === 'lines'
-          ? file.add(fromLines(message.lines))
-          : (files.delete(message.file), file.finish(JSON.parse(message.metadata)));
+      message.type === 'lines'
+        ? file.add(fromLines(message.lines))
+        : (files.delete(message.file), file.finish(JSON.parse(message.metadata)));
     const bytes = new Uint8Array(written); // a buffer of its own, so it can be transferred
     port.postMessage({ call: message.call, bytes } satisfies FromWriter, [bytes.buffer]);
   } catch (error) {

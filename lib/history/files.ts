@@ -56,8 +56,8 @@ export function momentStream(
     parquet
       ? {
           head: '',
-          // The stored bodies are JSON already: handed to the writer's thread as one array's text, unparsed here.
-          rows: async (batch) => [await parquet.addJson(`[${batch.map((v) => textOf(v.body)).join(',')}]`)],
+          // The stored bodies are JSON already (canonical: no raw LF): handed to the writer's thread as JSON Lines.
+          rows: async (batch) => [await parquet.addLines(Buffer.from(batch.map((v) => `${textOf(v.body)}\n`).join(''), 'utf8'))],
           tail: async (count) => [await parquet.finish({ 'picks.count': count })],
           abandon: () => parquet.abandon(),
         }

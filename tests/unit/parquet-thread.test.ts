@@ -55,12 +55,12 @@ describe('Parquet on the worker thread', () => {
     expect(slot().get()?.users).toBe(0); // let go once finished
   });
 
-  it('takes record history’s bodies as one JSON array’s text', async () => {
+  it('takes record history’s bodies as JSON Lines', async () => {
     const here = new ParquetFile({ h: 1 });
     const mine = concat([here.add(pages[0]!), here.finish()]);
     const there = new ParquetOnWorker({ h: 1 });
-    const text = `[${pages[0]!.map((r) => JSON.stringify(r)).join(',')}]`;
-    expect(concat([await there.addJson(text), await there.finish()]).equals(mine)).toBe(true);
+    const lines = Buffer.from(pages[0]!.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
+    expect(concat([await there.addLines(lines), await there.finish()]).equals(mine)).toBe(true);
   });
 
   it('takes an export’s pages as JSON Lines bytes, decoded there as UTF-8', async () => {
@@ -105,7 +105,7 @@ describe('Parquet on the worker thread', () => {
     const post = worker.postMessage.bind(worker);
     const held: unknown[] = [];
     // Pages are taken but not answered for now; opening the file goes through.
-    worker.postMessage = ((message: { type: string }) => void (message.type === 'add' ? held.push(message) : post(message))) as never;
+    worker.postMessage = ((message: { type: string }) => void (message.type === 'lines' ? held.push(message) : post(message))) as never;
     const file = new ParquetOnWorker({ held: true });
     const parts: Uint8Array[] = [];
     for (let page = 0; page < 16; page += 1) parts.push(await file.add(pages[1]!)); // none of them waits

@@ -1,3 +1,7 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyOf } from '@/lib/history/diff';
@@ -262,6 +266,13 @@ describe.each(storeEngines())('record history on $name', (engine) => {
         .split('\n')
         .map((line) => JSON.parse(line)),
     ).toEqual(file.data);
+    // Parquet, written on its worker thread from the stored bodies: the same records, text as it was.
+    const parquet = Buffer.from(await new Response(await momentStream(store.db, T, {}, 'parquet', {}, { proof: null })).arrayBuffer());
+    const path = join(await mkdtemp(join(tmpdir(), 'moment-')), 'moment.parquet');
+    await writeFile(path, parquet);
+    const duck = await (await DuckDBInstance.create(':memory:')).connect();
+    const read = (await duck.runAndReadAll(`select id, homeTeam, awayTeam from read_parquet('${path}')`)).getRowObjectsJS();
+    expect(read).toEqual(file.data.map((r) => ({ id: r.id, homeTeam: r.homeTeam, awayTeam: r.awayTeam })));
     expect(finishProof(proof).licence).toEqual(fromBodies.attestation());
     expect(finishProof(proof).recordIds).toEqual(fromBodies.recordIds());
     // Tennis and an empty sport; ATP Tour (SERIE A is Serie A, folded); March 2027 and no date.

@@ -74,6 +74,9 @@ export function AfterLoad({ syncPreferences: sync = false }: { syncPreferences?:
       if (event.target instanceof HTMLImageElement && event.target.hasAttribute('data-logo')) event.target.hidden = true;
     };
     touch(document);
+    // Said on <html> once this has run (so React has hydrated the page): what a test or a screenshot waits for,
+    // where "no request for 500 ms" never comes on a page that refreshes itself every 2 s (<RefreshWhile>).
+    document.documentElement.dataset.ready = '';
     const observer = new MutationObserver((changes) => {
       for (const change of changes) for (const node of change.addedNodes) if (node instanceof Element) touch(node);
     });

@@ -92,7 +92,7 @@ try {
           if (!roles.includes(role)) continue;
           await page.goto(`${origin}${url}`);
           if (url === '/coverage') await page.getByTestId('coverage-report').waitFor({ timeout: 60_000 });
-          await page.waitForLoadState('networkidle');
+          await page.locator('html[data-ready]').waitFor({ state: 'attached' }); // hydrated, times in the zone (<AfterLoad>)
           const file = `docs/screens/${role}/${name}-${size.name}-${scheme}.jpg`;
           await page.screenshot({ path: file, type: 'jpeg', quality: 70 });
           console.log(`[screens] ${file}`);

@@ -1,4 +1,4 @@
-import { expect, openAccount, ROLES, signIn, test } from './fixtures';
+import { expect, openAccount, ROLES, settled, signIn, test } from './fixtures';
 import { E2E } from './ports';
 import { walkSandbox } from './support/session';
 import { eventsCutShort } from './pages/records-page';
@@ -94,7 +94,7 @@ test('a time zone chosen on one page is used for the times of every other page, 
   await choose('Asia/Tokyo');
   for (const path of ['/', '/picks?limit=25', '/results?limit=25', '/changes', '/admin/users', '/admin/audit', '/exports', '/licence']) {
     await page.goto(path);
-    await page.waitForLoadState('networkidle');
+    await settled(page);
     const times = page.locator('main time[datetime]:not([data-day])');
     if (!['/exports', '/changes', '/licence'].includes(path)) expect((await times.allInnerTexts()).length, path).toBeGreaterThan(0);
     // The browser rewrites the server's UTC times once the page's scripts run (<AfterLoad>), streamed tables included.

@@ -40,6 +40,16 @@ export async function signIn(page: Page, role: RoleName, next = '/', origin = `h
   await page.waitForLoadState('networkidle');
 }
 
+/**
+ * Waits until a signed-in page that was just opened is finished: loaded (streamed parts included), hydrated, and
+ * its times and logos done (<AfterLoad> marks `<html data-ready>`). Not 'networkidle': /changes and /alerts ask
+ * the server again every 2 s while work runs, and on a busy machine that leaves no quiet 500 ms to wait for.
+ */
+export async function settled(page: Page) {
+  await page.waitForLoadState('load');
+  await page.locator('html[data-ready]').waitFor({ state: 'attached' });
+}
+
 /** Opens the header's account menu (the person, their role, time zone, theme, sign-out), if it is not open. */
 export async function openAccount(page: Page) {
   const button = page.getByRole('button', { name: /^Account:/ });

@@ -95,8 +95,12 @@ function url(path: string, params: Record<string, string>) {
 }
 
 const CASES: { name: string; build: (value: string) => string }[] = [
-  ...FILTERS.map((key) => ({ name: `/picks ${key}`, build: (v: string) => url('/picks', { [key]: v }) })),
-  ...FILTERS.filter((k) => k !== 'status').map((key) => ({ name: `/results ${key}`, build: (v: string) => url('/results', { [key]: v }) })),
+  // Five rows a page where the value is not the page size: a page that renders is rendered whole all the same.
+  ...FILTERS.map((key) => ({ name: `/picks ${key}`, build: (v: string) => url('/picks', { limit: '5', [key]: v }) })),
+  ...FILTERS.filter((k) => k !== 'status').map((key) => ({
+    name: `/results ${key}`,
+    build: (v: string) => url('/results', { limit: '5', [key]: v }),
+  })),
   ...FILTERS.map((key) => ({
     name: `export ${key}`,
     build: (v: string) => url('/api/export/picks', { format: 'json', [key]: v, ...(key === 'sport' ? {} : { sport: 'Cricket' }) }),

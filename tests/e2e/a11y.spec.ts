@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, sandboxApi, settled, signIn, test } from './fixtures';
+import { expect, sandboxApi, settled, signInKept, test } from './fixtures';
 
 /** axe-core on every main page, in light and in dark mode: no violations at all. Tables sortable from the keyboard. */
 
@@ -39,7 +39,7 @@ const PAGES = (pickId: string) => [
 for (const group of [0, 1, 2, 3, 4, 5])
   test(`main pages, light and dark mode, group ${group + 1} of 6`, async ({ page }) => {
     test.setTimeout(90_000);
-    await signIn(page, 'admin');
+    await signInKept(page, 'admin');
     const { data } = await sandboxApi<{ data: { id: string }[] }>('/picks?limit=1');
     for (const url of PAGES(data[0]!.id)[group]!) {
       await page.emulateMedia({ colorScheme: 'light' });
@@ -56,7 +56,7 @@ for (const group of [0, 1, 2, 3, 4, 5])
   });
 
 test('filters are labelled and the table sorts from the keyboard', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   await page.goto('/picks?sport=Football&limit=25');
   for (const label of ['Sport', 'League', 'Status', 'Result', 'From (UTC day)', 'To (UTC day)', 'Page size']) {
     await expect(page.getByRole('search').getByLabel(label, { exact: true })).toBeVisible();

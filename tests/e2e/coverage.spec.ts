@@ -1,4 +1,4 @@
-import { expect, signIn, snapshot, test } from './fixtures';
+import { expect, signInKept, snapshot, test } from './fixtures';
 import { E2E, e2eDay } from './ports';
 import { sessionCookie, walkSandbox } from './support/session';
 
@@ -7,7 +7,7 @@ import { sessionCookie, walkSandbox } from './support/session';
 const sandbox = `http://127.0.0.1:${E2E.sandboxPort}`;
 
 test('a manager sees scope against delivery, charts and field coverage for the default range', async ({ page }) => {
-  await signIn(page, 'manager');
+  await signInKept(page, 'manager');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coverage' }).click();
   await expect(page.getByTestId('coverage-report')).toBeVisible();
   // Default range: the last 30 days to the next 14, UTC, around the sandbox's frozen day (E2E.now).
@@ -32,7 +32,7 @@ test('a manager sees scope against delivery, charts and field coverage for the d
 });
 
 test('a manager changes the range and the figures follow', async ({ page }) => {
-  await signIn(page, 'manager', '/coverage');
+  await signInKept(page, 'manager', '/coverage');
   await expect(page.getByTestId('coverage-report')).toBeVisible();
   await page.getByRole('search').getByLabel('From (UTC day)').fill(e2eDay(-19));
   await page.getByRole('search').getByLabel('To (UTC day)').fill(e2eDay(-10));
@@ -57,7 +57,7 @@ test('a manager changes the range and the figures follow', async ({ page }) => {
 });
 
 test('a range beyond the bound is refused with a clear message', async ({ page }) => {
-  await signIn(page, 'admin', '/coverage?from=2026-01-01&to=2026-12-31');
+  await signInKept(page, 'admin', '/coverage?from=2026-01-01&to=2026-12-31');
   await expect(page.locator('[data-error-code="INVALID_FILTERS"]')).toContainText('at most 120 days');
   await expect(page.getByTestId('coverage-report')).toHaveCount(0);
 });
@@ -66,7 +66,7 @@ test('progress shows while the walk runs', async ({ page }) => {
   const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
   await fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify([{ path: '^/api/v1/picks', delayMs: 400 }]) });
   try {
-    await signIn(page, 'manager', '/', `http://localhost:${E2E.faultyPort}`);
+    await signInKept(page, 'manager', '/', `http://localhost:${E2E.faultyPort}`);
     await page.goto(`http://localhost:${E2E.faultyPort}/coverage`);
     await expect(page.getByTestId('coverage-progress')).toContainText(/[1-9][\d,]* records, \d+ upstream requests so far/);
     await expect(page.getByTestId('coverage-report')).toBeVisible({ timeout: 30_000 });
@@ -77,7 +77,7 @@ test('progress shows while the walk runs', async ({ page }) => {
 
 test('a failed walk shows the error and no figures', async ({ page }) => {
   const origin = `http://localhost:${E2E.suspendedPort}`;
-  await signIn(page, 'manager', '/', origin);
+  await signInKept(page, 'manager', '/', origin);
   await page.goto(`${origin}/coverage`);
   await expect(page.locator('[data-error-code="LICENCE_UNAVAILABLE"]').first()).toBeVisible();
   await expect(page.getByTestId('coverage-report')).toHaveCount(0);
@@ -85,7 +85,7 @@ test('a failed walk shows the error and no figures', async ({ page }) => {
 
 for (const role of ['viewer', 'editor'] as const) {
   test(`a ${role} is refused coverage, page and data`, async ({ page }) => {
-    await signIn(page, role);
+    await signInKept(page, role);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coverage' })).toHaveCount(0);
     const res = await page.goto('/coverage');
     expect(res!.status()).toBe(403);

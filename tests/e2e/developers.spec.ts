@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, signIn, snapshot, test } from './fixtures';
+import { expect, signInKept, snapshot, test } from './fixtures';
 
 /**
  * /developers: API v1's reference rendered from the document the portal serves, in the portal's frame and theme,
@@ -37,7 +37,7 @@ const reference = (page: Page) => page.getByTestId('api-reference');
 
 test('the reference at 1440 and 390 px, light and dark: whole, axe-clean, no sideways scroll', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'editor', '/developers');
+  await signInKept(page, 'editor', '/developers');
   for (const width of [1440, 390])
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height: width === 1440 ? 900 : 844 });
@@ -74,7 +74,7 @@ async function tryPicks(page: Page) {
 
 test('“Try” with one’s own token, chosen: API v1 answers as that token through the portal, no secret on the page', async ({ page }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'editor', '/developers');
+  await signInKept(page, 'editor', '/developers');
   const tennis = await makeToken(page, ['Tennis']);
   await page.goto('/developers');
   await page.getByLabel('Try requests with', { exact: true }).selectOption(tennis.id);
@@ -103,7 +103,7 @@ test('“Try” with one’s own token, chosen: API v1 answers as that token thr
 
 test('“Try” with a pasted token sends it to /api/v1 alone, without the cookie; it is kept nowhere', async ({ page, context }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'editor', '/developers');
+  await signInKept(page, 'editor', '/developers');
   const tennis = await makeToken(page, ['Tennis']);
   await page.goto('/developers');
   await page.getByLabel('Try requests with', { exact: true }).selectOption('');
@@ -130,10 +130,10 @@ test('“Try” with a pasted token sends it to /api/v1 alone, without the cooki
 
 test('the Try route acts only as the signed-in person’s own live token, only for the page, only on API v1', async ({ page, browser }) => {
   test.setTimeout(60_000);
-  await signIn(page, 'editor', '/developers');
+  await signInKept(page, 'editor', '/developers');
   const mine = await makeToken(page, ['Tennis']);
   const admin = await browser.newPage();
-  await signIn(admin, 'admin', '/developers');
+  await signInKept(admin, 'admin', '/developers');
   const theirs = await makeToken(admin, ['Football']);
   const tryAs = (p: Page, id: string, url: string, headers: Record<string, string> = { 'x-portal-try': '1' }) =>
     p.request.get(`/api/developers/try/${id}?url=${encodeURIComponent(url)}`, { headers });
@@ -165,14 +165,14 @@ test('the Try route acts only as the signed-in person’s own live token, only f
 
 test('admins also get the portal’s own API; a role without tokens is refused the page', async ({ page, browser }) => {
   test.setTimeout(60_000);
-  await signIn(page, 'admin', '/developers');
+  await signInKept(page, 'admin', '/developers');
   await page.getByLabel('Reference').selectOption('portal');
   await expect(reference(page).getByText('/api/deliveries', { exact: true }).first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('try-with')).toContainText('as you, signed in');
   await audit(page, 'portal API');
 
   const viewer = await browser.newPage();
-  await signIn(viewer, 'viewer');
+  await signInKept(viewer, 'viewer');
   const refused = await viewer.goto('/developers');
   expect(refused!.status()).toBe(403);
   await viewer.close();

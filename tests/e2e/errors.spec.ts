@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signIn, snapshot, test } from './fixtures';
+import { expect, signInKept, snapshot, test } from './fixtures';
 import { E2E } from './ports';
 
 /** Each upstream fault as a person meets it: a clear panel, a retry, never an empty table. */
@@ -20,7 +20,7 @@ async function expectErrorPanel(page: Page, code: string, text: RegExp) {
 }
 
 test('invalid filters keep the form, say what is wrong and echo what was sent', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   await page.goto('/picks?status=finished&limit=500&sport=Football');
   const panel = await expectErrorPanel(page, 'INVALID_FILTERS', /status must be one of upcoming, live, settled, void/);
   await expect(panel).toContainText('limit must be at most 200');
@@ -30,7 +30,7 @@ test('invalid filters keep the form, say what is wrong and echo what was sent', 
 });
 
 test('a cursor the upstream refuses is its INVALID_FILTERS, with the requestId', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   await page.goto('/picks?cursor=not-a-real-cursor');
   const panel = await expectErrorPanel(page, 'INVALID_FILTERS', /filters are invalid/);
   await expect(panel).toContainText(/request req_[0-9a-f]+/);
@@ -38,7 +38,7 @@ test('a cursor the upstream refuses is its INVALID_FILTERS, with the requestId',
 
 test('a suspended licence: licence access unavailable', async ({ page }) => {
   const origin = `http://localhost:${E2E.suspendedPort}`;
-  await signIn(page, 'viewer', '/', origin);
+  await signInKept(page, 'viewer', '/', origin);
   await page.goto(`${origin}/picks`);
   const panel = await expectErrorPanel(page, 'LICENCE_UNAVAILABLE', /Licence access is unavailable/);
   await expect(panel).toContainText(/request req_/);
@@ -49,7 +49,7 @@ test('a suspended licence: licence access unavailable', async ({ page }) => {
 
 test('a refused key: the portal’s key was refused, and the key is never shown', async ({ page }) => {
   const origin = `http://localhost:${E2E.badKeyPort}`;
-  await signIn(page, 'viewer', '/', origin);
+  await signInKept(page, 'viewer', '/', origin);
   const response = await page.goto(`${origin}/results`);
   await expectErrorPanel(page, 'UPSTREAM_UNAUTHORIZED', /API key was refused/);
   expect(await response!.text()).not.toContain('e2e-wrong-key');
@@ -58,7 +58,7 @@ test('a refused key: the portal’s key was refused, and the key is never shown'
 
 test('throttling after retries: try again in N s', async ({ page }) => {
   const origin = `http://localhost:${E2E.throttledPort}`;
-  await signIn(page, 'viewer', '/', origin);
+  await signInKept(page, 'viewer', '/', origin);
   for (let attempt = 0; attempt < 4; attempt += 1) {
     await page.goto(`${origin}/licence`);
     if (await page.locator('[data-error-code="THROTTLED"]').count()) break;
@@ -70,7 +70,7 @@ test('throttling after retries: try again in N s', async ({ page }) => {
 
 test('an unreachable upstream: a clear error page with retry', async ({ page }) => {
   const origin = `http://localhost:${E2E.downPort}`;
-  await signIn(page, 'viewer', '/', origin);
+  await signInKept(page, 'viewer', '/', origin);
   await page.goto(`${origin}/picks?sport=Football`);
   await expectErrorPanel(page, 'UPSTREAM_UNAVAILABLE', /could not be reached/);
   await snapshot(page, 'error-upstream-down');
@@ -78,7 +78,7 @@ test('an unreachable upstream: a clear error page with retry', async ({ page }) 
 
 test('an unreachable upstream: sports and leagues are typed, and every form says why', async ({ page }) => {
   const origin = `http://localhost:${E2E.downPort}`;
-  await signIn(page, 'editor', '/', origin);
+  await signInKept(page, 'editor', '/', origin);
   const why = /The licence could not be read just now/;
   await page.goto(`${origin}/picks?sport=Football`);
   const filters = page.getByRole('search');

@@ -1,4 +1,4 @@
-import { expect, openAccount, ROLES, settled, signIn, test } from './fixtures';
+import { expect, openAccount, ROLES, settled, signInKept, test } from './fixtures';
 import { E2E } from './ports';
 import { walkSandbox } from './support/session';
 import { eventsCutShort } from './pages/records-page';
@@ -16,7 +16,7 @@ test('at 1440×900 every role sees 14 rows of /picks above the fold under a one-
   for (const role of ROLES) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    await signIn(page, role, '/picks?limit=50');
+    await signInKept(page, role, '/picks?limit=50');
     const rows = page.getByTestId('records-table').locator('tbody tr');
     await expect(rows).toHaveCount(50);
     const visible = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length);
@@ -40,7 +40,7 @@ test('at 1440×900 every role sees 14 rows of /picks above the fold under a one-
 });
 
 test('the total is counted in the background, and paging goes first, previous, next and last', async ({ page }) => {
-  await signIn(page, 'viewer', '/picks?limit=200');
+  await signInKept(page, 'viewer', '/picks?limit=200');
   const all = await walkSandbox(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey, 'picks', {});
   await expect(page.getByTestId('record-count').first()).toContainText('Records 1–200, more on the next page');
   await expect(page.getByTestId('count-all')).toHaveText(`${all.length.toLocaleString('en-GB')} records in all`, { timeout: 60_000 });
@@ -66,7 +66,7 @@ test('the total is counted in the background, and paging goes first, previous, n
 });
 
 test('comfortable rows and the columns shown are each person’s, drawn by the server', async ({ page }) => {
-  await signIn(page, 'viewer', '/picks?limit=10');
+  await signInKept(page, 'viewer', '/picks?limit=10');
   await page.getByText('Columns', { exact: true }).click();
   await page.getByLabel('Comfortable rows').check();
   await page.getByRole('checkbox', { name: 'Line' }).uncheck();
@@ -85,7 +85,7 @@ test('comfortable rows and the columns shown are each person’s, drawn by the s
 });
 
 test('a time zone chosen on one page is used for the times of every other page, and days stay days', async ({ page }) => {
-  await signIn(page, 'admin', '/licence');
+  await signInKept(page, 'admin', '/licence');
   // Choosing a zone saves it and reloads the page: wait for that reload before going elsewhere.
   const choose = async (zone: string) => {
     await openAccount(page);
@@ -112,7 +112,7 @@ test('a time zone chosen on one page is used for the times of every other page, 
 });
 
 test('a filter form puts only the filters that are set in the address', async ({ page }) => {
-  await signIn(page, 'viewer', '/picks?limit=50');
+  await signInKept(page, 'viewer', '/picks?limit=50');
   await page.getByRole('search').getByLabel('Sport', { exact: true }).selectOption('Tennis');
   await page.getByRole('button', { name: 'Apply' }).click();
   await page.waitForURL(/sport=Tennis/);
@@ -122,7 +122,7 @@ test('a filter form puts only the filters that are set in the address', async ({
 test('the records pages open on a useful window, stated in the address, with one-click presets', async ({ page }) => {
   const day = (offset: number) =>
     new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + offset * 86_400_000).toISOString().slice(0, 10);
-  await signIn(page, 'viewer', '/picks');
+  await signInKept(page, 'viewer', '/picks');
   await page.waitForURL(/\/picks\?/);
   expect(new URL(page.url()).search).toBe(`?from=${day(0)}&to=${day(6)}`);
   const presets = page.getByRole('navigation', { name: 'Date presets' });
@@ -139,7 +139,7 @@ test('the records pages open on a useful window, stated in the address, with one
 });
 
 test('a skip link leads to the content, and the 404 and 403 pages keep the frame and its navigation', async ({ page }) => {
-  await signIn(page, 'viewer', '/licence');
+  await signInKept(page, 'viewer', '/licence');
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
   await expect(skip).toBeFocused();
@@ -159,7 +159,7 @@ test('a skip link leads to the content, and the 404 and 403 pages keep the frame
 });
 
 test('the audit filters name a wrong value once, with the allowed values', async ({ page }) => {
-  await signIn(page, 'admin', '/admin/audit?action=bogus');
+  await signInKept(page, 'admin', '/admin/audit?action=bogus');
   const problems = page.getByTestId('error-problems');
   await expect(problems).toHaveText(/^action must be one of sign-in, sign-out, export\.picks/);
   expect((await page.locator('[data-error-code]').innerText()).match(/sign-out/g)).toHaveLength(1);
@@ -169,7 +169,7 @@ test('dark mode follows the system', async ({ browser }) => {
   for (const scheme of ['light', 'dark'] as const) {
     const context = await browser.newContext({ colorScheme: scheme });
     const page = await context.newPage();
-    await signIn(page, 'viewer', '/picks');
+    await signInKept(page, 'viewer', '/picks');
     // The body's colour as pixels (computed styles may be in lab() or oklch()).
     const [r, g, b] = await page.evaluate(() => {
       const context = document.createElement('canvas').getContext('2d')!;
@@ -185,7 +185,7 @@ test('dark mode follows the system', async ({ browser }) => {
 });
 
 test('the league list follows the chosen sport, and a league of another sport is let go', async ({ page }) => {
-  await signIn(page, 'viewer', '/picks?league=Premier+League');
+  await signInKept(page, 'viewer', '/picks?league=Premier+League');
   const form = page.getByRole('search');
   const leagues = () => form.getByLabel('League', { exact: true }).locator('option').allTextContents();
   expect(await leagues()).toContain('ATP Tour');
@@ -201,7 +201,7 @@ test('the league list follows the chosen sport, and a league of another sport is
 
 test('after "Poll now" the changes page updates itself when the poll has ended, with no reload', async ({ page }) => {
   test.setTimeout(120_000);
-  await signIn(page, 'admin', '/changes');
+  await signInKept(page, 'admin', '/changes');
   await page.getByRole('button', { name: 'Poll now' }).click();
   const note = page.getByTestId('poll-now');
   await expect(note).toHaveAttribute('data-polled', /started|running/);
@@ -214,7 +214,7 @@ test('after "Poll now" the changes page updates itself when the poll has ended, 
 
 test('the audit table fits 1440 px: long filters read decoded, cut to one line with the whole on hover', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'admin', '/admin/audit?action=settings.change');
+  await signInKept(page, 'admin', '/admin/audit?action=settings.change');
   const region = page.getByRole('region', { name: 'Audit entries' });
   expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   // The first start recorded the settings: URLs as written, not %-encoded, and every column in view.

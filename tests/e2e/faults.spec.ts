@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures';
+import { expect, signInKept, test } from './fixtures';
 import { E2E, upstreamEnv } from './ports';
 import { sessionCookie } from './support/session';
 import { startStaffPortal } from './support/staff-portal';
@@ -134,7 +134,7 @@ test(`covers ${KINDS.length + 2} fault kinds`, () => expect(KINDS.length + 2).to
 
 for (const kind of KINDS) {
   test(`upstream fault: ${kind.name}`, async ({ page }) => {
-    await signIn(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
+    await signInKept(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
     await faults(kind.rules());
     await page.goto(`${origin}/picks?limit=50`);
     if (kind.code) {
@@ -161,7 +161,7 @@ for (const kind of KINDS) {
 }
 
 test('upstream fault: a very large page is handled', async ({ page }) => {
-  await signIn(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
+  await signInKept(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
   await faults([{ path: '^/api/v1/picks', status: 200, body: bigPage() }]);
   await page.goto(`${origin}/picks?limit=50`);
   await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(200);
@@ -179,7 +179,7 @@ for (const transient of [
   { name: '429 once, Retry-After 1', rule: { path: '^/api/v1/picks', status: 429, headers: { 'Retry-After': '1' }, times: 1 } },
 ]) {
   test(`a transient fault is retried and then succeeds: ${transient.name}`, async ({ page }) => {
-    await signIn(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
+    await signInKept(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
     await faults([transient.rule]);
     await page.goto(`${origin}/picks?sport=Tennis&limit=5`);
     await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(5);
@@ -196,7 +196,7 @@ test('upstream fault: 429 with a long Retry-After pauses the whole portal, witho
   const api = `http://127.0.0.1:${E2E.pausedPort}`;
   const cookie = await sessionCookie(api, 'editor');
   // Signed in on a page that starts no walk of its own (the overview's tiles would meet the 429 first).
-  await signIn(page, 'editor', '/licence', origin);
+  await signInKept(page, 'editor', '/licence', origin);
   await faults([{ path: '^/api/v1/picks', status: 429, headers: { 'Retry-After': '120' }, body: err('THROTTLED', 'req_429') }]);
   await page.goto(`${origin}/picks?limit=50`);
   const panel = page.locator('[data-error-code="THROTTLED"]').first();
@@ -227,7 +227,7 @@ test('a page tells a person within 10 s when the upstream takes the request and 
     env: { ...upstreamEnv(proxy, E2E.sandboxKey), AUTH_SECRET: 'faults-spec-secret-0123456789-abcdefghij', CHANGES_POLL_SECONDS: '0' },
   });
   try {
-    await signIn(page, 'viewer', '/licence', portal.origin);
+    await signInKept(page, 'viewer', '/licence', portal.origin);
     await faults([{ path: '^/api/v1/(picks|results)', delayMs: 120_000 }]);
     const started = Date.now();
     await page.goto(`${portal.origin}/picks?sport=Tennis`, { waitUntil: 'commit' });

@@ -32,12 +32,44 @@ export async function signIn(page: Page, role: RoleName, next = '/', origin = `h
   await page.getByLabel('Password').fill(credentials(role, origin).password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
-  // The first page after a sign-in brings the browser's preferences up to date and may reload once
-  // (components/preferences.ts): the test's next navigation must not be cut short by that reload.
+  await preferencesSynced(page, origin);
+  const session = (await page.context().cookies(origin)).filter((cookie) => cookie.name.endsWith('portal.session'));
+  if (session.length > 0) kept.set(`${role} ${origin}`, session);
+}
+
+/** Session cookies of this worker's sign-ins through the form, by role and portal (signInKept). */
+const kept = new Map<string, Awaited<ReturnType<ReturnType<Page['context']>['cookies']>>>();
+
+/**
+ * Signs in with the session cookie of this worker's last sign-in of the role on that portal, when it is still
+ * good (else through the form): for the specs that only read pages, where the form's two seconds a test added
+ * up to minutes. Only the session is reused; the browser fetches the person's preferences as after any sign-in.
+ * Specs that look at the sign-in itself (audit, limits, preferences, sessions) use signIn.
+ */
+export async function signInKept(page: Page, role: RoleName, next = '/', origin = `http://localhost:${E2E.port}`) {
+  const session = kept.get(`${role} ${origin}`);
+  if (session && (await page.context().cookies(origin)).length === 0) {
+    await page.context().addCookies(session);
+    await page.goto(`${origin}${next}`);
+    if (!new URL(page.url()).pathname.startsWith('/login')) return preferencesSynced(page, origin);
+    kept.delete(`${role} ${origin}`); // ended meanwhile (signed out everywhere, disabled, expired)
+    await page.context().clearCookies();
+  }
+  await signIn(page, role, next, origin);
+}
+
+/**
+ * The first page after a sign-in brings the browser's preferences up to date and may reload once
+ * (components/preferences.ts): the test's next navigation must not be cut short by that reload. That reload's
+ * requests are what 'networkidle' waits out; a page that refreshes itself while work runs (/alerts, /changes)
+ * may never fall quiet on a busy machine, so it waits at most 15 s, then for the page to be settled.
+ */
+async function preferencesSynced(page: Page, origin: string) {
   const until = Date.now() + 5_000;
   while (Date.now() < until && !(await page.context().cookies(origin)).some((cookie) => cookie.name === 'prefs-of'))
     await page.waitForTimeout(50);
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+  await settled(page);
 }
 
 /**

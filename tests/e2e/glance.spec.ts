@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures';
+import { expect, signInKept, test } from './fixtures';
 import { E2E } from './ports';
 import { sessionCookie } from './support/session';
 
@@ -52,7 +52,7 @@ const tally = (records: Rec[]) => {
 };
 
 test('/results opens with a summary of the filtered set: outcomes, hit rate, by tier and by league', async ({ page }) => {
-  await signIn(page, 'viewer', '/results');
+  await signInKept(page, 'viewer', '/results');
   await page.waitForURL(/\/results\?from=/);
   const expected = tally(await walk('results', instants(day(-6), day(0))));
   expect(expected.records).toBeGreaterThan(0);
@@ -87,7 +87,7 @@ test('the overview answers "is everything fine?" with tiles that lead to their p
     walk('picks', instants(day(0), day(0))),
     walk('results', instants(day(-6), day(0))),
   ]);
-  await signIn(page, 'editor', '/');
+  await signInKept(page, 'editor', '/');
   const tiles = page.getByTestId('overview-tiles');
   await expect(tiles.getByTestId('tile-picks-week').locator('[data-value]')).toHaveText(week.length.toLocaleString('en-GB'), {
     timeout: 30_000,
@@ -104,7 +104,7 @@ test('the overview answers "is everything fine?" with tiles that lead to their p
 
   // A viewer has no deliveries: no tile for them.
   await page.context().clearCookies();
-  await signIn(page, 'viewer', '/');
+  await signInKept(page, 'viewer', '/');
   await expect(page.getByTestId('tile-licence')).toBeVisible();
   await expect(page.getByTestId('tile-deliveries')).toHaveCount(0);
 });

@@ -1,4 +1,4 @@
-import { expect, openAccount, ROLES, sandboxApi, signIn, snapshot, test } from './fixtures';
+import { expect, openAccount, ROLES, sandboxApi, signIn, signInKept, snapshot, test } from './fixtures';
 import { RecordsPage } from './pages/records-page';
 import { e2eDay } from './ports';
 
@@ -23,7 +23,7 @@ const FILTERING_ROLES: readonly (typeof ROLES)[number][] = ['viewer', 'admin'];
 
 for (const role of ROLES)
   test.describe(`${role}: a day in the portal`, () => {
-    test.beforeEach(async ({ page }) => signIn(page, role));
+    test.beforeEach(async ({ page }) => signInKept(page, role));
 
     test('overview and licence', async ({ page }) => {
       await expect(page.getByText('Northwind Media Group')).toBeVisible();
@@ -153,7 +153,7 @@ for (const role of ROLES)
   });
 
 test('ids with : ~ + = open their detail page; an unknown id is the not-found page', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   const { data } = await sandboxApi<List>('/picks?limit=1');
   const id = data[0]!.id;
   expect(id).toMatch(/[:~+=]/);
@@ -169,7 +169,7 @@ test('ids with : ~ + = open their detail page; an unknown id is the not-found pa
 });
 
 test('upstream text with markup shows literally and never runs', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   let found: { id: string; reasoning: string } | undefined;
   let cursor: string | null = null;
   while (!found) {
@@ -208,7 +208,7 @@ for (const role of ROLES) {
 test('a page view asks the portal for the page alone: no link prefetches it would render for nothing', async ({ page }) => {
   // Every page is dynamic: a prefetch returns ~270 bytes of route tree for ~7 ms of server work, and the
   // header's links made many of them per view (docs/adr/0003). Navigation stays client-side.
-  await signIn(page, 'admin');
+  await signInKept(page, 'admin');
   const asked: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());

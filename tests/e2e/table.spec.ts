@@ -1,4 +1,4 @@
-import { expect, sandboxApi, signIn, test } from './fixtures';
+import { expect, sandboxApi, signInKept, test } from './fixtures';
 import { E2E } from './ports';
 import { walkSandbox } from './support/session';
 import { RecordsPage } from './pages/records-page';
@@ -13,7 +13,7 @@ type List = { data: { id: string; odds: number | null; eventDate: string; homeTe
 test.use({ timezoneId: 'America/New_York' });
 
 test('times in the viewer’s zone with UTC in the tooltip; sorting orders this page only, and says so', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sport=Basketball&limit=25');
   const expected = (await sandboxApi<List>('/picks?sport=Basketball&limit=25')).data;
@@ -44,7 +44,7 @@ test('times in the viewer’s zone with UTC in the tooltip; sorting orders this 
 });
 
 test('columns chosen are remembered for the person; the event, its competition, logos and attribution stay', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sport=Football&limit=10');
   await page.getByText('Columns', { exact: true }).click();
@@ -64,7 +64,7 @@ test('columns chosen are remembered for the person; the event, its competition, 
 });
 
 test('a logo that fails to load gives way to the initials under it', async ({ page }) => {
-  await signIn(page, 'viewer');
+  await signInKept(page, 'viewer');
   await page.route('**/logos/teams/**', (route) => route.fulfill({ status: 404, body: '' }));
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sport=Football&limit=10');
@@ -81,7 +81,7 @@ test('a page by its number: walked to from the first, past the last page said so
   const pages = Math.ceil(all.length / size);
   expect(pages).toBeGreaterThan(3);
   expect(pages).toBeLessThan(100); // past the end is found within the pages the portal walks
-  await signIn(page, 'viewer', `/picks?sport=Football&limit=${size}&page=3`);
+  await signInKept(page, 'viewer', `/picks?sport=Football&limit=${size}&page=3`);
   const table = page.getByTestId('records-table');
   await expect(page.getByTestId('page-number').first()).toHaveText('Page 3');
   expect(await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-pick-id')))).toEqual(

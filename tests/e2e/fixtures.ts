@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Cookie, type Page } from '@playwright/test';
 import { E2E } from './ports';
 import { watchAnswers } from './support/described';
 
@@ -38,7 +38,7 @@ export async function signIn(page: Page, role: RoleName, next = '/', origin = `h
 }
 
 /** Session cookies of this worker's sign-ins through the form, by role and portal (signInKept). */
-const kept = new Map<string, Awaited<ReturnType<ReturnType<Page['context']>['cookies']>>>();
+const kept = new Map<string, Cookie[]>();
 
 /**
  * Signs in with the session cookie of this worker's last sign-in of the role on that portal, when it is still
@@ -47,12 +47,13 @@ const kept = new Map<string, Awaited<ReturnType<ReturnType<Page['context']>['coo
  * Specs that look at the sign-in itself (audit, limits, preferences, sessions) use signIn.
  */
 export async function signInKept(page: Page, role: RoleName, next = '/', origin = `http://localhost:${E2E.port}`) {
-  const session = kept.get(`${role} ${origin}`);
+  const key = `${role} ${origin}`;
+  const session = kept.get(key);
   if (session && (await page.context().cookies(origin)).length === 0) {
     await page.context().addCookies(session);
     await page.goto(`${origin}${next}`);
     if (!new URL(page.url()).pathname.startsWith('/login')) return preferencesSynced(page, origin);
-    kept.delete(`${role} ${origin}`); // ended meanwhile (signed out everywhere, disabled, expired)
+    kept.delete(key); // ended meanwhile (signed out everywhere, disabled, expired)
     await page.context().clearCookies();
   }
   await signIn(page, role, next, origin);

@@ -53,12 +53,18 @@ export async function dispatchAlerts(db: Db, options: DispatchOptions): Promise<
   return { dropped, ...mail, ...hooks };
 }
 
+/**
+ * Held alerts due now become pending (their webhook sends queued) or dropped, all in one transaction: another
+ * dispatcher sees the whole release or none of it, so alerts of one kind that came due together go out together
+ * (by email and to each webhook), not as what one dispatcher had released so far. The decisions read first,
+ * outside it; the moves go in the order of the alerts, so two releasing at once wait on the same first row.
+ */
 async function releaseHeld(db: Db, options: DispatchOptions): Promise<number> {
   const held = await alertsIn(db, 'held', options.now);
   if (held.length === 0) return 0;
-  let dropped = 0;
   const current = await latestStates(db);
   const hooks = options.webhooks ? await options.webhooks.list() : [];
+  const decided: { alert: Alert; to: 'pending' | 'dropped'; error: string }[] = [];
   for (const alert of held) {
     const state = current.get(alert.sport);
     // An event (a change of scope, a delivery's run) is news at once; a state is news once it has lasted.
@@ -66,18 +72,23 @@ async function releaseHeld(db: Db, options: DispatchOptions): Promise<number> {
       !HELD_KINDS.has(alert.kind) || (state && state.state === alert.state && state.side === alert.side && state.at <= alert.createdMs);
     // A recovery is news only when the trouble before it was sent.
     const news = alert.kind !== 'sport.recovered' || (await lastSentFor(db, alert.sport, alert.createdMs)) !== null;
-    const to = lastedOut && news ? 'pending' : 'dropped';
     const error = lastedOut ? 'nothing was sent about the trouble before it' : 'the state did not hold';
-    const moved = await moveAlerts(db, [alert.id], 'held', to, to === 'dropped' ? { error } : {});
-    if (to === 'dropped') dropped += moved;
-    else if (moved)
-      await queueSends(
-        db,
-        alert,
-        hooks.filter((h) => h.kinds.includes(alert.kind)).map((h) => h.id),
-      );
+    decided.push({ alert, to: lastedOut && news ? 'pending' : 'dropped', error });
   }
-  return dropped;
+  return db.transaction().execute(async (tx) => {
+    let dropped = 0;
+    for (const { alert, to, error } of decided) {
+      const moved = await moveAlerts(tx, [alert.id], 'held', to, to === 'dropped' ? { error } : {});
+      if (to === 'dropped') dropped += moved;
+      else if (moved)
+        await queueSends(
+          tx,
+          alert,
+          hooks.filter((h) => h.kinds.includes(alert.kind)).map((h) => h.id),
+        );
+    }
+    return dropped;
+  });
 }
 
 async function sendEmails(db: Db, options: DispatchOptions): Promise<Pick<Dispatched, 'sent' | 'failed'>> {

@@ -137,19 +137,30 @@ export async function dueSends(db: Db, now: number): Promise<AlertSend[]> {
   return rows.map(toSend);
 }
 
-/** Claims sends until `untilMs`, only those still as `seen` (status and next try): the ids this dispatcher now owns. */
+/**
+ * Claims a group of sends (one webhook, one kind) until `untilMs`, all or none, only as `seen` (status and next
+ * try): the ids this dispatcher now owns, or none when another dispatcher has any of them, so a group is never
+ * posted in two parts. In order of id, so two claiming at once wait on the same first row.
+ */
 export async function claimSends(db: Db, sends: AlertSend[], untilMs: number): Promise<string[]> {
-  const owned: string[] = [];
-  for (const send of sends) {
-    let query = db
-      .updateTable('alert_sends')
-      .set({ status: 'sending', next_ms: untilMs })
-      .where('id', '=', send.id)
-      .where('status', '=', send.status);
-    query = send.nextMs === null ? query.where('next_ms', 'is', null) : query.where('next_ms', '=', send.nextMs);
-    if (Number((await query.executeTakeFirst()).numUpdatedRows) === 1) owned.push(send.id);
+  const partial = new Error('claimed in part');
+  try {
+    return await db.transaction().execute(async (tx) => {
+      for (const send of [...sends].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+        let query = tx
+          .updateTable('alert_sends')
+          .set({ status: 'sending', next_ms: untilMs })
+          .where('id', '=', send.id)
+          .where('status', '=', send.status);
+        query = send.nextMs === null ? query.where('next_ms', 'is', null) : query.where('next_ms', '=', send.nextMs);
+        if (Number((await query.executeTakeFirst()).numUpdatedRows) !== 1) throw partial; // rolls back what this one took
+      }
+      return sends.map((s) => s.id);
+    });
+  } catch (error) {
+    if (error === partial) return [];
+    throw error;
   }
-  return owned;
 }
 
 export async function markSends(

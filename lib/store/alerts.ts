@@ -74,7 +74,7 @@ export async function alertsIn(db: Db, status: AlertStatus, dueBy?: number): Pro
   let query = db.selectFrom('alerts').selectAll().where('status', '=', status);
   if (dueBy !== undefined)
     query = query.where('due_ms', '<=', dueBy).where((eb) => eb.or([eb('next_ms', 'is', null), eb('next_ms', '<=', dueBy)]));
-  return (await query.orderBy('created_ms').execute()).map(toAlert);
+  return (await query.orderBy('created_ms').orderBy('id').execute()).map(toAlert);
 }
 
 /** Moves alerts from one status to another, only those still in the first: how many moved (a claim when it is all). */

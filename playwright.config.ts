@@ -106,7 +106,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${E2E.port}`,
-    trace: 'retain-on-failure',
+    // No trace by default: recording one (a DOM snapshot at every action, kept only on failure) took a quarter
+    // of every test's time on two cores, and CI keeps only the output. `npx playwright test <spec> --trace on`.
+    trace: 'off',
     launchOptions: {
       executablePath: CHROMIUM,
       args: [

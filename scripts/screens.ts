@@ -92,7 +92,9 @@ try {
           if (!roles.includes(role)) continue;
           await page.goto(`${origin}${url}`);
           if (url === '/coverage') await page.getByTestId('coverage-report').waitFor({ timeout: 60_000 });
-          await page.locator('html[data-ready]').waitFor({ state: 'attached' }); // hydrated, times in the zone (<AfterLoad>)
+          // Streamed parts revealed (React batches reveals up to 300 ms), hydrated, times in the zone (<AfterLoad>).
+          await page.waitForFunction(() => !document.querySelector('div[hidden][id^="S:"]'));
+          await page.locator('html[data-ready]').waitFor({ state: 'attached' });
           const file = `docs/screens/${role}/${name}-${size.name}-${scheme}.jpg`;
           await page.screenshot({ path: file, type: 'jpeg', quality: 70 });
           console.log(`[screens] ${file}`);

@@ -74,12 +74,15 @@ async function preferencesSynced(page: Page, origin: string) {
 }
 
 /**
- * Waits until a signed-in page that was just opened is finished: loaded (streamed parts included), hydrated, and
- * its times and logos done (<AfterLoad> marks `<html data-ready>`). Not 'networkidle': /changes and /alerts ask
- * the server again every 2 s while work runs, and on a busy machine that leaves no quiet 500 ms to wait for.
+ * Waits until a signed-in page that was just opened is finished: loaded, its streamed parts in place, hydrated, and
+ * its times and logos done (<AfterLoad> marks `<html data-ready>`). Streamed parts: React reveals a Suspense
+ * boundary's content up to 300 ms after it arrived (batched reveals), so after 'load' it may still wait in a
+ * hidden `<div id="S:n">` outside <main>. Not 'networkidle': /changes and /alerts ask the server again every 2 s
+ * while work runs, and on a busy machine that leaves no quiet 500 ms to wait for.
  */
 export async function settled(page: Page) {
   await page.waitForLoadState('load');
+  await page.waitForFunction(() => !document.querySelector('div[hidden][id^="S:"]'));
   await page.locator('html[data-ready]').waitFor({ state: 'attached' });
 }
 

@@ -107,7 +107,11 @@ test('a time zone chosen on one page is used for the times of every other page, 
   await expect(page.locator('main time[data-day]').first()).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
   await choose('UTC');
   await page.goto('/picks?limit=5');
-  expect((await page.locator('main time[datetime]').allInnerTexts()).every((text) => /UTC/.test(text))).toBe(true); // The choice is the person's (kept in the store): back to the browser's own, for the tests after this one.
+  await settled(page);
+  const utc = await page.locator('main time[datetime]').allInnerTexts();
+  expect(utc.length).toBeGreaterThan(0);
+  expect(utc.filter((text) => !/UTC/.test(text))).toEqual([]);
+  // The choice is the person's (kept in the store): back to the browser's own, for the tests after this one.
   await choose('');
 });
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { E2E, upstreamEnv } from './tests/e2e/ports';
+import type { SharedServer } from './tests/e2e/support/start-servers';
 
 /**
  * Browser tests drive the system Chromium (Debian's package; `npx playwright install` cannot work on
@@ -11,15 +12,13 @@ import { E2E, upstreamEnv } from './tests/e2e/ports';
 
 const secret = 'e2e-only-secret-not-for-production-0123456789';
 /** The portal's state is fresh each run: its data dir is emptied, and `staff` portals get a users file to import. */
-const portal = (port: number, env: Record<string, string>, users: 'staff' | 'none' = 'staff') => ({
+const portal = (port: number, env: Record<string, string>, users: 'staff' | 'none' = 'staff'): SharedServer => ({
   // Only the main portal polls for changes: the others count upstream requests or have a tiny budget (changes.spec.ts polls its own).
   // Each portal's output goes to its own file (E2E.logFile), not between the test results: npm test scans them
   // for the canary key, and a failing test's portal log is there to read.
-  command: `node --conditions=react-server --import tsx tests/e2e/support/prepare-portal.ts ${E2E.dataDir(port)} ${users} && npm start > ${E2E.logFile(port)} 2>&1`,
+  command: `npm start > ${E2E.logFile(port)} 2>&1`,
   url: `http://127.0.0.1:${port}/login`,
-  reuseExistingServer: false,
-  timeout: 180_000,
-  stdout: 'pipe' as const,
+  portal: { dataDir: E2E.dataDir(port), users },
   env: {
     PORT: String(port),
     DATABASE_URL: '',
@@ -90,6 +89,34 @@ const specs = (names: string[]) => names.map((spec) => `**/${spec}`);
 export const CHROMIUM =
   process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 
+/** The shared servers of the main suite: the main portal (with the sandbox), four more on other keys, the fault proxy and three portals behind it. */
+const SERVERS: SharedServer[] = [
+  portal(
+    E2E.port,
+    {
+      SANDBOX_PORT: String(E2E.sandboxPort),
+      PICKS_API_BASE_URL: '',
+      SANDBOX_RATE_LIMIT: '0',
+      SANDBOX_NOW: E2E.now,
+      SANDBOX_FULL_KEY: E2E.sandboxKey,
+    },
+    'none', // sandbox mode: `npm start` adds the demo accounts itself
+  ),
+  portal(E2E.suspendedPort, { ...upstreamEnv(upstream, 'sandbox-suspended-key'), AUTH_SECRET: secret }),
+  // Also stands behind a "proxy": loopback is trusted, so X-Forwarded-For names the client (security.spec.ts).
+  portal(E2E.badKeyPort, { ...upstreamEnv(upstream, 'e2e-wrong-key'), AUTH_SECRET: secret, TRUSTED_PROXIES: '127.0.0.1, ::1' }),
+  portal(E2E.throttledPort, { ...upstreamEnv(upstream, 'sandbox-throttled-key'), AUTH_SECRET: secret }),
+  portal(E2E.downPort, { ...upstreamEnv('http://127.0.0.1:9', 'any-key'), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1' }),
+  {
+    command: 'node --import tsx tests/support/fault-proxy-main.ts',
+    url: `http://127.0.0.1:${E2E.faultProxyPort}/__requests`,
+    env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
+  },
+  behindFaultProxy(E2E.faultyPort),
+  behindFaultProxy(E2E.pausedPort),
+  behindFaultProxy(E2E.securityPort),
+];
+
 export default defineConfig({
   testDir: 'tests/e2e',
   testIgnore: specs(STANDALONE_SPECS),
@@ -121,31 +148,13 @@ export default defineConfig({
       ],
     },
   },
-  webServer: [
-    portal(
-      E2E.port,
-      {
-        SANDBOX_PORT: String(E2E.sandboxPort),
-        PICKS_API_BASE_URL: '',
-        SANDBOX_RATE_LIMIT: '0',
-        SANDBOX_NOW: E2E.now,
-        SANDBOX_FULL_KEY: E2E.sandboxKey,
-      },
-      'none', // sandbox mode: `npm start` adds the demo accounts itself
-    ),
-    portal(E2E.suspendedPort, { ...upstreamEnv(upstream, 'sandbox-suspended-key'), AUTH_SECRET: secret }),
-    // Also stands behind a "proxy": loopback is trusted, so X-Forwarded-For names the client (security.spec.ts).
-    portal(E2E.badKeyPort, { ...upstreamEnv(upstream, 'e2e-wrong-key'), AUTH_SECRET: secret, TRUSTED_PROXIES: '127.0.0.1, ::1' }),
-    portal(E2E.throttledPort, { ...upstreamEnv(upstream, 'sandbox-throttled-key'), AUTH_SECRET: secret }),
-    portal(E2E.downPort, { ...upstreamEnv('http://127.0.0.1:9', 'any-key'), AUTH_SECRET: secret, PICKS_API_MAX_RETRIES: '1' }),
-    {
-      command: 'node --import tsx tests/support/fault-proxy-main.ts',
-      url: `http://127.0.0.1:${E2E.faultProxyPort}/__requests`,
-      reuseExistingServer: false,
-      env: { FAULT_PORT: String(E2E.faultProxyPort), FAULT_UPSTREAM: upstream },
-    },
-    behindFaultProxy(E2E.faultyPort),
-    behindFaultProxy(E2E.pausedPort),
-    behindFaultProxy(E2E.securityPort),
-  ],
+  // Started all at once by one launcher (Playwright starts its web servers one after another).
+  webServer: {
+    command: 'node --conditions=react-server --import tsx tests/e2e/support/start-servers.ts',
+    url: `http://127.0.0.1:${E2E.readyPort}/`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: 'pipe',
+    env: { E2E_READY_PORT: String(E2E.readyPort), E2E_SERVERS: JSON.stringify(SERVERS) },
+  },
 });

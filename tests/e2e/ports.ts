@@ -15,6 +15,8 @@ export const E2E = {
   /** The same again, for the security tests: a gate of its own, untouched by other specs' upstream pauses. */
   securityPort: 3207,
   faultProxyPort: 4220,
+  /** Where tests/e2e/support/start-servers.ts says that every shared server answers. */
+  readyPort: 4221,
   /** Each portal keeps its state in a data dir of its own (an embedded database), made afresh by its start command. */
   dataDir: (port: number) => `.data/e2e/${port}`,
   /** Where a browser-test portal's output goes (tests/e2e/support/prepare-portal.ts makes the folder). */

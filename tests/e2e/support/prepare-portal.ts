@@ -1,23 +1,28 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DEMO_USERS } from '../../../lib/auth/demo-users';
 import { writeUsersFile } from '../../support/users-file';
 import { STAFF } from '../fixtures';
 
 /**
- * Run before each e2e portal's `npm start`: empties its data dir, and for the portals on a "real" upstream
- * writes a users file as older portals kept it (ordinary accounts, one per role, and demo accounts carried
- * over from a sandbox setup, which these portals must refuse). The store imports it on first start.
- * Makes the folder of the portals' log files too.
+ * Before each e2e portal's `npm start` (tests/e2e/support/start-servers.ts): empties its data dir, and for the
+ * portals on a "real" upstream writes a users file as older portals kept it (ordinary accounts, one per role,
+ * and demo accounts carried over from a sandbox setup, which these portals must refuse). The store imports it
+ * on first start. Makes the folder of the portals' log files too. The file is written once (scrypt is slow on
+ * purpose) and copied to each portal that takes one.
  */
-
-const [dataDir, users] = process.argv.slice(2);
-if (!dataDir) throw new Error('usage: prepare-portal.ts <data dir> <staff|none>');
-await rm(dataDir, { recursive: true, force: true });
-await mkdir('.data/e2e-logs', { recursive: true }); // the portals' output (E2E.logFile)
-if (users === 'staff') {
-  await writeUsersFile(path.join(dataDir, 'users.json'), [
+export async function preparePortals(portals: { dataDir: string; users: 'staff' | 'none' }[]): Promise<void> {
+  await mkdir('.data/e2e-logs', { recursive: true }); // the portals' output (E2E.logFile)
+  await Promise.all(portals.map(({ dataDir }) => rm(dataDir, { recursive: true, force: true })));
+  const staff = portals.filter((portal) => portal.users === 'staff');
+  if (staff.length === 0) return;
+  const first = path.join(staff[0]!.dataDir, 'users.json');
+  await writeUsersFile(first, [
     ...Object.entries(STAFF).map(([role, user]) => ({ email: user.email, role, password: user.password })),
     ...DEMO_USERS.map((user) => ({ ...user, demo: true })),
   ]);
+  for (const { dataDir } of staff.slice(1)) {
+    await mkdir(dataDir, { recursive: true });
+    await copyFile(first, path.join(dataDir, 'users.json'));
+  }
 }

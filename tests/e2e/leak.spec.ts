@@ -124,7 +124,9 @@ test('nor does any page or export while the upstream fails in each way', async (
   const faults = [
     { status: 401, body: '{"error":{"code":"UNAUTHORIZED","message":"bad key","requestId":"req_1"}}' },
     { status: 403, body: '{"error":{"code":"FORBIDDEN","message":"no","requestId":"req_2"}}' },
-    { status: 429, headers: { 'Retry-After': '120' }, body: '' },
+    // A short pause: a long one would hold this portal's every request for that long, and the specs after this
+    // one share it (proof.spec waited out most of 120 s).
+    { status: 429, headers: { 'Retry-After': '2' }, body: '' },
     { status: 500, body: 'Internal error' },
     { status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Bad gateway</body></html>' },
     { status: 200, body: '{"data":[{"id":1}],"page":{"hasMore":false}}' },

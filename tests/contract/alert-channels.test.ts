@@ -1,4 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queueLicenceChange } from '@/lib/alerts';
 import { checkAuditTrail } from '@/lib/alerts/audit-check';
@@ -17,8 +16,9 @@ import { appendAudit, type AuditInput } from '@/lib/store/audit';
 import { recordStates, stateHistory } from '@/lib/store/feed-health';
 import { openStore, type Store } from '@/lib/store/open';
 import { putUser } from '@/lib/store/users';
-import { closedPort, startSmtp, subjectOf, type Received } from '../support/smtp';
+import { closedPort, subjectOf, type Received } from '../support/smtp';
 import { storeEngines } from '../support/store-engines';
+import { startAlertChannels, type Hit } from '../support/webhook-receiver';
 import { receiverAccepts } from '../support/webhook-signature';
 
 /**
@@ -34,35 +34,16 @@ const HOLD = 300_000;
 const SECRET_KEY = 'alert-channels-test-key-0123456789abcdef';
 const RECEIVER_SECRET = 'receiver-secret-0123456789';
 
-interface Hit {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-const hits: Hit[] = [];
-let receiver: Server;
+let hits: Hit[] = [];
 let base: string;
 let inbox: Received[];
 let smtpUrl: string;
-let closeSmtp: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ inbox, url: smtpUrl, close: closeSmtp } = await startSmtp());
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      hits.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(req.url === '/fail' ? 500 : 200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  ({ inbox, smtpUrl, hits, base, close } = await startAlertChannels((path) => (path === '/fail' ? 500 : 200)));
 });
-afterAll(async () => {
-  await closeSmtp();
-  await new Promise((resolve) => receiver.close(resolve));
-});
+afterAll(() => close());
 
 const context = { secretKey: SECRET_KEY, allowPrivate: true };
 const described = answerChecker(portalDocument());

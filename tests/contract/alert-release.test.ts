@@ -1,4 +1,3 @@
-import { createServer, type Server } from 'node:http';
 import type { Kysely, KyselyPlugin, QueryId } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queueHealthAlerts } from '@/lib/alerts';
@@ -11,8 +10,9 @@ import { latestStates, recordStates, type StateEntry } from '@/lib/store/feed-he
 import { openStore, type Store } from '@/lib/store/open';
 import type { Database } from '@/lib/store/schema';
 import { putUser } from '@/lib/store/users';
-import { startSmtp, subjectOf, type Received } from '../support/smtp';
+import { subjectOf, type Received } from '../support/smtp';
 import { storeEngines } from '../support/store-engines';
+import { startAlertChannels, type Hit } from '../support/webhook-receiver';
 
 /**
  * Alerts of one kind that come due together go out together, even while another instance dispatches: seven
@@ -28,31 +28,17 @@ const HOLD = 300_000;
 const SPORTS = ['Athletics', 'Basketball', 'Cricket', 'Darts', 'Football', 'Golf', 'Tennis'];
 const context = { secretKey: 'alert-release-test-key-0123456789abcdef', allowPrivate: true };
 
-const posts: string[] = [];
+let posts: Hit[] = [];
 let failing = false;
-let receiver: Server;
 let base: string;
 let inbox: Received[];
 let smtpUrl: string;
-let closeSmtp: () => Promise<void>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ inbox, url: smtpUrl, close: closeSmtp } = await startSmtp());
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      posts.push(Buffer.concat(chunks).toString());
-      res.writeHead(failing ? 503 : 200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
+  ({ inbox, smtpUrl, hits: posts, base, close } = await startAlertChannels(() => (failing ? 503 : 200)));
 });
-afterAll(async () => {
-  await closeSmtp();
-  await new Promise((resolve) => receiver.close(resolve));
-});
+afterAll(() => close());
 
 /** A held alert moved on; a webhook send claimed. */
 const MOVE = ['"alerts"', '"held"'];
@@ -135,6 +121,7 @@ describe.each(storeEngines())('a release of held alerts on $name', (engine) => {
   }
 
   const everySport = (text: string) => SPORTS.filter((sport) => text.includes(sport));
+  const postedSports = () => posts.map((post) => everySport(post.body.toString()));
 
   // The second dispatcher's clock a millisecond behind (it releases nothing, only sends), or the same.
   it.each([
@@ -143,7 +130,7 @@ describe.each(storeEngines())('a release of held alerts on $name', (engine) => {
   ])('goes out as one post and one email while a second dispatcher runs %s', async (_, skew) => {
     const stores = await sevenDown();
     await together(stores, MOVE, 3, T + HOLD, skew);
-    expect(posts.map(everySport)).toEqual([SPORTS]);
+    expect(postedSports()).toEqual([SPORTS]);
     expect(inbox).toHaveLength(1);
     expect(subjectOf(inbox[0]!)).toContain('down');
     expect(everySport(inbox[0]!.raw)).toEqual(SPORTS);
@@ -153,11 +140,11 @@ describe.each(storeEngines())('a release of held alerts on $name', (engine) => {
     const stores = await sevenDown();
     failing = true;
     await dispatch(stores.first.db, T + HOLD);
-    expect(posts.map(everySport)).toEqual([SPORTS]);
+    expect(postedSports()).toEqual([SPORTS]);
     failing = false;
     posts.length = 0;
     await together(stores, CLAIM, 1, T + HOLD + 60_000, 0);
-    expect(posts.map(everySport)).toEqual([SPORTS]);
+    expect(postedSports()).toEqual([SPORTS]);
     expect(inbox).toHaveLength(1); // the email went out the first time
   });
 });

@@ -4,7 +4,7 @@ import { preparePortals } from './prepare-portal';
 
 /**
  * The main suite's servers, started all at once (Playwright starts the entries of `webServer` one after another:
- * ten of them took 76 s before the first test). Playwright runs this as its one web server: the portals' data
+ * nine of them took 76 s before the first test). Playwright runs this as its one web server: the portals' data
  * dirs are made afresh (prepare-portal.ts), then every command in E2E_SERVERS (JSON: command, url, env, and a
  * portal's data dir) starts at once in this process group, and E2E_READY_PORT listens once
  * each url answers below 500 (what Playwright waits for). A server that exits before it is ready ends the start,

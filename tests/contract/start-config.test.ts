@@ -9,8 +9,10 @@ import { freePort } from '../support/postgres';
 /** `npm start` with a real upstream refuses unsafe settings, and a store it cannot use, before building or serving anything. */
 
 const run = promisify(execFile);
+// What `npm start` runs (package.json).
+const START = ['--enable-source-maps', '--conditions=react-server', 'scripts/run.mjs', 'start'];
 const start = (env: Record<string, string>) =>
-  run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/start.ts'], {
+  run(process.execPath, START, {
     env: {
       NODE_ENV: 'production',
       PATH: process.env.PATH ?? '',
@@ -92,7 +94,7 @@ describe('npm start and the store', () => {
 
   it('says a PostgreSQL that cannot be reached cannot be reached, and keeps trying with backoff', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/start.ts'], {
+    const child = spawn(process.execPath, START, {
       env: {
         NODE_ENV: 'production',
         PATH: process.env.PATH ?? '',

@@ -65,6 +65,7 @@ const COMMANDS: Record<string, { actsFor: string; asks?: RegExp }> = {
   'scripts/openapi.ts': { actsFor: 'a developer (writes the OpenAPI document and the client made from it)' },
   'scripts/portal-node-options.ts': { actsFor: 'nobody: the server’s V8 options' },
   'scripts/portal-server.mjs': { actsFor: 'every request, judged by the guards above and API v1' },
+  'scripts/run.mjs': { actsFor: 'the command it starts (listed above)' },
 };
 
 describe('the one rule for who may act', () => {

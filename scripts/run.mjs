@@ -1,16 +1,18 @@
 import { build } from 'esbuild';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * `node --conditions=react-server scripts/run.mjs <command> [args…]`: how the portal's commands (`npm start`, `npm run
  * users`, `export`, `audit`, `proof`, `backup`, `restore`) start. The command's TypeScript and the project's code it
- * imports are bundled into one module by esbuild in memory (about 50 ms), packages are imported from where Node
- * resolves them from here, and Node runs the module itself. Run through tsx's loader instead, each of the few hundred
- * modules the store's libraries are made of passes through the loader's thread: about 2 s of CPU a command, against
- * under 1 s this way (docs/adr/0018-commands-bundled-at-start.md). Nothing is written, so a read-only install runs it.
+ * imports are bundled into one module by esbuild (about 50 ms), packages are imported from where Node resolves them
+ * from here, and Node runs the module itself. Run through tsx's loader instead, each of the few hundred modules the
+ * store's libraries are made of passes through the loader's thread: about 2 s of CPU a command, against under 1 s
+ * this way (docs/adr/0018-commands-bundled-at-start.md). Nothing is written inside the install (it may be read-only).
  */
 
 const COMMANDS = new Set(['start', 'users', 'export', 'audit', 'proof', 'backup']);
@@ -60,10 +62,17 @@ const result = await build({
   target: 'node20',
   conditions: ['react-server'],
   sourcemap: 'inline',
+  sourceRoot: pathToFileURL(root).href, // a stack names the source file wherever the module is imported from
   write: false,
   logLevel: 'error',
   plugins: [ownImportMetaUrl, packagesWhereNodeFindsThem],
 });
+// Written to a directory of its own (mode 0700, a new name each time: nobody else can put a file there first),
+// removed when the command ends; imports inside it are absolute, so it runs from anywhere.
+const dir = mkdtempSync(path.join(tmpdir(), `portal-${name}-`));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+const file = path.join(dir, `${name}.mjs`);
+writeFileSync(file, result.outputFiles[0].contents, { mode: 0o600 });
 // The command reads its arguments as if it had been started itself.
 process.argv = [process.argv[0], entry, ...args];
-await import(`data:text/javascript;base64,${Buffer.from(result.outputFiles[0].contents).toString('base64')}`);
+await import(pathToFileURL(file).href);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,9 +9,12 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'launcher-'));
+// The launcher's own temporary directory goes here (TMPDIR), to see that it is gone after each command.
+const temp = path.join(dataDir, 'tmp');
+mkdirSync(temp);
 const launch = (...args: string[]) =>
   run(process.execPath, ['--enable-source-maps', '--conditions=react-server', 'scripts/run.mjs', ...args], {
-    env: { ...process.env, PORTAL_DATA_DIR: dataDir, DATABASE_URL: '' },
+    env: { ...process.env, PORTAL_DATA_DIR: dataDir, DATABASE_URL: '', TMPDIR: temp },
   }).then(
     (done) => ({ code: 0, ...done }),
     (failed: { code: number; stdout: string; stderr: string }) => failed,
@@ -40,5 +43,6 @@ describe('the command launcher', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('usage:\n  npm run users -- add <email>');
     expect(failed.stderr).not.toMatch(/\n\s+at /); // a refusal, not a stack
+    expect(readdirSync(temp)).toEqual([]); // the bundle it ran is removed with it
   });
 });

@@ -4,7 +4,7 @@ import { lighthouseScores } from './lighthouse';
 import { benchOptions, writeResult } from './options';
 import { prepareBaseline, startBaselinePortal } from './baseline';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
-import { assertPortFree, median, signIn, startStack } from './support';
+import { assertPortFree, median, pairedRatio, signIn, startStack } from './support';
 
 /**
  * `npm run bench:pages`: what the portal adds to a page view, against a bare Next.js page, in one run.
@@ -180,6 +180,10 @@ try {
     }
   }
 
+  const paired = (s: { portal: number[]; baseline: number[] }) => {
+    const { median: m, spread } = pairedRatio(s.portal, s.baseline);
+    return `${m.toFixed(2)} (${spread})`;
+  };
   const rows = CASES.map((c) => {
     const s = samples.get(c.name)!;
     // The bare page is the same page beside /picks and /results: its samples are pooled by address.
@@ -191,7 +195,10 @@ try {
       portalMs: +p.toFixed(1),
       bareMs: +b.toFixed(1),
       ratio: +(p / b).toFixed(2),
-      ...(baseline ? { baselineRatio: +(median(s.baseline) / b).toFixed(2), vsBaseline: +(p / median(s.baseline)).toFixed(2) } : {}),
+      // Against the baseline also round by round (both measured in each round): the middle half of those ratios.
+      ...(baseline
+        ? { baselineRatio: +(median(s.baseline) / b).toFixed(2), vsBaseline: +(p / median(s.baseline)).toFixed(2), roundByRound: paired(s) }
+        : {}),
       portalKiB: +(s.portalBytes / 1024).toFixed(1),
       bareKiB: +(s.bareBytes / 1024).toFixed(1),
     };

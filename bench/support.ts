@@ -20,6 +20,15 @@ export function percentile(xs: number[], p: number): number {
 }
 
 /**
+ * Two things measured in the same rounds, compared round by round (a[i] / b[i]): the median ratio and its middle
+ * half (25th to 75th percentile), "0.97–1.11". A middle half that holds 1 is a difference within the spread of the rounds.
+ */
+export function pairedRatio(a: number[], b: number[]): { median: number; spread: string } {
+  const ratios = a.slice(0, b.length).map((x, i) => x / b[i]!);
+  return { median: median(ratios), spread: `${percentile(ratios, 25).toFixed(2)}–${percentile(ratios, 75).toFixed(2)}` };
+}
+
+/**
  * For a bench that runs the portal's own code in its process (bench:history): runs this script again with the
  * portal server's V8 arguments (ADR 0007) unless it has them, so what is measured is what ships. Resolves
  * in the process that has them; the other one exits with its child's code.

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,8 +10,8 @@ import { freePort } from '../support/postgres';
 /** `npm start` with a real upstream refuses unsafe settings, and a store it cannot use, before building or serving anything. */
 
 const run = promisify(execFile);
-// What `npm start` runs (package.json).
-const START = ['--enable-source-maps', '--conditions=react-server', 'scripts/run.mjs', 'start'];
+// What `npm start` runs: package.json's line, less its leading `node` (run here with this Node itself).
+const START = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').slice(1);
 const start = (env: Record<string, string>) =>
   run(process.execPath, START, {
     env: {

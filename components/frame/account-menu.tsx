@@ -14,9 +14,12 @@ import type { Role } from '@/lib/vocabulary/roles';
 /**
  * Who is signed in, and what is theirs to set: the person and their role, the time zone and theme every
  * page uses, and signing out, behind one button in the header. Escape or a click elsewhere closes it.
+ * The panel's contents are drawn when it is first opened, then kept: on most pages nobody opens it, and
+ * the time zone list alone is about 400 options the browser would otherwise build on every page.
  */
 export function AccountMenu({ email, role, theme }: { email: string; role: Role; theme: Theme }) {
   const [open, setOpen] = useState(false);
+  const [drawn, setDrawn] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
@@ -41,7 +44,10 @@ export function AccountMenu({ email, role, theme }: { email: string; role: Role;
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          setDrawn(true);
+          setOpen(!open);
+        }}
         className="flex max-w-72 items-center gap-2 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
       >
         <span
@@ -60,23 +66,27 @@ export function AccountMenu({ email, role, theme }: { email: string; role: Role;
         hidden={!open}
         className="absolute right-0 z-40 mt-1 w-72 space-y-3 rounded-md border border-slate-200 bg-white p-4 text-sm shadow-lg"
       >
-        <div className="space-y-1">
-          <p className="break-all font-medium text-slate-900" data-testid="account-email">
-            {email}
-          </p>
-          <p className="flex items-center gap-2 text-slate-600">
-            Role <Badge tone="brand">{role}</Badge>
-          </p>
-        </div>
-        <div className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-center gap-2 text-slate-600">
-          <span aria-hidden>Time zone</span>
-          <TimeZoneSwitch />
-          <span aria-hidden>Theme</span>
-          <ThemeSwitch initial={theme} />
-        </div>
-        <div className="border-t border-slate-200 pt-3">
-          <SignOutButton />
-        </div>
+        {drawn && (
+          <>
+            <div className="space-y-1">
+              <p className="break-all font-medium text-slate-900" data-testid="account-email">
+                {email}
+              </p>
+              <p className="flex items-center gap-2 text-slate-600">
+                Role <Badge tone="brand">{role}</Badge>
+              </p>
+            </div>
+            <div className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-center gap-2 text-slate-600">
+              <span aria-hidden>Time zone</span>
+              <TimeZoneSwitch />
+              <span aria-hidden>Theme</span>
+              <ThemeSwitch initial={theme} />
+            </div>
+            <div className="border-t border-slate-200 pt-3">
+              <SignOutButton />
+            </div>
+          </>
+        )}
       </div>
     </div>
   );

@@ -199,8 +199,11 @@ for (const role of ROLES) {
     await expect(nav.getByRole('link', { name: 'Picks' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Results' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Coverage' })).toHaveCount(role === 'manager' || role === 'admin' ? 1 : 0);
+    // The account menu's panel is drawn when first opened: no page builds its ~400 time zones unasked.
+    await expect(page.getByLabel('Time zone')).toHaveCount(0);
     await openAccount(page);
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    expect(await page.getByLabel('Time zone').locator('option').count()).toBeGreaterThan(100);
     await expect(page.getByText(role, { exact: true }).first()).toBeVisible();
   });
 }

@@ -33,6 +33,7 @@ test('a person’s time zone, theme and density follow them to another browser, 
   const b = await second.newPage();
   await signIn(b, 'manager', '/picks?limit=10');
   await expect(b.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await openAccount(b);
   await expect(b.getByLabel('Time zone')).toHaveValue('Asia/Tokyo');
   await expect(b.getByTestId('records-table')).toHaveAttribute('data-density', 'comfortable');
   // The rows' times are shown once the page's table has its rows (it may still be streaming in).
@@ -46,6 +47,7 @@ test('a person’s time zone, theme and density follow them to another browser, 
   await b.getByRole('button', { name: 'Sign out' }).click();
   await b.waitForURL(/\/login/);
   await signIn(b, 'viewer', '/picks?limit=10');
+  await openAccount(b);
   await expect(b.getByLabel('Time zone')).toHaveValue('');
   await expect(b.locator('html')).not.toHaveAttribute('data-theme', 'dark');
   await expect(b.getByTestId('records-table')).toHaveAttribute('data-density', 'compact');

@@ -99,8 +99,12 @@ export async function sandboxApi<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Screenshots for people to look at (ignored by git). */
+/**
+ * Screenshots for people to look at (ignored by git), taken when E2E_SCREENSHOTS=1: nothing checks them, and a
+ * full-page capture costs the browser a second of CPU the suite shares (`npm run screens` takes the committed ones).
+ */
 export async function snapshot(page: Page, name: string) {
+  if (process.env.E2E_SCREENSHOTS !== '1') return;
   await page.screenshot({ path: `tests/e2e/__screenshots__/${name}.png`, fullPage: true });
 }
 

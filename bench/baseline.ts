@@ -54,7 +54,8 @@ export async function startBaselinePortal(dir: string, stack: Running, port: num
     upstreamUrl: stack.upstreamUrl,
     key: stack.key,
     nodeArgs,
-    env: { PORTAL_USERS_FILE: usersFile, PORTAL_DATA_DIR: dataDir, DATABASE_URL: '' },
+    // Set as today's portal is (its logos' origin behind the replay): else it draws other pages, and is timed on less work.
+    env: { ...stack.portalEnv, PORTAL_USERS_FILE: usersFile, PORTAL_DATA_DIR: dataDir, DATABASE_URL: '' },
     cwd: dir,
   });
   const stop = () => portal.kill('SIGTERM');

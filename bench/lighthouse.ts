@@ -67,6 +67,27 @@ export async function lighthouseScores(url: string, cookie: string): Promise<Lig
   }
 }
 
+/**
+ * Each page `runs` times, alternating (Lighthouse's simulated slow phone multiplies the CPU time it measures, so
+ * a busy shared machine moves the score), and the median run of each: a run Lighthouse could not score (it
+ * happens now and then with headless Chromium) is shown, not counted.
+ */
+export async function lighthouseMedians(pages: { url: string; cookie: string }[], runs: number) {
+  const scores = pages.map(() => [] as LighthouseScores[]);
+  for (let run = 0; run < runs; run += 1) {
+    for (const [i, page] of pages.entries()) scores[i]!.push(await lighthouseScores(page.url, page.cookie));
+  }
+  const medians = [];
+  for (const list of scores) {
+    for (const failed of list.filter((l) => l.error)) console.log(`[bench] Lighthouse gave no score for ${failed.url}: ${failed.error}`);
+    const sorted = list.filter((l) => !l.error).sort((a, b) => a.performance - b.performance);
+    if (!sorted.length) continue;
+    const { error: _none, ...median } = sorted[Math.floor(sorted.length / 2)]!;
+    medians.push({ ...median, performanceOfEachRun: list.map((l) => (l.error ? 'failed' : l.performance)).join(' ') });
+  }
+  return medians;
+}
+
 /** Documents and fetches to the portal's own origin in Lighthouse's list of the load's network requests. */
 function portalRequests(details: unknown, origin: string): number {
   const items = (details as { items?: { url?: string; resourceType?: string }[] } | undefined)?.items ?? [];

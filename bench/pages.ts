@@ -1,6 +1,6 @@
 import { BARE_DIR, bareBuilt, buildNext, prepareBarePage, startBarePage } from './bare';
 import { firstLoadKb } from './first-load';
-import { lighthouseScores } from './lighthouse';
+import { lighthouseMedians } from './lighthouse';
 import { benchOptions, writeResult } from './options';
 import { prepareBaseline, startBaselinePortal } from './baseline';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
@@ -143,7 +143,7 @@ try {
   const samples = new Map(
     CASES.map((c) => [
       c.name,
-      { portal: [] as number[], bare: [] as number[], baseline: [] as number[], portalBytes: 0, bareBytes: 0, calls: '' },
+      { portal: [] as number[], bare: [] as number[], baseline: [] as number[], portalBytes: 0, bareBytes: 0, baselineBytes: 0, calls: '' },
     ]),
   );
   for (let round = 0; round <= ROUNDS; round += 1) {
@@ -160,16 +160,22 @@ try {
         return { page, upstream };
       };
       const bareBefore = bareFirst ? await bareRound() : null;
+      // The baseline goes before today's portal every other round too: measured always after it, the very same
+      // build read cheaper (an A/A run).
+      let earlier: number | null = null;
+      const baselineRound = async () => {
+        if (!baseline) return;
+        const before = await upstreamRequests();
+        const page = await timed(`${baseline.portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie: baselineCookie }, c.status);
+        earlier = page.ms - (await replayUpstream(before, await upstreamRequests(), c.upstream)).ms;
+        s.baselineBytes = page.bytes;
+      };
+      if (round % 4 >= 2) await baselineRound();
       const before = await upstreamRequests();
       const portal = await timed(`${portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie }, c.status);
       const replayed = await replayUpstream(before, await upstreamRequests(), c.upstream);
       const { page: bareRun, upstream: bareUp } = bareBefore ?? (await bareRound());
-      let earlier: number | null = null;
-      if (baseline) {
-        const before = await upstreamRequests();
-        const page = await timed(`${baseline.portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie: baselineCookie }, c.status);
-        earlier = page.ms - (await replayUpstream(before, await upstreamRequests(), c.upstream)).ms;
-      }
+      if (round % 4 < 2) await baselineRound();
       if (round === 0) continue; // warm-up
       if (earlier !== null) s.baseline.push(earlier);
       s.portal.push(portal.ms - replayed.ms);
@@ -201,6 +207,7 @@ try {
         : {}),
       portalKiB: +(s.portalBytes / 1024).toFixed(1),
       bareKiB: +(s.bareBytes / 1024).toFixed(1),
+      ...(baseline ? { baselineKiB: +(s.baselineBytes / 1024).toFixed(1) } : {}),
     };
   });
   console.log(
@@ -242,27 +249,18 @@ try {
   console.log('\n[bench] first-load JavaScript, kB gzip (targets: /picks 120, /coverage 200)');
   console.table(firstLoadJs);
 
-  // Lighthouse's simulated slow phone multiplies the CPU time it measures, so a busy shared machine moves
-  // the score: each page is run LIGHTHOUSE_RUNS (5) times, alternating, and the median run is reported.
+  // The bare page too, as this machine's reference: the same framework and rows, nothing of the portal's.
   const runs = options['lighthouse-runs'];
-  const lighthouse = [];
-  if (!options['skip-lighthouse']) {
-    // The bare page too, as this machine's reference: the same framework and rows, nothing of the portal's.
-    const scores: Record<string, Awaited<ReturnType<typeof lighthouseScores>>[]> = { picks: [], licence: [], bare: [] };
-    for (let run = 0; run < runs; run += 1) {
-      scores.picks!.push(await lighthouseScores(`${portalUrl}/picks?limit=50`, cookie));
-      scores.licence!.push(await lighthouseScores(`${portalUrl}/licence`, cookie));
-      scores.bare!.push(await lighthouseScores(`${bareUrl}/rows?limit=50`, ''));
-    }
-    for (const list of Object.values(scores)) {
-      // A run Lighthouse could not score (it happens now and then with headless Chromium) is shown, not counted.
-      for (const failed of list.filter((l) => l.error)) console.log(`[bench] Lighthouse gave no score for ${failed.url}: ${failed.error}`);
-      const sorted = list.filter((l) => !l.error).sort((a, b) => a.performance - b.performance);
-      if (!sorted.length) continue;
-      const { error: _none, ...median } = sorted[Math.floor(sorted.length / 2)]!;
-      lighthouse.push({ ...median, performanceOfEachRun: list.map((l) => (l.error ? 'failed' : l.performance)).join(' ') });
-    }
-  }
+  const lighthouse = options['skip-lighthouse']
+    ? []
+    : await lighthouseMedians(
+        [
+          { url: `${portalUrl}/picks?limit=50`, cookie },
+          { url: `${portalUrl}/licence`, cookie },
+          { url: `${bareUrl}/rows?limit=50`, cookie: '' },
+        ],
+        runs,
+      );
   if (lighthouse.length) {
     console.log(
       `\n[bench] Lighthouse, mobile defaults, signed in, the median of ${runs} runs (targets: performance ≥ 95 on /picks, 100 for the others; the bare page as this machine's reference; benchmarkIndex is Lighthouse's measure of the machine's speed)`,

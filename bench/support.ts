@@ -111,6 +111,8 @@ export interface Running {
   upstreamUrl: string;
   portalUrl: string;
   key: string;
+  /** What the stack's portals are set to beyond their store (an earlier commit's portal beside them gets the same). */
+  portalEnv: Record<string, string>;
   stop(): void;
 }
 
@@ -184,14 +186,15 @@ export async function startStack(options: {
   const upstreamUrl = options.replay ? `http://127.0.0.1:${options.replay.port}` : sandboxUrl;
   // BENCH_PORTAL_NODE_ARGS replaces the shipped arguments (e.g. to compare, or add --trace-gc with BENCH_PORTAL_LOG=file).
   const nodeArgs = process.env.BENCH_PORTAL_NODE_ARGS?.split(' ').filter(Boolean) ?? PORTAL_NODE_ARGS;
+  // Behind the replay, records still name the sandbox's own origin for their logos.
+  const portalEnv: Record<string, string> = options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {};
   const spawnPortal = (port: number) =>
     spawnPortalServer({
       port,
       upstreamUrl,
       key,
       nodeArgs,
-      // Behind the replay, records still name the sandbox's own origin for their logos.
-      env: { ...(options.replay ? { PORTAL_IMAGE_ORIGINS: sandboxUrl } : {}), ...storeEnv, ...options.portalOf?.(port).env },
+      env: { ...portalEnv, ...storeEnv, ...options.portalOf?.(port).env },
       stdio:
         options.portalOf?.(port).stdio ??
         (process.env.BENCH_PORTAL_LOG ? ['ignore', openSync(process.env.BENCH_PORTAL_LOG, 'w'), 'ignore'] : 'ignore'),
@@ -207,7 +210,7 @@ export async function startStack(options: {
     stop();
     throw error;
   }
-  return { sandbox, portal, portals: [portal, ...more], replay, sandboxUrl, upstreamUrl, portalUrl, key, stop };
+  return { sandbox, portal, portals: [portal, ...more], replay, sandboxUrl, upstreamUrl, portalUrl, key, portalEnv, stop };
 }
 
 /** A production portal (scripts/portal-server.mjs of `cwd`, the repository by default) on a loopback port. */

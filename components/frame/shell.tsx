@@ -1,9 +1,9 @@
 'use client';
 
 import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-static';
-import { usePathname } from 'next/navigation';
+import { usePathname, useRouter } from 'next/navigation';
 import { useRef, useState, type ReactNode } from 'react';
-import { PortalLink } from '@/components/portal-link';
+import { navigateOnClick, PortalLink } from '@/components/portal-link';
 import { useModal } from '@/components/ui/use-modal';
 import { savePreferences } from '@/components/preferences';
 import type { DestinationGroup } from './destinations';
@@ -14,7 +14,7 @@ import { Icon } from '@/components/ui/icon';
  * The signed-in frame: a header of one row at every width (the portal's name, and the account menu), the
  * grouped navigation in a sidebar on wide screens (names, or icons only: remembered per person) and in a
  * drawer on narrower ones, opened by the header's Menu button. The current page is marked
- * (`aria-current="page"`). The open drawer holds the page like a modal (components/ui/use-modal.ts: the rest inert,
+ * (`aria-current="page"`); its links are plain anchors sharing one click handler (docs/adr/0019). The open drawer holds the page like a modal (components/ui/use-modal.ts: the rest inert,
  * focus inside); Escape, the backdrop or its close button close it and give focus back to Menu; a navigation closes it.
  */
 export function Shell({
@@ -30,6 +30,8 @@ export function Shell({
   children: ReactNode;
 }) {
   const pathname = usePathname();
+  const router = useRouter();
+  const follow = navigateOnClick((href) => router.push(href));
   // Open on the page it was opened on: a navigation closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
@@ -102,15 +104,16 @@ export function Shell({
                 <ul className="space-y-0.5">
                   {group.links.map((link) => (
                     <li key={link.href}>
-                      <PortalLink
+                      <a
                         href={link.href}
+                        onClick={follow}
                         title={narrow ? link.label : undefined}
                         aria-current={current(link.href) ? 'page' : undefined}
                         className="flex items-center gap-3 rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-700"
                       >
                         <Icon svg={NAV_ICONS[link.icon]} />
                         <span className={narrow ? 'lg:sr-only' : undefined}>{link.label}</span>
-                      </PortalLink>
+                      </a>
                     </li>
                   ))}
                 </ul>

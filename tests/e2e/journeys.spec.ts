@@ -229,10 +229,21 @@ test('a page view asks the portal for the page alone: no link prefetches it woul
     await page.waitForTimeout(1_000);
     expect(asked, path).toEqual([`GET ${path}`]);
   }
-  // A click still navigates without reloading the document.
+  // A click on the sidebar's plain anchors (docs/adr/0019) still navigates without reloading the document...
   asked.length = 0;
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Results', exact: true }).click();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('link', { name: 'Results', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Results', level: 1 })).toBeVisible();
   expect(asked.filter((request) => request.includes('/results'))).toHaveLength(1);
   expect(asked.some((request) => request.includes('_rsc='))).toBe(true);
+  await expect(nav.getByRole('link', { name: 'Results', exact: true })).toHaveAttribute('aria-current', 'page');
+  // ...and one with a modifier key is the browser's: the page in a new tab, this one left where it is.
+  const [opened] = await Promise.all([
+    page.context().waitForEvent('page'),
+    nav.getByRole('link', { name: 'Licence', exact: true }).click({ modifiers: ['ControlOrMeta'] }),
+  ]);
+  await opened.waitForLoadState();
+  expect(new URL(opened.url()).pathname).toBe('/licence');
+  expect(new URL(page.url()).pathname).toBe('/results');
+  await opened.close();
 });

@@ -14,8 +14,9 @@ import { Icon } from '@/components/ui/icon';
  * The signed-in frame: a header of one row at every width (the portal's name, and the account menu), the
  * grouped navigation in a sidebar on wide screens (names, or icons only: remembered per person) and in a
  * drawer on narrower ones, opened by the header's Menu button. The current page is marked
- * (`aria-current="page"`); its links are plain anchors sharing one click handler (docs/adr/0019). The open drawer holds the page like a modal (components/ui/use-modal.ts: the rest inert,
- * focus inside); Escape, the backdrop or its close button close it and give focus back to Menu; a navigation closes it.
+ * (`aria-current="page"`); its links are plain anchors sharing one click handler (docs/adr/0019). The open
+ * drawer holds the page like a modal (components/ui/use-modal.ts: the rest inert, focus inside); Escape, the
+ * backdrop or its close button close it and give focus back to Menu; a navigation closes it.
  */
 export function Shell({
   groups,

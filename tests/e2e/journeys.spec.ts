@@ -242,8 +242,8 @@ test('a page view asks the portal for the page alone: no link prefetches it woul
     page.context().waitForEvent('page'),
     nav.getByRole('link', { name: 'Licence', exact: true }).click({ modifiers: ['ControlOrMeta'] }),
   ]);
-  await opened.waitForLoadState();
-  expect(new URL(opened.url()).pathname).toBe('/licence');
+  // A new tab starts at about:blank before it commits the link's address: wait for the address, not a load state.
+  await opened.waitForURL((url) => url.pathname === '/licence');
   expect(new URL(page.url()).pathname).toBe('/results');
   await opened.close();
 });

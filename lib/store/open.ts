@@ -10,6 +10,7 @@ import { MIGRATION_NAMES, migrationProvider, oldestReader } from './migrations';
 import { readMeta, writeMeta } from './meta';
 import type { Database } from './schema';
 import type { StoreTarget } from '../config/store';
+import { processSlot } from '../process-state';
 import { waitHitBound } from '../waits';
 
 export { QUERY_TIMEOUT_MS, describe } from './connect';
@@ -116,7 +117,44 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
   return { db, target, instance: instanceName(), pool, close: () => db.destroy() };
 }
 
+/** Embedded files being brought up to date by this process (one map however often Next bundles this module): a second open of the same file waits its turn. */
+const migratingFiles = () => processSlot<Map<string, Promise<void>>>('storeMigrations').once(() => new Map());
+
+/**
+ * Brings the schema up to date, one process at a time: PostgreSQL through Kysely's migration lock; an embedded
+ * file inside one immediate (write-locked) transaction, so that a second process opening a new file at the same
+ * moment (the portal and `npm run export` on a fresh install) waits for the first (the file's busy timeout) and
+ * then finds it up to date, and a failed migration leaves the file as it was.
+ */
 async function migrate(store: Store, options: OpenOptions): Promise<void> {
+  const sqlite = store.sqlite;
+  if (!sqlite || store.target.engine !== 'sqlite') return migrateNow(store, options);
+  const file = store.target.file;
+  const migrating = migratingFiles();
+  const before = migrating.get(file) ?? Promise.resolve();
+  const mine = before.then(() => {
+    sqlite.exec('BEGIN IMMEDIATE');
+    return migrateNow(store, options).then(
+      () => void sqlite.exec('COMMIT'),
+      (error: unknown) => {
+        if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+        throw error;
+      },
+    );
+  });
+  const settled = mine.catch(() => undefined);
+  migrating.set(file, settled);
+  try {
+    await mine;
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`${store.target.label}: the schema could not be brought up to date (${describe(error)}).`);
+  } finally {
+    if (migrating.get(file) === settled) migrating.delete(file);
+  }
+}
+
+async function migrateNow(store: Store, options: OpenOptions): Promise<void> {
   const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
   if (tables.some((table) => table.name === 'kysely_migration')) {
     const done = await store.db

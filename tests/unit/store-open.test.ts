@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isRole } from '@/lib/vocabulary/roles';
 import { importUsersFile } from '@/lib/store/import-users';
 import { openStore, StoreError, type Store } from '@/lib/store/open';
+import { MIGRATION_NAMES } from '@/lib/store/migrations';
 import { parseStoreSettings, storeTarget } from '@/lib/config/store';
 import * as users from '@/lib/store/users';
 import { freePort } from '../support/postgres';
@@ -71,6 +73,36 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0023_token_webhooks',
       '0024_history_writes',
     ]);
+  });
+
+  it('is brought up to date once when several open a fresh one at the same moment, in this process and in others', async () => {
+    const applied = async (store: Store) =>
+      (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db)).rows.map((row) => row.name);
+    // In this process: the opens' queries interleave at every await.
+    const here = await engine.fresh();
+    const stores = await Promise.all([openStore(here), openStore(here), openStore(here)]);
+    opened.push(...stores);
+    expect(await applied(stores[2]!)).toEqual(MIGRATION_NAMES);
+    // In three other processes started together (the portal, `npm run export` and a worker on a fresh install).
+    const there = await engine.fresh();
+    const startAt = Date.now() + 2_500; // after each has loaded its modules
+    const outputs = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<string>((resolve) =>
+            execFile(
+              process.execPath,
+              ['--import', 'tsx', 'tests/support/open-store-child.ts'],
+              { env: { ...process.env, OPEN_TARGET: JSON.stringify(there), START_AT: String(startAt) }, timeout: 30_000 },
+              (_error, stdout, stderr) => resolve(`${stdout}${stderr}`.trim()),
+            ),
+          ),
+      ),
+    );
+    expect(outputs).toEqual(['opened', 'opened', 'opened']);
+    const after = await openStore(there);
+    opened.push(after);
+    expect(await applied(after)).toEqual(MIGRATION_NAMES);
   });
 
   it('refuses a database a newer release brought to a schema it cannot use, naming the migration', async () => {

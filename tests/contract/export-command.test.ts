@@ -14,10 +14,12 @@ import { sandboxOverHttp } from '../support/sandbox';
 
 const run = promisify(execFile);
 const upstream = sandboxOverHttp();
+// Its own embedded store (exports are recorded in the audit trail), not the checkout's .data shared with other runs.
+const dataDir = mkdtempSync(path.join(tmpdir(), 'export-command-data-'));
 
 const exportCommand = (args: string[], key = 'sandbox-full-key') =>
   run('npm', ['run', '-s', 'export', '--', ...args], {
-    env: { ...process.env, PICKS_API_BASE_URL: upstream.baseUrl, PICKS_API_KEY: key },
+    env: { ...process.env, PICKS_API_BASE_URL: upstream.baseUrl, PICKS_API_KEY: key, PORTAL_DATA_DIR: dataDir, DATABASE_URL: '' },
     maxBuffer: 64 * 1024 * 1024,
   });
 

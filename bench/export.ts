@@ -1,10 +1,10 @@
 import { prepareBaseline, startBaselinePortal } from './baseline';
+import { prepareBarePage, startBarePage, type BarePage } from './bare';
+import { bareCsvExport, csvWritingMs } from './export-floors';
 import { measureMoving } from './export-moving';
 import { benchOptions, writeResult } from './options';
 import { cpuMs, median, rssMb, settled, signIn, startStack, type Running } from './support';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
-import { csvLines } from '../lib/export/csv';
-import type { Pick } from '../lib/picks-api/schemas';
 
 /**
  * `npm run bench:export`: the portal's export against the physical floor, in one run, twice: against an
@@ -15,7 +15,8 @@ import type { Pick } from '../lib/picks-api/schemas';
  * (b) the portal's CSV export read to the end over HTTP, (c) its JSON export. Prints medians, the ratios
  * b/a and c/a (of the medians, and round by round), time to first byte, and the portal's peak memory
  * during exports against idle. Targets: 1.25 instant, 1.05 remote. --baseline <commit> also measures that
- * commit's portal (built once outside the repository) in the same rounds, in front of the same upstream.
+ * commit's portal (built once outside the repository) in the same rounds, in front of the same upstream. Beside
+ * them, (f) a bare CSV export (bench/bare-page's /export: a Next.js route handler and papaparse, nothing checked).
  */
 
 const options = benchOptions('bench:export', 'Exports against a raw walk of the API, at rest and while records move.', {
@@ -60,31 +61,6 @@ async function rawWalk(): Promise<{ ms: number; records: number; firstPageMs: nu
   return { ms: performance.now() - start, records, firstPageMs };
 }
 
-/**
- * The CSV writing alone: the portal's own csvLines (papaparse) over every record of a walk, pages as they come,
- * in this process with nothing else to do — the part of a CSV export no walk can overlap on one thread.
- */
-async function csvWritingMs(): Promise<number> {
-  const pages: Pick[][] = [];
-  let cursor: string | null = null;
-  do {
-    const url = `${sandboxUrl}/api/v1/picks?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const body = (await (await fetch(url, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as {
-      data: Pick[];
-      page: { nextCursor: string | null; hasMore: boolean };
-    };
-    pages.push(body.data);
-    cursor = body.page.hasMore ? body.page.nextCursor : null;
-  } while (cursor);
-  const times: number[] = [];
-  for (let run = 0; run < 4; run += 1) {
-    const start = performance.now();
-    for (const page of pages) csvLines(page);
-    if (run > 0) times.push(performance.now() - start); // the first warms the code up
-  }
-  return median(times);
-}
-
 async function portalExport(
   format: 'csv' | 'json',
   cookie: string,
@@ -116,7 +92,7 @@ interface Baseline {
   cookie: string;
 }
 
-async function measure(stack: Running, rounds: number, label: string, baseline: Baseline | null) {
+async function measure(stack: Running, rounds: number, label: string, baseline: Baseline | null, bare: BarePage) {
   const { sandbox, portal } = stack;
   [sandboxUrl, portalUrl, KEY] = [stack.upstreamUrl, stack.portalUrl, stack.key];
   const cookie = await signIn(portalUrl);
@@ -129,7 +105,9 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
   await rawWalk();
   await new Promise((r) => setTimeout(r, 1000));
   const idleMb = rssMb(portal.pid!);
-  const csvAloneMs = await csvWritingMs();
+  const csvAloneMs = await csvWritingMs(sandboxUrl, KEY);
+  await bareCsvExport(bare.url);
+  const f: Awaited<ReturnType<typeof bareCsvExport>>[] = [];
 
   const a: Awaited<ReturnType<typeof rawWalk>>[] = [];
   const b: Awaited<ReturnType<typeof portalExport>>[] = [];
@@ -151,6 +129,7 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
   const after = { csv: [] as { cpuMs: number; ms: number }[], json: [] as { cpuMs: number; ms: number }[] };
   for (let round = 1; round <= rounds; round += 1) {
     a.push(await measured(rawWalk, { sandbox: cpu.sandboxRaw }));
+    f.push(await bareCsvExport(bare.url));
     // Each export is measured alone: what it leaves to do in the background (its record history) is waited out
     // and counted apart, so it neither slows the next export nor hides in it.
     const today = async () => {
@@ -170,7 +149,7 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
     await today();
     if (baseline && round % 2 === 1) await before(baseline);
     console.log(
-      `[bench] ${label} round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`,
+      `[bench] ${label} round ${round}: raw ${a.at(-1)!.ms.toFixed(0)} ms, csv ${b.at(-1)!.ms.toFixed(0)} ms, json ${c.at(-1)!.ms.toFixed(0)} ms, bare csv ${f.at(-1)!.ms.toFixed(0)} ms; portal peak ${b.at(-1)!.peakMb.toFixed(0)} / ${c.at(-1)!.peakMb.toFixed(0)} MB`,
     );
   }
 
@@ -193,6 +172,13 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
     // The floor of a CSV export on one thread: the raw walk and the CSV writing one after the other.
     csvWritingMs: csvAloneMs,
     csvFloorRatio: (median(a.map((x) => x.ms)) + csvAloneMs) / median(a.map((x) => x.ms)),
+    // The bare CSV export (framework and papaparse, nothing checked) against the raw walk, and the portal's against it.
+    bareCsv: {
+      ms: median(f.map((x) => x.ms)),
+      bytes: f[0]!.bytes,
+      ratio: median(f.map((x) => x.ms)) / median(a.map((x) => x.ms)),
+      portalOver: median(b.map((x, i) => x.ms / f[i]!.ms)),
+    },
     cpuMs: {
       sandboxDuringRaw: median(cpu.sandboxRaw),
       sandboxDuringCsv: median(cpu.sandboxCsv),
@@ -213,6 +199,9 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
   );
   console.log(
     `  CSV writing alone      ${results.csvWritingMs.toFixed(0)} ms (papaparse over the same records, this process): raw walk + writing = ${results.csvFloorRatio.toFixed(3)}× the raw walk`,
+  );
+  console.log(
+    `  (f) bare CSV export    ${results.bareCsv.ms.toFixed(0)} ms   f/a = ${results.bareCsv.ratio.toFixed(3)}   (${(results.bareCsv.bytes / 1e6).toFixed(1)} MB); the portal's over it round by round ${results.bareCsv.portalOver.toFixed(3)}`,
   );
   console.log(
     `  (c) portal JSON export ${results.medianMs.json.toFixed(0)} ms   c/a = ${results.ratio.json.toFixed(3)}   (${(results.bytes.json / 1e6).toFixed(1)} MB)`,
@@ -246,6 +235,7 @@ async function measure(stack: Running, rounds: number, label: string, baseline: 
   return results;
 }
 
+prepareBarePage({ onlyIfStale: true });
 const all = [];
 for (const [label, delayMs, rounds, port] of [
   ['instant', 0, ROUNDS, 0],
@@ -259,12 +249,15 @@ for (const [label, delayMs, rounds, port] of [
     replay: { port: 4515 + port, delayMs },
   });
   let baseline: Awaited<ReturnType<typeof startBaselinePortal>> | null = null;
+  let bare: BarePage | null = null;
   try {
+    bare = await startBarePage(3516 + port, stack.upstreamUrl, stack.key);
     // Inside the try: a baseline that does not come up must not leave the stack running.
     baseline = baselineDir ? await startBaselinePortal(baselineDir, stack, 3518 + port, PORTAL_NODE_ARGS) : null;
     const before = baseline ? { url: baseline.portalUrl, pid: baseline.portal.pid!, cookie: await signIn(baseline.portalUrl) } : null;
-    all.push(await measure(stack, rounds, label, before));
+    all.push(await measure(stack, rounds, label, before, bare));
   } finally {
+    bare?.stop();
     baseline?.stop();
     stack.stop();
   }

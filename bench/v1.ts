@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { prepareBarePage, startBarePage, type BarePage } from './bare';
 import { benchOptions, writeResult } from './options';
 import { median, signIn, startStack, waitFor } from './support';
 
@@ -11,7 +12,8 @@ import { median, signIn, startStack, waitFor } from './support';
  * proxy (bench/pass-through.ts: nothing read or checked), the floor any proxy in Node sets on this machine.
  * Alternating rounds; medians, the ratio of the medians and round by round. Targets: 1.15 instant, 1.03 remote;
  * against the bare proxy in the same rounds, 1.2 instant. A checking proxy (reads and checks every record, nothing else
- * of the portal's) shows the floor a proxy that passes no unchecked record on sets.
+ * of the portal's) shows the floor a proxy that passes no unchecked record on sets; a bare Next.js route handler
+ * passing the same requests on (bench/bare-page's /api/v1/picks) shows the floor the framework sets.
  */
 
 const options = benchOptions('bench:v1', 'A full walk through the portal’s /api/v1 with a token, against the upstream directly.', {
@@ -57,6 +59,7 @@ async function makeToken(portalUrl: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
+prepareBarePage({ onlyIfStale: true });
 const all = [];
 for (const [label, delayMs, rounds, port] of [
   ['instant', 0, options.rounds, 0],
@@ -79,29 +82,35 @@ for (const [label, delayMs, rounds, port] of [
   const pass = proxy(4538 + port, false);
   const checker = proxy(4542 + port, true);
   const passUrl = pass.url;
+  let nextRoute: BarePage | undefined;
   try {
     for (const url of [passUrl, checker.url]) await waitFor(`${url}/api/v1/health`, { headers: { Authorization: `Bearer ${stack.key}` } });
+    nextRoute = await startBarePage(4546 + port, stack.upstreamUrl, stack.key);
     const token = await makeToken(stack.portalUrl);
     // Warm-up: the route compiled into memory, connections open, the replay's pages cached.
     await walk(stack.upstreamUrl, stack.key);
     await walk(stack.portalUrl, token);
     await walk(passUrl, stack.key);
     await walk(checker.url, stack.key);
+    await walk(nextRoute.url, stack.key);
     const direct: Awaited<ReturnType<typeof walk>>[] = [];
     const portal: Awaited<ReturnType<typeof walk>>[] = [];
     const bare: Awaited<ReturnType<typeof walk>>[] = [];
     const checked: Awaited<ReturnType<typeof walk>>[] = [];
+    const framework: Awaited<ReturnType<typeof walk>>[] = [];
+    const nextUrl = nextRoute.url;
     const ways = [
       () => walk(stack.upstreamUrl, stack.key).then((w) => direct.push(w)),
       () => walk(stack.portalUrl, token).then((w) => portal.push(w)),
       () => walk(passUrl, stack.key).then((w) => bare.push(w)),
       () => walk(checker.url, stack.key).then((w) => checked.push(w)),
+      () => walk(nextUrl, stack.key).then((w) => framework.push(w)),
     ];
     for (let round = 1; round <= rounds; round += 1) {
       // Which goes first turns by round: none always follows another's garbage.
       for (let k = 0; k < ways.length; k += 1) await ways[(k + round) % ways.length]!();
       console.log(
-        `[bench] ${label} round ${round}: direct ${direct.at(-1)!.ms.toFixed(0)} ms, portal ${portal.at(-1)!.ms.toFixed(0)} ms, bare proxy ${bare.at(-1)!.ms.toFixed(0)} ms, checking proxy ${checked.at(-1)!.ms.toFixed(0)} ms`,
+        `[bench] ${label} round ${round}: direct ${direct.at(-1)!.ms.toFixed(0)} ms, portal ${portal.at(-1)!.ms.toFixed(0)} ms, bare proxy ${bare.at(-1)!.ms.toFixed(0)} ms, checking proxy ${checked.at(-1)!.ms.toFixed(0)} ms, bare Next.js route ${framework.at(-1)!.ms.toFixed(0)} ms`,
       );
     }
     if (portal[0]!.records !== direct[0]!.records)
@@ -116,6 +125,7 @@ for (const [label, delayMs, rounds, port] of [
         portal: median(portal.map((w) => w.ms)),
         bareProxy: median(bare.map((w) => w.ms)),
         checkingProxy: median(checked.map((w) => w.ms)),
+        nextRoute: median(framework.map((w) => w.ms)),
       },
       ratio: median(portal.map((w) => w.ms)) / median(direct.map((w) => w.ms)),
       bareProxyRatio: median(bare.map((w) => w.ms)) / median(direct.map((w) => w.ms)),
@@ -125,6 +135,10 @@ for (const [label, delayMs, rounds, port] of [
       // The floor of the design: a proxy that reads and checks every record before passing it on, nothing else.
       checkingProxyRatio: median(checked.map((w) => w.ms)) / median(bare.map((w) => w.ms)),
       overCheckingProxy: median(portal.map((w) => w.ms)) / median(checked.map((w) => w.ms)),
+      // The floor the framework sets: a bare Next.js route handler passing the requests on, against the bare proxy.
+      nextRouteRatio: median(framework.map((w) => w.ms)) / median(bare.map((w) => w.ms)),
+      overNextRoute: median(portal.map((w) => w.ms)) / median(framework.map((w) => w.ms)),
+      pairedOverNextRoute: median(portal.map((w, i) => w.ms / framework[i]!.ms)),
     };
     all.push(result);
     console.log(
@@ -140,7 +154,11 @@ for (const [label, delayMs, rounds, port] of [
     console.log(
       `  checking proxy      ${result.medianMs.checkingProxy.toFixed(0)} ms   ${result.checkingProxyRatio.toFixed(3)} the bare proxy; the portal over it ${result.overCheckingProxy.toFixed(3)}`,
     );
+    console.log(
+      `  bare Next.js route  ${result.medianMs.nextRoute.toFixed(0)} ms   ${result.nextRouteRatio.toFixed(3)} the bare proxy; the portal over it ${result.overNextRoute.toFixed(3)} (round by round ${result.pairedOverNextRoute.toFixed(3)})`,
+    );
   } finally {
+    nextRoute?.stop();
     pass.process.kill('SIGTERM');
     checker.process.kill('SIGTERM');
     stack.stop();

@@ -117,7 +117,10 @@ async function openPostgres(target: Extract<StoreTarget, { engine: 'postgres' }>
   return { db, target, instance: instanceName(), pool, close: () => db.destroy() };
 }
 
-/** Embedded files being brought up to date by this process (one map however often Next bundles this module): a second open of the same file waits its turn. */
+/**
+ * Embedded files being brought up to date by this process (one map however often Next bundles this module): a
+ * second open of the same file waits its turn.
+ */
 const migratingFiles = () => processSlot<Map<string, Promise<void>>>('storeMigrations').once(() => new Map());
 
 /**

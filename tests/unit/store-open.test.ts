@@ -2,11 +2,14 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRole } from '@/lib/vocabulary/roles';
 import { importUsersFile } from '@/lib/store/import-users';
 import { openStore, StoreError, type Store } from '@/lib/store/open';
+import { postgresKysely, sqliteKysely } from '@/lib/store/connect';
 import { MIGRATION_NAMES } from '@/lib/store/migrations';
 import { parseStoreSettings, storeTarget } from '@/lib/config/store';
 import * as users from '@/lib/store/users';
@@ -103,6 +106,38 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
     const after = await openStore(there);
     opened.push(after);
     expect(await applied(after)).toEqual(MIGRATION_NAMES);
+  });
+
+  it('leaves a store as it was when a migration fails part of the way, and takes it up again once the cause is gone', async () => {
+    const target = await engine.fresh();
+    // Someone's table where a late migration (0023) makes one: the 22 before it succeed, then 0023 fails.
+    const raw = async (statement: string) => {
+      if (target.engine === 'sqlite') return void new SQLite(target.file).exec(statement).close();
+      const client = new pg.Client({ connectionString: target.url });
+      await client.connect();
+      await client.query(statement).finally(() => client.end());
+    };
+    await raw('create table token_webhooks (note text)');
+    const error = await openStore(target).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(/schema could not be brought up to date \(.*token_webhooks.*already exists/);
+    // Nothing of the 22 is left: the next start begins from the same place, not from a half-made schema.
+    const look = await openStore(target).catch(() => null); // fails the same way
+    expect(look).toBeNull();
+    const tables = async () => {
+      const db =
+        target.engine === 'sqlite' ? sqliteKysely(new SQLite(target.file)) : postgresKysely(new pg.Pool({ connectionString: target.url }));
+      const names = (await db.introspection.getTables()).map((table) => table.name);
+      await db.destroy();
+      return names;
+    };
+    expect(await tables()).toEqual(['token_webhooks']);
+    await raw('drop table token_webhooks');
+    const store = await openStore(target);
+    opened.push(store);
+    expect(
+      (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db)).rows.map((row) => row.name),
+    ).toEqual(MIGRATION_NAMES);
   });
 
   it('refuses a database a newer release brought to a schema it cannot use, naming the migration', async () => {

@@ -135,15 +135,15 @@ async function migrate(store: Store, options: OpenOptions): Promise<void> {
   const file = store.target.file;
   const migrating = migratingFiles();
   const before = migrating.get(file) ?? Promise.resolve();
-  const mine = before.then(() => {
+  const mine = before.then(async () => {
     sqlite.exec('BEGIN IMMEDIATE');
-    return migrateNow(store, options).then(
-      () => void sqlite.exec('COMMIT'),
-      (error: unknown) => {
-        if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
-        throw error;
-      },
-    );
+    try {
+      await migrateNow(store, options);
+      sqlite.exec('COMMIT');
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      throw error;
+    }
   });
   const settled = mine.catch(() => undefined);
   migrating.set(file, settled);

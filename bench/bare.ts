@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_PAGE_SIZE, parseFilters } from '../lib/filters';
-import { assertPortFree, waitFor } from './support';
+import { assertPortFree, BENCH_AUTH_SECRET, waitFor } from './support';
 
 /**
  * The bare Next.js page the benchmarks measure the portal against (bench/bare-page: the same `next`, no
@@ -59,7 +59,7 @@ export async function startBarePage(port: number, upstreamUrl: string, key: stri
   await assertPortFree(port);
   const child = spawn(process.execPath, [NEXT, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: BARE_DIR,
-    env: { ...process.env, NODE_ENV: 'production', BARE_UPSTREAM: upstreamUrl, BARE_KEY: key },
+    env: { ...process.env, NODE_ENV: 'production', BARE_UPSTREAM: upstreamUrl, BARE_KEY: key, BARE_AUTH_SECRET: BENCH_AUTH_SECRET },
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;

@@ -4,6 +4,7 @@ import { lighthouseMedians } from './lighthouse';
 import { benchOptions, writeResult } from './options';
 import { prepareBaseline, startBaselinePortal } from './baseline';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
+import { beyondTheFrame, FRAME } from './pages-figures';
 import { assertPortFree, median, pairedRatio, signIn, startStack } from './support';
 
 /**
@@ -106,19 +107,21 @@ interface Case {
   bare: string | null;
   /** The bare page's own upstream call (it makes at most one), timed the same way. */
   bareUpstream: string | null;
+  /** The bare page inside the floor of a signed-in frame (bench/bare-page/app/framed), signed in with the portal's cookie. */
+  framed: string | null;
   upstream: Record<string, string>;
   /** The status the portal answers with (the frame alone is the not-found page). */
   status?: number;
 }
 
 const ROUTES = (limit: number) => ({ me: '/api/v1/me', health: '/api/v1/health', picks: `/api/v1/picks?limit=${limit}` });
-const FRAME = 'the frame alone';
 const CASES: Case[] = [50, 200].flatMap((limit) => [
   {
     name: `/picks ${limit} rows`,
     portal: `/picks?limit=${limit}`,
     bare: `/rows?limit=${limit}`,
     bareUpstream: `/api/v1/picks?limit=${limit}`,
+    framed: `/framed/rows?limit=${limit}`,
     upstream: ROUTES(limit),
   },
   {
@@ -126,15 +129,16 @@ const CASES: Case[] = [50, 200].flatMap((limit) => [
     portal: `/results?limit=${limit}`,
     bare: `/rows?limit=${limit}`,
     bareUpstream: `/api/v1/picks?limit=${limit}`,
+    framed: `/framed/rows?limit=${limit}`,
     upstream: { ...ROUTES(limit), results: `/api/v1/results?limit=${limit}` },
   },
 ]);
 CASES.push(
-  { name: '/login', portal: '/login', bare: '/', bareUpstream: null, upstream: {} },
-  { name: '/ (overview)', portal: '/', bare: '/', bareUpstream: null, upstream: ROUTES(50) },
+  { name: '/login', portal: '/login', bare: '/', bareUpstream: null, framed: null, upstream: {} },
+  { name: '/ (overview)', portal: '/', bare: '/', bareUpstream: null, framed: '/framed', upstream: ROUTES(50) },
   // The signed-in frame around every page (header, navigation, account menu) with the least inside it: the
   // not-found page. What a page costs beyond it is its own content, set against the bare page's.
-  { name: FRAME, portal: '/no-such-page', bare: '/', bareUpstream: null, upstream: {}, status: 404 },
+  { name: FRAME, portal: '/no-such-page', bare: '/', bareUpstream: null, framed: '/framed', upstream: {}, status: 404 },
 );
 
 try {
@@ -143,7 +147,17 @@ try {
   const samples = new Map(
     CASES.map((c) => [
       c.name,
-      { portal: [] as number[], bare: [] as number[], baseline: [] as number[], portalBytes: 0, bareBytes: 0, baselineBytes: 0, calls: '' },
+      {
+        portal: [] as number[],
+        bare: [] as number[],
+        framed: [] as number[],
+        baseline: [] as number[],
+        portalBytes: 0,
+        bareBytes: 0,
+        framedBytes: 0,
+        baselineBytes: 0,
+        calls: '',
+      },
     ]),
   );
   for (let round = 0; round <= ROUNDS; round += 1) {
@@ -155,9 +169,13 @@ try {
       // socket closing) then weighs on both alike.
       const bareFirst = round % 2 === 1;
       const bareRound = async () => {
+        // The bare page and the framed one take turns going first too (every other pair of rounds).
+        const framedRun = async () => (c.framed ? await timed(`${bareUrl}${c.framed}`, { cookie }) : null);
+        const framedFirst = Math.floor(round / 2) % 2 === 1 ? await framedRun() : null;
         const page = c.bare ? await timed(`${bareUrl}${c.bare}`) : null;
         const upstream = c.bareUpstream ? (await timed(`${upstreamUrl}${c.bareUpstream}`, { Authorization: `Bearer ${key}` })).ms : 0;
-        return { page, upstream };
+        const framed = framedFirst ?? (await framedRun());
+        return { page, upstream, framed };
       };
       const bareBefore = bareFirst ? await bareRound() : null;
       // The baseline goes before today's portal every other round too: measured always after it, the very same
@@ -174,14 +192,17 @@ try {
       const before = await upstreamRequests();
       const portal = await timed(`${portalUrl}${c.portal}`, c.portal === '/login' ? {} : { cookie }, c.status);
       const replayed = await replayUpstream(before, await upstreamRequests(), c.upstream);
-      const { page: bareRun, upstream: bareUp } = bareBefore ?? (await bareRound());
+      const { page: bareRun, upstream: bareUp, framed } = bareBefore ?? (await bareRound());
       if (round % 4 < 2) await baselineRound();
       if (round === 0) continue; // warm-up
       if (earlier !== null) s.baseline.push(earlier);
       s.portal.push(portal.ms - replayed.ms);
       if (bareRun) s.bare.push(bareRun.ms - bareUp);
+      // The framed bare table asks the upstream once as the bare one does: the same upstream time comes off.
+      if (framed) s.framed.push(framed.ms - bareUp);
       s.portalBytes = portal.bytes;
       s.bareBytes = bareRun?.bytes ?? 0;
+      s.framedBytes = framed?.bytes ?? 0;
       s.calls = replayed.made.join(' + ') || 'none';
     }
   }
@@ -194,19 +215,25 @@ try {
     const s = samples.get(c.name)!;
     // The bare page is the same page beside /picks and /results: its samples are pooled by address.
     const pooled = CASES.filter((o) => o.bare === c.bare).flatMap((o) => samples.get(o.name)!.bare);
+    const pooledFramed = CASES.filter((o) => c.framed && o.framed === c.framed).flatMap((o) => samples.get(o.name)!.framed);
     const [p, b] = [median(s.portal), median(pooled)];
+    const f = pooledFramed.length ? median(pooledFramed) : null;
     return {
       page: c.name,
       upstreamCalls: s.calls,
       portalMs: +p.toFixed(1),
       bareMs: +b.toFixed(1),
       ratio: +(p / b).toFixed(2),
+      // The floor of a signed-in page: the bare page inside a plain frame of the same markup, its session read by next-auth.
+      framedMs: f === null ? null : +f.toFixed(1),
+      framedRatio: f === null ? null : +(p / f).toFixed(2),
       // Against the baseline also round by round (both measured in each round): the middle half of those ratios.
       ...(baseline
         ? { baselineRatio: +(median(s.baseline) / b).toFixed(2), vsBaseline: +(p / median(s.baseline)).toFixed(2), roundByRound: paired(s) }
         : {}),
       portalKiB: +(s.portalBytes / 1024).toFixed(1),
       bareKiB: +(s.bareBytes / 1024).toFixed(1),
+      framedKiB: c.framed ? +(s.framedBytes / 1024).toFixed(1) : null,
       ...(baseline ? { baselineKiB: +(s.baselineBytes / 1024).toFixed(1) } : {}),
     };
   });
@@ -220,7 +247,7 @@ try {
   );
   const beyond = beyondTheFrame(rows);
   console.log(
-    `\n[bench] the frame alone ${beyond.frame.portalMs} ms, the bare empty page ${beyond.frame.bareMs} ms; each page beyond the frame, against the bare table beyond the bare empty page`,
+    `\n[bench] the frame alone ${beyond.frame.portalMs} ms, the bare empty page ${beyond.frame.bareMs} ms, inside the bare frame ${beyond.frame.framedMs} ms; each page beyond the frame, against the bare table beyond the bare empty page (and beyond the bare frame)`,
   );
   console.table(beyond.pages);
 
@@ -272,26 +299,4 @@ try {
   bare.stop();
   baseline?.stop();
   stack.stop();
-}
-
-/**
- * What a page costs beyond the signed-in frame every page has (the frame alone: the not-found page), against
- * what the bare table costs beyond the bare empty page: the content's own ratio. The overview has no bare
- * content to set it against; its time beyond the frame is shown.
- */
-function beyondTheFrame(rows: { page: string; portalMs: number; bareMs: number }[]) {
-  const frame = rows.find((r) => r.page === FRAME)!;
-  const pages = rows
-    .filter((r) => r.page !== FRAME && r.page !== '/login')
-    .map((r) => {
-      const own = r.portalMs - frame.portalMs;
-      const bareOwn = r.page.startsWith('/ (') ? null : r.bareMs - frame.bareMs;
-      return {
-        page: r.page,
-        ownMs: +own.toFixed(1),
-        bareOwnMs: bareOwn === null ? null : +bareOwn.toFixed(1),
-        ratio: bareOwn ? +(own / bareOwn).toFixed(2) : null,
-      };
-    });
-  return { frame, pages };
 }

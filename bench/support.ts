@@ -116,6 +116,8 @@ export interface Running {
   stop(): void;
 }
 
+/** The portal's session secret in every bench (the framed bare page reads the portal's session cookie with it). */
+export const BENCH_AUTH_SECRET = 'bench-secret-bench-secret-bench-secret';
 export const BENCH_USER = { email: 'bench@example.com', password: 'bench-password' };
 
 /** A sandbox and the production portal in front of it (building first if there is no build). */
@@ -230,7 +232,7 @@ export function spawnPortalServer(options: {
       NODE_ENV: 'production',
       PICKS_API_BASE_URL: options.upstreamUrl,
       PICKS_API_KEY: options.key,
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+      AUTH_SECRET: BENCH_AUTH_SECRET,
       ...options.env,
       NEXTAUTH_URL: `http://127.0.0.1:${options.port}`,
       PORT: String(options.port),

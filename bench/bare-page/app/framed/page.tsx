@@ -1,0 +1,2 @@
+/** The bare dynamic page inside the floor of a signed-in frame (./layout.tsx). */
+export { default } from '../page';

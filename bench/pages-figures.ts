@@ -1,0 +1,28 @@
+/** Figures `npm run bench:pages` (bench/pages.ts) works out from its medians. */
+
+export const FRAME = 'the frame alone';
+
+/**
+ * What a page costs beyond the signed-in frame every page has (the frame alone: the not-found page), against
+ * what the bare table costs beyond the bare empty page (and beyond the bare frame): the content's own ratio. The overview has no bare
+ * content to set it against; its time beyond the frame is shown.
+ */
+export function beyondTheFrame(rows: { page: string; portalMs: number; bareMs: number; framedMs: number | null }[]) {
+  const frame = rows.find((r) => r.page === FRAME)!;
+  const pages = rows
+    .filter((r) => r.page !== FRAME && r.page !== '/login')
+    .map((r) => {
+      const own = r.portalMs - frame.portalMs;
+      const bareOwn = r.page.startsWith('/ (') ? null : r.bareMs - frame.bareMs;
+      const framedOwn = bareOwn === null || r.framedMs === null || frame.framedMs === null ? null : r.framedMs - frame.framedMs;
+      return {
+        page: r.page,
+        ownMs: +own.toFixed(1),
+        bareOwnMs: bareOwn === null ? null : +bareOwn.toFixed(1),
+        ratio: bareOwn ? +(own / bareOwn).toFixed(2) : null,
+        framedOwnMs: framedOwn === null ? null : +framedOwn.toFixed(1),
+        framedRatio: framedOwn ? +(own / framedOwn).toFixed(2) : null,
+      };
+    });
+  return { frame, pages };
+}

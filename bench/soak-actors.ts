@@ -5,8 +5,11 @@ import { percentile } from './support';
  * (page, export, api_v1) with its duration, status and error code; and the figures made of the records.
  */
 
-/** `upstream`: the bench's own probe of the upstream, beside the portal (what a page asks it, without the portal). */
-export type RequestClass = 'page' | 'export' | 'api_v1' | 'upstream';
+/**
+ * `upstream`: the bench's own probe of the upstream, beside the portal (what a page asks it, without the portal);
+ * `bare`: its probe of the floor, a bare Next.js page of the same rows in a plain signed-in frame (bench/bare-page).
+ */
+export type RequestClass = 'page' | 'export' | 'api_v1' | 'upstream' | 'bare';
 
 export interface Sample {
   class: RequestClass;
@@ -144,6 +147,19 @@ export async function upstreamProbe(rec: Recorder, upstreamUrl: string, key: str
   }
 }
 
+/**
+ * The floor of a records page, asked twice a second beside the people: the bare Next.js table of 50 records inside
+ * a plain frame, its session read from the portal's cookie (bench/bare-page/app/framed). It shares the machine and
+ * the upstream with the portal and does nothing of the portal's, so its p95 with everything against alone is what
+ * the load does to any Next.js page here.
+ */
+export async function bareProbe(rec: Recorder, bareUrl: string, cookie: string, until: () => boolean) {
+  for (let n = 0; !until(); n += 1) {
+    await rec.request('bare', `${bareUrl}/framed/rows?limit=50${n % 2 ? '&sport=Football' : ''}`, { headers: { cookie } });
+    await sleep(500);
+  }
+}
+
 /** How many times each key comes. */
 export function tally(keys: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -172,7 +188,7 @@ const UPSTREAM_CODES = /^(UPSTREAM_|THROTTLED|WALK_UNSETTLED|PAGINATION_BROKEN|U
 
 /** Answers of 500 or 504 the upstream did not cause, and requests over 10 s (an export: to its headers) it did not cause. */
 export function portalFaults(samples: Sample[]) {
-  const own = (s: Sample) => s.class !== 'upstream' && !(s.code && UPSTREAM_CODES.test(s.code));
+  const own = (s: Sample) => s.class !== 'upstream' && s.class !== 'bare' && !(s.code && UPSTREAM_CODES.test(s.code));
   return {
     serverErrors: samples.filter((s) => (s.status === 500 || s.status === 504) && own(s)).map((s) => `${s.status} ${s.code} ${s.path}`),
     slow: samples

@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely';
 import { pageBytes, type PickList } from '../picks-api';
 import { runningWalks } from '../draining';
 import { encodingOf } from '../picks-api/byte-strings';
-import { targetOf } from '../store/connect';
+import { SQLITE_BUSY_MS, targetOf } from '../store/connect';
+import { holdStoreWrites } from '../store/write-gate';
 import type { Database } from '../store/schema';
 import type { Observer } from '../vocabulary/version';
 import { waitHitBound } from '../waits';
@@ -148,22 +149,30 @@ async function keepSpool(
   let onError: (error: Error) => void = () => undefined;
   let onExit: (code: number) => void = () => undefined;
   let onMessage: (message: ToServer) => void = () => undefined;
+  let releaseWrites = () => undefined as void;
   try {
     return await new Promise<number>((resolve, reject) => {
       onError = reject;
       onExit = (code) => reject(new Error(`the keeping of ${path.basename(file)} stopped (exit ${code})`));
       onMessage = (message) => {
+        if (message.type !== 'ready') releaseWrites(); // a batch committed, or the file ended either way
+        if (message.type === 'batched') return;
         if (message.type === 'done') return resolve(message.kept);
         if (message.type === 'failed') {
           if (message.bounded) waitHitBound('store');
           return reject(new Error(message.message));
         }
-        void giveWay().then(() => tell({ type: 'go' }));
+        void giveWay().then(() => {
+          // This thread's own writes wait (asynchronously) while the batch holds the file's write lock.
+          if (target.engine === 'sqlite') releaseWrites = holdStoreWrites(SQLITE_BUSY_MS);
+          tell({ type: 'go' });
+        });
       };
       worker.on('error', onError).on('exit', onExit).on('message', onMessage);
       tell({ type: 'keep', work: { file, batchSize: BATCH, pauseMs: PAUSE_MS, target, source } });
     });
   } finally {
+    releaseWrites();
     worker.off('error', onError).off('exit', onExit).off('message', onMessage);
     keeper.release(worker);
   }

@@ -17,7 +17,9 @@ import { versionOf, type Observer, type Version } from '../vocabulary/version';
  * next file (its modules are loaded once, not per file) until the serving thread closes it when idle.
  */
 
-export type ToServer = { type: 'ready' } | { type: 'done'; kept: number } | { type: 'failed'; message: string; bounded: boolean };
+/** `ready`: a batch waits for its go; `batched`: that batch is committed (the serving thread's writes may go on). */
+export type ToServer =
+  { type: 'ready' } | { type: 'batched' } | { type: 'done'; kept: number } | { type: 'failed'; message: string; bounded: boolean };
 /** A file to keep (one at a time: the serving thread sends the next once this one is done), go for a batch, or close. */
 export type FromServer = { type: 'keep'; work: KeepWork } | { type: 'go' } | { type: 'close' };
 export interface KeepWork {
@@ -76,6 +78,7 @@ async function readBack(
       await recordVersionsIn(trx, versions, batchAt, source.by);
       await recordDelivered(trx, source.id, versions, batchAt, source.deliveryId ?? null);
     });
+    port.postMessage({ type: 'batched' } satisfies ToServer);
     kept.count += versions.length;
     batch = [];
     await pause(pauseMs);

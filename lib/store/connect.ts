@@ -1,7 +1,8 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type KyselyConfig } from 'kysely';
+import { Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import { withStatementCache } from './statement-cache';
+import { GatedSqliteDialect } from './write-gate';
 import type { Database } from './schema';
 import type { StoreTarget } from '../config/store';
 import { processSlot } from '../process-state';
@@ -53,7 +54,7 @@ export function postgresPool(url: string, max: number, log: (line: string) => vo
 }
 
 export const sqliteKysely = (sqlite: SQLite.Database, log?: KyselyConfig['log']) =>
-  new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log });
+  new Kysely<Database>({ dialect: new GatedSqliteDialect({ database: withStatementCache(sqlite) }), log });
 
 export const postgresKysely = (pool: pg.Pool, log?: KyselyConfig['log']) =>
   new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });

@@ -26,3 +26,16 @@ export function beyondTheFrame(rows: { page: string; portalMs: number; bareMs: n
     });
   return { frame, pages };
 }
+
+/** HTML per row: the growth from 50 to 200 rows, so the page's fixed part does not count. */
+export function htmlPerRowOf(name: 'picks' | 'results', samples: Map<string, { portalBytes: number; bareBytes: number }>) {
+  const [s50, s200] = [samples.get(`/${name} 50 rows`)!, samples.get(`/${name} 200 rows`)!];
+  const portal = (s200.portalBytes - s50.portalBytes) / 150 / 1024;
+  const bareRow = (s200.bareBytes - s50.bareBytes) / 150 / 1024;
+  return {
+    page: `/${name}`,
+    portalKiBPerRow: +portal.toFixed(2),
+    bareKiBPerRow: +bareRow.toFixed(2),
+    ratio: +(portal / bareRow).toFixed(2),
+  };
+}

@@ -4,7 +4,7 @@ import { lighthouseMedians } from './lighthouse';
 import { benchOptions, writeResult } from './options';
 import { prepareBaseline, startBaselinePortal } from './baseline';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
-import { beyondTheFrame, FRAME } from './pages-figures';
+import { beyondTheFrame, FRAME, htmlPerRowOf } from './pages-figures';
 import { assertPortFree, median, pairedRatio, signIn, startStack } from './support';
 
 /**
@@ -251,19 +251,7 @@ try {
   );
   console.table(beyond.pages);
 
-  // HTML per row: the growth from 50 to 200 rows, so the page's fixed part does not count.
-  const perRow = (name: 'picks' | 'results') => {
-    const [s50, s200] = [samples.get(`/${name} 50 rows`)!, samples.get(`/${name} 200 rows`)!];
-    const portal = (s200.portalBytes - s50.portalBytes) / 150 / 1024;
-    const bareRow = (s200.bareBytes - s50.bareBytes) / 150 / 1024;
-    return {
-      page: `/${name}`,
-      portalKiBPerRow: +portal.toFixed(2),
-      bareKiBPerRow: +bareRow.toFixed(2),
-      ratio: +(portal / bareRow).toFixed(2),
-    };
-  };
-  const htmlPerRow = [perRow('picks'), perRow('results')];
+  const htmlPerRow = (['picks', 'results'] as const).map((name) => htmlPerRowOf(name, samples));
   console.log('\n[bench] HTML per row (uncompressed, rows 51 to 200)');
   console.table(htmlPerRow);
 

@@ -35,6 +35,11 @@ export function report(
 ) {
   const alone = (c: Sample['class']) => samples.filter((s) => s.class === c && s.at < aloneUntil);
   const busy = (c: Sample['class']) => samples.filter((s) => s.class === c && s.at >= aloneUntil + 10_000);
+  /** A probe's p95 alone and with everything, and how much it grew. */
+  const growth95 = (c: Sample['class']) => {
+    const [a, b] = [p95(alone(c)), p95(busy(c))];
+    return { alone: Math.round(a), withConsumers: Math.round(b), ratio: b / a };
+  };
   const pagesAlone = alone('page');
   const pagesBusy = busy('page');
   const p95 = (xs: Sample[]) =>
@@ -80,16 +85,10 @@ export function report(
         return { path, alone: a!, withConsumers: b! };
       })
       .sort((x, y) => y.withConsumers - y.alone - (x.withConsumers - x.alone)),
-    upstreamP95: {
-      alone: Math.round(p95(alone('upstream'))),
-      withConsumers: Math.round(p95(busy('upstream'))),
-      ratio: p95(busy('upstream')) / p95(alone('upstream')),
-    },
+    upstreamP95: growth95('upstream'),
     // The floor: a bare Next.js records page in a plain signed-in frame on the same machine and upstream.
     bareP95: {
-      alone: Math.round(p95(alone('bare'))),
-      withConsumers: Math.round(p95(busy('bare'))),
-      ratio: p95(busy('bare')) / p95(alone('bare')),
+      ...growth95('bare'),
       errors: tally(samples.filter((s) => s.class === 'bare' && s.status !== 200).map((s) => `${s.status} ${s.code ?? ''}`.trim())),
     },
     memoryMb: seen.memory,

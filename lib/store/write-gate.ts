@@ -61,8 +61,16 @@ class Lent implements DatabaseConnection {
 
   constructor(private readonly inner: Driver) {}
 
-  /** The connection, taken once the gate lets a write through (at once for a read or inside a transaction). */
+  /**
+   * The connection, taken once the gate lets a write through (at once for a read or inside a transaction). A
+   * connection lent for several statements (`db.connection()`) that read first is given back before a write
+   * while the gate is held, and taken again after: outside a transaction it holds nothing between statements.
+   */
   async take(write: boolean): Promise<DatabaseConnection> {
+    if (this.taken && write && storeWritesFree()) {
+      await this.inner.releaseConnection(this.taken);
+      this.taken = null;
+    }
     if (this.taken) return this.taken;
     for (;;) {
       if (write) await storeWritesFree();

@@ -75,6 +75,28 @@ describe('the store write gate (embedded database)', () => {
     expect(transaction.value?.map((row) => row.key)).toEqual(expect.arrayContaining(['batch', 'in-transaction']));
   });
 
+  it('keeps a write waiting on a connection lent for several statements that read first', async () => {
+    const { store, other } = await freshStore();
+    other.exec('BEGIN IMMEDIATE');
+    const release = holdStoreWrites(5_000);
+    const started = performance.now();
+    const lent = settled(
+      store.db.connection().execute(async (db) => {
+        const before = await db.selectFrom('meta').select('key').execute(); // a read takes the connection at once
+        await db.insertInto('meta').values({ key: 'after-read', value: 'kept' }).execute();
+        return before.length;
+      }),
+    );
+    await sleep(300);
+    expect(performance.now() - started).toBeLessThan(2_000); // the timer fired on time
+    expect(lent.done).toBe(false);
+    other.exec('COMMIT');
+    release();
+    await sleep(50);
+    expect(lent.error).toBeUndefined();
+    expect(await store.db.selectFrom('meta').select('value').where('key', '=', 'after-read').executeTakeFirst()).toEqual({ value: 'kept' });
+  });
+
   it('lets a transaction that began before the hold finish its writes while the gate is held', async () => {
     const { store } = await freshStore();
     let release: () => void = () => undefined;

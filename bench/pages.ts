@@ -25,12 +25,16 @@ const options = benchOptions('bench:pages', 'What the portal adds to a page view
   'skip-build': { default: false, help: "reuse both builds (the portal's and the bare page's)" },
   'skip-lighthouse': { default: false, help: 'leave out Lighthouse' },
   'lighthouse-runs': { default: 5, help: 'Lighthouse runs per page (the median is reported)' },
+  'framed-table': { default: 'rows', help: "the framed floor's table: rows (server markup) or client-rows (a sortable client table)" },
   baseline: {
     default: 'none',
     help: 'an earlier commit whose pages are measured in the same rounds (its time over the upstream, and today against it)',
   },
 });
 const ROUNDS = options.rounds;
+const FRAMED_TABLE = options['framed-table'];
+if (FRAMED_TABLE !== 'rows' && FRAMED_TABLE !== 'client-rows')
+  throw new Error(`--framed-table must be rows or client-rows, not ${FRAMED_TABLE}`);
 const BARE_PORT = 3532;
 const BASELINE_PORT = 3533;
 // The baseline (a commit; "none" to skip) is unpacked and built before anything is measured (bench/baseline.ts).
@@ -121,7 +125,7 @@ const CASES: Case[] = [50, 200].flatMap((limit) => [
     portal: `/picks?limit=${limit}`,
     bare: `/rows?limit=${limit}`,
     bareUpstream: `/api/v1/picks?limit=${limit}`,
-    framed: `/framed/rows?limit=${limit}`,
+    framed: `/framed/${FRAMED_TABLE}?limit=${limit}`,
     upstream: ROUTES(limit),
   },
   {
@@ -129,7 +133,7 @@ const CASES: Case[] = [50, 200].flatMap((limit) => [
     portal: `/results?limit=${limit}`,
     bare: `/rows?limit=${limit}`,
     bareUpstream: `/api/v1/picks?limit=${limit}`,
-    framed: `/framed/rows?limit=${limit}`,
+    framed: `/framed/${FRAMED_TABLE}?limit=${limit}`,
     upstream: { ...ROUTES(limit), results: `/api/v1/results?limit=${limit}` },
   },
 ]);

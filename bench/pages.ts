@@ -26,15 +26,20 @@ const options = benchOptions('bench:pages', 'What the portal adds to a page view
   'skip-lighthouse': { default: false, help: 'leave out Lighthouse' },
   'lighthouse-runs': { default: 5, help: 'Lighthouse runs per page (the median is reported)' },
   'framed-table': { default: 'rows', help: "the framed floor's table: rows (server markup) or client-rows (a sortable client table)" },
+  'framed-frame': {
+    default: 'plain',
+    help: "the framed floor's frame: plain (server markup) or client (a client component keeping its state)",
+  },
   baseline: {
     default: 'none',
     help: 'an earlier commit whose pages are measured in the same rounds (its time over the upstream, and today against it)',
   },
 });
 const ROUNDS = options.rounds;
-const FRAMED_TABLE = options['framed-table'];
-if (FRAMED_TABLE !== 'rows' && FRAMED_TABLE !== 'client-rows')
-  throw new Error(`--framed-table must be rows or client-rows, not ${FRAMED_TABLE}`);
+// The framed floor's table and frame: plain server markup, or client components as the portal draws its own.
+const [FRAMED_TABLE, FRAMED] = [options['framed-table'], options['framed-frame'] === 'client' ? '/framed-client' : '/framed'];
+if (!['rows', 'client-rows'].includes(FRAMED_TABLE) || !['plain', 'client'].includes(options['framed-frame']))
+  throw new Error('--framed-table is rows or client-rows; --framed-frame is plain or client');
 const BARE_PORT = 3532;
 const BASELINE_PORT = 3533;
 // The baseline (a commit; "none" to skip) is unpacked and built before anything is measured (bench/baseline.ts).
@@ -125,7 +130,7 @@ const CASES: Case[] = [50, 200].flatMap((limit) => [
     portal: `/picks?limit=${limit}`,
     bare: `/rows?limit=${limit}`,
     bareUpstream: `/api/v1/picks?limit=${limit}`,
-    framed: `/framed/${FRAMED_TABLE}?limit=${limit}`,
+    framed: `${FRAMED}/${FRAMED_TABLE}?limit=${limit}`,
     upstream: ROUTES(limit),
   },
   {
@@ -133,16 +138,16 @@ const CASES: Case[] = [50, 200].flatMap((limit) => [
     portal: `/results?limit=${limit}`,
     bare: `/rows?limit=${limit}`,
     bareUpstream: `/api/v1/picks?limit=${limit}`,
-    framed: `/framed/${FRAMED_TABLE}?limit=${limit}`,
+    framed: `${FRAMED}/${FRAMED_TABLE}?limit=${limit}`,
     upstream: { ...ROUTES(limit), results: `/api/v1/results?limit=${limit}` },
   },
 ]);
 CASES.push(
   { name: '/login', portal: '/login', bare: '/', bareUpstream: null, framed: null, upstream: {} },
-  { name: '/ (overview)', portal: '/', bare: '/', bareUpstream: null, framed: '/framed', upstream: ROUTES(50) },
+  { name: '/ (overview)', portal: '/', bare: '/', bareUpstream: null, framed: FRAMED, upstream: ROUTES(50) },
   // The signed-in frame around every page (header, navigation, account menu) with the least inside it: the
   // not-found page. What a page costs beyond it is its own content, set against the bare page's.
-  { name: FRAME, portal: '/no-such-page', bare: '/', bareUpstream: null, framed: '/framed', upstream: {}, status: 404 },
+  { name: FRAME, portal: '/no-such-page', bare: '/', bareUpstream: null, framed: FRAMED, upstream: {}, status: 404 },
 );
 
 try {

@@ -1,0 +1,2 @@
+/** The bare dynamic page inside the client-drawn floor of a signed-in frame (./layout.tsx). */
+export { default } from '../page';

@@ -2,12 +2,10 @@
 
 import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState } from '@tanstack/react-table';
 import { useState } from 'react';
+import { eventCell, text, type Row } from '../../rows/cells';
 
 /** The bare table's cells (../../rows/page.tsx) in a sortable @tanstack/react-table, nothing else. */
 
-export type Row = Record<string, unknown>;
-
-const text = (value: unknown) => (value === null || value === undefined ? '—' : String(value));
 const plain = (header: string, field: string): ColumnDef<Row> => ({ id: field, header, accessorFn: (r) => text(r[field]) });
 
 const COLUMNS: ColumnDef<Row>[] = [
@@ -15,18 +13,7 @@ const COLUMNS: ColumnDef<Row>[] = [
     id: 'event',
     header: 'Event',
     accessorFn: (r) => text(r.homeTeam),
-    cell: ({ row: { original: r } }) => (
-      <>
-        {/* eslint-disable-next-line @next/next/no-img-element */}
-        <img src={String(r.homeTeamLogoUrl ?? '')} alt="" width={24} height={24} />
-        {text(r.homeTeam)} vs {/* eslint-disable-next-line @next/next/no-img-element */}
-        <img src={String(r.awayTeamLogoUrl ?? '')} alt="" width={24} height={24} />
-        {text(r.awayTeam)}
-        <div>{text(r.league)}</div>
-        <a href={`/picks/${encodeURIComponent(String(r.id))}`}>Details</a>
-        <p>{text(r.attribution)}</p>
-      </>
-    ),
+    cell: ({ row }) => eventCell(row.original),
   },
   plain('Date', 'eventDate'),
   {

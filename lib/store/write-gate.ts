@@ -62,22 +62,22 @@ class Lent implements DatabaseConnection {
   constructor(private readonly inner: Driver) {}
 
   /**
-   * The connection, taken once the gate lets a write through (at once for a read or inside a transaction). A
-   * connection lent for several statements (`db.connection()`) that read first is given back before a write
-   * while the gate is held, and taken again after: outside a transaction it holds nothing between statements.
+   * The connection, taken once the gate lets a write through (at once for a read or inside a transaction). It is
+   * never kept while a write waits for the gate, so reads go on meanwhile: one taken by an earlier read of a
+   * connection lent for several statements (`db.connection()`) is given back, as is one taken while a hold
+   * began; outside a transaction it holds nothing between statements.
    */
   async take(write: boolean): Promise<DatabaseConnection> {
-    if (this.taken && write && storeWritesFree()) {
-      await this.inner.releaseConnection(this.taken);
-      this.taken = null;
-    }
-    if (this.taken) return this.taken;
     for (;;) {
-      if (write) await storeWritesFree();
-      const connection = await this.inner.acquireConnection(); // the inner driver's mutex: one user at a time
-      // A hold that began while this waited for the connection: give it back, wait, and take it again.
-      if (!write || !storeWritesFree()) return (this.taken = connection);
-      await this.inner.releaseConnection(connection);
+      const held = write ? storeWritesFree() : null;
+      if (!held) {
+        this.taken ??= await this.inner.acquireConnection(); // the inner driver's mutex: one user at a time
+        if (!write || !storeWritesFree()) return this.taken;
+        continue; // a hold began while this waited for the connection
+      }
+      if (this.taken) await this.inner.releaseConnection(this.taken);
+      this.taken = null;
+      await held;
     }
   }
 

@@ -65,6 +65,12 @@ export const ERROR_KINDS = {
     title: 'Too many exports running',
     message: 'Too many exports and coverage reports are running. Try again shortly.',
   },
+  TOO_MANY_TRIES: { status: 429, title: 'Too many tries', message: 'That was tried too often in the last minute. Try again shortly.' },
+  QUOTA_SPENT: {
+    status: 429,
+    title: 'The token has used its limits',
+    message: 'This token has used its records for today or its requests for this minute.',
+  },
   PORTAL_BUSY: {
     status: 503,
     title: 'The portal is busy',

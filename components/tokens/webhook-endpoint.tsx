@@ -22,6 +22,7 @@ const TONES: Record<EndpointView['state'], BadgeTone> = {
   failing: 'warning',
   disabled: 'danger',
   paused: 'neutral',
+  unconfirmed: 'warning',
 };
 
 const said = (a: AttemptView) =>
@@ -108,9 +109,20 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
               : {endpoint.why}
             </>
           ) : (
-            `${endpoint.state === 'disabled' ? 'Disabled' : 'Paused'}: ${endpoint.why}`
+            `${endpoint.state === 'disabled' ? 'Disabled' : endpoint.state === 'unconfirmed' ? 'Waiting for the owner' : 'Paused'}: ${endpoint.why}`
           )}
         </p>
+      )}
+      {endpoint.wholeUrl && (
+        <div className={cardClass('space-y-2 p-3')} data-testid="webhook-confirm">
+          <p>
+            It sends this token’s events, with whole records, to <code className="break-all font-mono">{endpoint.wholeUrl}</code>. Set
+            up by {endpoint.confirmedBy}. Confirm it only if that address is one you answer for; otherwise remove it.
+          </p>
+          <Button size="sm" disabled={busy} onClick={() => void act('/confirm', 'POST', undefined, () => 'Confirmed: it sends again.')}>
+            Confirm this webhook
+          </Button>
+        </div>
       )}
       <div className="flex flex-wrap items-end gap-2">
         <Button

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'token.webhook.remove',
   'token.webhook.resend',
   'token.webhook.test',
+  'token.webhook.confirm',
+  'token.webhook.await',
   'proof.compromised',
   'backup.restore',
 ] as const;

@@ -215,6 +215,9 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     ok: [200, 202],
     answer: resendAnswerSchema,
   }),
+  op('post', '/api/tokens/{id}/webhooks/{webhookId}/confirm', 'tokens', 'The token’s owner confirms a webhook someone else set up', {
+    answer: endpointViewSchema,
+  }),
   op('get', '/api/tokens/{id}/webhooks/{webhookId}/attempts', 'tokens', 'A consumer webhook’s attempts', {
     query: 'before',
     answer: attemptsAnswerSchema,

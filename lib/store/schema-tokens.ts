@@ -70,6 +70,9 @@ export interface TokenWebhooksTable {
   created_by: string;
   created_ms: number;
   updated_ms: number;
+  /** Who last confirmed it (null: its maker, at making) and when: it sends for its token's owner only (lib/webhooks/confirm.ts). */
+  confirmed_by: string | null;
+  confirmed_ms: number | null;
 }
 
 /** One attempt to send to a consumer webhook: an event, a resend or a test. */

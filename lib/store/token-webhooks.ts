@@ -30,6 +30,9 @@ export interface TokenWebhook {
   disabledReason: string | null;
   createdBy: string;
   createdMs: number;
+  /** Who last confirmed it, and when (its maker at making, until someone else confirms it). */
+  confirmedBy: string;
+  confirmedMs: number;
   updatedMs: number;
 }
 
@@ -52,6 +55,8 @@ const toWebhook = (row: Selectable<TokenWebhooksTable>): TokenWebhook => ({
   disabledReason: row.disabled_reason,
   createdBy: row.created_by,
   createdMs: Number(row.created_ms),
+  confirmedBy: row.confirmed_by ?? row.created_by,
+  confirmedMs: Number(row.confirmed_ms ?? row.created_ms),
   updatedMs: Number(row.updated_ms),
 });
 
@@ -68,6 +73,8 @@ const toRow = (hook: TokenWebhook) => ({
   paused_reason: hook.pausedReason,
   disabled_ms: hook.disabledMs,
   disabled_reason: hook.disabledReason,
+  confirmed_by: hook.confirmedBy,
+  confirmed_ms: hook.confirmedMs,
   updated_ms: hook.updatedMs,
 });
 

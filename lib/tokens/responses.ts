@@ -8,6 +8,8 @@ import { AppError, invalidFields } from '../errors';
 import { readJsonObject } from '../net/json-body';
 import { licenceOrNull } from '../picks-api/portal';
 import { fromStore } from '../store';
+import { tokenWebhooks } from '../store/token-webhooks';
+import { maskedWebhookUrl } from '../deliveries/targets';
 import { insertToken, listTokens, reassignToken, revokeToken, updateToken, type ApiToken } from '../store/tokens';
 import { forgetTokens, newToken, tokenPrincipal } from './access';
 import { recentUsage, suspendedBecause, tokenViews, viewOf, visibleToken } from './read';
@@ -121,6 +123,18 @@ async function reassign(user: User, current: ApiToken, owner: unknown, others: s
   await fromStore((db) => reassignToken(db, current.id, email, now));
   forgetTokens();
   await audit(user, 'reassign', changed, current.owner);
+  // Where its events go was the old owner's decision: each webhook someone else set up waits for the new owner
+  // (lib/webhooks/confirm.ts), and the trail says which.
+  for (const hook of await fromStore((db) => tokenWebhooks(db, current.id)))
+    if (hook.confirmedBy !== email)
+      await recordAudit({
+        actor: user.email,
+        role: user.role,
+        action: 'token.webhook.await',
+        target: `${changed.name} (${changed.id}) webhook ${hook.id}`,
+        filters: { url: maskedWebhookUrl(hook.url), setUpBy: hook.confirmedBy, awaits: email },
+        outcome: 'complete',
+      });
   return json(tokenView(changed, undefined, null));
 }
 

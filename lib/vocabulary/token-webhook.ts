@@ -30,14 +30,19 @@ export const endpointViewSchema = z
     tokenId: z.string(),
     url: z.string().meta({ description: 'Its origin and `/…`: the path and query are kept secret.' }),
     kinds: z.array(z.string()),
-    state: z.enum(['delivering', 'failing', 'disabled', 'paused']),
-    why: z.string().nullable().meta({ description: 'Why it is failing, disabled or paused (null when delivering).' }),
+    state: z.enum(['delivering', 'failing', 'disabled', 'paused', 'unconfirmed']),
+    why: z.string().nullable().meta({ description: 'Why it is failing, disabled, paused or unconfirmed (null when delivering).' }),
+    wholeUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'The whole URL, to the token’s owner alone, while the webhook waits for their confirmation; else null.' }),
     deliveredUpTo: z.int().meta({ description: 'The last event it was given (or passed over): it receives what comes after.' }),
     behind: z.int().meta({ description: 'Events of the portal’s feed after that number (an upper bound of what it is owed).' }),
     failingSince: z.string().nullable(),
     nextAttemptAt: z.string().nullable(),
     createdBy: z.string(),
     createdAt: z.string(),
+    confirmedBy: z.string().meta({ description: 'Who set it up or last confirmed it: it sends for its token’s owner only.' }),
     updatedAt: z.string(),
     attempts: z.array(attemptViewSchema),
   })

@@ -147,5 +147,7 @@ export const newEndpoint = (
   disabledReason: null,
   createdBy: by,
   createdMs: now,
+  confirmedBy: by,
+  confirmedMs: now,
   updatedMs: now,
 });

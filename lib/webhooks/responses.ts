@@ -21,9 +21,12 @@ import {
   type TokenWebhook,
 } from '../store/token-webhooks';
 import { visibleToken } from '../tokens/read';
+import { takeAction } from '../auth/action-rates';
 import { checkEndpoint, invalidEndpoint, newEndpoint, openEndpointSecret } from './input';
+import { chargeRecord, chargeRequest, tokenQuota, mustHaveRecords } from './quota';
 import { attemptOf, eventMessage, sendMessage, testMessage, type Message } from './send';
 import { attemptView, ATTEMPTS_SHOWN, endpointView, endpointViews, type EndpointSaved } from './view';
+import { awaitingOwner } from './confirm';
 import { tokenPause } from './worker';
 
 /**
@@ -67,7 +70,7 @@ async function endpointOf(user: User, tokenId: string, id: string): Promise<{ to
 
 const audit = (
   user: User,
-  action: 'add' | 'change' | 'remove' | 'resend' | 'test',
+  action: 'add' | 'change' | 'remove' | 'resend' | 'test' | 'confirm',
   token: ApiToken,
   hook: TokenWebhook,
   extra: Record<string, string> = {},
@@ -81,15 +84,17 @@ const audit = (
     outcome: 'complete',
   });
 
-/** Refuses what needs the token to act now (a test, a resend, a new endpoint) when it may not. */
-async function mustAct(token: ApiToken): Promise<void> {
+/** Refuses what needs the token to act now (a test, a resend, a new endpoint) when it may not, or the webhook waits for its owner. */
+async function mustAct(token: ApiToken, hook?: TokenWebhook): Promise<void> {
   const paused = await fromStore((db) => tokenPause(db, token, Date.now()));
   if (paused) throw invalidEndpoint({ token: `cannot send now: ${paused.replace(/^its token/, 'it')}` });
+  const awaiting = hook ? await fromStore((db) => awaitingOwner(db, hook, token)) : null;
+  if (awaiting) throw invalidEndpoint({ webhook: `cannot send now: ${awaiting.replace(/^its token/, 'this token')}` });
 }
 
 export async function endpointsResponse(request: Request, user: User, tokenId: string): Promise<Response> {
   const token = await tokenOf(user, tokenId);
-  if (request.method === 'GET') return json({ data: await fromStore((db) => endpointViews(db, token)) });
+  if (request.method === 'GET') return json({ data: await fromStore((db) => endpointViews(db, token, user.email)) });
   const body = await readBody(request);
   await mustAct(token);
   const existing = await fromStore((db) => tokenWebhooks(db, token.id));
@@ -104,7 +109,7 @@ export async function endpointsResponse(request: Request, user: User, tokenId: s
 
 export async function endpointResponse(request: Request, user: User, tokenId: string, id: string): Promise<Response> {
   const { token, hook } = await endpointOf(user, tokenId, id);
-  if (request.method === 'GET') return json((await fromStore((db) => endpointViews(db, token))).find((e) => e.id === id));
+  if (request.method === 'GET') return json((await fromStore((db) => endpointViews(db, token, user.email))).find((e) => e.id === id));
   if (request.method === 'DELETE') {
     await fromStore((db) => deleteTokenWebhook(db, id));
     await audit(user, 'remove', token, hook);
@@ -122,6 +127,8 @@ export async function endpointResponse(request: Request, user: User, tokenId: st
     disabledReason: checked.enabled ? null : (hook.disabledReason ?? `disabled by ${user.email}`),
     // Enabled again (or moved): tried at once, its failures forgotten; it resumes after the last event it took.
     ...(enabling || checked.url !== hook.url ? { attempts: 0, headFailedMs: null, failingSinceMs: null, nextMs: now } : {}),
+    // A new address is a new decision of where the token's events go: whoever gave it answers for it now.
+    ...(checked.url !== hook.url ? { confirmedBy: user.email, confirmedMs: now } : {}),
     updatedMs: Math.max(now, hook.updatedMs + 1),
   };
   await fromStore((db) => saveTokenWebhook(db, changed));
@@ -133,20 +140,29 @@ export async function endpointResponse(request: Request, user: User, tokenId: st
   return json(saved);
 }
 
-/** Sends one message now, outside the endpoint's order, and logs it: a test, or one event sent again. */
-async function sendNow(hook: TokenWebhook, message: Message, trigger: 'test' | 'resend') {
+/**
+ * Sends one message now, outside the endpoint's order, and logs it: a test, or one event sent again. An event pays
+ * one record of the token's quota, given back unless the receiver accepted it, and counts in its use.
+ */
+async function sendNow(token: ApiToken, hook: TokenWebhook, message: Message, trigger: 'test' | 'resend') {
   const { secretKey, allowPrivate } = context();
   if (!secretKey) throw invalidEndpoint({ secret: 'cannot be opened: DELIVERY_SECRET_KEY is not set on the server' });
-  const sent = await sendMessage(hook.url, openEndpointSecret(hook, secretKey), message, { allowPrivate });
-  const attempt = await fromStore((db) => logAttempt(db, attemptOf(hook.id, message, trigger, sent, Date.now())));
-
+  const secret = openEndpointSecret(hook, secretKey);
+  const settle = message.seq === null ? null : await chargeRecord(token);
+  const sent = await sendMessage(hook.url, secret, message, { allowPrivate });
+  const now = Date.now();
+  await settle?.(sent.outcome === 'delivered');
+  if (settle && sent.outcome === 'delivered') tokenQuota.count(token, Buffer.byteLength(message.body), new URL(hook.url).origin, now);
+  const attempt = await fromStore((db) => logAttempt(db, attemptOf(hook.id, message, trigger, sent, now)));
   return attemptView(attempt);
 }
 
 export async function testResponse(user: User, tokenId: string, id: string): Promise<Response> {
   const { token, hook } = await endpointOf(user, tokenId, id);
-  await mustAct(token);
-  const attempt = await sendNow(hook, testMessage(hook.id, user.email, Date.now()), 'test');
+  await mustAct(token, hook);
+  await takeAction('webhook.test', user.email, hook.id);
+  await chargeRequest(token);
+  const attempt = await sendNow(token, hook, testMessage(hook.id, user.email, Date.now()), 'test');
   await audit(user, 'test', token, hook, { outcome: attempt.outcome });
   return json({ attempt });
 }
@@ -171,8 +187,11 @@ export async function resendResponse(request: Request, user: User, tokenId: stri
     problems.after = `is after the last event this webhook was given (${hook.cursor}): the events after that are still to come`;
   if (wholeNumber(body.event) && (body.event as number) > last) problems.event = `is after the last event of this portal (${last})`;
   if (Object.keys(problems).length > 0) throw invalidEndpoint(problems);
-  await mustAct(token);
+  await mustAct(token, hook);
+  await takeAction('webhook.resend', user.email, hook.id);
+  await chargeRequest(token);
   if (body.after !== undefined) {
+    await mustHaveRecords(token);
     const after = body.after as number;
     const now = Date.now();
     const moved: TokenWebhook = {
@@ -195,9 +214,33 @@ export async function resendResponse(request: Request, user: User, tokenId: stri
       code: 'NOT_FOUND',
       message: `Event ${seq} is not in this token's stream: outside its scope, or no longer kept (events are kept ${getConfig().EVENTS_RETENTION_DAYS} days).`,
     });
-  const attempt = await sendNow(hook, eventMessage(event, read.json[0]!), 'resend');
+  const attempt = await sendNow(token, hook, eventMessage(event, read.json[0]!), 'resend');
   await audit(user, 'resend', token, hook, { event: String(seq), outcome: attempt.outcome });
   return json({ attempt });
+}
+
+/**
+ * The token's owner confirms a webhook someone else set up (its whole URL shown to them on the token's page): from
+ * now it sends for them, from where it stood. Only the owner: where a token's events go is theirs to decide.
+ */
+export async function confirmResponse(user: User, tokenId: string, id: string): Promise<Response> {
+  const { token, hook } = await endpointOf(user, tokenId, id);
+  if (user.email !== token.owner)
+    throw new AppError({ code: 'FORBIDDEN', message: `Only the token's owner (${token.owner}) may confirm where its events go.` });
+  await mustAct(token);
+  const now = Date.now();
+  const confirmed: TokenWebhook = {
+    ...hook,
+    confirmedBy: user.email,
+    confirmedMs: Math.max(now, token.ownerSinceMs),
+    pausedReason: null,
+    nextMs: now,
+    updatedMs: Math.max(now, hook.updatedMs + 1),
+  };
+  await fromStore((db) => saveTokenWebhook(db, confirmed));
+  await audit(user, 'confirm', token, confirmed, { was: hook.confirmedBy });
+  const views = await fromStore((db) => endpointViews(db, token, user.email));
+  return json(views.find((e) => e.id === id));
 }
 
 /** An endpoint's attempts, newest first, a page at a time (`?before=<ISO time>`). */

@@ -12,6 +12,7 @@ import { logAttempt, saveWebhookState, type TokenWebhook, type WebhookState } fr
 import { tokenPrincipal } from '../tokens/access';
 import { DAY_MS } from '../time';
 import { openEndpointSecret } from './input';
+import { awaitingOwner } from './confirm';
 import { tokenQuota, type QuotaGate } from './quota';
 import { attemptOf, eventMessage, gapMessage, sendMessage, type Message, type SendResult } from './send';
 
@@ -69,7 +70,8 @@ export async function sendPending(db: Db, hook: TokenWebhook, context: SenderCon
   const clock = context.now ?? Date.now;
   const result: PassResult = { delivered: 0, failed: 0, paused: null };
   const token = await getToken(db, hook.tokenId);
-  const paused = await tokenPause(db, token, clock());
+  // A webhook its token's owner has not confirmed (the token changed hands, or its maker left) waits like a paused token.
+  const paused = (await tokenPause(db, token, clock())) ?? (await awaitingOwner(db, hook, token!));
   let state: WebhookState = { ...hook };
   const save = (next: WebhookState) => saveWebhookState(db, hook.id, (state = next), hook.updatedMs);
   const secret = paused || !context.secretKey ? null : openOrNull(hook, context.secretKey);

@@ -40,6 +40,8 @@ const hook: TokenWebhook = {
   disabledReason: null,
   createdBy: 'ed@example.com',
   createdMs: now,
+  confirmedBy: 'ed@example.com',
+  confirmedMs: now,
   updatedMs: now,
 };
 

@@ -1,0 +1,237 @@
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '@/lib/store/open';
+import type { ApiToken } from '@/lib/store/tokens';
+import type { TokenScope } from '@/lib/vocabulary/tokens';
+import { createSandbox, type Sandbox } from '@/sandbox/server';
+
+/**
+ * The fourth security review's webhook findings, through the portal's own handlers (lib/webhooks/responses.ts, what
+ * the route handlers call) against the sandbox over real HTTP on the embedded store, sending to a receiver on
+ * loopback: a resend pays the token's rate and quota and is refused past them; tests and resends are limited per
+ * person and per webhook; a webhook set up by someone else waits for a token's new owner, who alone sees its whole
+ * URL and confirms it; one whose maker may no longer act waits too.
+ */
+
+const T0 = Date.parse('2026-11-20T12:00:00Z');
+const KEY = 'sandbox-full-key';
+const everything: TokenScope = { content: ['picks', 'results', 'changes'], sports: [], leagues: [], from: null, to: null };
+const ADMIN = { email: 'ada@example.com', role: 'admin' as const };
+const LEAVER = { email: 'leo@example.com', role: 'editor' as const };
+const HEIR = { email: 'hana@example.com', role: 'editor' as const };
+let sandbox: Sandbox;
+let store: Store;
+const received: string[] = [];
+let receiverUrl = '';
+let closeReceiver = () => undefined as void;
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** What the route handler answers: its error as withRole turns it into the portal's JSON error. */
+async function answer(work: Promise<Response> | Response) {
+  const { toAppError } = await import('@/lib/errors');
+  const res = await Promise.resolve(work).catch((error: unknown) => toAppError(error).toResponse());
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), json: (await res.json()) as Json };
+}
+const post = (body: unknown) =>
+  new Request('http://portal.test/x', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+beforeAll(async () => {
+  sandbox = createSandbox({ now: () => T0, rateLimit: null, picks: 3000 });
+  const baseUrl = await sandbox.listen(0);
+  const dir = await mkdtemp(path.join(tmpdir(), 'webhook-review-'));
+  Object.assign(process.env, {
+    PICKS_API_BASE_URL: baseUrl,
+    PICKS_API_KEY: KEY,
+    AUTH_SECRET: 'x'.repeat(40),
+    PORTAL_DATA_DIR: dir,
+    DATABASE_URL: '',
+    PORTAL_USERS_FILE: path.join(dir, 'users.json'),
+    PORTAL_SANDBOX: '',
+    EVENTS_RETENTION_DAYS: '30',
+    DELIVERY_SECRET_KEY: 'webhook-review-secret-key-0123456789',
+    DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
+  });
+  const { closeStore, getStore } = await import('@/lib/store');
+  await closeStore();
+  store = await getStore();
+  const { claimFeedLease } = await import('@/lib/store/change-feed');
+  const { pollOnce } = await import('@/lib/changes/poller');
+  const { createPicksClient } = await import('@/lib/picks-api/client');
+  expect(await claimFeedLease(store.db, 'a', 30 * 86_400_000, T0)).toBe(true);
+  const poll = () =>
+    pollOnce({
+      db: store.db,
+      walk: (f, call) => createPicksClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } }).walkPicks(f, call),
+      instance: 'a',
+      settings: { daysBack: 7, daysAhead: 14, pollMs: 300_000 },
+      now: () => sandbox.controls.now(),
+    });
+  await poll();
+  sandbox.controls.setNow(T0 + 6 * 3_600_000);
+  await poll();
+  const { putUser } = await import('@/lib/store/users');
+  for (const person of [ADMIN, LEAVER, HEIR]) await putUser(store.db, { ...person, passwordHash: 'x' });
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push(String(req.headers['webhook-id']));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/leaver/hook?k=secret-path`;
+  closeReceiver = () => void server.close();
+});
+
+afterAll(async () => {
+  closeReceiver();
+  await (await import('@/lib/store')).closeStore();
+  sandbox.close();
+});
+
+let made = 0;
+async function tokenOf(owner: string, limits: { ratePerMinute?: number; dailyRecords?: number } = {}): Promise<ApiToken> {
+  const { insertToken } = await import('@/lib/store/tokens');
+  const { newToken } = await import('@/lib/tokens/access');
+  const now = Date.now();
+  made += 1;
+  const secret = newToken();
+  const token: ApiToken = {
+    id: `tok_${String(made).padStart(12, '0')}`,
+    name: `review ${made}`,
+    owner,
+    ownerSinceMs: now,
+    prefix: secret.prefix,
+    scope: everything,
+    expiresMs: now + 86_400_000,
+    ratePerMinute: limits.ratePerMinute ?? 600,
+    dailyRecords: limits.dailyRecords ?? 1_000_000,
+    createdMs: now,
+    createdBy: owner,
+    updatedMs: now,
+    revokedMs: null,
+    revokedBy: null,
+  };
+  await insertToken(store.db, token, secret.hash);
+  return token;
+}
+
+async function webhookOf(user: { email: string; role: string }, token: ApiToken): Promise<string> {
+  const { endpointsResponse } = await import('@/lib/webhooks/responses');
+  const res = await answer(endpointsResponse(post({ url: receiverUrl }), user as never, token.id));
+  expect(res.status).toBe(201);
+  return res.json.id as string;
+}
+
+const lastSeq = async () => (await import('@/lib/store/events')).lastEventSeq(store.db);
+const actions = async (action: string) => (await (await import('@/lib/store/audit')).latestAudit(store.db, { action }, 500)).length;
+
+describe('a resend is a delivery: it pays the token’s rate and quota', () => {
+  it('sends a resent event for one record and one request, and refuses it (429) once the quota is spent, sending nothing', async () => {
+    const { resendResponse } = await import('@/lib/webhooks/responses');
+    const { reserveRecords } = await import('@/lib/tokens/limits');
+    const token = await tokenOf(LEAVER.email, { dailyRecords: 3 });
+    const hook = await webhookOf(LEAVER, token);
+    const seq = await lastSeq();
+    const before = received.length;
+    const sent = await answer(resendResponse(post({ event: seq }), LEAVER, token.id, hook));
+    expect(sent.status).toBe(200);
+    expect(sent.json.attempt).toMatchObject({ outcome: 'delivered', seq, trigger: 'resend' });
+    expect(received.slice(before)).toEqual([`evt_${seq}`]);
+    // One record of three taken: two are left, and then none.
+    expect((await reserveRecords(token, 5)).granted).toBe(2);
+    const refused = await answer(resendResponse(post({ event: seq }), LEAVER, token.id, hook));
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: 'QUOTA_SPENT', message: expect.stringContaining('its 3 records for today') });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    const range = await answer(resendResponse(post({ after: seq - 2 }), LEAVER, token.id, hook));
+    expect(range.status).toBe(429);
+    expect(range.json.error.code).toBe('QUOTA_SPENT');
+    expect(received.slice(before)).toEqual([`evt_${seq}`]);
+  });
+
+  it('takes a request of the token’s rate for each resend and test, refused past it', async () => {
+    const { resendResponse, testResponse } = await import('@/lib/webhooks/responses');
+    const token = await tokenOf(LEAVER.email, { ratePerMinute: 2 });
+    const hook = await webhookOf(LEAVER, token);
+    const seq = await lastSeq();
+    expect((await answer(testResponse(LEAVER, token.id, hook))).status).toBe(200);
+    expect((await answer(resendResponse(post({ event: seq }), LEAVER, token.id, hook))).status).toBe(200);
+    const refused = await answer(resendResponse(post({ event: seq }), LEAVER, token.id, hook));
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: 'QUOTA_SPENT', message: expect.stringContaining('2 requests a minute') });
+  });
+});
+
+describe('tests and resends are limited per person and per webhook', () => {
+  it('answers 429 with Retry-After past five test events a minute to one webhook, sending and auditing nothing more', async () => {
+    const { testResponse } = await import('@/lib/webhooks/responses');
+    const token = await tokenOf(HEIR.email);
+    const hook = await webhookOf(HEIR, token);
+    const audited = await actions('token.webhook.test');
+    const before = received.length;
+    const answers = await Promise.all(Array.from({ length: 8 }, async () => answer(testResponse(HEIR, token.id, hook))));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]!.json.error.code).toBe('TOO_MANY_TRIES');
+    expect(Number(refused[0]!.retryAfter)).toBeGreaterThan(0);
+    expect(received.length - before).toBe(5);
+    expect((await actions('token.webhook.test')) - audited).toBe(5);
+  });
+});
+
+describe('a leaver’s webhook stops receiving', () => {
+  it('waits when its token is given to another owner, until the new owner confirms it seeing its whole URL', async () => {
+    const { tokenResponse } = await import('@/lib/tokens/responses');
+    const { confirmResponse, endpointsResponse, testResponse } = await import('@/lib/webhooks/responses');
+    const { sendDue } = await import('@/lib/webhooks/start');
+    const { findTokenWebhook } = await import('@/lib/store/token-webhooks');
+    const token = await tokenOf(LEAVER.email);
+    const hook = await webhookOf(LEAVER, token);
+    const { updateUser } = await import('@/lib/store/users');
+    await updateUser(store.db, LEAVER.email, { disabled: true });
+    const patch = new Request('http://portal.test/x', { method: 'PATCH', body: JSON.stringify({ owner: HEIR.email }), headers: { 'content-type': 'application/json' } });
+    expect((await answer(tokenResponse(patch, ADMIN, token.id))).status).toBe(200);
+    expect(await actions('token.webhook.await')).toBeGreaterThanOrEqual(1);
+    // The feed moves on: nothing goes to the leaver's URL.
+    const { moveCursorBack } = { moveCursorBack: await findTokenWebhook(store.db, hook) };
+    expect(moveCursorBack!.cursor).toBe(await lastSeq());
+    const { saveTokenWebhook } = await import('@/lib/store/token-webhooks');
+    await saveTokenWebhook(store.db, { ...moveCursorBack!, cursor: moveCursorBack!.cursor - 3, updatedMs: Date.now() + 1 }, true);
+    const before = received.length;
+    const context = { secretKey: process.env.DELIVERY_SECRET_KEY!, allowPrivate: true, retentionDays: 30 };
+    await sendDue(store, context);
+    expect(received.length).toBe(before);
+    const asAdmin = (await answer(endpointsResponse(new Request('http://portal.test/x'), ADMIN, token.id))).json.data[0];
+    expect(asAdmin).toMatchObject({ state: 'unconfirmed', wholeUrl: null, why: expect.stringContaining(`until ${HEIR.email} confirms it`) });
+    expect(JSON.stringify(asAdmin)).not.toContain('secret-path');
+    const asHeir = (await answer(endpointsResponse(new Request('http://portal.test/x'), HEIR, token.id))).json.data[0];
+    expect(asHeir).toMatchObject({ state: 'unconfirmed', wholeUrl: receiverUrl, confirmedBy: LEAVER.email });
+    expect((await answer(testResponse(HEIR, token.id, hook))).json.error.details.webhook).toMatch(/cannot send now/);
+    // Only the owner confirms; then it sends what it was owed, in order.
+    expect((await answer(confirmResponse(ADMIN, token.id, hook))).status).toBe(403);
+    const confirmed = await answer(confirmResponse(HEIR, token.id, hook));
+    expect(confirmed.json).toMatchObject({ state: 'delivering', confirmedBy: HEIR.email, wholeUrl: null });
+    expect(await actions('token.webhook.confirm')).toBe(1);
+    await sendDue(store, context);
+    expect(received.length - before).toBe(3);
+  });
+
+  it('waits when the admin who set it up on someone’s token may no longer act', async () => {
+    const { endpointsResponse } = await import('@/lib/webhooks/responses');
+    const { putUser, updateUser } = await import('@/lib/store/users');
+    const other = { email: 'otto@example.com', role: 'admin' as const };
+    await putUser(store.db, { ...other, passwordHash: 'x' });
+    const token = await tokenOf(HEIR.email);
+    await webhookOf(other, token);
+    const view = async () => (await answer(endpointsResponse(new Request('http://portal.test/x'), HEIR, token.id))).json.data[0];
+    expect((await view()).state).toBe('delivering');
+    await updateUser(store.db, other.email, { role: 'viewer' });
+    expect(await view()).toMatchObject({ state: 'unconfirmed', why: expect.stringContaining('may no longer act'), wholeUrl: receiverUrl });
+  });
+});

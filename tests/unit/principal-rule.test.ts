@@ -68,7 +68,60 @@ const COMMANDS: Record<string, { actsFor: string; asks?: RegExp }> = {
   'scripts/run.mjs': { actsFor: 'the command it starts (listed above)' },
 };
 
+/**
+ * Every path that sends data out for a token, and what it pays of the token's limits (lib/tokens/limits.ts): the
+ * function in which it is paid, and the call that pays it. A new path is placed here with what it pays.
+ */
+const TOKEN_SENDS: Record<string, { file: string; fn: string; pays: RegExp[]; what: string }> = {
+  'API v1 (every request)': { file: 'lib/tokens/v1.ts', fn: 'answer', pays: [/takeRequest\(token\)/], what: 'a request of its rate' },
+  'API v1 lists': { file: 'lib/tokens/v1-list.ts', fn: 'listAnswer', pays: [/reserveRecords\(/], what: 'a record per record served' },
+  'API v1 one pick': { file: 'lib/tokens/v1.ts', fn: 'pickAnswer', pays: [/reserveRecords\(token, 1\)/], what: 'a record' },
+  'event pages': { file: 'lib/events/page.ts', fn: 'eventsPageAnswer', pays: [/reserveRecords\(/], what: 'a record per event' },
+  'the event stream': {
+    file: 'lib/events/stream.ts',
+    fn: 'openEventStream',
+    pays: [/takeRequest\(token\)/],
+    what: 'a request',
+  },
+  receipts: { file: 'lib/events/receipt.ts', fn: 'receiptAnswer', pays: [/reserveRecords\(token, cost\)/], what: 'a record per 1,000 ids' },
+  'the event stream’s events': { file: 'lib/events/stream.ts', fn: 'runStream', pays: [/reserveRecords\(/], what: 'a record per event' },
+  'the in-order webhook sender': { file: 'lib/webhooks/worker.ts', fn: 'sendPending', pays: [/quota\.take\(/], what: 'a record per event' },
+  'a webhook resend': {
+    file: 'lib/webhooks/responses.ts',
+    fn: 'resendResponse',
+    pays: [/chargeRequest\(token\)/, /mustHaveRecords\(token\)/, /sendNow\(token,/],
+    what: 'a request, a record per event',
+  },
+  'a resent event': { file: 'lib/webhooks/responses.ts', fn: 'sendNow', pays: [/chargeRecord\(token\)/], what: 'a record' },
+  'a webhook test event': {
+    file: 'lib/webhooks/responses.ts',
+    fn: 'testResponse',
+    pays: [/chargeRequest\(token\)/, /takeAction\('webhook\.test'/],
+    what: 'a request; the person’s and the webhook’s rate',
+  },
+};
+
+/** The text of one function of a file, from its declaration to the next one at the top level. */
+function functionBody(source: string, name: string): string {
+  const start = source.search(new RegExp(`(async )?function\\*? ${name}\\(`));
+  if (start < 0) return '';
+  const rest = source.slice(start + 1);
+  const end = rest.search(/\n(export |async function |function |const |\/\*\*)/);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
 describe('the one rule for who may act', () => {
+  it('makes every path that sends data out for a token pay for it', () => {
+    for (const [path_, send] of Object.entries(TOKEN_SENDS)) {
+      const body = functionBody(read(send.file), send.fn);
+      expect(body.length, `${path_}: ${send.file} ${send.fn}`).toBeGreaterThan(0);
+      for (const pays of send.pays) expect(body, `${path_} pays ${send.what}`).toMatch(pays);
+    }
+    // Every send of a webhook goes through one of the listed functions.
+    const senders = files('lib', /\.ts$/).filter((file) => /\bsendMessage\(/.test(read(file)) && !file.endsWith('/send.ts'));
+    expect(senders.sort()).toEqual(['lib/webhooks/responses.ts', 'lib/webhooks/worker.ts']);
+  });
+
   it('is asked by the session guards, the route wrapper and API v1', () => {
     const session = read('lib/auth/session.ts');
     for (const guard of ['requirePage', 'requireApi', 'sessionMay']) {

@@ -94,6 +94,7 @@ afterAll(async () => {
 });
 
 let made = 0;
+const bearer = new Map<string, string>();
 async function tokenOf(owner: string, limits: { ratePerMinute?: number; dailyRecords?: number } = {}): Promise<ApiToken> {
   const { insertToken } = await import('@/lib/store/tokens');
   const { newToken } = await import('@/lib/tokens/access');
@@ -117,6 +118,7 @@ async function tokenOf(owner: string, limits: { ratePerMinute?: number; dailyRec
     revokedBy: null,
   };
   await insertToken(store.db, token, secret.hash);
+  bearer.set(token.id, secret.token);
   return token;
 }
 
@@ -233,5 +235,27 @@ describe('a leaver’s webhook stops receiving', () => {
     expect((await view()).state).toBe('delivering');
     await updateUser(store.db, other.email, { role: 'viewer' });
     expect(await view()).toMatchObject({ state: 'unconfirmed', why: expect.stringContaining('may no longer act'), wholeUrl: receiverUrl });
+  });
+});
+
+describe('a receipt is paid for', () => {
+  it('costs a record of the daily quota, and is refused (429) past it without being worked out', async () => {
+    const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
+    const token = await tokenOf(HEIR.email, { dailyRecords: 1 });
+    const last = await lastSeq();
+    const receipt = () =>
+      answer(
+        serveV1OnNext(
+          new Request(`http://portal.test/api/v1/events/receipt?from=${last - 9}&to=${last}`, {
+            headers: { authorization: `Bearer ${bearer.get(token.id)}` },
+          }),
+        ),
+      );
+    const one = await receipt();
+    expect(one.status).toBe(200);
+    expect(one.json.receipt).toMatchObject({ from: last - 9, to: last });
+    const spent = await receipt();
+    expect(spent.status).toBe(429);
+    expect(spent.json.error).toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining('its 1 records for today') });
   });
 });

@@ -5,13 +5,20 @@ import { checkBackupSeal } from '../lib/audit/restore-check';
 import { checkpointFile } from '../lib/audit/checkpoints';
 import { storeSettings } from '../lib/config';
 import { keyFileOf } from '../lib/proof/keys';
-import { closeStore } from '../lib/store';
-import { backupSqlite, BackupError, checkBackup, restoreSqlite, type BackupSummary } from '../lib/store/backup';
+import { existsSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { CHECKPOINT_TYPE, keepOutside, sealAudit } from '../lib/audit/checkpoints';
+import { verifyTables } from '../lib/audit/verify-tables';
+import { parseSigningKey } from '../lib/proof/keys';
+import { signWith } from '../lib/proof/signer';
+import { closeStore, getStore } from '../lib/store';
+import { backupSqlite, BackupError, checkBackup, readBackup, restoreSqlite, type BackupSummary } from '../lib/store/backup';
 import { storeTarget } from '../lib/config/store';
 
 /**
  * `npm run backup -- <file>`: a consistent copy of the embedded database, taken while the portal runs, then
- * checked, owner-only. `npm run restore -- <file> [--keys <jwks.json>] [--checkpoints <file>] [--accept-unverified]`:
+ * checked, owner-only, its audit trail sealed just before (with the tables of who may act and where data goes) when
+ * this machine holds the signing key. `npm run restore -- <file> [--keys <jwks.json>] [--checkpoints <file>] [--accept-unverified]`:
  * checks a backup (its audit trail against the keys and checkpoints kept outside any database) and puts it in
  * place of the embedded database of a stopped portal (the one replaced is kept beside it); a backup that does
  * not verify is refused unless --accept-unverified, which is recorded in the restored audit trail. For
@@ -45,8 +52,28 @@ try {
     process.exit(2);
   }
   if (command === 'backup') {
-    const summary = await backupSqlite(target.file, path.resolve(file));
-    console.log(`backed up ${target.label} to ${summary.file}: ${said(summary)}`);
+    const keyFile = keyFileOf({ ...settings, PORTAL_SIGNING_KEY_FILE: process.env.PORTAL_SIGNING_KEY_FILE || undefined });
+    const key = existsSync(keyFile) ? await parseSigningKey(await readFile(keyFile, 'utf8')) : null;
+    const keptIn = checkpointFile({ ...settings, AUDIT_CHECKPOINT_FILE: process.env.AUDIT_CHECKPOINT_FILE });
+    // Sealed just before the copy, so the copy's newest checkpoint vouches for its users, tokens, deliveries and
+    // webhooks as they are in it; taken again (up to three times) if one changed between the seal and the copy.
+    for (let attempt = 1; ; attempt += 1) {
+      if (key) {
+        const { db } = await getStore({ attempts: 3, log: (line) => console.error(line) });
+        const made = await sealAudit(db, (payload) => signWith(key, payload, CHECKPOINT_TYPE), { every: 1, minutes: 0, force: true });
+        if (made) await keepOutside(keptIn, [made]);
+      }
+      const summary = await backupSqlite(target.file, path.resolve(file));
+      const tables = key ? await readBackup(summary.file, (db) => verifyTables(db, [key.publicJwk as never])) : null;
+      if (tables && tables.problems.length > 0 && attempt < 3) {
+        rmSync(summary.file);
+        continue;
+      }
+      console.log(`backed up ${target.label} to ${summary.file}: ${said(summary)}`);
+      for (const line of tables ? [...tables.problems, ...tables.notes] : ['not sealed: no signing key on this machine, so a restore cannot vouch for its tables'])
+        console.log(`  note ${line}`);
+      break;
+    }
   } else {
     const env = process.env;
     await checkBackup(path.resolve(file)); // a sound database of a schema this portal knows, before its trail is read

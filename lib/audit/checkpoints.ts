@@ -7,6 +7,7 @@ import { auditHead } from '../store/audit';
 import { insertCheckpoint, lastCheckpoint, sealedUpTo, type StoredCheckpoint } from '../store/checkpoints';
 import type { Database } from '../store/schema';
 import { canonicalBytes } from '../proof/canonical';
+import { keepSealedRows, SEALED_TABLE_NAMES, sealsOfTables, type SealedTable, type TableSeal } from '../store/sealed-tables';
 
 /**
  * The sealed audit trail. A checkpoint signs the seq and hash of the newest entry, how many entries it seals
@@ -32,6 +33,11 @@ export interface CheckpointPayload {
   /** sha256 of the previous checkpoint's payload; null for the first. */
   previous: string | null;
   at: string;
+  /**
+   * The digest of each table that decides who may act and where data goes, as it stood (lib/store/sealed-tables.ts);
+   * absent in checkpoints made before the portal sealed them.
+   */
+  tables?: Record<SealedTable, string>;
 }
 
 /** Signs a checkpoint's payload; `trx` is the transaction it is made in (on SQLite, the one connection: read through it). */
@@ -41,6 +47,7 @@ export type Signer = (payload: Uint8Array, trx: Db) => Promise<string>;
 async function makeCheckpoint(trx: Db, kind: CheckpointPayload['kind'], head: { seq: number; hash: string }, sign: Signer, now: Date) {
   const last = await lastCheckpoint(trx);
   const sealed = await sealedUpTo(trx);
+  const seals = await sealsOfTables(trx);
   const payload: CheckpointPayload = {
     type: 'picks-audit-checkpoint',
     id: (last?.id ?? 0) + 1,
@@ -50,6 +57,7 @@ async function makeCheckpoint(trx: Db, kind: CheckpointPayload['kind'], head: { 
     entries: kind === 'seal' ? Math.max(0, head.seq - sealed) : 0,
     previous: last?.hash ?? null,
     at: now.toISOString(),
+    tables: tableDigests(seals),
   };
   const bytes = canonicalBytes(payload);
   const checkpoint: StoredCheckpoint = {
@@ -61,7 +69,24 @@ async function makeCheckpoint(trx: Db, kind: CheckpointPayload['kind'], head: { 
     at: payload.at,
   };
   await insertCheckpoint(trx, checkpoint);
+  await keepSealedRows(trx, checkpoint.id, seals);
   return checkpoint;
+}
+
+const tableDigests = (seals: Record<SealedTable, TableSeal>) =>
+  Object.fromEntries(SEALED_TABLE_NAMES.map((table) => [table, seals[table].digest])) as Record<SealedTable, string>;
+
+/** A checkpoint's payload as its JWS carries it (read, not verified: verify-sealed.ts verifies). */
+export const payloadOf = (jws: string): CheckpointPayload =>
+  JSON.parse(Buffer.from(jws.split('.')[1] ?? '', 'base64url').toString('utf8')) as CheckpointPayload;
+
+/** Whether a sealed table changed since the newest checkpoint (or it sealed none). */
+async function tablesMoved(trx: Db, last: StoredCheckpoint | null): Promise<boolean> {
+  if (!last) return false;
+  const sealed = payloadOf(last.jws).tables;
+  if (!sealed) return true;
+  const now = tableDigests(await sealsOfTables(trx));
+  return SEALED_TABLE_NAMES.some((table) => sealed[table] !== now[table]);
 }
 
 export interface SealRules {
@@ -79,11 +104,14 @@ export async function sealAudit(db: Db, sign: Signer, rules: SealRules): Promise
     await takeLock(trx, 'checkpoints');
     const head = await auditHead(trx);
     const sealed = await sealedUpTo(trx);
-    if (head.seq <= sealed) return null;
+    // Nothing new in the trail: sealed again only when who may act or where data goes changed since (a change the
+    // trail records is sealed with its entry; this catches what changed beside it, and every change at a backup).
+    if (head.seq <= sealed)
+      return (await tablesMoved(trx, await lastCheckpoint(trx))) ? makeCheckpoint(trx, 'seal', head, sign, now) : null;
     // Stale: the oldest unsealed entry has waited the time allowed.
     const oldest = await trx.selectFrom('audit_log').select('at').where('seq', '>', sealed).orderBy('seq').limit(1).executeTakeFirst();
     const stale = oldest !== undefined && now.getTime() - Date.parse(oldest.at) >= rules.minutes * 60_000;
-    if (!rules.force && head.seq - sealed < rules.every && !stale) return null;
+    if (!rules.force && head.seq - sealed < rules.every && !stale && !(await tablesMoved(trx, await lastCheckpoint(trx)))) return null;
     return makeCheckpoint(trx, 'seal', head, sign, now);
   });
 }

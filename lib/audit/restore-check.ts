@@ -6,12 +6,14 @@ import { readBackup } from '../store/backup';
 import { listCheckpoints } from '../store/checkpoints';
 import { checkpointsIn } from './checkpoints';
 import { verifySealed } from './verify-sealed';
+import { verifyTables } from './verify-tables';
 
 /**
  * Before a restore: the backup's audit trail checked against what is kept outside any database — the public
  * keys (a JWK Set the operator keeps, and this machine's own signing key file) and the checkpoints appended to
  * AUDIT_CHECKPOINT_FILE — never against keys or checkpoints the backup itself holds, which whoever edited it
- * could have planted. Entries edited or deleted, checkpoints forged or removed, are each named.
+ * could have planted. Entries edited or deleted, checkpoints forged or removed, are each named; so are the rows of the
+ * tables that decide who may act and where data goes that differ from what the newest checkpoint sealed.
  */
 
 export interface RestoreCheck {
@@ -54,10 +56,11 @@ export async function checkBackupSeal(backup: string, outside: KeptOutside): Pro
       };
     }
     const verdict = await verifySealed(db, { keys: { keys: keys as never }, outside: kept });
+    const tables = await verifyTables(db, keys);
     if (kept.length === 0)
       notes.push(
         'no checkpoints kept outside were given (--checkpoints): the newest entries deleted with their checkpoints would not show',
       );
-    return { checked: true, problems: verdict.problems, notes: [...notes, ...verdict.notes] };
+    return { checked: true, problems: [...verdict.problems, ...tables.problems], notes: [...notes, ...verdict.notes, ...tables.notes] };
   });
 }

@@ -16,6 +16,7 @@ import { CHECKPOINT_TYPE, type CheckpointPayload } from './checkpoints';
  */
 
 type Db = Kysely<Database>;
+const CLOCK_GRACE_MS = 60_000;
 
 export interface SealedVerdict {
   ok: boolean;
@@ -69,16 +70,20 @@ export async function verifySealed(db: Db, options: { keys: JSONWebKeySet; outsi
     }
   }
 
-  // The checkpoints kept outside: each must be in the store, unchanged.
+  // The checkpoints kept outside: each must be in the store, unchanged — but for those made after the store's newest
+  // (a backup older than the file kept outside), which are checked against the entries they reach, below.
   const inStore = new Map(good.map((g) => [g.payload.id, g.jws]));
+  const newestStored = Math.max(0, ...stored.map((c) => c.id));
   const outside: Signed[] = [];
+  const later: Signed[] = [];
   for (const jws of options.outside ?? []) {
     try {
       const payload = await readSigned(jws, keys);
       outside.push({ payload, jws });
-      if (!stored.some((c) => c.id === payload.id))
-        problems.push(`checkpoint ${payload.id}, kept outside the database, is missing from it`);
-      else if (inStore.get(payload.id) !== jws)
+      if (!stored.some((c) => c.id === payload.id)) {
+        if (payload.id > newestStored) later.push({ payload, jws });
+        else problems.push(`checkpoint ${payload.id}, kept outside the database, is missing from it`);
+      } else if (inStore.get(payload.id) !== jws)
         problems.push(`checkpoint ${payload.id} in the database differs from the copy kept outside`);
     } catch (error) {
       problems.push(`a checkpoint kept outside does not verify with the keys given (${(error as Error).message})`);
@@ -100,6 +105,7 @@ export async function verifySealed(db: Db, options: { keys: JSONWebKeySet; outsi
       `the trail starts after entry ${start.seq}, but no signed checkpoint records a pruning there: entries were deleted from its start and the anchor rewritten`,
     );
   let expected = start;
+  let lastAt = '';
   let entries = 0;
   let chain: string | null = null; // the first entry that does not fit
   for await (const entry of readAudit(db)) {
@@ -116,10 +122,25 @@ export async function verifySealed(db: Db, options: { keys: JSONWebKeySet; outsi
         );
     seals.delete(entry.seq);
     expected = { seq: entry.seq, hash: entry.hash };
+    lastAt = entry.at;
     entries += 1;
   }
+  // A checkpoint kept outside and missing here was made after this copy was taken only if it is younger than the
+  // copy's newest entry (a minute's grace for instances' clocks); one older was deleted with what it sealed.
+  const afterCopy = new Set<number>();
+  for (const signed of later) {
+    if (lastAt && Date.parse(signed.payload.at) < Date.parse(lastAt) - CLOCK_GRACE_MS)
+      problems.push(
+        `checkpoint ${signed.payload.id}, kept outside the database, is missing from it (it was made before entry ${expected.seq})`,
+      );
+    else afterCopy.add(signed.payload.id);
+  }
+  if (afterCopy.size > 0)
+    notes.push(
+      `checkpoint${afterCopy.size > 1 ? 's' : ''} ${[...afterCopy].join(', ')}, kept outside, ${afterCopy.size > 1 ? 'were' : 'was'} made after this copy's newest entry (${expected.seq}): checked against the entries ${afterCopy.size > 1 ? 'they reach' : 'it reaches'} in it`,
+    );
   for (const [seq, signed] of seals)
-    if (seq > start.seq)
+    if (seq > start.seq && !signed.every((s) => afterCopy.has(s.payload.id)))
       problems.push(`entry ${seq}, sealed by checkpoint ${signed[0]!.payload.id}, is missing: the newest entries were deleted`);
 
   const sealedUpTo = Math.max(0, ...known.filter((s) => s.payload.kind === 'seal').map((s) => s.payload.headSeq));

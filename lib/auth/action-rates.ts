@@ -25,8 +25,14 @@ const limiters = () =>
     const store = await getStore();
     const made = new Map<string, RateLimiterStoreAbstract>();
     for (const [action, rate] of Object.entries(ACTION_RATES)) {
-      made.set(`${action}:person`, storeRateLimiter(store, { keyPrefix: `act-${action}-person`, points: rate.perPerson, duration: WINDOW_S }));
-      made.set(`${action}:target`, storeRateLimiter(store, { keyPrefix: `act-${action}-target`, points: rate.perTarget, duration: WINDOW_S }));
+      made.set(
+        `${action}:person`,
+        storeRateLimiter(store, { keyPrefix: `act-${action}-person`, points: rate.perPerson, duration: WINDOW_S }),
+      );
+      made.set(
+        `${action}:target`,
+        storeRateLimiter(store, { keyPrefix: `act-${action}-target`, points: rate.perTarget, duration: WINDOW_S }),
+      );
     }
     return made;
   });

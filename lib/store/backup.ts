@@ -99,11 +99,17 @@ export async function backupSqlite(source: string, dest: string): Promise<Backup
   try {
     sqlite.pragma('busy_timeout = 10000');
     await sqlite.backup(partial);
+    // A copy of a WAL database is in WAL mode too, and every later opening of it (the checks here, a restore's)
+    // would leave -wal and -shm files beside it: it is made a single self-contained file.
+    const copy = new SQLite(partial, { fileMustExist: true });
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
   } finally {
     sqlite.close();
+    for (const suffix of ['-wal', '-shm']) rmSync(partial + suffix, { force: true });
   }
   try {
     const summary = await checkBackup(partial);

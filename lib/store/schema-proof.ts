@@ -24,3 +24,11 @@ export interface AuditCheckpointsTable {
   hash: string;
   at: string;
 }
+
+/** The newest audit checkpoint's row hashes of the sealed tables (0026, lib/store/sealed-tables.ts). */
+export interface AuditSealedRowsTable {
+  checkpoint_id: number;
+  table_name: string;
+  row_key: string;
+  row_hash: string;
+}

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { AuditCheckpointsTable, SigningKeysTable } from './schema-proof';
+import type { AuditCheckpointsTable, AuditSealedRowsTable, SigningKeysTable } from './schema-proof';
 import type { JobLeasesTable, JobRunsTable } from './schema-jobs';
 import type {
   DeliveredFilesTable,
@@ -268,6 +268,7 @@ export interface Database {
   delivery_runs: DeliveryRunsTable;
   signing_keys: SigningKeysTable;
   audit_checkpoints: AuditCheckpointsTable;
+  audit_sealed_rows: AuditSealedRowsTable;
   record_bodies: RecordBodiesTable;
   record_versions: RecordVersionsTable;
   record_heads: RecordHeadsTable;

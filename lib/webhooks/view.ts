@@ -112,7 +112,10 @@ export function webhooksForPage(
     (async () => {
       const token = await visibleToken(user, tokenId);
       if (!token) return null;
-      return fromStore(async (db) => ({ endpoints: await endpointViews(db, token, user.email), paused: await tokenPause(db, token, Date.now()) }));
+      return fromStore(async (db) => ({
+        endpoints: await endpointViews(db, token, user.email),
+        paused: await tokenPause(db, token, Date.now()),
+      }));
     })(),
   );
 }

@@ -180,6 +180,7 @@ describe('backup and restore of the embedded database', () => {
     const sign = (payload: Uint8Array) => signWith(key, payload, CHECKPOINT_TYPE);
     const kept = path.join(dir, 'audit-checkpoints.jsonl');
     await putUser(store.db, { email: 'vic@example.com', role: 'viewer', passwordHash: 'scrypt$x' });
+    await putUser(store.db, { email: 'wes@example.com', role: 'editor', passwordHash: 'scrypt$y' });
     for (let i = 0; i < 30; i += 1) await appendAudit(store.db, entry(i));
     await keepOutside(kept, [(await sealAudit(store.db, sign, { every: 1, minutes: 0, force: true }))!]);
     for (let i = 30; i < 40; i += 1) await appendAudit(store.db, entry(i));
@@ -190,9 +191,11 @@ describe('backup and restore of the embedded database', () => {
     const sound = await run(['restore', '--', file, '--checkpoints', kept], env(await mkdtemp(path.join(tmpdir(), 'sound-'))));
     expect(sound.code, sound.out).toBe(0);
 
-    // A viewer made admin, the newest entries deleted with their checkpoint, a signing key planted.
+    // A viewer made admin, another's password hash replaced, the newest entries deleted with their checkpoint (now
+    // indistinguishable from an older backup, but for what the older checkpoint sealed), a signing key planted.
     const raw = new SQLite(file);
     raw.prepare(`update users set role = 'admin' where email = 'vic@example.com'`).run();
+    raw.prepare(`update users set password_hash = 'scrypt$mine' where email = 'wes@example.com'`).run();
     raw.prepare('delete from audit_log where seq > 35').run();
     raw.prepare('delete from audit_checkpoints where id = 2').run();
     raw
@@ -204,7 +207,8 @@ describe('backup and restore of the embedded database', () => {
     const fresh = path.join(await mkdtemp(path.join(tmpdir(), 'new-machine-')), 'data'); // a data directory not made yet
     const refused = await run(['restore', '--', file, '--checkpoints', kept], env(fresh));
     expect(refused.code).toBe(1);
-    expect(refused.out).toContain('FAIL checkpoint 2, kept outside the database, is missing from it');
+    expect(refused.out).toContain('FAIL table users is not what checkpoint 1 sealed (changed: vic@example.com, wes@example.com)');
+    expect(refused.out).toContain('note checkpoint 2, kept outside, was made after this copy');
     expect(refused.out).toContain('restore refused');
     expect(existsSync(path.join(fresh, 'portal.sqlite'))).toBe(false);
 
@@ -217,6 +221,58 @@ describe('backup and restore of the embedded database', () => {
     opened.push(restored);
     const [last] = await restored.db.selectFrom('audit_log').selectAll().orderBy('seq', 'desc').limit(1).execute();
     expect(last).toMatchObject({ action: 'backup.restore', error_code: 'UNVERIFIED' });
-    expect(String(last!.filters)).toContain('checkpoint 2');
+    expect(String(last!.filters)).toContain('table users');
   });
+
+  it('restores a day-old backup onto a new machine although checkpoints were sealed since; refuses one whose older checkpoint was removed', async () => {
+    const { dir, store } = await portalData();
+    const key = await parseSigningKey(await readFile(process.env.PORTAL_SIGNING_KEY_FILE!, 'utf8'));
+    const sign = (payload: Uint8Array) => signWith(key, payload, CHECKPOINT_TYPE);
+    const kept = path.join(dir, 'audit-checkpoints.jsonl');
+    const day = 86_400_000;
+    const now = Date.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const seal = async (ms: number) =>
+      keepOutside(kept, [(await sealAudit(store.db, sign, { every: 1, minutes: 0, force: true, now: new Date(ms) }))!]);
+    await putUser(store.db, { email: 'ann@example.com', role: 'admin', passwordHash: 'scrypt$a' });
+    for (let i = 0; i < 20; i += 1) await appendAudit(store.db, { ...entry(i), at: at(now - day + i * 1000) });
+    await seal(now - day + 60_000);
+    for (let i = 20; i < 25; i += 1) await appendAudit(store.db, { ...entry(i), at: at(now - day + 600_000 + i * 1000) });
+    // The nightly backup: its command seals what is unsealed first (checkpoint 2, with the tables), then copies.
+    const file = path.join(dir, 'nightly.sqlite');
+    const backup = await run(['backup', '--', file], { PORTAL_DATA_DIR: dir, DATABASE_URL: '' });
+    expect(backup.code, backup.out).toBe(0);
+    expect(backup.out).toContain('note vouched for by checkpoint 2: users, api_tokens, deliveries, token_webhooks, alert_webhooks');
+    expect(existsSync(`${file}-wal`) || existsSync(`${file}-shm`)).toBe(false);
+    // A day goes by: more entries, a new person, hourly checkpoints (one sealing the trail anew, one the tables).
+    for (let i = 25; i < 35; i += 1) await appendAudit(store.db, { ...entry(i), at: at(now + day + i * 1000) });
+    await seal(now + day + 60_000);
+    await putUser(store.db, { email: 'ben@example.com', role: 'editor', passwordHash: 'scrypt$b' });
+    await seal(now + day + 120_000);
+    expect((await readFile(kept, 'utf8')).trim().split('\n')).toHaveLength(4);
+
+    const fresh = path.join(await mkdtemp(path.join(tmpdir(), 'day-old-')), 'data');
+    const restored = await run(['restore', '--', file, '--checkpoints', kept], { PORTAL_DATA_DIR: fresh, DATABASE_URL: '' });
+    expect(restored.code, restored.out).toBe(0);
+    expect(restored.out).toContain("note checkpoints 3, 4, kept outside, were made after this copy's newest entry (25)");
+    expect(restored.out).toContain('note vouched for by checkpoint 2: users');
+    expect(restored.out).not.toContain('FAIL');
+    expect(existsSync(`${file}-wal`) || existsSync(`${file}-shm`)).toBe(false);
+
+    // The same backup without its checkpoints: checkpoint 1 was made before entries it holds, so it was deleted.
+    const cut = path.join(dir, 'cut.sqlite');
+    await writeFile(cut, await readFile(file));
+    const raw = new SQLite(cut);
+    raw.prepare('delete from audit_checkpoints').run();
+    raw.close();
+    const refused = await run(['restore', '--', cut, '--checkpoints', kept], {
+      PORTAL_DATA_DIR: await mkdtemp(path.join(tmpdir(), 'cut-')),
+      DATABASE_URL: '',
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('FAIL checkpoint 1, kept outside the database, is missing from it (it was made before entry 25)');
+    expect(refused.out).toContain(
+      'note not vouched for: users, api_tokens, deliveries, token_webhooks, alert_webhooks (no signed checkpoint in it)',
+    );
+  }, 90_000);
 });

@@ -2,10 +2,13 @@ import 'server-only';
 import { RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import { getStore } from '../store';
 import { storeRateLimiter } from '../store/rate-limits';
-import { promiseSlot } from '../process-state';
+import { processSlot, promiseSlot } from '../process-state';
 import type { ApiToken } from '../store/tokens';
 import { V1Error } from './v1-errors';
 import { DAY_MS, utcDay } from '../time';
+import { currentAccount } from '../auth/accounts';
+import { readCeilings } from './ceilings';
+import type { TokenCeilings } from './scope';
 
 /**
  * Each token's rate (requests a minute) and daily record quota, counted by rate-limiter-flexible in the store,
@@ -31,6 +34,31 @@ const limiters = () =>
     };
   });
 
+/** The ceilings read at most every CEILINGS_MS per process: an admin's change holds everywhere within it. */
+const CEILINGS_MS = 5_000;
+const ceilingsSeen = () => processSlot<{ at: number; ceilings: TokenCeilings | null }>('tokenCeilingsSeen').once(() => ({ at: 0, ceilings: null }));
+
+async function currentCeilings(now: number): Promise<TokenCeilings> {
+  const seen = ceilingsSeen();
+  if (!seen.ceilings || now - seen.at > CEILINGS_MS) Object.assign(seen, { at: now, ceilings: await readCeilings() });
+  return seen.ceilings!;
+}
+
+/**
+ * The limits a token may use now: its own, capped by what its owner may grant today — an admin owner no ceiling,
+ * anyone else the editors' ceilings as they stand (a token an admin made keeps no limits above them once its owner
+ * is an editor, or the ceilings are lowered).
+ */
+export async function limitsOf(token: ApiToken, now = Date.now()): Promise<{ ratePerMinute: number; dailyRecords: number }> {
+  const owner = await currentAccount(token.owner, now);
+  if (owner?.role === 'admin') return { ratePerMinute: token.ratePerMinute, dailyRecords: token.dailyRecords };
+  const ceilings = await currentCeilings(now);
+  return {
+    ratePerMinute: Math.min(token.ratePerMinute, ceilings.ratePerMinute),
+    dailyRecords: Math.min(token.dailyRecords, ceilings.dailyRecords),
+  };
+}
+
 const secondsToMidnight = (now = Date.now()) => Math.max(1, Math.ceil((Date.parse(`${utcDay(now)}T00:00:00Z`) + DAY_MS - now) / 1000));
 
 async function counted<T>(work: Promise<T>): Promise<T> {
@@ -45,12 +73,13 @@ async function counted<T>(work: Promise<T>): Promise<T> {
 /** Counts one request; refuses it (429) past the token's requests a minute. */
 export async function takeRequest(token: ApiToken): Promise<void> {
   const { rate } = await limiters();
+  const { ratePerMinute } = await limitsOf(token);
   const res = await counted(rate.consume(token.id, 1));
-  if (res.consumedPoints > token.ratePerMinute) {
+  if (res.consumedPoints > ratePerMinute) {
     throw new V1Error(
       429,
       'RATE_LIMITED',
-      `This token may make ${token.ratePerMinute} requests a minute. Try again in a moment.`,
+      `This token may make ${ratePerMinute} requests a minute. Try again in a moment.`,
       Math.ceil(res.msBeforeNext / 1000),
     );
   }
@@ -63,8 +92,9 @@ export async function takeRequest(token: ApiToken): Promise<void> {
 export async function takeAheadRequest(token: ApiToken): Promise<boolean> {
   try {
     const { rate } = await limiters();
+    const { ratePerMinute } = await limitsOf(token);
     const res = await counted(rate.consume(token.id, 1));
-    if (res.consumedPoints + 1 <= token.ratePerMinute) return true;
+    if (res.consumedPoints + 1 <= ratePerMinute) return true;
     await rate.reward(token.id, 1);
     return false;
   } catch {
@@ -88,15 +118,16 @@ export async function reserveRecords(
   now = Date.now(),
 ): Promise<{ granted: number; settle: (used: number) => Promise<void> }> {
   const { quota } = await limiters();
+  const { dailyRecords } = await limitsOf(token, now);
   const key = `${token.id}:${utcDay(now)}`;
   const taken = await counted(quota.consume(key, wanted));
-  const left = token.dailyRecords - (taken.consumedPoints - wanted);
+  const left = dailyRecords - (taken.consumedPoints - wanted);
   if (left <= 0) {
     await quota.reward(key, wanted);
     throw new V1Error(
       429,
       'QUOTA_EXCEEDED',
-      `This token has read its ${token.dailyRecords} records for today (UTC). It may read again from midnight UTC.`,
+      `This token has read its ${dailyRecords} records for today (UTC). It may read again from midnight UTC.`,
       secondsToMidnight(now),
     );
   }

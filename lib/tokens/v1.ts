@@ -6,7 +6,7 @@ import { picksApi } from '../picks-api';
 import { getRecentHealth, getRecentLicence } from '../picks-api/portal';
 import type { ApiToken } from '../store/tokens';
 import { authenticate, triedToken } from './access';
-import { reserveRecords, takeRequest } from './limits';
+import { limitsOf, reserveRecords, takeRequest } from './limits';
 import { listAnswer } from './v1-list';
 import { inScope, projectRecord, withheldFields, type Content } from './scope';
 import { countUse } from './usage';
@@ -167,8 +167,7 @@ async function meAnswer({ token, requestId }: Call): Promise<Answer> {
       id: token.id,
       name: token.name,
       expiresAt: new Date(token.expiresMs).toISOString(),
-      ratePerMinute: token.ratePerMinute,
-      dailyRecords: token.dailyRecords,
+      ...(await limitsOf(token)),
     },
     requestId,
   };

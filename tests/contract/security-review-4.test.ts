@@ -75,6 +75,9 @@ beforeAll(async () => {
   await poll();
   const { putUser } = await import('@/lib/store/users');
   for (const person of [ADMIN, LEAVER, HEIR]) await putUser(store.db, { ...person, passwordHash: 'x' });
+  // The editors' ceilings, as an admin sets them (no token of these tests needs more).
+  const { writeMeta } = await import('@/lib/store/meta');
+  await writeMeta(store.db, 'token-ceilings', JSON.stringify({ ratePerMinute: 50, dailyRecords: 5 }));
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -197,7 +200,11 @@ describe('a leaver’s webhook stops receiving', () => {
     const hook = await webhookOf(LEAVER, token);
     const { updateUser } = await import('@/lib/store/users');
     await updateUser(store.db, LEAVER.email, { disabled: true });
-    const patch = new Request('http://portal.test/x', { method: 'PATCH', body: JSON.stringify({ owner: HEIR.email }), headers: { 'content-type': 'application/json' } });
+    const patch = new Request('http://portal.test/x', {
+      method: 'PATCH',
+      body: JSON.stringify({ owner: HEIR.email }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect((await answer(tokenResponse(patch, ADMIN, token.id))).status).toBe(200);
     expect(await actions('token.webhook.await')).toBeGreaterThanOrEqual(1);
     // The feed moves on: nothing goes to the leaver's URL.
@@ -210,7 +217,11 @@ describe('a leaver’s webhook stops receiving', () => {
     await sendDue(store, context);
     expect(received.length).toBe(before);
     const asAdmin = (await answer(endpointsResponse(new Request('http://portal.test/x'), ADMIN, token.id))).json.data[0];
-    expect(asAdmin).toMatchObject({ state: 'unconfirmed', wholeUrl: null, why: expect.stringContaining(`until ${HEIR.email} confirms it`) });
+    expect(asAdmin).toMatchObject({
+      state: 'unconfirmed',
+      wholeUrl: null,
+      why: expect.stringContaining(`until ${HEIR.email} confirms it`),
+    });
     expect(JSON.stringify(asAdmin)).not.toContain('secret-path');
     const asHeir = (await answer(endpointsResponse(new Request('http://portal.test/x'), HEIR, token.id))).json.data[0];
     expect(asHeir).toMatchObject({ state: 'unconfirmed', wholeUrl: receiverUrl, confirmedBy: LEAVER.email });
@@ -257,5 +268,38 @@ describe('a receipt is paid for', () => {
     const spent = await receipt();
     expect(spent.status).toBe(429);
     expect(spent.json.error).toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining('its 1 records for today') });
+  });
+});
+
+describe('limits above the ceilings do not survive a demotion', () => {
+  it('caps an admin’s token at the editors’ ceilings once its owner is an editor, at request time', async () => {
+    const { reserveRecords } = await import('@/lib/tokens/limits');
+    const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
+    const { putUser, updateUser } = await import('@/lib/store/users');
+    const { forgetAccount } = await import('@/lib/auth/accounts');
+    const boss = { email: 'bo@example.com', role: 'admin' as const };
+    await putUser(store.db, { ...boss, passwordHash: 'x' });
+    const token = await tokenOf(boss.email, { ratePerMinute: 600, dailyRecords: 1_000 });
+    const me = async () =>
+      (
+        await answer(
+          serveV1OnNext(new Request('http://portal.test/api/v1/me', { headers: { authorization: `Bearer ${bearer.get(token.id)}` } })),
+        )
+      ).json.token;
+    expect(await me()).toMatchObject({ ratePerMinute: 600, dailyRecords: 1_000 });
+    const asAdmin = await reserveRecords(token, 10);
+    expect(asAdmin.granted).toBe(10);
+    await asAdmin.settle(0);
+    await updateUser(store.db, boss.email, { role: 'editor' });
+    forgetAccount(boss.email);
+    expect(await me()).toMatchObject({ ratePerMinute: 50, dailyRecords: 5 });
+    expect((await reserveRecords(token, 10)).granted).toBe(5);
+    const spent = await answer(
+      serveV1OnNext(
+        new Request('http://portal.test/api/v1/picks?limit=1', { headers: { authorization: `Bearer ${bearer.get(token.id)}` } }),
+      ),
+    );
+    expect(spent.status).toBe(429);
+    expect(spent.json.error).toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining('its 5 records') });
   });
 });

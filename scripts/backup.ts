@@ -70,7 +70,9 @@ try {
         continue;
       }
       console.log(`backed up ${target.label} to ${summary.file}: ${said(summary)}`);
-      for (const line of tables ? [...tables.problems, ...tables.notes] : ['not sealed: no signing key on this machine, so a restore cannot vouch for its tables'])
+      for (const line of tables
+        ? [...tables.problems, ...tables.notes]
+        : ['not sealed: no signing key on this machine, so a restore cannot vouch for its tables'])
         console.log(`  note ${line}`);
       break;
     }

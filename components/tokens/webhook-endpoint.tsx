@@ -116,8 +116,8 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
       {endpoint.wholeUrl && (
         <div className={cardClass('space-y-2 p-3')} data-testid="webhook-confirm">
           <p>
-            It sends this token’s events, with whole records, to <code className="break-all font-mono">{endpoint.wholeUrl}</code>. Set
-            up by {endpoint.confirmedBy}. Confirm it only if that address is one you answer for; otherwise remove it.
+            It sends this token’s events, with whole records, to <code className="break-all font-mono">{endpoint.wholeUrl}</code>. Set up by{' '}
+            {endpoint.confirmedBy}. Confirm it only if that address is one you answer for; otherwise remove it.
           </p>
           <Button size="sm" disabled={busy} onClick={() => void act('/confirm', 'POST', undefined, () => 'Confirmed: it sends again.')}>
             Confirm this webhook

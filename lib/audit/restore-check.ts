@@ -55,7 +55,7 @@ export async function checkBackupSeal(backup: string, outside: KeptOutside): Pro
         notes,
       };
     }
-    const verdict = await verifySealed(db, { keys: { keys: keys as never }, outside: kept });
+    const verdict = await verifySealed(db, { keys: { keys: keys as never }, outside: kept, copy: true });
     const tables = await verifyTables(db, keys);
     if (kept.length === 0)
       notes.push(

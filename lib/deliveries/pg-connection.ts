@@ -42,3 +42,23 @@ export function readConnection(text: string, allowPrivate: boolean): ReadConnect
     password: url.password ? decodeURIComponent(url.password) : null,
   };
 }
+
+/** A stored destination as the connection string the form takes, without its password (kept sealed apart). */
+export function connectionOf(where: ReadConnection['where']): string {
+  const host = where.host.includes(':') ? `[${where.host}]` : where.host;
+  return `postgres://${encodeURIComponent(where.user)}@${host}:${where.port}/${encodeURIComponent(where.database)}?sslmode=${where.ssl}`;
+}
+
+/**
+ * A stored destination as the form gives it: a PostgreSQL one as its connection string without the password, which
+ * stays sealed and is kept while the server, database, user, sslmode, schema and table stay (a pause, a new name).
+ */
+export const destinationAsGiven = (destination: Record<string, unknown> & { type: string }) =>
+  destination.type === 'postgres'
+    ? {
+        type: 'postgres',
+        connection: connectionOf(destination as unknown as ReadConnection['where']),
+        schema: destination.schema,
+        table: destination.table,
+      }
+    : destination;

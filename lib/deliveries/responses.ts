@@ -19,6 +19,7 @@ import {
   type DeliveryChange,
 } from '../store/deliveries';
 import { checkDelivery } from './check';
+import { destinationAsGiven } from './pg-connection';
 import { filterVocabulary } from './filter-rules';
 import { previewDelivery } from './preview';
 import { probeDelivery } from './probe';
@@ -113,7 +114,7 @@ export async function patchResponse(id: string, request: Request, user: User): P
     format: current.format,
     filters: current.filters,
     schedule: current.schedule,
-    destination: body.destination ?? current.destination,
+    destination: body.destination ?? destinationAsGiven(current.destination),
     ...body,
   };
   // Filters are held to the licence when they are sent: a pause must not fail because the licence moved since.

@@ -4,7 +4,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
  * Delivery secrets (SFTP passwords and keys, webhook secrets) at rest: AES-256-GCM under a key derived
  * from DELIVERY_SECRET_KEY, stored as `v2.<iv>.<tag>.<ciphertext>` (base64url); never shown again after
  * saving, never logged. Each secret is bound to the destination it was entered for (SFTP host, port and
- * username; an S3 destination's endpoint, bucket and access key; a PostgreSQL server's host, port, database and user; a webhook's whole URL) as GCM's additional data: opened for any other destination, or with a
+ * username; an S3 destination's endpoint, bucket and access key; a PostgreSQL server's host, port, database, user, sslmode, schema and table; a webhook's whole URL) as GCM's additional data: opened for any other destination, or with a
  * wrong key, it fails (the tag), so a moved delivery cannot carry its credential to a new server even if
  * a check above were missed. `v1` secrets (before binding) are bound to their destination once at start.
  */
@@ -22,14 +22,21 @@ export function secretBinding(destination: Destination): string | null {
     const where = destination.endpoint ? new URL(String(destination.endpoint)).origin : `aws:${String(destination.region)}`;
     return `s3\0${where}\0${String(destination.bucket)}\0${String(destination.accessKeyId)}`;
   }
+  // A PostgreSQL password opens only for its server, database and user, over the TLS mode and into the table it
+  // was entered for: lowering sslmode (a server on the path reads it) or aiming at another table asks for it again.
   if (destination.type === 'postgres')
-    return `postgres\0${String(destination.host).toLowerCase()}\0${Number(destination.port)}\0${String(destination.database)}\0${String(destination.user)}`;
+    return `postgres2\0${postgresServer(destination)}\0${String(destination.ssl)}\0${String(destination.schema)}\0${String(destination.table)}`;
   if (destination.type === 'webhook') {
     const url = new URL(String(destination.url));
     return `webhook\0${url.origin}${url.pathname}${url.search}`;
   }
   return null;
 }
+
+const postgresServer = (d: Destination) => `${String(d.host).toLowerCase()}\0${Number(d.port)}\0${String(d.database)}\0${String(d.user)}`;
+
+/** What a PostgreSQL password was bound to before sslmode, schema and table were: re-sealed once at start (./start.ts). */
+export const olderPostgresBinding = (destination: Destination) => `postgres\0${postgresServer(destination)}`;
 
 /** The destination a binding names, in words, for the refusal that asks for the secret again. */
 export function describeBinding(destination: Destination): string {
@@ -38,7 +45,7 @@ export function describeBinding(destination: Destination): string {
   if (destination.type === 's3')
     return `s3://${String(destination.bucket)} at ${destination.endpoint ? new URL(String(destination.endpoint)).origin : `AWS ${String(destination.region)}`} with key ${String(destination.accessKeyId)}`;
   if (destination.type === 'postgres')
-    return `postgres://${String(destination.user)}@${String(destination.host)}:${Number(destination.port)}/${String(destination.database)}`;
+    return `postgres://${String(destination.user)}@${String(destination.host)}:${Number(destination.port)}/${String(destination.database)}?sslmode=${String(destination.ssl)} (table ${String(destination.schema)}.${String(destination.table)})`;
   return destination.type === 'webhook' ? 'the webhook URL it was saved with' : destination.type;
 }
 

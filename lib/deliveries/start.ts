@@ -8,7 +8,7 @@ import type { Database } from '../store/schema';
 import { spoolDirOf } from './limits';
 import type { DeliverySettings } from './run';
 import { runNow, startDeliveryLoop, type DeliveryLoop } from './scheduler';
-import { isLegacySecret, openSecret, sealSecret, secretBinding } from './secrets';
+import { isLegacySecret, olderPostgresBinding, openSecret, sealSecret, secretBinding } from './secrets';
 import { processSlot } from '../process-state';
 
 /** This process's delivery job (lib/jobs/registry.ts runs it), kept for the runs people start by hand. */
@@ -47,13 +47,36 @@ export async function bindLegacySecrets(db: Kysely<Database>, secretKey: string 
   return bound;
 }
 
+/** PostgreSQL passwords sealed before their binding named sslmode, schema and table are bound to those they have now, once. */
+export async function bindOlderPostgresSecrets(db: Kysely<Database>, secretKey: string | null): Promise<number> {
+  if (!secretKey) return 0;
+  let bound = 0;
+  for (const delivery of await listDeliveries(db)) {
+    if (delivery.destination.type !== 'postgres' || !delivery.secret || isLegacySecret(delivery.secret)) continue;
+    try {
+      openSecret(delivery.secret, secretKey, secretBinding(delivery.destination));
+      continue; // bound already
+    } catch {
+      // Sealed under the older binding, or another key: tried below.
+    }
+    try {
+      const plain = openSecret(delivery.secret, secretKey, olderPostgresBinding(delivery.destination));
+      await updateDelivery(db, delivery.id, { secret: sealSecret(plain, secretKey, secretBinding(delivery.destination)!) });
+      bound += 1;
+    } catch {
+      // Unreadable with this key: left as it is, and its runs say so.
+    }
+  }
+  return bound;
+}
+
 export function startDeliveries(store: Store, config: PortalConfig): void {
   if (loopSlot.get()) return;
   const settings = deliverySettings(config);
   loopSlot.set(startDeliveryLoop({ db: store.db, instance: store.instance, settings }));
-  void bindLegacySecrets(store.db, settings.secretKey).catch((error: Error) =>
-    console.error(`[deliveries] could not bind older secrets to their destinations: ${error.message}`),
-  );
+  void bindLegacySecrets(store.db, settings.secretKey)
+    .then(() => bindOlderPostgresSecrets(store.db, settings.secretKey))
+    .catch((error: Error) => console.error(`[deliveries] could not bind older secrets to their destinations: ${error.message}`));
 }
 
 /** The delivery job's context, when this process runs it (corrections after a poll). */

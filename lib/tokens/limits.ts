@@ -36,7 +36,8 @@ const limiters = () =>
 
 /** The ceilings read at most every CEILINGS_MS per process: an admin's change holds everywhere within it. */
 const CEILINGS_MS = 5_000;
-const ceilingsSeen = () => processSlot<{ at: number; ceilings: TokenCeilings | null }>('tokenCeilingsSeen').once(() => ({ at: 0, ceilings: null }));
+const ceilingsSeen = () =>
+  processSlot<{ at: number; ceilings: TokenCeilings | null }>('tokenCeilingsSeen').once(() => ({ at: 0, ceilings: null }));
 
 async function currentCeilings(now: number): Promise<TokenCeilings> {
   const seen = ceilingsSeen();

@@ -77,6 +77,32 @@ describe.each(storeEngines())('the sealed audit trail on $name', (engine) => {
     return { store, db: store.db, outside };
   };
 
+  it('seals who may act and where data goes with the trail: a change is sealed within a look, and a change beside it is named', async () => {
+    const { verifyTables } = await import('@/lib/audit/verify-tables');
+    const { putUser, updateUser } = await import('@/lib/store/users');
+    const { db } = await setUp();
+    const jwks = keys.keys as never[];
+    // Sealed already at the checkpoints above: every table as it stood, none yet changed.
+    expect(await verifyTables(db, jwks)).toEqual({
+      problems: [],
+      notes: ['vouched for by checkpoint 5: users, api_tokens, deliveries, token_webhooks, alert_webhooks'],
+      vouched: ['users', 'api_tokens', 'deliveries', 'token_webhooks', 'alert_webhooks'],
+    });
+    // A person added: no entry is unsealed, yet the next look seals the tables anew.
+    await putUser(db, { email: 'vic@example.com', role: 'viewer', passwordHash: 'scrypt$x' });
+    const later = { every: 10, minutes: 60, now: new Date(Date.UTC(2026, 0, 2)) };
+    expect(await sealAudit(db, sign, later)).toMatchObject({ id: 6, headSeq: 50 });
+    expect(await sealAudit(db, sign, later)).toBeNull();
+    expect((await verifyTables(db, jwks)).problems).toEqual([]);
+    // Written beside the portal: a viewer made admin, a person planted.
+    await updateUser(db, 'vic@example.com', { role: 'admin' });
+    await putUser(db, { email: 'eve@example.com', role: 'admin', passwordHash: 'scrypt$e' });
+    expect((await verifyTables(db, jwks)).problems).toEqual([
+      'table users is not what checkpoint 6 sealed (changed: vic@example.com; added: eve@example.com)',
+    ]);
+    expect((await verifySealed(db, { keys })).problems).toEqual([]);
+  });
+
   it('is sealed every N entries, each checkpoint following the one before, and verifies whole', async () => {
     const { store, outside } = await setUp();
     const checkpoints = await listCheckpoints(store.db);

@@ -299,7 +299,7 @@ describe.skipIf(!admin)('a delivery to a table in the partner’s PostgreSQL', (
     }
   });
 
-  it('tests the connection, and keeps the password with the server, database and user it was entered for', async () => {
+  it('tests the connection, and keeps the password with the server, database, user, sslmode and table it was entered for', async () => {
     const { probeDelivery } = await import('@/lib/deliveries/probe');
     const delivery = (await store.findDelivery(db, id))!;
     const tried = await probeDelivery(delivery, { allowPrivate: true, secretKey: SECRET_KEY });
@@ -311,16 +311,24 @@ describe.skipIf(!admin)('a delivery to a table in the partner’s PostgreSQL', (
     expect(tried.steps[2]!.detail).toMatch(/^picks_feed\.picks is there \(about \d+ rows\) and may be written$/);
     const context = { allowPrivate: true, secretKey: SECRET_KEY, minIntervalMinutes: 1 };
     const bare = connection.replace(/:[^:@/]+@/, '@');
-    const kept = await check.checkDelivery(input({ connection: bare, table: 'other' }), delivery, context);
+    const kept = await check.checkDelivery(input({ connection: bare }), delivery, context);
     expect(kept.secret).toBe(delivery.secret);
+    // Paused or renamed without the password: the stored destination as the form gives it keeps the secret.
+    const { destinationAsGiven } = await import('@/lib/deliveries/pg-connection');
+    const given = destinationAsGiven(delivery.destination) as unknown as { connection: string; schema: string; table: string };
+    expect(given.connection).not.toContain(':' + new URL(connection).password);
+    const paused = await check.checkDelivery(input({ connection: given.connection }), delivery, context);
+    expect(paused.secret).toBe(delivery.secret);
+    // Another server, database or user; a weaker sslmode; another schema or table: the password is asked again.
     for (const moved of [
-      bare.replace(/\/partner_\d+\?/, '/postgres?'),
-      bare.replace('127.0.0.1', 'localhost'),
-      bare.replace(/\/\/partner_\d+@/, '//postgres@'),
+      { connection: bare.replace(/\/partner_\d+\?/, '/postgres?') },
+      { connection: bare.replace('127.0.0.1', 'localhost') },
+      { connection: bare.replace(/\/\/partner_\d+@/, '//postgres@') },
+      { connection: bare.replace('sslmode=disable', 'sslmode=require') },
+      { connection: bare, table: 'other' },
+      { connection: bare, schema: 'public' },
     ]) {
-      const refused = await check
-        .checkDelivery(input({ connection: moved }), delivery, context)
-        .catch((e: { details: Record<string, string> }) => e);
+      const refused = await check.checkDelivery(input(moved), delivery, context).catch((e: { details: Record<string, string> }) => e);
       expect((refused as { details: Record<string, string> }).details['destination.connection']).toMatch(
         /^must be entered again: the saved one belongs to postgres:\/\/partner_/,
       );
@@ -342,5 +350,16 @@ describe.skipIf(!admin)('a delivery to a table in the partner’s PostgreSQL', (
     expect((loopback as { details: Record<string, string> }).details['destination.connection']).toMatch(
       /^points to 127\.0\.0\.1 is not on the public internet/,
     );
+    // A password sealed before sslmode, schema and table were bound is bound to them once, at start.
+    const secrets = await import('@/lib/deliveries/secrets');
+    const { bindOlderPostgresSecrets } = await import('@/lib/deliveries/start');
+    const plain = secrets.openSecret(delivery.secret!, SECRET_KEY, secrets.secretBinding(delivery.destination));
+    await store.updateDelivery(db, id, {
+      secret: secrets.sealSecret(plain, SECRET_KEY, secrets.olderPostgresBinding(delivery.destination)),
+    });
+    expect(await bindOlderPostgresSecrets(db, SECRET_KEY)).toBe(1);
+    expect(await bindOlderPostgresSecrets(db, SECRET_KEY)).toBe(0);
+    const rebound = (await store.findDelivery(db, id))!;
+    expect(secrets.openSecret(rebound.secret!, SECRET_KEY, secrets.secretBinding(rebound.destination))).toBe(plain);
   });
 });

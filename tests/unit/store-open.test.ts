@@ -75,6 +75,8 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0022_event_checkpoints',
       '0023_token_webhooks',
       '0024_history_writes',
+      '0025_webhook_confirmation',
+      '0026_audit_sealed_rows',
     ]);
   });
 

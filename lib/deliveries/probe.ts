@@ -1,5 +1,6 @@
 import 'server-only';
 import { AppError } from '../errors';
+import { log } from '../log';
 import type { Delivery } from '../store/deliveries';
 import { openSecret, secretBinding } from './secrets';
 import { probeS3, s3Host, type ProbeStep } from './s3';
@@ -19,6 +20,38 @@ export interface ProbeContext {
 }
 
 export async function probeDelivery(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
+  const tried = await probeRaw(delivery, context);
+  return { ok: tried.ok, steps: tried.steps.map((step) => inPlainWords(delivery, step)) };
+}
+
+/** Words for a failure that say nothing of the network beyond what the person typed. */
+const NETWORK = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOTFOUND|EAI_AGAIN|socket hang up|terminated unexpectedly|timeout|timed out|connect|TimeoutError|EPROTO|other side closed/i;
+const ADDRESS = /\[?(?:\d{1,3}\.){3}\d{1,3}\]?(?::\d{1,5})?|\[[0-9a-f:]+\](?::\d{1,5})?/gi;
+
+/**
+ * A step as the person sees it: whether a port is closed, filtered or open to something else is not told apart (a
+ * refused, reset, timed-out or cut-short connection all read "could not connect"), and no address or port is named
+ * but those typed. The words as met are kept in the server's log.
+ */
+function inPlainWords(delivery: Delivery, step: ProbeStep): ProbeStep {
+  if (step.ok || step.step === 'address' || step.step === 'credentials') return step;
+  const d = delivery.destination;
+  const typed =
+    d.type === 'postgres'
+      ? `${String(d.host)}:${Number(d.port)}`
+      : d.endpoint
+        ? new URL(String(d.endpoint)).host
+        : `the bucket's region (${String(d.region)})`;
+  log('deliveries').warn({ delivery: delivery.id, step: step.step, detail: step.detail }, 'a connection test failed');
+  if (NETWORK.test(step.detail) && !/password|authentication|permission|denied|does not exist/i.test(step.detail))
+    return {
+      ...step,
+      detail: `could not connect to ${typed}: nothing there answered as ${d.type === 'postgres' ? 'a PostgreSQL server' : 'object storage'} in time. Check the host and port, and that this portal may reach them`,
+    };
+  return { ...step, detail: step.detail.replace(ADDRESS, (found) => (typed.includes(found) ? found : 'the server')) };
+}
+
+async function probeRaw(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
   const d = delivery.destination;
   if (d.type === 'postgres') return probePostgres(delivery, context);
   if (d.type !== 's3')
@@ -63,6 +96,6 @@ async function probePostgres(delivery: Delivery, context: ProbeContext): Promise
 /** The address policy a run applies, said as the first step: where the host resolves, or why it is refused. */
 async function addressStep(host: string, context: ProbeContext, steps: ProbeStep[]) {
   const pinned = await pinTarget(host, context.allowPrivate, context.resolver);
-  steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${host} is ${pinned.address}` : pinned.problem });
+  steps.push({ step: 'address', ok: pinned.ok, detail: pinned.ok ? `${host} may be delivered to` : pinned.problem });
   return pinned;
 }

@@ -4,6 +4,7 @@ import type { runsAnswerSchema, runStartedSchema } from '../vocabulary/delivery-
 import { readJsonObject } from '../net/json-body';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../audit/record';
+import { takeAction } from '../auth/action-rates';
 import type { PortalSession } from '../auth/session';
 import { AppError } from '../errors';
 import { fromStore } from '../store';
@@ -168,6 +169,9 @@ export async function runResponse(id: string): Promise<Response> {
 /** Tries the destination without delivering (./probe.ts): each step and how it went. Audited. */
 export async function testResponse(id: string, user: User): Promise<Response> {
   const current = await existing(id);
+  const d = current.destination;
+  // Limited per person and per server tried: a test cannot be made into a scan of someone's ports.
+  await takeAction('delivery.test', user.email, `${d.type}:${String(d.host ?? d.endpoint ?? d.bucket ?? current.id)}`);
   const runtime = deliveryRuntime();
   const result = await probeDelivery(current, { allowPrivate: runtime.allowPrivate, secretKey: runtime.secretKey });
   await recordAudit({

@@ -54,10 +54,11 @@ export async function pinTarget(
   }
   if (addresses.length === 0) return { ok: false, problem: `${host} does not resolve` };
   const blocked = addresses.find((entry) => !allowed(entry.address));
+  // The address a name resolves to is not said: it would map the portal's network to whoever types names.
   if (blocked)
     return {
       ok: false,
-      problem: `${host} is not on the public internet (${blocked.address}); set DELIVERY_ALLOW_PRIVATE_TARGETS=1 if a loopback or private target is intended`,
+      problem: `${host} is not on the public internet${ipaddr.isValid(bare) ? '' : ' (it resolves to a private address)'}; set DELIVERY_ALLOW_PRIVATE_TARGETS=1 if a loopback or private target is intended`,
     };
   return { ok: true, ...addresses[0]! };
 }

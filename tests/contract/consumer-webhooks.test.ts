@@ -285,7 +285,7 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
       resolver,
     });
     expect(refused).toMatchObject({ outcome: 'failed', code: null });
-    expect(refused.problem).toMatch(/not on the public internet \(127\.0\.0\.1\)/);
+    expect(refused.problem).toMatch(/^receiver\.invalid is not on the public internet \(it resolves to a private address\)/);
     await expect(
       checkEndpoint({ url: target.url, kinds: ['pick.nope'] }, null, 'twh_000000000002', { secretKey: SECRET_KEY, allowPrivate: false }),
     ).rejects.toMatchObject({

@@ -309,6 +309,35 @@ describe.skipIf(!admin)('a delivery to a table in the partner’s PostgreSQL', (
       ['table', true],
     ]);
     expect(tried.steps[2]!.detail).toMatch(/^picks_feed\.picks is there \(about \d+ rows\) and may be written$/);
+    // A closed port and a port open to something else read alike, naming only the host and port as typed.
+    const secrets = await import('@/lib/deliveries/secrets');
+    const plain = secrets.openSecret(delivery.secret!, SECRET_KEY, secrets.secretBinding(delivery.destination));
+    const net = await import('node:net');
+    const other = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const elsewhere = async (port: number) => {
+      const destination = { ...delivery.destination, port };
+      const moved = { ...delivery, destination, secret: secrets.sealSecret(plain, SECRET_KEY, secrets.secretBinding(destination)!) };
+      return (await probeDelivery(moved, { allowPrivate: true, secretKey: SECRET_KEY })).steps;
+    };
+    const otherPort = (other.address() as { port: number }).port;
+    for (const [port, steps] of [
+      [closedPort, await elsewhere(closedPort)],
+      [otherPort, await elsewhere(otherPort)],
+    ] as const) {
+      expect(steps.map((s) => [s.step, s.ok])).toEqual([
+        ['address', true],
+        ['connect', false],
+      ]);
+      expect(steps[1]!.detail).toBe(
+        `could not connect to 127.0.0.1:${port}: nothing there answered as a PostgreSQL server in time. Check the host and port, and that this portal may reach them`,
+      );
+    }
+    other.close();
     const context = { allowPrivate: true, secretKey: SECRET_KEY, minIntervalMinutes: 1 };
     const bare = connection.replace(/:[^:@/]+@/, '@');
     const kept = await check.checkDelivery(input({ connection: bare }), delivery, context);
@@ -351,9 +380,7 @@ describe.skipIf(!admin)('a delivery to a table in the partner’s PostgreSQL', (
       /^points to 127\.0\.0\.1 is not on the public internet/,
     );
     // A password sealed before sslmode, schema and table were bound is bound to them once, at start.
-    const secrets = await import('@/lib/deliveries/secrets');
     const { bindOlderPostgresSecrets } = await import('@/lib/deliveries/start');
-    const plain = secrets.openSecret(delivery.secret!, SECRET_KEY, secrets.secretBinding(delivery.destination));
     await store.updateDelivery(db, id, {
       secret: secrets.sealSecret(plain, SECRET_KEY, secrets.olderPostgresBinding(delivery.destination)),
     });

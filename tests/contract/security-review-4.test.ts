@@ -303,3 +303,42 @@ describe('limits above the ceilings do not survive a demotion', () => {
     expect(spent.json.error).toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining('its 5 records') });
   });
 });
+
+describe('a connection test is limited', () => {
+  it('answers 429 past five tests a minute of one server, auditing nothing more', async () => {
+    const { insertDelivery } = await import('@/lib/store/deliveries');
+    const { testResponse } = await import('@/lib/deliveries/responses');
+    const { sealSecret, secretBinding } = await import('@/lib/deliveries/secrets');
+    const destination = {
+      type: 'postgres' as const,
+      host: '127.0.0.1',
+      port: 9,
+      database: 'partner',
+      user: 'loader',
+      ssl: 'disable',
+      schema: 's',
+      table: 't',
+    };
+    await insertDelivery(store.db, {
+      id: 'dlv_00000000000000aa',
+      name: 'Warehouse',
+      kind: 'picks',
+      format: 'jsonl',
+      filters: {},
+      schedule: '0 6 * * *',
+      destination,
+      secret: sealSecret('{"password":"pw"}', process.env.DELIVERY_SECRET_KEY!, secretBinding(destination)!),
+      createdBy: HEIR.email,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      lastDueMs: Date.now(),
+    });
+    const audited = await actions('delivery.test');
+    const answers = [];
+    for (let i = 0; i < 7; i += 1) answers.push(await answer(testResponse('dlv_00000000000000aa', HEIR)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(answers[0]!.json.steps.map((s: { step: string }) => s.step)).toEqual(['address', 'connect']);
+    expect(answers[5]!.json.error.code).toBe('TOO_MANY_TRIES');
+    expect((await actions('delivery.test')) - audited).toBe(5);
+  });
+});

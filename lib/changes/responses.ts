@@ -1,10 +1,11 @@
 import 'server-only';
-import { auditedStream, newProgress, recordExportRefused, type ExportContext } from '../audit/export-trail';
+import { auditedStream, newProgress, recordExportRefused, releaseAtEnd, type ExportContext } from '../audit/export-trail';
 import { toAppError } from '../errors';
 import { contentTypeOf, fileHeaders, fileStamp } from '../export/file-headers';
 import { licenceOrNull } from '../picks-api/portal';
 import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
+import { claimWalkSlot } from '../walk-slots';
 import { parseChangeQuery } from './query';
 import { pollNow } from './start';
 import { changesStream } from './stream';
@@ -13,11 +14,12 @@ import type { pollAnswerSchema } from '../vocabulary/portal-answers';
 
 /**
  * GET /api/changes?since=&until=&kind=&sport=&league=&format=json|csv: the feed's entries, oldest first,
- * streamed and audited like every export (`export.changes`).
+ * streamed and audited like every export (`export.changes`), in one of the person's walk slots like every export.
  */
 export async function changesResponse(request: Request, who: { email: string; role: string }, address: string | null): Promise<Response> {
   const startedAt = Date.now();
   let context: ExportContext | undefined;
+  let release: (() => void) | undefined;
   try {
     const url = new URL(request.url);
     const query = parseChangeQuery(url.searchParams, 'download');
@@ -33,14 +35,18 @@ export async function changesResponse(request: Request, who: { email: string; ro
       address,
       licence: (await licenceOrNull())?.licenceId ?? null,
     };
+    // A whole file like an export's: it takes one of the person's walk slots until the file has ended.
+    release = await claimWalkSlot(who.email);
     const feed = await fromStore(readFeed);
     const progress = newProgress();
+    releaseAtEnd(progress, release);
     const meta = { filters: sent, lastCompletePollAt: feed.completeMs === null ? null : new Date(feed.completeMs).toISOString() };
     const source = await fromStore((db) => changesStream(db, query, format, meta, (count) => (progress.records = count)));
     return new Response(auditedStream(source, context, progress, startedAt), {
       headers: { ...fileHeaders(contentTypeOf(format), context.target), 'X-Export-Id': progress.exportId },
     });
   } catch (error) {
+    release?.();
     if (context) await recordExportRefused(context, error, startedAt);
     return toAppError(error).toResponse();
   }

@@ -54,6 +54,7 @@ beforeAll(async () => {
     EVENTS_RETENTION_DAYS: '30',
     DELIVERY_SECRET_KEY: 'webhook-review-secret-key-0123456789',
     DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
+    MAX_EXPORTS_PER_USER: '1',
   });
   const { closeStore, getStore } = await import('@/lib/store');
   await closeStore();
@@ -340,5 +341,25 @@ describe('a connection test is limited', () => {
     expect(answers[0]!.json.steps.map((s: { step: string }) => s.step)).toEqual(['address', 'connect']);
     expect(answers[5]!.json.error.code).toBe('TOO_MANY_TRIES');
     expect((await actions('delivery.test')) - audited).toBe(5);
+  });
+});
+
+describe('change-feed files take a walk slot', () => {
+  it('refuses a second file of one person while the first is read (429 TOO_MANY_WALKS), and gives the slot back at its end', async () => {
+    const { changesResponse } = await import('@/lib/changes/responses');
+    const download = () => changesResponse(new Request('http://portal.test/api/changes?format=jsonl'), HEIR, null);
+    const first = await download();
+    expect(first.status).toBe(200);
+    const second = await answer(download());
+    expect(second.status).toBe(429);
+    expect(second.json.error.code).toBe('TOO_MANY_WALKS');
+    expect((await first.text()).split('\n').filter(Boolean).length).toBeGreaterThan(1);
+    let third = await download();
+    for (let i = 0; i < 50 && third.status === 429; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      third = await download();
+    }
+    expect(third.status).toBe(200);
+    await third.text();
   });
 });

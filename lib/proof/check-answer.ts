@@ -25,7 +25,9 @@ export const checkReportSchema = z
     ok: z.boolean().meta({ description: 'Every check holds.' }),
     checks: z.array(
       z.strictObject({
-        name: z.string().meta({ description: 'signature, manifest, file, bytes, sha256, records, record ids.' }),
+        name: z
+          .string()
+          .meta({ description: 'signature, manifest, file, bytes, sha256, records, record ids; portal record: this portal made it.' }),
         ok: z.boolean(),
         detail: z.string(),
       }),

@@ -12,12 +12,14 @@ import type { Check, Jwk } from '@/public/verify-picks-file.mjs';
 import { AppError, invalidFields } from '../errors';
 import { processSlot } from '../process-state';
 import { fromStore } from '../store';
+import { madeHere } from './made-here';
 import { publishedKeys } from './signer';
 import type { CheckReport } from './check-answer';
 
 /**
  * POST /api/proof/check (admins; /admin/proofs): a file and its JWS (and, optionally, the manifest), checked by
- * the very verifier recipients run (public/verify-picks-file.mjs) against the keys the portal publishes. It
+ * the very verifier recipients run (public/verify-picks-file.mjs) against the keys the portal publishes, and against
+ * the portal's own record of the export or delivery run it names (./made-here.ts). It
  * trusts the portal's own key set, as a recipient holding a copy of it would; the offline verifier is for
  * those who must not trust the portal. The upload streams to a temporary folder (never held in memory), the
  * check runs on a worker thread so that the instance keeps answering, one check at a time per instance (a
@@ -54,9 +56,11 @@ export async function checkFileResponse(request: Request): Promise<Response> {
       manifest: form.manifest ? path.join(dir, 'given.manifest.json') : undefined,
       keys,
     });
+    // Beyond the recipients' checks: that this portal made it (its sealed audit entry), whatever its signing time.
+    const checks = [...result.checks, await fromStore((db) => madeHere(db, form.jws))];
     const report: CheckReport = {
-      ok: result.checks.every((c) => c.ok),
-      checks: result.checks,
+      ok: checks.every((c) => c.ok),
+      checks,
       notes: result.notes,
       attestation: result.attestation,
     };

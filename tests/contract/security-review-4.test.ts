@@ -363,3 +363,52 @@ describe('change-feed files take a walk slot', () => {
     await third.text();
   });
 });
+
+describe('the portal’s check of a file vouches only for what it made', () => {
+  it('refuses a validly signed manifest that its sealed audit trail does not record, whatever its signing time', async () => {
+    const { createHash } = await import('node:crypto');
+    const { startSigning, signDocument } = await import('@/lib/proof/signer');
+    const { MANIFEST_TYPE, toManifest } = await import('@/lib/audit/manifest');
+    const { recordAudit } = await import('@/lib/audit/record');
+    const { checkFileResponse } = await import('@/lib/proof/check');
+    await startSigning(store);
+    const body = 'id,sport\npk_1,Tennis\npk_2,Tennis\n';
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const entry = (await recordAudit({
+      actor: HEIR.email,
+      role: 'editor',
+      action: 'export.picks',
+      target: 'picks.csv',
+      outcome: 'complete',
+      records: 2,
+      bytes: Buffer.byteLength(body),
+      sha256,
+    }))!;
+    const check = async (file: string, manifest: unknown) => {
+      const form = new FormData();
+      form.set('file', new Blob([file]), 'picks.csv');
+      form.set('jws', (await signDocument(manifest, MANIFEST_TYPE)).jws);
+      const res = await answer(checkFileResponse(new Request('http://portal.test/api/proof/check', { method: 'POST', body: form })));
+      return res.json as { ok: boolean; checks: { name: string; ok: boolean; detail: string }[] };
+    };
+    const made = toManifest(entry);
+    const own = await check(body, made);
+    expect(own.checks.find((c) => c.name === 'portal record')).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining(`audit entry ${entry.seq}`),
+    });
+    expect(own.ok).toBe(true);
+    // Another file under the same entry's name, signed with the portal's own key: every recipient's check holds.
+    const other = 'id,sport\npk_9,Tennis\n';
+    const forged = { ...made, records: 1, bytes: Buffer.byteLength(other), sha256: createHash('sha256').update(other).digest('hex') };
+    const refused = await check(other, forged);
+    expect(refused.checks.filter((c) => c.name !== 'portal record').every((c) => c.ok)).toBe(true);
+    expect(refused.ok).toBe(false);
+    expect(refused.checks.find((c) => c.name === 'portal record')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining('records another file'),
+    });
+    const nowhere = await check(other, { ...forged, id: 99_999, audit: { seq: 99_999, hash: 'x' } });
+    expect(nowhere.checks.find((c) => c.name === 'portal record')?.detail).toMatch(/has no entry 99999: it never made this file/);
+  });
+});

@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +15,7 @@ import { E2E, upstreamEnv } from './ports';
 import { changeFeedIds, eventPages, pollAndWait, postToken, sandboxHook, startHookedSandbox, type Event } from './support/events';
 import { webhooksFromThePage } from './support/webhooks-flow';
 import { waitUntil, type Instance } from './support/instances';
-import { sessionCookie } from './support/session';
+import { jsonSignIn, sessionCookie } from './support/session';
 import { startStaffPortal } from './support/staff-portal';
 
 /**
@@ -34,6 +36,7 @@ let admin = '';
 const tokens: Record<string, { id: string; token: string }> = {};
 
 const hook = (name: string, body: unknown) => sandboxHook(SANDBOX, name, body);
+const HEIR = { email: 'heir@staff.picks.test', password: 'staff-heir-pass-0123', role: 'editor' as const };
 const feed = () =>
   db.prepare('select polls, outcome, last_seq from change_feed').get() as { polls: number; outcome: string; last_seq: number };
 const v1 = (pathname: string, token: string, headers: Record<string, string> = {}) =>
@@ -55,7 +58,8 @@ test.beforeAll(async () => {
   // An hour between polls: the spec asks for each poll itself ("Poll now").
   portal = await startStaffPortal(PORT, {
     label: 'events',
-    roles: ['admin'],
+    roles: ['admin', 'editor'],
+    others: [HEIR],
     env: {
       ...upstreamEnv(SANDBOX, KEY),
       AUTH_SECRET: 'events-spec-secret-0123456789-abcdef',
@@ -139,6 +143,68 @@ test('consumer webhooks from the token page in Chromium: test, down then back in
   test.setTimeout(150_000);
   const moveAndPoll = async () => (await hook('clock', { advanceMs: 6 * 3_600_000 }), await pollNow());
   await webhooksFromThePage({ page, browser, origin: portal.origin, admin, moveAndPoll, lastSeq: () => feed().last_seq });
+});
+
+test('a resend pays the token’s quota; a token given to another owner holds its webhooks until that owner confirms each', async () => {
+  test.setTimeout(60_000);
+  const received: string[] = [];
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => (received.push(String(req.headers['webhook-id'])), res.writeHead(204).end()));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leaver/own-server?k=1`;
+  try {
+    const editor = await sessionCookie(portal.origin, 'editor');
+    const heir = (await jsonSignIn(portal.origin, HEIR.email, HEIR.password)).cookie;
+    const call = async (cookie: string, method: string, pathname: string, body?: unknown) => {
+      const res = await fetch(`${portal.origin}${pathname}`, {
+        method,
+        headers: { cookie, origin: portal.origin, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, json: (await res.json().catch(() => null)) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    const made = await call(editor, 'POST', '/api/tokens', {
+      name: 'leaver',
+      scope: { content: ['picks', 'results', 'changes'], sports: [], leagues: [] },
+      expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      ratePerMinute: 60,
+      dailyRecords: 3,
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const webhooks = `/api/tokens/${made.json.id as string}/webhooks`;
+    const added = await call(editor, 'POST', webhooks, { url });
+    expect(added.status, JSON.stringify(added.json)).toBe(201);
+    const one = `${webhooks}/${added.json.id as string}`;
+    const seq = feed().last_seq;
+    // A resent event is one record of three; the quota spent, a resend is refused and sends nothing.
+    expect((await call(editor, 'POST', `${one}/resend`, { event: seq })).json.attempt).toMatchObject({ outcome: 'delivered', seq });
+    expect((await v1('/picks?limit=2', made.json.token as string)).status).toBe(200);
+    const refused = await call(editor, 'POST', `${one}/resend`, { event: seq });
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toMatchObject({ code: 'QUOTA_SPENT', message: expect.stringContaining('its 3 records for today') });
+    expect(received).toEqual([`evt_${seq}`]);
+
+    // Given to another editor: the webhook waits for them; only they see its whole URL and may confirm it.
+    expect((await call(admin, 'PATCH', `/api/tokens/${made.json.id as string}`, { owner: HEIR.email })).status).toBe(200);
+    const asAdmin = (await call(admin, 'GET', webhooks)).json.data[0];
+    expect(asAdmin).toMatchObject({
+      state: 'unconfirmed',
+      wholeUrl: null,
+      why: expect.stringContaining(`until ${HEIR.email} confirms it`),
+    });
+    expect(JSON.stringify(asAdmin)).not.toContain('own-server');
+    expect((await call(heir, 'GET', webhooks)).json.data[0]).toMatchObject({ state: 'unconfirmed', wholeUrl: url });
+    expect((await call(heir, 'POST', `${one}/test`)).json.error.details.webhook).toMatch(/cannot send now/);
+    const audit = await fetch(`${portal.origin}/api/audit?action=token.webhook.await&format=json`, { headers: { cookie: admin } });
+    expect(await audit.text()).toContain(`webhook ${added.json.id as string}`);
+    expect((await call(admin, 'POST', `${one}/confirm`)).status).toBe(403);
+    expect((await call(heir, 'POST', `${one}/confirm`)).json).toMatchObject({ confirmedBy: HEIR.email, wholeUrl: null });
+    expect(received).toEqual([`evt_${seq}`]);
+  } finally {
+    receiver.close();
+  }
 });
 
 test("a stream past the token's daily quota gets a quota event, then ends", async () => {

@@ -39,6 +39,7 @@ export function WebhooksPanel({
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const unconfirmed = endpoints.filter((e) => e.state === 'unconfirmed').length;
   return (
     <section aria-labelledby="webhooks" className="space-y-3" data-testid="webhooks">
       <div className={cardClass('space-y-2 p-4 text-sm')}>
@@ -56,6 +57,12 @@ export function WebhooksPanel({
         {paused && (
           <p className="text-amber-800" data-testid="webhooks-paused">
             Nothing is sent now: {paused.replace(/^its token/, 'this token')}.
+          </p>
+        )}
+        {unconfirmed > 0 && (
+          <p className="text-amber-800" data-testid="webhooks-unconfirmed">
+            {unconfirmed === 1 ? 'One webhook waits' : `${unconfirmed} webhooks wait`} for this token’s owner to confirm where its events
+            go: {unconfirmed === 1 ? 'it sends' : 'they send'} nothing until then.
           </p>
         )}
       </div>

@@ -25,7 +25,8 @@ export async function probeDelivery(delivery: Delivery, context: ProbeContext): 
 }
 
 /** Words for a failure that say nothing of the network beyond what the person typed. */
-const NETWORK = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOTFOUND|EAI_AGAIN|socket hang up|terminated unexpectedly|timeout|timed out|connect|TimeoutError|EPROTO|other side closed/i;
+const NETWORK =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|ENOTFOUND|EAI_AGAIN|socket hang up|terminated unexpectedly|timeout|timed out|connect|TimeoutError|EPROTO|other side closed/i;
 const ADDRESS = /\[?(?:\d{1,3}\.){3}\d{1,3}\]?(?::\d{1,5})?|\[[0-9a-f:]+\](?::\d{1,5})?/gi;
 
 /**

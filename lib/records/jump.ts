@@ -1,5 +1,5 @@
 import 'server-only';
-import type { FilterKind, PickFilters } from '../filters';
+import { DEFAULT_PAGE_SIZE, type FilterKind, type PickFilters } from '../filters';
 import { getRecordsPage, type RecordsPage } from '../picks-api/portal';
 import { JUMP_MAX_PAGES } from '../paging';
 
@@ -40,4 +40,31 @@ export function parsePageNumber(value: string | null): { page: number | null; pr
   if (value === null || value.trim() === '') return { page: null, problem: null };
   if (!/^\d{1,7}$/.test(value.trim()) || Number(value) < 1) return { page: null, problem: 'page must be a whole number from 1' };
   return { page: Number(value), problem: null };
+}
+
+/** The records a page holds: the size asked, or the portal's own default (never the upstream's, which may differ). */
+export const pageSizeOf = (filters: PickFilters) => filters.limit ?? DEFAULT_PAGE_SIZE;
+
+export interface OpenedPage {
+  /** How page N was walked to (null: no page number asked, or a cursor given). */
+  jump: Jump | null;
+  /** The jump when it landed on a page (its cursor and trail). */
+  landed: Extract<Jump, { to: 'page' | 'past-the-end' }> | null;
+  /** The filters the page was read with: the cursor landed on, and always the page size counted with. */
+  filters: PickFilters;
+  page: RecordsPage;
+}
+
+/**
+ * The page /picks and /results show: page `page` when asked by its number (walked to), else the one the filters'
+ * cursor names. Every read asks the upstream for the page size the portal counts with, so page N by number holds
+ * records (N-1)×size+1 onwards whatever the upstream's own default page (the spec leaves it unstated).
+ */
+export async function openRecordsPage(kind: FilterKind, asked: PickFilters, page: number | null): Promise<OpenedPage> {
+  const size = pageSizeOf(asked);
+  const jump = page !== null && !asked.cursor ? await jumpToPage(kind, asked, page, size) : null;
+  const landed = jump?.to === 'page' || jump?.to === 'past-the-end' ? jump : null;
+  const filters = { ...asked, ...(landed ? { cursor: landed.cursor } : {}), limit: size };
+  const read = landed?.to === 'past-the-end' ? landed.page : await getRecordsPage(kind, filters);
+  return { jump, landed, filters, page: read };
 }

@@ -4,14 +4,12 @@ import { settle } from '@/lib/errors';
 import { hiddenColumnsOf, PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { decodeTrail, pageNumberOf } from '@/lib/paging';
-import { DEFAULT_PAGE_SIZE } from '@/lib/filters';
 import { plural } from '@/lib/plural';
 import { CountAll } from '@/components/records/count-all';
 import { detectProbabilityScale } from '@/lib/picks-api/pick-view';
-import { getRecordsPage } from '@/lib/picks-api/portal';
 import { ErrorPanel } from '@/components/error-panel';
 import { Pager } from '@/components/records/pager';
-import { jumpToPage, parsePageNumber } from '@/lib/records/jump';
+import { openRecordsPage, pageSizeOf, parsePageNumber } from '@/lib/records/jump';
 import { AppError } from '@/lib/errors';
 import { RecordsTable } from '@/components/records/records-table';
 
@@ -33,23 +31,16 @@ export async function RecordsView({
 }) {
   const pathname = kind === 'picks' ? '/picks' : '/results';
   const here = `${pathname}?${params.toString()}`;
-  const size = asked.limit ?? DEFAULT_PAGE_SIZE;
+  const size = pageSizeOf(asked);
   // A page asked for by its number (?page=N) is walked to; a cursor from the pager wins over it.
   const number = parsePageNumber(params.get('page'));
   if (number.problem) return <ErrorPanel error={invalidPage(number.problem, params.get('page')!)} retryHref={pathname} />;
-  const jump = number.page !== null && !asked.cursor ? await settle(jumpToPage(kind, asked, number.page, size)) : null;
-  if (jump && !jump.ok) return <ErrorPanel error={jump.error.toJSON()} retryHref={here} />;
-  const landed = jump?.value.to === 'page' || jump?.value.to === 'past-the-end' ? jump.value : null;
-  const filters = landed ? { ...asked, cursor: landed.cursor } : asked;
-  const [page, jar] = await Promise.all([
-    landed?.to === 'past-the-end' ? { ok: true as const, value: landed.page } : settle(getRecordsPage(kind, filters)),
-    cookies(),
-  ]);
-  if (!page.ok) return <ErrorPanel error={page.error.toJSON()} retryHref={here} />;
-
+  const [opened, jar] = await Promise.all([settle(openRecordsPage(kind, asked, number.page)), cookies()]);
+  if (!opened.ok) return <ErrorPanel error={opened.error.toJSON()} retryHref={here} />;
+  const { jump, landed, filters, page } = opened.value;
   const trail = landed ? landed.trail : decodeTrail(params.get('trail') ?? undefined);
-  const { rows, hasMore, requestId } = page.value;
-  const offered = hasMore ? page.value.nextCursor : null;
+  const { rows, hasMore, requestId } = page;
+  const offered = hasMore ? page.nextCursor : null;
   // A cursor we have already been given would lead in a circle: say so instead of offering Next forever.
   const circular = offered !== null && (offered === filters.cursor || trail.includes(offered));
   const scale = detectProbabilityScale(rows.map((r) => r.probability));
@@ -86,16 +77,16 @@ export async function RecordsView({
 
   return (
     <section aria-label={kind === 'picks' ? 'Picks' : 'Results'} className="space-y-3">
-      {jump?.value.to === 'past-the-end' && (
+      {jump?.to === 'past-the-end' && (
         <p role="status" data-testid="past-the-end" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          Page {number.page!.toLocaleString('en-GB')} is past the last page: these filters have {plural(jump.value.lastPage, 'page')} of{' '}
-          {size}. This is the last one.
+          Page {number.page!.toLocaleString('en-GB')} is past the last page: these filters have {plural(jump.lastPage, 'page')} of {size}.
+          This is the last one.
         </p>
       )}
-      {jump?.value.to === 'too-far' && (
+      {jump?.to === 'too-far' && (
         <p role="status" data-testid="too-far" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          Page {number.page!.toLocaleString('en-GB')} is further in than the portal walks to (page{' '}
-          {jump.value.furthest.toLocaleString('en-GB')} at {size} a page): narrow the dates, or take larger pages. This is the first page.
+          Page {number.page!.toLocaleString('en-GB')} is further in than the portal walks to (page {jump.furthest.toLocaleString('en-GB')}{' '}
+          at {size} a page): narrow the dates, or take larger pages. This is the first page.
         </p>
       )}
       {circular && (

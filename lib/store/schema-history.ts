@@ -69,3 +69,20 @@ export interface DeliveredFilesTable {
   kept: string;
   error: string | null;
 }
+
+/** The index of the licensed set (0027, ./record-index.ts): each record's newest version, as search reads it. */
+export interface RecordIndexTable {
+  pick_id: string;
+  digest: string;
+  sport: string | null;
+  league: string | null;
+  status: string | null;
+  result: string | null;
+  event_ms: number | null;
+  published_ms: number | null;
+  settled_ms: number | null;
+  odds: number | null;
+  probability: number | null;
+  /** The words people search by, case and accents folded (./record-index.ts `foldWords`). */
+  words: string;
+}

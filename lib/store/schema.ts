@@ -7,6 +7,7 @@ import type {
   DeliveredVersionsTable,
   RecordBodiesTable,
   RecordHeadsTable,
+  RecordIndexTable,
   RecordVersionsTable,
 } from './schema-history';
 import type { ApiTokensTable, TokenUsageTable, TokenWebhookAttemptsTable, TokenWebhooksTable } from './schema-tokens';
@@ -272,6 +273,7 @@ export interface Database {
   record_bodies: RecordBodiesTable;
   record_versions: RecordVersionsTable;
   record_heads: RecordHeadsTable;
+  record_index: RecordIndexTable;
   delivered_versions: DeliveredVersionsTable;
   delivered_files: DeliveredFilesTable;
   delivered_state: DeliveredStateTable;

@@ -25,6 +25,7 @@ import { migration as m0023 } from './0023_token_webhooks';
 import { migration as m0024 } from './0024_history_writes';
 import { migration as m0025 } from './0025_webhook_confirmation';
 import { migration as m0026 } from './0026_audit_sealed_rows';
+import { migration as m0027 } from './0027_record_index';
 
 /**
  * Versioned migrations, one a file (`NNNN_what.ts`), applied in name order at start by Kysely's Migrator on
@@ -59,6 +60,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024_history_writes': m0024,
   '0025_webhook_confirmation': m0025,
   '0026_audit_sealed_rows': m0026,
+  '0027_record_index': m0027,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

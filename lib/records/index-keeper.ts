@@ -1,0 +1,82 @@
+import 'server-only';
+import type { Kysely } from 'kysely';
+import { registerJob } from '../jobs/registry';
+import { log } from '../log';
+import { headsMovedAfter, lastHistoryWrite } from '../store/history-writes';
+import { readMeta, writeMeta } from '../store/meta';
+import { clearIndex, dropIndexed, indexedOf, putIndexed } from '../store/record-index';
+import type { Database } from '../store/schema';
+
+/**
+ * Keeps the index of the licensed set (lib/store/record-index.ts) in step with the record history, which every
+ * poll of the change feed and every walk that reads records (exports, deliveries) writes: each record whose
+ * newest version moved after the last history write indexed is put in the index again, or taken out when it
+ * was withdrawn. The mark (the history write indexed up to, and when) says how fresh the index is. Runs every
+ * few seconds on one instance at a time; a rebuild empties the index and follows the whole history again.
+ */
+
+type Db = Kysely<Database>;
+const MARK = 'record-index-write';
+const MARKED_AT = 'record-index-at';
+const BATCH = 500;
+export const KEEP_EVERY_MS = 10_000;
+
+export interface IndexMark {
+  /** The history write the index follows up to (0: it follows none yet). */
+  write: number;
+  /** When it last caught up with the history; null: never. */
+  atMs: number | null;
+}
+
+export async function indexMark(db: Db): Promise<IndexMark> {
+  const [write, at] = await Promise.all([readMeta(db, MARK), readMeta(db, MARKED_AT)]);
+  return { write: Number(write ?? 0), atMs: at ? Number(at) : null };
+}
+
+/** Brings the index up to the history's last write; what it put and took out. */
+export async function keepIndex(db: Db, signal?: AbortSignal, now = Date.now): Promise<{ put: number; dropped: number }> {
+  const { write: since } = await indexMark(db);
+  const last = await lastHistoryWrite(db);
+  const done = { put: 0, dropped: 0 };
+  if (last > since) {
+    let after: string | null = null;
+    for (;;) {
+      if (signal?.aborted) return done;
+      const heads = await headsMovedAfter(db, since, after, BATCH);
+      const live = heads.filter((h) => h.body !== null && h.digest !== null);
+      await putIndexed(
+        db,
+        live.map((h) => indexedOf(h.pickId, h.digest!, h.body!)),
+      );
+      const gone = heads.filter((h) => h.body === null || h.digest === null).map((h) => h.pickId);
+      await dropIndexed(db, gone);
+      done.put += live.length;
+      done.dropped += gone.length;
+      if (heads.length < BATCH) break;
+      after = heads.at(-1)!.pickId;
+    }
+    await writeMeta(db, MARK, String(last));
+  }
+  await writeMeta(db, MARKED_AT, String(now()));
+  return done;
+}
+
+/** Empties the index and builds it again from the whole record history. */
+export async function rebuildIndex(db: Db): Promise<{ put: number; dropped: number }> {
+  await clearIndex(db);
+  await writeMeta(db, MARK, '0');
+  return keepIndex(db);
+}
+
+/** The keeper's job (lib/jobs/registry.ts), one instance at a time. */
+export function startIndexKeeper(db: Db): void {
+  registerJob({
+    name: 'record-index',
+    everyMs: KEEP_EVERY_MS,
+    lease: 'one instance',
+    run: async (signal) => {
+      const kept = await keepIndex(db, signal);
+      if (kept.put + kept.dropped > 0) log('records').debug(kept, 'the index of the licensed set followed the record history');
+    },
+  });
+}

@@ -1,0 +1,141 @@
+import 'server-only';
+import { z } from 'zod';
+import { invalidFields } from '../errors';
+import type { FilterKind, PickFilters } from '../filters';
+import { logoPolicy } from '../picks-api';
+import { toPickRow, type PickRow } from '../picks-api/pick-view';
+import { pickSchema } from '../picks-api/schemas';
+import { fromStore } from '../store';
+import { readFeed } from '../store/change-feed';
+import { foldWords, indexedBodies, indexSize, searchIndexed, SORTABLE, type SortColumn } from '../store/record-index';
+import type { LicenceSummary } from '../vocabulary/licence';
+import { indexMark } from './index-keeper';
+
+/**
+ * Search and whole-set sort over the portal's index of the licensed set (lib/store/record-index.ts): what the
+ * upstream cannot answer — words anywhere in a record, any order of the whole filtered set, any page by number,
+ * the total at once. Answered only within the licence in force now (its sports, leagues and window), with how
+ * fresh the index is: the history write it follows, and the change feed's last complete poll.
+ */
+
+export const SORT_COLUMNS = Object.keys(SORTABLE) as SortColumn[];
+const MAX_WORDS = 8;
+const MAX_PAGE = 200;
+
+/** `?q=&sort=&dir=&page=` as search takes them: a problem in words for each one that is wrong. */
+export const searchParamsSchema = z.strictObject({
+  q: z.string().max(200, 'must be at most 200 characters').optional(),
+  sort: z
+    .enum(['relevance', ...SORT_COLUMNS] as [string, ...string[]], { error: `must be relevance or one of ${SORT_COLUMNS.join(', ')}` })
+    .optional(),
+  dir: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
+  page: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(1_000_000, 'is too far')
+    .optional(),
+});
+export type SearchParams = z.infer<typeof searchParamsSchema>;
+
+export interface SearchAnswer {
+  rows: PickRow[];
+  total: number;
+  page: number;
+  size: number;
+  lastPage: number;
+  sort: { by: SortColumn | 'relevance'; dir: 'asc' | 'desc' };
+  words: string[];
+  /** How fresh the index is: when it last followed the history, and the feed's last complete poll. */
+  freshness: { indexedAt: string | null; lastPollAt: string | null; records: number };
+}
+
+/** The search's words, folded: at most MAX_WORDS, each kept once. */
+export const searchWords = (q: string | undefined) =>
+  [
+    ...new Set(
+      foldWords(q ?? '')
+        .split(' ')
+        .filter(Boolean),
+    ),
+  ].slice(0, MAX_WORDS);
+
+/** Checks `?q=&sort=&dir=&page=`, naming every wrong one at once. */
+export function parseSearch(params: URLSearchParams): SearchParams {
+  const asked = Object.fromEntries(['q', 'sort', 'dir', 'page'].flatMap((key) => (params.get(key) ? [[key, params.get(key)!]] : [])));
+  const parsed = searchParamsSchema.safeParse(asked);
+  if (parsed.success) return parsed.data;
+  const problems: Record<string, string> = {};
+  for (const issue of parsed.error.issues) problems[String(issue.path[0] ?? 'search')] ??= issue.message;
+  throw invalidFields('search', problems);
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const day = (text: string | undefined, end = false) => {
+  if (!text) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms + (end && /^\d{4}-\d{2}-\d{2}$/.test(text) ? 86_400_000 : 0) : undefined;
+};
+
+/** One page of the whole filtered set from the index, in the order asked; null licence: nothing is answered. */
+export async function searchRecords(
+  kind: FilterKind,
+  filters: PickFilters,
+  search: SearchParams,
+  licence: LicenceSummary | null,
+): Promise<SearchAnswer> {
+  const words = searchWords(search.q);
+  const size = Math.min(filters.limit ?? 50, MAX_PAGE);
+  const page = search.page ?? 1;
+  const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
+  const sort = { by, dir: search.dir ?? (by === 'relevance' ? 'desc' : 'desc') } as SearchAnswer['sort'];
+  const allowed = {
+    sports: licence ? licence.sports : [],
+    leagues: licence ? licence.leagues : [],
+    fromMs: licence ? (day(licence.from ?? undefined) ?? null) : null,
+    toMs: licence ? (day(licence.to ?? undefined, true) ?? null) : null,
+  };
+  const status = kind === 'picks' ? (filters as { status?: string }).status : undefined;
+  const { hits, total, bodies, mark, feed, records } = await fromStore(async (db) => {
+    const found = await searchIndexed(db, {
+      words,
+      sport: filters.sport,
+      league: filters.league,
+      status,
+      result: filters.result,
+      settledOnly: kind === 'results',
+      fromMs: day(filters.from),
+      toMs: day(filters.to, true),
+      allowed,
+      sort,
+      offset: (page - 1) * size,
+      limit: size,
+    });
+    const [bodies, mark, feed, records] = await Promise.all([
+      indexedBodies(
+        db,
+        found.hits.map((hit) => hit.digest),
+      ),
+      indexMark(db),
+      readFeed(db),
+      indexSize(db),
+    ]);
+    return { ...found, bodies, mark, feed, records };
+  });
+  const logos = logoPolicy();
+  const rows = hits.flatMap((hit) => {
+    const body = bodies.get(hit.digest);
+    const parsed = body ? pickSchema.safeParse(JSON.parse(body)) : null;
+    return parsed?.success ? [toPickRow(parsed.data, logos)] : [];
+  });
+  return {
+    rows,
+    total,
+    page,
+    size,
+    lastPage: Math.max(1, Math.ceil(total / size)),
+    sort,
+    words,
+    freshness: { indexedAt: iso(mark.atMs), lastPollAt: iso(feed.completeMs), records },
+  };
+}

@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pollOnce, type FeedSettings } from '@/lib/changes/poller';
+import { createPicksClient } from '@/lib/picks-api/client';
+import { keepIndex, rebuildIndex } from '@/lib/records/index-keeper';
+import { claimFeedLease } from '@/lib/store/change-feed';
+import { openStore, type Store } from '@/lib/store/open';
+import { foldWords, searchIndexed, type IndexQuery } from '@/lib/store/record-index';
+import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { storeEngines } from '../support/store-engines';
+
+/**
+ * The index of the licensed set on both store engines, kept by the change feed's polls of the sandbox over real
+ * HTTP: a record published, changed and withdrawn upstream is found, updated and gone after the next poll; a sport
+ * the licence no longer holds is never answered; a rebuild gives the same index; parts of words, case and accents
+ * match; the whole set sorts by a column and pages by number without a record twice or left out.
+ */
+
+const T0 = Date.parse('2026-11-20T12:00:00Z');
+const KEY = 'sandbox-full-key';
+const settings: FeedSettings = { daysBack: 7, daysAhead: 14, pollMs: 300_000 };
+let sandbox: Sandbox;
+let baseUrl: string;
+const everything: IndexQuery['allowed'] = { sports: null, leagues: null, fromMs: null, toMs: null };
+const query = (q: Partial<IndexQuery> = {}): IndexQuery => ({
+  words: [],
+  allowed: everything,
+  sort: { by: 'eventDate', dir: 'desc' },
+  offset: 0,
+  limit: 100_000,
+  ...q,
+});
+
+beforeAll(async () => {
+  sandbox = createSandbox({ now: () => T0, rateLimit: null, picks: 3000 });
+  baseUrl = await sandbox.listen(0);
+});
+afterAll(() => sandbox.close());
+
+describe.each(storeEngines())('the index of the licensed set on $name', (engine) => {
+  const opened: Store[] = [];
+  afterEach(async () => {
+    sandbox.controls.setNow(T0);
+    sandbox.controls.retracted.clear();
+    sandbox.controls.edits.clear();
+    await Promise.all(opened.splice(0).map((store) => store.close()));
+  });
+
+  async function polled() {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    expect(await claimFeedLease(store.db, 'a', 30 * 86_400_000, T0)).toBe(true);
+    const poll = async () => {
+      await pollOnce({
+        db: store.db,
+        walk: (f, call) => createPicksClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } }).walkPicks(f, call),
+        instance: 'a',
+        settings,
+        now: () => sandbox.controls.now(),
+      });
+      await keepIndex(store.db);
+    };
+    await poll();
+    return { store, poll };
+  }
+
+  it('follows the polls: a record published, changed and withdrawn upstream is found, updated and gone', async () => {
+    const { store, poll } = await polled();
+    const all = await searchIndexed(store.db, query());
+    expect(all.total).toBeGreaterThan(100);
+    expect(new Set(all.hits.map((h) => h.pickId)).size).toBe(all.total);
+    const [edited, gone] = all.hits;
+    sandbox.controls.retracted.add(gone!.pickId);
+    sandbox.controls.setNow(T0 + 60_000);
+    sandbox.controls.edits.set(edited!.pickId, { fields: { homeTeam: 'Kingston City FC', odds: 9.99 }, atMs: T0 + 60_000 });
+    await poll();
+    const found = await searchIndexed(store.db, query({ words: ['kingston', 'city'], sort: { by: 'relevance', dir: 'desc' } }));
+    expect(found.hits.map((h) => h.pickId)).toEqual([edited!.pickId]);
+    expect((await searchIndexed(store.db, query())).hits.map((h) => h.pickId)).not.toContain(gone!.pickId);
+    // What the sandbox publishes later is found after the poll that sees it.
+    sandbox.controls.setNow(T0 + 12 * 3_600_000);
+    await poll();
+    expect((await searchIndexed(store.db, query())).total).toBeGreaterThan(all.total - 1);
+  });
+
+  it('matches parts of words, any case and accents; answers only the licence in force; rebuilds the same', async () => {
+    const { store, poll } = await polled();
+    const [one] = (await searchIndexed(store.db, query({ limit: 1 }))).hits;
+    sandbox.controls.setNow(T0 + 60_000);
+    sandbox.controls.edits.set(one!.pickId, { fields: { awayTeam: 'Zürichsee Ñandú Wanderers' }, atMs: T0 + 60_000 });
+    await poll();
+    for (const typed of ['zurichsee', 'ZÜRICHSEE', 'richse nandu', 'Ñandú wand'])
+      expect(
+        (await searchIndexed(store.db, query({ words: foldWords(typed).split(' ') }))).hits.map((h) => h.pickId),
+        typed,
+      ).toEqual([one!.pickId]);
+    const all = await searchIndexed(store.db, query());
+    const sports = [...new Set((await store.db.selectFrom('record_index').select('sport').execute()).map((r) => r.sport!))];
+    expect(sports.length).toBeGreaterThan(1);
+    const narrowed = await searchIndexed(store.db, query({ allowed: { ...everything, sports: sports.slice(1) } }));
+    expect(narrowed.total).toBeLessThan(all.total);
+    const dropped = await store.db.selectFrom('record_index').select('pick_id').where('sport', '=', sports[0]!).execute();
+    expect(narrowed.hits.map((h) => h.pickId)).not.toContain(dropped[0]!.pick_id);
+    expect((await searchIndexed(store.db, query({ allowed: { ...everything, sports: [] } }))).total).toBe(0);
+    const before = await store.db.selectFrom('record_index').selectAll().orderBy('pick_id').execute();
+    await rebuildIndex(store.db);
+    expect(await store.db.selectFrom('record_index').selectAll().orderBy('pick_id').execute()).toEqual(before);
+    expect((await searchIndexed(store.db, query({ words: ['zurichsee'] }))).hits.map((h) => h.pickId)).toEqual([one!.pickId]);
+  });
+
+  it('sorts the whole set by a column both ways, and pages by number without a record twice or left out', async () => {
+    const { store } = await polled();
+    const up = (await searchIndexed(store.db, query({ sort: { by: 'eventDate', dir: 'asc' } }))).hits.map((h) => h.pickId);
+    const times = await store.db.selectFrom('record_index').select(['pick_id', 'event_ms']).execute();
+    const when = new Map(times.map((t) => [t.pick_id, Number(t.event_ms)]));
+    const earliest = Math.min(...times.map((t) => Number(t.event_ms)));
+    expect(when.get(up[0]!)).toBe(earliest);
+    for (let i = 1; i < up.length; i += 1) expect(when.get(up[i]!)!).toBeGreaterThanOrEqual(when.get(up[i - 1]!)!);
+    const paged: string[] = [];
+    for (let page = 0; page * 37 < up.length; page += 1)
+      paged.push(
+        ...(await searchIndexed(store.db, query({ sort: { by: 'eventDate', dir: 'asc' }, offset: page * 37, limit: 37 }))).hits.map(
+          (h) => h.pickId,
+        ),
+      );
+    expect(paged).toEqual(up);
+    const odds = (await searchIndexed(store.db, query({ sort: { by: 'odds', dir: 'desc' }, limit: 20 }))).hits.map((h) => h.pickId);
+    const oddsOf = new Map(
+      (await store.db.selectFrom('record_index').select(['pick_id', 'odds']).execute()).map((r) => [r.pick_id, r.odds]),
+    );
+    for (let i = 1; i < odds.length; i += 1)
+      expect(Number(oddsOf.get(odds[i]!) ?? -1)).toBeLessThanOrEqual(Number(oddsOf.get(odds[i - 1]!)));
+  });
+});

@@ -304,6 +304,8 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await sql`alter table record_heads drop column written`.execute(store.db);
     await sql`alter table delivery_runs drop column table_counts`.execute(store.db);
     await sql`drop table audit_sealed_rows`.execute(store.db);
+    await sql`drop table record_index`.execute(store.db);
+    if (engine.name === 'sqlite') await sql`drop table record_words`.execute(store.db);
     await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);

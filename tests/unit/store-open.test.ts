@@ -77,6 +77,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0024_history_writes',
       '0025_webhook_confirmation',
       '0026_audit_sealed_rows',
+      '0027_record_index',
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { startIndexKeeper } from './records/index-keeper';
 import 'server-only';
 import { ConfigError, getConfig } from './config';
 import path from 'node:path';
@@ -85,6 +86,8 @@ export async function startPortal(): Promise<void> {
     startAlerts(store, config);
     checkpointEvents(store.db, config.EVENTS_RETENTION_DAYS);
     startConsumerWebhooks(store, config);
+    // The index of the licensed set follows the record history (built from it at the first start after 0027).
+    startIndexKeeper(store.db);
     // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.
     server.shutdown = () => shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000, config.PORTAL_DATA_DIR);
   } catch (error) {

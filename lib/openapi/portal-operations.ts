@@ -27,7 +27,7 @@ import { exportReconciliationSchema, recordHistorySchema, runReconciliationSchem
 import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
-import { recordsCountSchema, summaryAnswerSchema } from '../records/answers';
+import { recordsCountSchema, searchAnswerSchema, summaryAnswerSchema } from '../records/answers';
 import { endpointChangeBody, endpointCreateBody } from '../webhooks/input';
 import {
   attemptAnswerSchema,
@@ -112,6 +112,10 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   }),
   op('get', '/api/picks/{id}/history', 'browse', 'One record’s versions', { answer: recordHistorySchema }),
   op('get', '/api/records/count', 'browse', 'How many records the filters match', { query: FILTERS, answer: recordsCountSchema }),
+  op('get', '/api/records/search', 'browse', 'Search, sort and page the whole set from the portal’s index', {
+    query: `kind, q, sort, dir, page, ${FILTERS}`,
+    answer: searchAnswerSchema,
+  }),
   op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS, answer: summaryAnswerSchema }),
   op('get', '/api/changes', 'export', 'The change feed as a file', { file: 'export', query: 'kind, sport, league, since, until, format' }),
   op('post', '/api/changes/poll', 'poll', 'Polls the upstream now', { ok: [202], answer: pollAnswerSchema }),

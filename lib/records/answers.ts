@@ -46,3 +46,22 @@ export const summaryAnswerSchema = recordsSummarySchema
     summarisedAt: z.string().meta({ description: 'When the walk that summed them ended (shared for a minute).' }),
   })
   .meta({ id: 'RecordsSummary' });
+
+/** What GET /api/records/search answers (lib/records/search.ts): a page of the whole set from the portal's index. */
+export const searchAnswerSchema = z
+  .strictObject({
+    kind: KIND,
+    data: z.array(z.record(z.string(), z.unknown())).meta({ description: 'The page’s records, as the records pages show them.' }),
+    total: z.int().meta({ description: 'Records matching in all, within the licence in force.' }),
+    page: z.int(),
+    size: z.int(),
+    lastPage: z.int(),
+    sort: z.strictObject({ by: z.string(), dir: z.enum(['asc', 'desc']) }),
+    words: z.array(z.string()).meta({ description: 'The search’s words as matched: case and accents folded.' }),
+    freshness: z.strictObject({
+      indexedAt: z.string().nullable().meta({ description: 'When the index last followed the record history.' }),
+      lastPollAt: z.string().nullable().meta({ description: 'The change feed’s last complete poll.' }),
+      records: z.int().meta({ description: 'Records the index holds (before the licence and filters).' }),
+    }),
+  })
+  .meta({ id: 'RecordsSearch' });

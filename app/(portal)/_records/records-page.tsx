@@ -8,6 +8,8 @@ import { ErrorPanel } from '@/components/error-panel';
 import { ExportControl } from '@/components/records/export-control';
 import { FilterForm } from '@/components/records/filter-form';
 import { RecordsView } from './records-view';
+import { IndexedView } from './indexed-view';
+import { SearchForm } from '@/components/records/search-form';
 import { ResultsSummary } from '@/components/records/results-summary';
 import { TableSkeleton } from '@/components/records/table-skeleton';
 import { PageHeader } from '@/components/ui/page-header';
@@ -34,6 +36,12 @@ export async function RecordsPage({
   // Sport and league choices come from the licence when /me names them; free text otherwise.
   const vocabulary = await licenceVocabulary();
   const wholeSet = new URLSearchParams(wholeSetFilterValues(kind, params)).toString();
+  const pathname = kind === 'picks' ? '/picks' : '/results';
+  // A search or an order of the whole set is answered from the portal's index; otherwise the API is read live.
+  const searchValues = Object.fromEntries(
+    ['q', 'sort', 'dir'].flatMap((key) => (params.get(key)?.trim() ? [[key, params.get(key)!.trim()]] : [])),
+  );
+  const searching = Boolean(searchValues.q || searchValues.sort);
 
   return (
     <div className="flex flex-col gap-3">
@@ -57,6 +65,7 @@ export async function RecordsPage({
           })}
         </nav>
       </div>
+      <SearchForm pathname={pathname} kept={sentFilterValues(kind, params)} values={searchValues} />
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} />
       {parsed.ok && kind === 'results' && (
         // On a phone the records come first, the summary after them.
@@ -66,12 +75,16 @@ export async function RecordsPage({
       )}
       {parsed.ok ? (
         <Suspense key={params.toString()} fallback={<TableSkeleton />}>
-          <RecordsView
-            kind={kind}
-            filters={parsed.filters}
-            params={params}
-            exportControl={can(session.user.role, 'export') && <ExportControl endpoint={`/api/export/${kind}`} query={wholeSet} />}
-          />
+          {searching ? (
+            <IndexedView kind={kind} filters={parsed.filters} params={params} />
+          ) : (
+            <RecordsView
+              kind={kind}
+              filters={parsed.filters}
+              params={params}
+              exportControl={can(session.user.role, 'export') && <ExportControl endpoint={`/api/export/${kind}`} query={wholeSet} />}
+            />
+          )}
         </Suspense>
       ) : (
         <ErrorPanel error={parsed.error.toJSON()} retryHref={kind === 'picks' ? '/picks' : '/results'} />

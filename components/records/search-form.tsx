@@ -21,7 +21,13 @@ export const SORT_CHOICES = [
 
 export function SearchForm({ pathname, kept, values }: { pathname: string; kept: Record<string, string>; values: Record<string, string> }) {
   return (
-    <form role="search" method="get" action={pathname} className="flex flex-wrap items-end gap-2" data-testid="search-form">
+    <form
+      method="get"
+      action={pathname}
+      aria-label="Search every record"
+      className="flex flex-wrap items-end gap-2"
+      data-testid="search-form"
+    >
       {Object.entries(kept).map(([key, value]) => (
         <input key={key} type="hidden" name={key} value={value} />
       ))}

@@ -1,0 +1,55 @@
+import { expect, signInKept, test } from './fixtures';
+import { RecordsPage } from './pages/records-page';
+
+/**
+ * Search and the whole set's order on /picks, from the portal's index of the licensed set (lib/records/search.ts),
+ * on the main portal (its change feed fills the index): a team typed into the box finds its records from the end of
+ * the set and every row shown has it; ordered by event date ascending, the set's earliest record comes first (the
+ * upstream lists the latest first); Last goes to the page holding the set's last record; the page says how fresh
+ * the index is.
+ */
+
+type Found = {
+  data: { id: string; homeTeam: string | null; awayTeam: string | null; eventDate: string | null }[];
+  total: number;
+  lastPage: number;
+};
+
+async function found(page: import('@playwright/test').Page, query: string): Promise<Found> {
+  const res = await page.request.get(`/api/records/search?kind=picks&${query}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as Found;
+}
+
+test('a team typed into the search finds its records from the end of the set; the whole set sorts by event date; Last reaches its end', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signInKept(page, 'viewer');
+  // The index follows the feed's first poll within seconds of the start.
+  await expect.poll(async () => (await found(page, 'sort=eventDate&dir=asc')).total, { timeout: 60_000 }).toBeGreaterThan(100);
+  const whole = await found(page, 'sort=eventDate&dir=asc&limit=50');
+  const last = await found(page, `sort=eventDate&dir=asc&limit=50&page=${whole.lastPage}`);
+  const team = last.data.at(-1)!.homeTeam!;
+
+  const picks = new RecordsPage(page, '/picks');
+  await picks.open('sort=eventDate&dir=asc');
+  await page.getByLabel('Search every record').fill(team.toUpperCase());
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]q=/);
+  await expect(page.getByTestId('index-freshness')).toContainText('From the portal’s index of the licensed set');
+  const ids = await picks.ids();
+  expect(ids).toContain(last.data.at(-1)!.id);
+  // Every row shown holds every word typed (as a word or part of one, in any of the fields searched).
+  const texts = await picks.rows.evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').toLowerCase()));
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) for (const word of team.toLowerCase().split(/\s+/)) expect(text).toContain(word);
+
+  // Ordered by event date ascending over the whole set: the earliest first, whatever page the upstream has it on.
+  await picks.open('sort=eventDate&dir=asc&limit=50');
+  expect((await picks.ids())[0]).toBe(whole.data[0]!.id);
+  await expect(page.getByTestId('record-count')).toHaveText(`Records 1–50 of ${whole.total.toLocaleString('en-GB')}`);
+  await page.getByTestId('index-pager-top').getByRole('link', { name: 'Last' }).click();
+  await expect(page.getByTestId('index-page').first()).toHaveText(`Page ${whole.lastPage} of ${whole.lastPage}`);
+  expect((await picks.ids()).at(-1)).toBe(last.data.at(-1)!.id);
+});

@@ -24,7 +24,7 @@ export function SearchForm({ pathname, kept, values }: { pathname: string; kept:
     <form
       method="get"
       action={pathname}
-      aria-label="Search every record"
+      aria-label="Search the whole set"
       className="flex flex-wrap items-end gap-2"
       data-testid="search-form"
     >

@@ -5,6 +5,7 @@ import type { FilterKind, PickFilters } from '../filters';
 import { logoPolicy } from '../picks-api';
 import { toPickRow, type PickRow } from '../picks-api/pick-view';
 import { pickSchema } from '../picks-api/schemas';
+import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
 import { foldWords, indexedBodies, indexSize, searchIndexed, SORTABLE, type SortColumn } from '../store/record-index';
@@ -20,6 +21,7 @@ import { indexMark } from './index-keeper';
 
 export const SORT_COLUMNS = Object.keys(SORTABLE) as SortColumn[];
 const MAX_WORDS = 8;
+const totals = () => processSlot<Map<string, number>>('searchTotals').once(() => new Map());
 const MAX_PAGE = 200;
 
 /** `?q=&sort=&dir=&page=` as search takes them: a problem in words for each one that is wrong. */
@@ -97,7 +99,8 @@ export async function searchRecords(
   };
   const status = kind === 'picks' ? (filters as { status?: string }).status : undefined;
   const { hits, total, bodies, mark, feed, records } = await fromStore(async (db) => {
-    const found = await searchIndexed(db, {
+    const mark = await indexMark(db);
+    const question = {
       words,
       sport: filters.sport,
       league: filters.league,
@@ -110,16 +113,24 @@ export async function searchRecords(
       sort,
       offset: (page - 1) * size,
       limit: size,
-    });
-    const [bodies, mark, feed, records] = await Promise.all([
+    };
+    // How many match changes only when the index moves: counted once per question and index write.
+    const { sort: _sort, offset: _offset, limit: _limit, ...where } = question;
+    const key = `${mark.write}\0${JSON.stringify(where)}`;
+    const counts = totals();
+    const found = await searchIndexed(db, question, counts.get(key));
+    if (counts.size >= 1_000) counts.clear();
+    counts.set(key, found.total);
+    const sizeKey = `${mark.write}\0size`;
+    const [bodies, feed, records] = await Promise.all([
       indexedBodies(
         db,
         found.hits.map((hit) => hit.digest),
       ),
-      indexMark(db),
       readFeed(db),
-      indexSize(db),
+      counts.get(sizeKey) ?? indexSize(db),
     ]);
+    counts.set(sizeKey, records);
     return { ...found, bodies, mark, feed, records };
   });
   const logos = logoPolicy();

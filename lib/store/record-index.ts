@@ -219,32 +219,40 @@ function matching(db: Db, query: IndexQuery) {
   });
 }
 
-/** One page of the records matching, in the order asked, and how many match in all. */
-export async function searchIndexed(db: Db, query: IndexQuery): Promise<{ hits: IndexHit[]; total: number }> {
+/**
+ * One page of the records matching, in the order asked, and how many match in all (`total` when the caller knows it
+ * already: the same question since the index last moved). A page past the middle is read from the other end, in
+ * the reverse order, so the last page costs what the first does.
+ */
+export async function searchIndexed(db: Db, query: IndexQuery, knownTotal?: number): Promise<{ hits: IndexHit[]; total: number }> {
   const sqlite = isSqlite(db);
   const base = matching(db, query);
-  const counted = await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
-  const total = Number(counted?.n ?? 0);
-  let select = base.select(['i.pick_id', 'i.digest']);
+  const total = knownTotal ?? Number((await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
   const { by, dir } = query.sort;
+  const order: Array<[ReturnType<typeof sql>, 'asc' | 'desc']> = [];
   if (by === 'relevance' && query.words.length > 0) {
-    const phrase = query.words.join(' ');
-    select = sqlite
-      ? query.words.some((w) => [...w].length >= 3)
-        ? select.orderBy(sql`w.rank`, 'asc')
-        : select
-      : select.orderBy(sql`word_similarity(${phrase}, i.words)`, 'desc');
-    select = select.orderBy('i.event_ms', 'desc');
+    const long = query.words.some((w) => [...w].length >= 3);
+    // The embedded database ranks by FTS5's bm25; PostgreSQL puts the words found together first.
+    if (sqlite && long) order.push([sql`w.rank`, 'asc']);
+    if (!sqlite) order.push([sql`case when i.words like ${`%${query.words.join(' ').replace(/[%_\\]/g, '')}%`} then 0 else 1 end`, 'asc']);
+    order.push([sql`i.event_ms`, 'desc'], [sql`i.pick_id`, 'asc']);
   } else if (by !== 'relevance') {
-    const column = `i.${SORTABLE[by]}` as const;
+    const column = sql.ref(`i.${SORTABLE[by]}`);
     // Records without the value last, whichever the direction.
-    select = select.orderBy(sql`case when ${sql.ref(column)} is null then 1 else 0 end`, 'asc').orderBy(sql.ref(column), dir);
-  } else select = select.orderBy('i.event_ms', 'desc');
-  const rows = await select
-    .orderBy('i.pick_id', dir === 'asc' || by === 'relevance' ? 'asc' : 'desc')
-    .offset(query.offset)
-    .limit(query.limit)
-    .execute();
+    order.push([sql`case when ${column} is null then 1 else 0 end`, 'asc'], [column, dir], [sql`i.pick_id`, dir]);
+  } else order.push([sql`i.event_ms`, 'desc'], [sql`i.pick_id`, 'desc']);
+  const fromEnd = query.offset + query.limit > total / 2 && query.offset < total;
+  const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
+  let select = base.select(['i.pick_id', 'i.digest']);
+  for (const [expression, direction] of order) select = select.orderBy(expression, fromEnd ? flip(direction) : direction);
+  const rows = fromEnd
+    ? (
+        await select
+          .offset(Math.max(0, total - query.offset - query.limit))
+          .limit(Math.min(query.limit, total - query.offset))
+          .execute()
+      ).reverse()
+    : await select.offset(query.offset).limit(query.limit).execute();
   return { hits: rows.map((row) => ({ pickId: row.pick_id, digest: row.digest })), total };
 }
 

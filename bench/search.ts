@@ -1,0 +1,125 @@
+import 'server-only';
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createPicksClient } from '../lib/picks-api/client';
+import { openStore, type Store } from '../lib/store/open';
+import { foldWords, indexedOf, putIndexed, searchIndexed, type IndexQuery } from '../lib/store/record-index';
+import { createSandbox } from '../sandbox/server';
+import { startPostgres } from '../tests/support/postgres';
+import { benchOptions, writeResult } from './options';
+import { median, percentile } from './support';
+
+/**
+ * `npm run bench:search`: the index of the licensed set (lib/store/record-index.ts) at --records (100,000) records on
+ * both engines: how long filling it takes, its size, and each kind of question's p50 and p95 over --rounds — words
+ * (whole and partial), the whole set ordered by event date (first and last page) and by odds — beside a filtered
+ * page of 50 read from the sandbox upstream over loopback in the same rounds (the tables' live read).
+ */
+
+const options = benchOptions('bench:search', 'Search and whole-set order from the index, beside a page read from the upstream.', {
+  records: { default: 100_000, help: 'records in the index' },
+  rounds: { default: 200, help: 'rounds of each question' },
+});
+const RECORDS = options.records;
+const ROUNDS = options.rounds;
+
+const SPORTS = ['Football', 'Basketball', 'Tennis', 'Cricket', 'Ice Hockey'];
+const PLACES = ['Kingston', 'Arlington', 'Fairhaven', 'Ironbridge', 'Holloway', 'Dunmore', 'Aurelia', 'Benfica', 'Celtic', 'Zürich'];
+const KINDS = ['City', 'United', 'Rovers', 'Athletic', 'Wanderers', 'Calcio', 'Sul', 'Glen', 'Town', 'Real'];
+const team = (i: number) => `${PLACES[i % PLACES.length]} ${KINDS[Math.floor(i / PLACES.length) % KINDS.length]} ${i % 97}`;
+
+function body(i: number) {
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  return JSON.stringify({
+    id: `pk_${i}`,
+    sport: SPORTS[i % SPORTS.length],
+    league: `League ${i % 40}`,
+    eventMetadata: { competition: `Cup ${i % 13}`, stage: `Round ${i % 7}` },
+    eventDescription: `${team(i)} vs ${team(i + 7)}`,
+    homeTeam: team(i),
+    awayTeam: team(i + 7),
+    marketType: ['total goals', 'match winner', 'player shots'][i % 3],
+    selection: i % 3 === 2 ? `Player ${i % 500} over 2.5` : 'Over 2.5',
+    eventDate: new Date(t0 + ((i * 7_919_000) % (300 * 86_400_000))).toISOString(),
+    publishedAt: new Date(t0 + i * 1_000).toISOString(),
+    odds: 1 + ((i * 37) % 400) / 100,
+    probability: ((i * 13) % 100) / 100,
+    status: ['upcoming', 'live', 'settled'][i % 3],
+  });
+}
+
+async function time(rounds: number, work: (i: number) => Promise<unknown>) {
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i += 1) {
+    const start = performance.now();
+    await work(i);
+    samples.push(performance.now() - start);
+  }
+  return { p50: Math.round(median(samples) * 10) / 10, p95: Math.round(percentile(samples, 95) * 10) / 10 };
+}
+
+const everything: IndexQuery['allowed'] = { sports: null, leagues: null, fromMs: null, toMs: null };
+const ask = (q: Partial<IndexQuery>): IndexQuery => ({
+  words: [],
+  allowed: everything,
+  sort: { by: 'eventDate', dir: 'desc' },
+  offset: 0,
+  limit: 50,
+  ...q,
+});
+
+async function measure(label: string, store: Store, upstream: () => Promise<unknown>, file?: string) {
+  const start = performance.now();
+  const rows = Array.from({ length: RECORDS }, (_, i) => indexedOf(`pk_${i}`, `d${i}`, body(i)));
+  for (let i = 0; i < rows.length; i += 5_000) await putIndexed(store.db, rows.slice(i, i + 5_000));
+  const fillS = Math.round((performance.now() - start) / 100) / 10;
+  const last = Math.floor((RECORDS - 1) / 50) * 50;
+  const questions: Record<string, IndexQuery> = {
+    'words "kingston city"': ask({ words: foldWords('kingston city').split(' '), sort: { by: 'relevance', dir: 'desc' } }),
+    'part of a word "ngsto wand"': ask({ words: ['ngsto', 'wand'], sort: { by: 'relevance', dir: 'desc' } }),
+    'words and a sport, by event date': ask({ words: ['zurich'], sport: 'Tennis' }),
+    'whole set by event date, first page': ask({ sort: { by: 'eventDate', dir: 'asc' } }),
+    'whole set by event date, last page': ask({ sort: { by: 'eventDate', dir: 'asc' }, offset: last }),
+    'whole set by odds, descending': ask({ sort: { by: 'odds', dir: 'desc' } }),
+  };
+  const figures: Record<string, { p50: number; p95: number }> = {};
+  // The upstream's page and each question in the same rounds, one after the other.
+  const upstreamSamples = await time(ROUNDS, upstream);
+  for (const [name, query] of Object.entries(questions)) figures[name] = await time(ROUNDS, () => searchIndexed(store.db, query));
+  const bytes = file ? statSync(file).size : null;
+  console.log(
+    `[bench] search, ${label}: ${RECORDS.toLocaleString('en')} records indexed in ${fillS} s${bytes ? `, file ${Math.round(bytes / 1_048_576)} MB` : ''}`,
+  );
+  console.log(`[bench]   a filtered page of 50 from the upstream: p50 ${upstreamSamples.p50} ms, p95 ${upstreamSamples.p95} ms`);
+  for (const [name, f] of Object.entries(figures))
+    console.log(`[bench]   ${name}: p50 ${f.p50} ms, p95 ${f.p95} ms (${(f.p95 / upstreamSamples.p95).toFixed(2)}x the upstream's p95)`);
+  return { label, records: RECORDS, fillS, bytes, upstream: upstreamSamples, questions: figures };
+}
+
+const sandbox = createSandbox({ rateLimit: null, picks: 8000 });
+const baseUrl = await sandbox.listen(0);
+const client = createPicksClient({ baseUrl, apiKey: 'sandbox-full-key', retry: { maxRetries: 0 } });
+const upstream = () => client.listPicks({ sport: 'Tennis', limit: 50 });
+const rows = [];
+const dir = mkdtempSync(path.join(tmpdir(), 'bench-search-'));
+const file = path.join(dir, 'portal.sqlite');
+const embedded = await openStore({ engine: 'sqlite', file, label: 'bench' });
+try {
+  rows.push(await measure('embedded (SQLite)', embedded, upstream, file));
+} finally {
+  await embedded.close();
+}
+const pg = await startPostgres();
+if (pg) {
+  const store = await openStore({ engine: 'postgres', url: await pg.createDatabase('bench_search'), label: 'bench' });
+  try {
+    rows.push(await measure('PostgreSQL (loopback)', store, upstream));
+  } finally {
+    await store.close();
+    pg.destroy();
+  }
+} else console.log('[bench] search, PostgreSQL: SKIPPED (apt-get install -y postgresql)');
+sandbox.close();
+await writeResult('search', { rows });

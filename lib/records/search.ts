@@ -8,7 +8,7 @@ import { pickSchema } from '../picks-api/schemas';
 import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
-import { foldWords, indexedBodies, indexSize, searchIndexed, SORTABLE, type SortColumn } from '../store/record-index';
+import { foldWords, indexedBodies, indexSize, searchIndexed, SORTABLE, type Counted, type SortColumn } from '../store/record-index';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { indexMark } from './index-keeper';
 
@@ -21,7 +21,7 @@ import { indexMark } from './index-keeper';
 
 export const SORT_COLUMNS = Object.keys(SORTABLE) as SortColumn[];
 const MAX_WORDS = 8;
-const totals = () => processSlot<Map<string, number>>('searchTotals').once(() => new Map());
+const totals = () => processSlot<Map<string, Counted>>('searchTotals').once(() => new Map());
 const MAX_PAGE = 200;
 
 /** `?q=&sort=&dir=&page=` as search takes them: a problem in words for each one that is wrong. */
@@ -120,7 +120,7 @@ export async function searchRecords(
     const counts = totals();
     const found = await searchIndexed(db, question, counts.get(key));
     if (counts.size >= 1_000) counts.clear();
-    counts.set(key, found.total);
+    counts.set(key, { total: found.total, valued: found.valued });
     const sizeKey = `${mark.write}\0size`;
     const [bodies, feed, records] = await Promise.all([
       indexedBodies(
@@ -128,9 +128,9 @@ export async function searchRecords(
         found.hits.map((hit) => hit.digest),
       ),
       readFeed(db),
-      counts.get(sizeKey) ?? indexSize(db),
+      counts.get(sizeKey)?.total ?? indexSize(db),
     ]);
-    counts.set(sizeKey, records);
+    counts.set(sizeKey, { total: records, valued: 0 });
     return { ...found, bodies, mark, feed, records };
   });
   const logos = logoPolicy();

@@ -119,19 +119,36 @@ export async function putIndexed(db: Db, rows: readonly IndexedRecord[]): Promis
         )
         .execute();
       if (isSqlite(trx)) {
-        const ids = part.map((r) => r.pickId);
-        await sql`delete from record_words where pick_id in (${sql.join(ids)})`.execute(trx);
-        for (const r of part) await sql`insert into record_words (pick_id, words) values (${r.pickId}, ${r.words})`.execute(trx);
+        // The FTS row is the index row's rowid (kept by an upsert): replaced with the row's words.
+        const ids = await rowidsOf(
+          trx,
+          part.map((r) => r.pickId),
+        );
+        await sql`delete from record_words where rowid in (${sql.join([...ids.values()])})`.execute(trx);
+        for (const r of part) await sql`insert into record_words (rowid, words) values (${ids.get(r.pickId)!}, ${r.words})`.execute(trx);
       }
     });
   }
 }
 
+/** The index rows' rowids on the embedded database (their FTS rows'). */
+async function rowidsOf(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{
+    id: number;
+    pick_id: string;
+  }>`select rowid as id, pick_id from record_index where pick_id in (${sql.join(ids)})`.execute(db);
+  return new Map(rows.rows.map((row) => [row.pick_id, Number(row.id)]));
+}
+
 /** Takes records out of the index (withdrawn, or no longer licensed). */
 export async function dropIndexed(db: Db, ids: readonly string[]): Promise<void> {
   for (const part of chunks(ids, 400)) {
+    if (isSqlite(db)) {
+      const rowids = [...(await rowidsOf(db, part)).values()];
+      if (rowids.length > 0) await sql`delete from record_words where rowid in (${sql.join(rowids)})`.execute(db);
+    }
     await db.deleteFrom('record_index').where('pick_id', 'in', part).execute();
-    if (isSqlite(db)) await sql`delete from record_words where pick_id in (${sql.join(part)})`.execute(db);
   }
 }
 
@@ -185,17 +202,11 @@ function matching(db: Db, query: IndexQuery) {
   if (sqlite && long.length > 0) {
     const match = long.map((w) => `"${w}"`).join(' ');
     select = select.innerJoin(
-      (eb) =>
-        eb
-          .selectFrom(
-            sql<{
-              pick_id: string;
-              rank: number;
-            }>`(select pick_id, bm25(record_words) as rank from record_words where record_words match ${match})`.as('m'),
-          )
-          .select(['m.pick_id', 'm.rank'])
-          .as('w'),
-      (join) => join.onRef('w.pick_id', '=', 'i.pick_id'),
+      sql<{
+        r: number;
+        rank: number;
+      }>`(select rowid as r, bm25(record_words) as rank from record_words where record_words match ${match})`.as('w'),
+      (join) => join.on(sql<SqlBool>`w.r = i.rowid`),
     ) as unknown as typeof select;
   }
   return select.where((eb) => {
@@ -219,41 +230,74 @@ function matching(db: Db, query: IndexQuery) {
   });
 }
 
+/** How many match: in all, and with a value in the column ordered by (those without come last). */
+export interface Counted {
+  total: number;
+  valued: number;
+}
+
+const countOf = async (select: ReturnType<typeof matching>) =>
+  Number((await select.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
+
 /**
- * One page of the records matching, in the order asked, and how many match in all (`total` when the caller knows it
- * already: the same question since the index last moved). A page past the middle is read from the other end, in
- * the reverse order, so the last page costs what the first does.
+ * One page of the records matching, in the order asked, and how many match (`known`: the same question's counts
+ * since the index last moved). Ordered by a column, the records with a value come first in the column's index
+ * order, then those without by id; a page past the middle is read from the other end in the reverse order, so the
+ * last page costs what the first does. Ordered by relevance, the engine ranks the matches.
  */
-export async function searchIndexed(db: Db, query: IndexQuery, knownTotal?: number): Promise<{ hits: IndexHit[]; total: number }> {
-  const sqlite = isSqlite(db);
+export async function searchIndexed(db: Db, query: IndexQuery, known?: Counted): Promise<{ hits: IndexHit[] } & Counted> {
   const base = matching(db, query);
-  const total = knownTotal ?? Number((await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
   const { by, dir } = query.sort;
-  const order: Array<[ReturnType<typeof sql>, 'asc' | 'desc']> = [];
-  if (by === 'relevance' && query.words.length > 0) {
-    const long = query.words.some((w) => [...w].length >= 3);
-    // The embedded database ranks by FTS5's bm25; PostgreSQL puts the words found together first.
-    if (sqlite && long) order.push([sql`w.rank`, 'asc']);
-    if (!sqlite) order.push([sql`case when i.words like ${`%${query.words.join(' ').replace(/[%_\\]/g, '')}%`} then 0 else 1 end`, 'asc']);
-    order.push([sql`i.event_ms`, 'desc'], [sql`i.pick_id`, 'asc']);
-  } else if (by !== 'relevance') {
-    const column = sql.ref(`i.${SORTABLE[by]}`);
-    // Records without the value last, whichever the direction.
-    order.push([sql`case when ${column} is null then 1 else 0 end`, 'asc'], [column, dir], [sql`i.pick_id`, dir]);
-  } else order.push([sql`i.event_ms`, 'desc'], [sql`i.pick_id`, 'desc']);
-  const fromEnd = query.offset + query.limit > total / 2 && query.offset < total;
+  const ranked = by === 'relevance' && query.words.length > 0;
+  const column = ranked ? null : (`i.${SORTABLE[by === 'relevance' ? 'eventDate' : by]}` as const);
+  const direction = by === 'relevance' ? 'desc' : dir;
+  const counted: Counted = known ?? {
+    total: await countOf(base),
+    valued: column ? await countOf(base.where(column, 'is not', null)) : 0,
+  };
+  const hit = (row: { pick_id: string; digest: string }) => ({ pickId: row.pick_id, digest: row.digest });
+  if (!column) return { hits: (await ranking(db, base, query).offset(query.offset).limit(query.limit).execute()).map(hit), ...counted };
+  const { total, valued } = counted;
+  const start = Math.min(query.offset, total);
+  const end = Math.min(query.offset + query.limit, total);
   const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
+  const rows: { pick_id: string; digest: string }[] = [];
+  if (start < valued) {
+    const to = Math.min(end, valued);
+    const fromEnd = start > valued - to; // nearer the end of the valued records than their start
+    const d = fromEnd ? flip(direction) : direction;
+    const part = await base
+      .where(column, 'is not', null)
+      .select(['i.pick_id', 'i.digest'])
+      .orderBy(column, d)
+      .orderBy('i.pick_id', d)
+      .offset(fromEnd ? valued - to : start)
+      .limit(to - start)
+      .execute();
+    rows.push(...(fromEnd ? part.reverse() : part));
+  }
+  if (end > valued) {
+    const from = Math.max(0, start - valued);
+    const part = await base
+      .where(column, 'is', null)
+      .select(['i.pick_id', 'i.digest'])
+      .orderBy('i.pick_id', direction)
+      .offset(from)
+      .limit(end - valued - from)
+      .execute();
+    rows.push(...part);
+  }
+  return { hits: rows.map(hit), ...counted };
+}
+
+/** The matches in the engine's order of relevance: FTS5's bm25, or on PostgreSQL the words found together first. */
+function ranking(db: Db, base: ReturnType<typeof matching>, query: IndexQuery) {
+  const phrase = `%${query.words.join(' ').replace(/[%_\\]/g, '')}%`;
   let select = base.select(['i.pick_id', 'i.digest']);
-  for (const [expression, direction] of order) select = select.orderBy(expression, fromEnd ? flip(direction) : direction);
-  const rows = fromEnd
-    ? (
-        await select
-          .offset(Math.max(0, total - query.offset - query.limit))
-          .limit(Math.min(query.limit, total - query.offset))
-          .execute()
-      ).reverse()
-    : await select.offset(query.offset).limit(query.limit).execute();
-  return { hits: rows.map((row) => ({ pickId: row.pick_id, digest: row.digest })), total };
+  if (isSqlite(db)) {
+    if (query.words.some((w) => [...w].length >= 3)) select = select.orderBy(sql`w.rank`, 'asc');
+  } else select = select.orderBy(sql`case when i.words like ${phrase} then 0 else 1 end`, 'asc');
+  return select.orderBy('i.event_ms', 'desc').orderBy('i.pick_id', 'asc');
 }
 
 /** How many records the index holds. */

@@ -123,6 +123,21 @@ describe.each(storeEngines())('the index of the licensed set on $name', (engine)
         ),
       );
     expect(paged).toEqual(up);
+    // Records without odds come last, whichever the direction, and pages of 37 cross from those with to those without.
+    // Three records without odds (as a record may come: every field can be absent, spec §2.2).
+    await store.db.updateTable('record_index').set({ odds: null }).where('pick_id', 'in', up.slice(0, 3)).execute();
+    const nulls = (await store.db.selectFrom('record_index').select('pick_id').where('odds', 'is', null).execute()).map((r) => r.pick_id);
+    expect(nulls).toEqual(expect.arrayContaining(up.slice(0, 3)));
+    for (const dir of ['asc', 'desc'] as const) {
+      const whole = (await searchIndexed(store.db, query({ sort: { by: 'odds', dir } }))).hits.map((h) => h.pickId);
+      expect(whole.slice(-nulls.length).sort()).toEqual([...nulls].sort());
+      const pages: string[] = [];
+      for (let page = 0; page * 37 < whole.length; page += 1)
+        pages.push(
+          ...(await searchIndexed(store.db, query({ sort: { by: 'odds', dir }, offset: page * 37, limit: 37 }))).hits.map((h) => h.pickId),
+        );
+      expect(pages).toEqual(whole);
+    }
     const odds = (await searchIndexed(store.db, query({ sort: { by: 'odds', dir: 'desc' }, limit: 20 }))).hits.map((h) => h.pickId);
     const oddsOf = new Map(
       (await store.db.selectFrom('record_index').select(['pick_id', 'odds']).execute()).map((r) => [r.pick_id, r.odds]),

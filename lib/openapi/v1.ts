@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { V1_LIST_PARAMS, V1_PARAMS } from '../tokens/v1-params';
+import { V1_LIST_PARAMS, V1_MAX_PAGE_SIZE, V1_PARAMS } from '../tokens/v1-params';
+
 import {
   checkpointsSchema,
   eventsPageSchema,
   pickAnswerSchema,
   pickPageSchema,
   receiptSchema,
+  searchPageSchema,
+  V1_SEARCH_SORTS,
   v1ErrorSchema,
   v1HealthSchema,
   v1MeSchema,
@@ -155,6 +158,36 @@ export function v1Document() {
           summary: 'A signed statement of the events from one id to another',
           requestParams: { query: z.object({ from: whole, to: whole }) },
           responses: { ...ok('The receipt and its JWS.', receiptSchema), '400': refusal('INVALID_FILTERS.') },
+        },
+      },
+      '/api/v1/search': {
+        get: {
+          tags: ['records'],
+          operationId: 'searchRecords',
+          summary: 'Search the licensed set, order it whole, any page (the portal’s own, from its index)',
+          description:
+            'Not an upstream operation: answered from the portal’s index of the licensed set (docs/search.md), within the token’s scope. Each record answered is one of its daily records.',
+          requestParams: {
+            query: z.object({
+              q: z
+                .string()
+                .max(200)
+                .optional()
+                .meta({ description: 'Words to find (case and accents folded, parts of words match); required unless sort is given.' }),
+              kind: z.enum(['picks', 'results']).optional().meta({ description: 'picks (default) or results (settled records).' }),
+              sort: z.enum(V1_SEARCH_SORTS).optional(),
+              dir: z.enum(['asc', 'desc']).optional(),
+              page: whole.optional().meta({ description: 'The page number, from 1.' }),
+              limit: whole.optional().meta({ description: `1–${V1_MAX_PAGE_SIZE}; default 50.` }),
+              sport: V1_PARAMS.sport.optional(),
+              league: V1_PARAMS.league.optional(),
+              status: V1_PARAMS.status.optional(),
+              result: V1_PARAMS.result.optional(),
+              from: V1_PARAMS.from.optional(),
+              to: V1_PARAMS.to.optional(),
+            }),
+          },
+          responses: { ...ok('A page of the records found, and how many in all.', searchPageSchema), '400': refusal('INVALID_FILTERS.') },
         },
       },
       '/api/v1/events/checkpoints': {

@@ -8,7 +8,17 @@ import { pickSchema } from '../picks-api/schemas';
 import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
-import { foldWords, indexedBodies, indexSize, searchIndexed, SORTABLE, type Counted, type SortColumn } from '../store/record-index';
+import {
+  foldWords,
+  indexedBodies,
+  indexSize,
+  searchIndexed,
+  SORTABLE,
+  type Counted,
+  type IndexQuery,
+  type SortColumn,
+} from '../store/record-index';
+import type { Pick } from '../picks-api/schemas';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { indexMark } from './index-keeper';
 
@@ -79,26 +89,61 @@ const day = (text: string | undefined, end = false) => {
   return Number.isFinite(ms) ? ms + (end && /^\d{4}-\d{2}-\d{2}$/.test(text) ? 86_400_000 : 0) : undefined;
 };
 
-/** One page of the whole filtered set from the index, in the order asked; null licence: nothing is answered. */
+export type Allowed = IndexQuery['allowed'];
+
+/** What the licence in force allows (null licence: nothing). */
+export function allowedBy(licence: LicenceSummary | null): Allowed {
+  return {
+    sports: licence ? licence.sports : [],
+    leagues: licence ? licence.leagues : [],
+    fromMs: licence ? (day(licence.from ?? undefined) ?? null) : null,
+    toMs: licence ? (day(licence.to ?? undefined, true) ?? null) : null,
+  };
+}
+
+/** What is allowed narrowed further to a token's scope (its sports, leagues and window). */
+export function narrowedBy(
+  allowed: Allowed,
+  scope: { sports: string[]; leagues: string[]; from: string | null; to: string | null },
+): Allowed {
+  const within = (mine: string[] | null, theirs: string[]) =>
+    theirs.length === 0 ? mine : mine === null ? theirs : mine.filter((value) => theirs.includes(value));
+  const from = scope.from ? Date.parse(scope.from) : null;
+  const to = scope.to ? Date.parse(scope.to) : null;
+  return {
+    sports: within(allowed.sports, scope.sports),
+    leagues: within(allowed.leagues, scope.leagues),
+    fromMs: from === null ? allowed.fromMs : Math.max(from, allowed.fromMs ?? from),
+    toMs: to === null ? allowed.toMs : Math.min(to, allowed.toMs ?? to),
+  };
+}
+
+/** One page of the whole filtered set from the index, as the records pages show it; null licence: nothing. */
 export async function searchRecords(
   kind: FilterKind,
   filters: PickFilters,
   search: SearchParams,
   licence: LicenceSummary | null,
 ): Promise<SearchAnswer> {
+  const { records, ...rest } = await findInIndex(kind, filters, search, allowedBy(licence));
+  const logos = logoPolicy();
+  return { ...rest, rows: records.map((record) => toPickRow(record, logos)) };
+}
+
+/** One page of the whole filtered set from the index, in the order asked, within `allowed`: the records as kept. */
+export async function findInIndex(
+  kind: FilterKind,
+  filters: PickFilters,
+  search: SearchParams,
+  allowed: Allowed,
+): Promise<Omit<SearchAnswer, 'rows'> & { records: Pick[] }> {
   const words = searchWords(search.q);
   const size = Math.min(filters.limit ?? 50, MAX_PAGE);
   const page = search.page ?? 1;
   const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
   const sort = { by, dir: search.dir ?? (by === 'relevance' ? 'desc' : 'desc') } as SearchAnswer['sort'];
-  const allowed = {
-    sports: licence ? licence.sports : [],
-    leagues: licence ? licence.leagues : [],
-    fromMs: licence ? (day(licence.from ?? undefined) ?? null) : null,
-    toMs: licence ? (day(licence.to ?? undefined, true) ?? null) : null,
-  };
   const status = kind === 'picks' ? (filters as { status?: string }).status : undefined;
-  const { hits, total, bodies, mark, feed, records } = await fromStore(async (db) => {
+  const { hits, total, bodies, mark, feed, indexed } = await fromStore(async (db) => {
     const mark = await indexMark(db);
     const question = {
       words,
@@ -122,7 +167,7 @@ export async function searchRecords(
     if (counts.size >= 1_000) counts.clear();
     counts.set(key, { total: found.total, valued: found.valued });
     const sizeKey = `${mark.write}\0size`;
-    const [bodies, feed, records] = await Promise.all([
+    const [bodies, feed, indexed] = await Promise.all([
       indexedBodies(
         db,
         found.hits.map((hit) => hit.digest),
@@ -130,23 +175,22 @@ export async function searchRecords(
       readFeed(db),
       counts.get(sizeKey)?.total ?? indexSize(db),
     ]);
-    counts.set(sizeKey, { total: records, valued: 0 });
-    return { ...found, bodies, mark, feed, records };
+    counts.set(sizeKey, { total: indexed, valued: 0 });
+    return { ...found, bodies, mark, feed, indexed };
   });
-  const logos = logoPolicy();
-  const rows = hits.flatMap((hit) => {
+  const records = hits.flatMap((hit) => {
     const body = bodies.get(hit.digest);
     const parsed = body ? pickSchema.safeParse(JSON.parse(body)) : null;
-    return parsed?.success ? [toPickRow(parsed.data, logos)] : [];
+    return parsed?.success ? [parsed.data] : [];
   });
   return {
-    rows,
+    records,
     total,
     page,
     size,
     lastPage: Math.max(1, Math.ceil(total / size)),
     sort,
     words,
-    freshness: { indexedAt: iso(mark.atMs), lastPollAt: iso(feed.completeMs), records },
+    freshness: { indexedAt: iso(mark.atMs), lastPollAt: iso(feed.completeMs), records: indexed },
   };
 }

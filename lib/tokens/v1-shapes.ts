@@ -150,3 +150,35 @@ export const checkpointsSchema = z
   })
   .meta({ id: 'Checkpoints' });
 export type V1Checkpoints = z.infer<typeof checkpointsSchema>;
+
+/** GET /api/v1/search (./v1-search.ts): a page of the records found in the portal's index, and how many in all. */
+export const searchPageSchema = z
+  .strictObject({
+    data: z.array(recordSchema),
+    page: z.strictObject({
+      number: z.int().min(1),
+      size: z.int().min(1).max(200),
+      total: z.int().min(0).meta({ description: 'Records matching in all, within the token’s scope and the licence.' }),
+      lastPage: z.int().min(1),
+    }),
+    index: z.strictObject({
+      lastPollAt: z.string().nullable().meta({ description: 'The change feed’s last complete poll: what the index rests on.' }),
+      followedAt: z.string().nullable().meta({ description: 'When the index last followed the portal’s record history.' }),
+    }),
+    requestId: requestIdSchema,
+  })
+  .meta({ id: 'SearchPage' });
+
+/** The orders the search takes (lib/store/record-index.ts SORTABLE, and the records' relevance). */
+export const V1_SEARCH_SORTS = [
+  'relevance',
+  'eventDate',
+  'published',
+  'settled',
+  'odds',
+  'probability',
+  'status',
+  'result',
+  'sport',
+  'league',
+] as const;

@@ -8,6 +8,7 @@ import type { ApiToken } from '../store/tokens';
 import { authenticate, triedToken } from './access';
 import { limitsOf, reserveRecords, takeRequest } from './limits';
 import { listAnswer } from './v1-list';
+import { searchAnswer } from './v1-search';
 import { inScope, projectRecord, withheldFields, type Content } from './scope';
 import { countUse } from './usage';
 import { toV1Error, V1Error, V1_HEADERS, v1ErrorBody } from './v1-errors';
@@ -71,7 +72,7 @@ const needs = (token: ApiToken, content: Content) => {
 /** Which endpoint a path is: null when it is none of API v1's. */
 export function v1Endpoint(
   pathname: string,
-): { name: 'me' | 'health' | 'picks' | 'results' | 'events' | 'receipt' | 'checkpoints' } | { name: 'pick'; id: string } | null {
+): { name: 'me' | 'health' | 'picks' | 'results' | 'events' | 'receipt' | 'checkpoints' | 'search' } | { name: 'pick'; id: string } | null {
   const fixed = {
     '/api/v1/me': 'me',
     '/api/v1/health': 'health',
@@ -80,6 +81,7 @@ export function v1Endpoint(
     '/api/v1/events': 'events',
     '/api/v1/events/receipt': 'receipt',
     '/api/v1/events/checkpoints': 'checkpoints',
+    '/api/v1/search': 'search',
   } as const;
   if (pathname in fixed) return { name: fixed[pathname as keyof typeof fixed] };
   const pick = /^\/api\/v1\/picks\/([^/]+)$/.exec(pathname);
@@ -122,6 +124,8 @@ export async function serveV1(request: V1Request, method: string): Promise<V1Res
       return answer(request, ({ token, requestId: id }) => receiptAnswer(request, token, id));
     case 'checkpoints':
       return answer(request, ({ token, requestId: id }) => checkpointsAnswer(request, token, id));
+    case 'search':
+      return answer(request, ({ token, requestId: id }) => searchAnswer(request, token, id));
   }
 }
 

@@ -129,6 +129,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search the licensed set, order it whole, any page (the portal’s own, from its index)
+     * @description Not an upstream operation: answered from the portal’s index of the licensed set (docs/search.md), within the token’s scope. Each record answered is one of its daily records.
+     */
+    get: operations['searchRecords'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/events/checkpoints': {
     parameters: {
       query?: never;
@@ -337,6 +357,23 @@ export interface components {
         issuedAt: string;
       };
       jws: string;
+      requestId: components['schemas']['RequestId'];
+    };
+    SearchPage: {
+      data: components['schemas']['Pick'][];
+      page: {
+        number: number;
+        size: number;
+        /** @description Records matching in all, within the token’s scope and the licence. */
+        total: number;
+        lastPage: number;
+      };
+      index: {
+        /** @description The change feed’s last complete poll: what the index rests on. */
+        lastPollAt: string | null;
+        /** @description When the index last followed the portal’s record history. */
+        followedAt: string | null;
+      };
       requestId: components['schemas']['RequestId'];
     };
     Checkpoints: {
@@ -1186,6 +1223,157 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Receipt'];
+        };
+      };
+      /** @description INVALID_FILTERS. */
+      400: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAUTHORIZED: no token, an unknown, revoked or expired one, or a suspended one (its owner may no longer hold tokens). */
+      401: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          /** @description Bearer realm="picks-api" */
+          'WWW-Authenticate': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description OUT_OF_SCOPE: content, a sport, league or dates outside the token’s scope; LICENCE_UNAVAILABLE. */
+      403: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description METHOD_NOT_ALLOWED: anything but GET (and HEAD). */
+      405: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description RATE_LIMITED (the token’s requests a minute), QUOTA_EXCEEDED (its records a day, until midnight UTC) or THROTTLED (the upstream’s). */
+      429: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before asking again. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UPSTREAM_ERROR: the data source failed. */
+      502: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNAVAILABLE: the data source or the portal is unavailable or busy. */
+      503: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before asking again. */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UPSTREAM_TIMEOUT: the data source did not answer in time. */
+      504: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  searchRecords: {
+    parameters: {
+      query?: {
+        /** @description Words to find (case and accents folded, parts of words match); required unless sort is given. */
+        q?: string;
+        /** @description picks (default) or results (settled records). */
+        kind?: 'picks' | 'results';
+        sort?: 'relevance' | 'eventDate' | 'published' | 'settled' | 'odds' | 'probability' | 'status' | 'result' | 'sport' | 'league';
+        dir?: 'asc' | 'desc';
+        /** @description The page number, from 1. */
+        page?: string;
+        /** @description 1–200; default 50. */
+        limit?: string;
+        sport?: string;
+        league?: string;
+        status?: 'upcoming' | 'live' | 'settled' | 'void';
+        result?: 'win' | 'loss' | 'push' | 'void';
+        from?: string;
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the records found, and how many in all. */
+      200: {
+        headers: {
+          /** @description Every answer: private, never cached. */
+          'Cache-Control': 'private, no-store';
+          /** @description The answer’s requestId. */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchPage'];
         };
       };
       /** @description INVALID_FILTERS. */

@@ -1,0 +1,150 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '@/lib/store/open';
+import type { ApiToken } from '@/lib/store/tokens';
+import type { TokenScope } from '@/lib/vocabulary/tokens';
+import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { answerChecker } from '../support/openapi-check';
+
+/**
+ * GET /api/v1/search through API v1's handler, answered from the index of the licensed set that the change feed's
+ * polls of the sandbox (over real HTTP, on the embedded store) fill: scoped by the token like every answer — its
+ * sports narrow what is found (a filter outside them is 403, naming what it may read), its content takes fields
+ * out, each record is one of its daily records; every wrong parameter named at once; each answer as the OpenAPI
+ * document describes it.
+ */
+
+const T0 = Date.parse('2026-11-20T12:00:00Z');
+const KEY = 'sandbox-full-key';
+let sandbox: Sandbox;
+let store: Store;
+const bearer = new Map<string, string>();
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  sandbox = createSandbox({ now: () => T0, rateLimit: null, picks: 3000 });
+  const baseUrl = await sandbox.listen(0);
+  const dir = await mkdtemp(path.join(tmpdir(), 'v1-search-'));
+  Object.assign(process.env, {
+    PICKS_API_BASE_URL: baseUrl,
+    PICKS_API_KEY: KEY,
+    AUTH_SECRET: 'x'.repeat(40),
+    PORTAL_DATA_DIR: dir,
+    DATABASE_URL: '',
+    PORTAL_USERS_FILE: path.join(dir, 'users.json'),
+    PORTAL_SANDBOX: '',
+  });
+  const { closeStore, getStore } = await import('@/lib/store');
+  await closeStore();
+  store = await getStore();
+  const { claimFeedLease } = await import('@/lib/store/change-feed');
+  const { pollOnce } = await import('@/lib/changes/poller');
+  const { createPicksClient } = await import('@/lib/picks-api/client');
+  const { keepIndex } = await import('@/lib/records/index-keeper');
+  expect(await claimFeedLease(store.db, 'a', 30 * 86_400_000, T0)).toBe(true);
+  await pollOnce({
+    db: store.db,
+    walk: (f, call) => createPicksClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } }).walkPicks(f, call),
+    instance: 'a',
+    settings: { daysBack: 7, daysAhead: 14, pollMs: 300_000 },
+    now: () => sandbox.controls.now(),
+  });
+  await keepIndex(store.db);
+  const { putUser } = await import('@/lib/store/users');
+  await putUser(store.db, { email: 'ed@example.com', role: 'editor', passwordHash: 'x' });
+});
+
+afterAll(async () => {
+  await (await import('@/lib/store')).closeStore();
+  sandbox.close();
+});
+
+let made = 0;
+async function tokenOf(scope: Partial<TokenScope>, dailyRecords = 1_000_000): Promise<ApiToken> {
+  const { insertToken } = await import('@/lib/store/tokens');
+  const { newToken } = await import('@/lib/tokens/access');
+  const now = Date.now();
+  made += 1;
+  const secret = newToken();
+  const token: ApiToken = {
+    id: `tok_${String(made).padStart(12, '0')}`,
+    name: `search ${made}`,
+    owner: 'ed@example.com',
+    ownerSinceMs: now,
+    prefix: secret.prefix,
+    scope: { content: ['picks', 'results'], sports: [], leagues: [], from: null, to: null, ...scope },
+    expiresMs: now + 86_400_000,
+    ratePerMinute: 600,
+    dailyRecords,
+    createdMs: now,
+    createdBy: 'ed@example.com',
+    updatedMs: now,
+    revokedMs: null,
+    revokedBy: null,
+  };
+  await insertToken(store.db, token, secret.hash);
+  bearer.set(token.id, secret.token);
+  return token;
+}
+
+async function search(token: ApiToken, query: string) {
+  const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
+  const { v1Document } = await import('@/lib/openapi/v1');
+  const url = `http://portal.test/api/v1/search?${query}`;
+  const res = await serveV1OnNext(new Request(url, { headers: { authorization: `Bearer ${bearer.get(token.id)}` } }));
+  const json = (await res.json()) as Json;
+  expect(answerChecker(v1Document() as object)('GET', url, res.status, json)).toBeNull();
+  return { status: res.status, json };
+}
+
+describe('GET /api/v1/search', () => {
+  it('finds within the token’s sports only, and refuses a sport outside them naming the ones it may read', async () => {
+    const everything = await tokenOf({});
+    const all = await search(everything, 'sort=eventDate&dir=asc&limit=200');
+    expect(all.status).toBe(200);
+    const sports = [...new Set((all.json.data as { sport: string }[]).map((r) => r.sport))];
+    expect(sports.length).toBeGreaterThan(1);
+    const one = await tokenOf({ sports: [sports[0]!] });
+    const team = (all.json.data as { sport: string; homeTeam: string }[]).find((r) => r.sport === sports[0])!.homeTeam;
+    const found = await search(one, `q=${encodeURIComponent(team.toUpperCase())}&limit=200`);
+    expect(found.status).toBe(200);
+    expect(found.json.data.length).toBeGreaterThan(0);
+    expect((found.json.data as { sport: string }[]).every((r) => r.sport === sports[0])).toBe(true);
+    expect(found.json.page).toMatchObject({ number: 1, size: 200, total: found.json.data.length, lastPage: 1 });
+    const outside = await search(one, `q=a&sport=${encodeURIComponent(sports[1]!)}`);
+    expect(outside.status).toBe(403);
+    expect(outside.json.error).toMatchObject({ code: 'OUT_OF_SCOPE', message: expect.stringContaining(`may read ${sports[0]} only`) });
+  });
+
+  it('takes out the fields of a content the token lacks, and counts each record in its quota', async () => {
+    const picksOnly = await tokenOf({ content: ['picks'] }, 3);
+    const found = await search(picksOnly, 'sort=eventDate&dir=asc&limit=50');
+    expect(found.status).toBe(200);
+    expect(found.json.data).toHaveLength(3);
+    expect((found.json.data as object[]).some((r) => 'result' in r || 'settledAt' in r)).toBe(false);
+    const spent = await search(picksOnly, 'sort=eventDate');
+    expect(spent.status).toBe(429);
+    expect(spent.json.error.code).toBe('QUOTA_EXCEEDED');
+    const refused = await search(picksOnly, 'kind=results&sort=eventDate');
+    expect(refused.json.error).toMatchObject({ code: 'OUT_OF_SCOPE', message: 'This token may not read results.' });
+  });
+
+  it('names every wrong parameter at once, and offers the orders the index takes', async () => {
+    const { V1_SEARCH_SORTS } = await import('@/lib/tokens/v1-shapes');
+    const { SORT_COLUMNS } = await import('@/lib/records/search');
+    expect([...V1_SEARCH_SORTS]).toEqual(['relevance', ...SORT_COLUMNS]);
+    const token = await tokenOf({});
+    const bad = await search(token, 'sort=colour&dir=up&page=0&limit=900&cursor=x');
+    expect(bad.status).toBe(400);
+    for (const said of [
+      'cursor is not a parameter',
+      'sort must be relevance or one of',
+      'dir must be asc or desc',
+      'page must be a whole number',
+      'limit must be a whole number',
+    ])
+      expect(bad.json.error.message).toContain(said);
+  });
+});

@@ -27,7 +27,9 @@ export const migration: Migration = {
     await db.schema.createIndex('record_index_sport_league').on('record_index').columns(['sport', 'league']).execute();
     if (db.getExecutor().adapter instanceof SqliteAdapter) {
       // Contentless, its rowid the index row's: a match answers rowids without reading any text back.
-      await sql`create virtual table record_words using fts5(words, content = '', contentless_delete = 1, tokenize = 'trigram')`.execute(db);
+      await sql`create virtual table record_words using fts5(words, content = '', contentless_delete = 1, tokenize = 'trigram')`.execute(
+        db,
+      );
     } else {
       await sql`create extension if not exists pg_trgm`.execute(db);
       await sql`create index record_index_words on record_index using gin (words gin_trgm_ops)`.execute(db);

@@ -11,6 +11,7 @@ import {
 import { useState, type ReactNode } from 'react';
 import { formatOdds, formatProbability, marketLabel, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
 import { Logo } from '@/components/records/logo';
+import { Marked } from '@/components/records/marked';
 import { StatusBadge } from '@/components/ui/badge';
 import { UtcTime } from '@/components/utc-time';
 import { Popover } from '@/components/ui/popover';
@@ -25,27 +26,28 @@ import { RECORD_COLUMNS, RECORD_COLUMNS_HIDDEN, type RecordColumn } from '@/lib/
  * `[data-records]` rules in globals.css rather than classes repeated in every cell.
  */
 
-type Cell = (row: PickRow, scale: ProbabilityScale) => ReactNode;
+type Cell = (row: PickRow, scale: ProbabilityScale, words: readonly string[]) => ReactNode;
+const NO_WORDS: readonly string[] = [];
 const dash = (value: string | number | null) => (value === null || value === '' ? '—' : value);
 
 /**
  * Two lines: home vs away with their logos (each side keeps at least 18 characters at 1440 px), and under
  * them the competition with its logo; the whole is the link to the pick's page.
  */
-const EVENT: Cell = (r) => {
+const EVENT: Cell = (r, _scale, words) => {
   const under = [r.sport, r.competition ?? r.league, r.roundOrWeek].filter(Boolean).join(' · ');
   const teams = (
     <>
       <span className="teams">
         <Logo src={r.homeLogo} name={r.homeTeam} />
-        <b>{r.homeTeam ?? '—'}</b>
+        <b>{r.homeTeam ? <Marked text={r.homeTeam} words={words} /> : '—'}</b>
         <span className="m">vs</span>
         <Logo src={r.awayLogo} name={r.awayTeam} />
-        <b>{r.awayTeam ?? '—'}</b>
+        <b>{r.awayTeam ? <Marked text={r.awayTeam} words={words} /> : '—'}</b>
       </span>
       <span className="under m">
         <Logo src={r.competitionLogo} name={r.competition ?? r.league} shape="square" />
-        <span>{under || '—'}</span>
+        <span>{under ? <Marked text={under} words={words} /> : '—'}</span>
       </span>
     </>
   );
@@ -87,7 +89,12 @@ const COLUMNS: [string, string, (r: PickRow) => string | number | null, Cell][] 
       </>
     ),
   ],
-  ['selection', 'Selection', (r) => r.selection, (r) => <b>{dash(r.selection)}</b>],
+  [
+    'selection',
+    'Selection',
+    (r) => r.selection,
+    (r, _scale, words) => <b>{r.selection ? <Marked text={r.selection} words={words} /> : '—'}</b>,
+  ],
   ['line', 'Line', (r) => (typeof r.line === 'string' && Number.isFinite(Number(r.line)) ? Number(r.line) : r.line), (r) => dash(r.line)],
   [
     'odds',
@@ -133,6 +140,7 @@ export function RecordsTable({
   notes,
   density = 'compact',
   hiddenColumns = RECORD_COLUMNS_HIDDEN,
+  marked = NO_WORDS,
 }: {
   rows: PickRow[];
   scale: ProbabilityScale;
@@ -144,6 +152,8 @@ export function RecordsTable({
   toolbar?: ReactNode;
   /** Notes on reading the table (how dates and probabilities are read), under it. */
   notes?: ReactNode;
+  /** A search's words (folded), marked where they appear. */
+  marked?: readonly string[];
 }) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => visibilityOf(hiddenColumns));
@@ -226,7 +236,7 @@ export function RecordsTable({
             {table.getRowModel().rows.map(({ id, original }) => (
               <tr key={id} data-pick-id={original.id ?? ''}>
                 {visible.map((column) => (
-                  <td key={column.id}>{cells.get(column.id)!(original, scale)}</td>
+                  <td key={column.id}>{cells.get(column.id)!(original, scale, marked)}</td>
                 ))}
               </tr>
             ))}

@@ -44,6 +44,8 @@ test('a team typed into the search finds its records from the end of the set; th
   const texts = await picks.rows.evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').toLowerCase()));
   expect(texts.length).toBeGreaterThan(0);
   for (const text of texts) for (const word of team.toLowerCase().split(/\s+/)) expect(text).toContain(word);
+  // The words typed are marked where they appear.
+  await expect(picks.rows.first().locator('mark').first()).toHaveText(new RegExp(`^(${team.split(/\s+/).join('|')})$`, 'i'));
 
   // Ordered by event date ascending over the whole set: the earliest first, whatever page the upstream has it on.
   await picks.open('sort=eventDate&dir=asc&limit=50');

@@ -78,6 +78,7 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
           caption={`${kind === 'picks' ? 'Picks' : 'Results'} found in the index, page ${page} of ${lastPage}`}
           density={jar.get(PREFERENCE_COOKIES.density)?.value === 'comfortable' ? 'comfortable' : 'compact'}
           hiddenColumns={hiddenColumnsOf(jar.get(PREFERENCE_COOKIES.columns)?.value)}
+          marked={words}
           toolbar={
             <>
               <p className="text-slate-700" data-testid="record-count">

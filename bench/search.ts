@@ -3,7 +3,10 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pollOnce } from '../lib/changes/poller';
 import { createPicksClient } from '../lib/picks-api/client';
+import { keepIndex } from '../lib/records/index-keeper';
+import { claimFeedLease } from '../lib/store/change-feed';
 import { openStore, type Store } from '../lib/store/open';
 import { foldWords, indexedOf, putIndexed, searchIndexed, type IndexQuery } from '../lib/store/record-index';
 import { createSandbox } from '../sandbox/server';
@@ -15,7 +18,8 @@ import { median, percentile } from './support';
  * `npm run bench:search`: the index of the licensed set (lib/store/record-index.ts) at --records (100,000) records on
  * both engines: how long filling it takes, its size, and each kind of question's p50 and p95 over --rounds — words
  * (whole and partial), the whole set ordered by event date (first and last page) and by odds — beside a filtered
- * page of 50 read from the sandbox upstream over loopback in the same rounds (the tables' live read).
+ * page of 50 read from the sandbox upstream over loopback in the same rounds (the tables' live read); and what keeping
+ * the index adds to each poll of the change feed.
  */
 
 const options = benchOptions('bench:search', 'Search and whole-set order from the index, beside a page read from the upstream.', {
@@ -105,6 +109,49 @@ async function measure(label: string, store: Store, upstream: () => Promise<unkn
   return { label, records: RECORDS, fillS, bytes, upstream: upstreamSamples, questions: figures };
 }
 
+/**
+ * What keeping the index adds to each poll of the change feed: the feed polls a sandbox whose clock moves six hours
+ * a round (records published, going live, settling), then the keeper follows the history; each round's keeper time
+ * over its poll's, in the same rounds.
+ */
+async function pollCost(label: string, store: Store) {
+  const T0 = Date.parse('2026-11-20T12:00:00Z');
+  const moving = createSandbox({ now: () => T0, rateLimit: null, picks: 8000 });
+  const url = await moving.listen(0);
+  try {
+    expect(await claimFeedLease(store.db, 'bench', 30 * 86_400_000, T0));
+    const poll = () =>
+      pollOnce({
+        db: store.db,
+        walk: (f, call) => createPicksClient({ baseUrl: url, apiKey: 'sandbox-full-key', retry: { maxRetries: 0 } }).walkPicks(f, call),
+        instance: 'bench',
+        settings: { daysBack: 7, daysAhead: 14, pollMs: 300_000 },
+        now: () => moving.controls.now(),
+      });
+    await poll();
+    await keepIndex(store.db);
+    const ratios: number[] = [];
+    for (let round = 1; round <= 6; round += 1) {
+      moving.controls.setNow(T0 + round * 6 * 3_600_000);
+      const polled = performance.now();
+      await poll();
+      const kept = performance.now();
+      await keepIndex(store.db);
+      ratios.push((performance.now() - kept) / (kept - polled));
+    }
+    const ratio = Math.round(median(ratios) * 100) / 100;
+    console.log(
+      `[bench] search, ${label}: keeping the index adds ${ratio}x a poll's own time (median of 6 polls; each ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+    );
+    return ratio;
+  } finally {
+    moving.close();
+  }
+}
+const expect = (ok: boolean) => {
+  if (!ok) throw new Error('the bench could not take the change feed’s lease');
+};
+
 const sandbox = createSandbox({ rateLimit: null, picks: 8000 });
 const baseUrl = await sandbox.listen(0);
 const client = createPicksClient({ baseUrl, apiKey: 'sandbox-full-key', retry: { maxRetries: 0 } });
@@ -114,17 +161,28 @@ const dir = mkdtempSync(path.join(tmpdir(), 'bench-search-'));
 const file = path.join(dir, 'portal.sqlite');
 const embedded = await openStore({ engine: 'sqlite', file, label: 'bench' });
 try {
-  rows.push(await measure('embedded (SQLite)', embedded, upstream, file));
+  rows.push({ ...(await measure('embedded (SQLite)', embedded, upstream, file)), keepOverPoll: null as number | null });
 } finally {
   await embedded.close();
+}
+const fresh = await openStore({ engine: 'sqlite', file: path.join(dir, 'poll.sqlite'), label: 'bench' });
+try {
+  rows[0]!.keepOverPoll = await pollCost('embedded (SQLite)', fresh);
+} finally {
+  await fresh.close();
 }
 const pg = await startPostgres();
 if (pg) {
   const store = await openStore({ engine: 'postgres', url: await pg.createDatabase('bench_search'), label: 'bench' });
+  const polled = await openStore({ engine: 'postgres', url: await pg.createDatabase('bench_search_poll'), label: 'bench' });
   try {
-    rows.push(await measure('PostgreSQL (loopback)', store, upstream));
+    rows.push({
+      ...(await measure('PostgreSQL (loopback)', store, upstream)),
+      keepOverPoll: await pollCost('PostgreSQL (loopback)', polled),
+    });
   } finally {
     await store.close();
+    await polled.close();
     pg.destroy();
   }
 } else console.log('[bench] search, PostgreSQL: SKIPPED (apt-get install -y postgresql)');

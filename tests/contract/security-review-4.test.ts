@@ -341,6 +341,20 @@ describe('a connection test is limited', () => {
     expect(answers[0]!.json.steps.map((s: { step: string }) => s.step)).toEqual(['address', 'connect']);
     expect(answers[5]!.json.error.code).toBe('TOO_MANY_TRIES');
     expect((await actions('delivery.test')) - audited).toBe(5);
+    // Paused without its password: the stored destination goes back to the check as it was given, its secret kept.
+    const { patchResponse } = await import('@/lib/deliveries/responses');
+    const { findDelivery } = await import('@/lib/store/deliveries');
+    const before = (await findDelivery(store.db, 'dlv_00000000000000aa'))!;
+    const paused = await answer(
+      patchResponse(
+        'dlv_00000000000000aa',
+        new Request('http://portal.test/x', { method: 'PATCH', body: '{"paused":true}', headers: { 'content-type': 'application/json' } }),
+        HEIR,
+      ),
+    );
+    expect(paused.status, JSON.stringify(paused.json)).toBe(200);
+    const after = (await findDelivery(store.db, 'dlv_00000000000000aa'))!;
+    expect(after).toMatchObject({ paused: true, secret: before.secret, destination: before.destination });
   });
 });
 

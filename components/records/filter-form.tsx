@@ -19,9 +19,12 @@ export function FilterForm({
   kind,
   values,
   vocabulary,
+  kept,
 }: {
   kind: FilterKind | 'coverage';
   values: Record<string, string>;
+  /** A search's words and order, kept when the filters change. */
+  kept?: Record<string, string>;
   /** The licence's sports and leagues, and which leagues the feed has seen under which sport. */
   vocabulary: Vocabulary;
 }) {
@@ -37,7 +40,9 @@ export function FilterForm({
       action={`/${kind}`}
       label={kind === 'coverage' ? 'Coverage range and scope' : `Filter ${kind}`}
       grid="grid-cols-2 md:grid-cols-4 xl:grid-cols-8"
-      chips={kind === 'coverage' ? undefined : filterChips(`/${kind}`, values, CHIP_LABELS)}
+      chips={kind === 'coverage' ? undefined : filterChips(`/${kind}`, { ...values, ...kept }, CHIP_LABELS)}
+      autoApply={kind !== 'coverage'}
+      kept={kept}
       footer={
         kind === 'coverage' && (
           <p id="date-hint" className="mt-2 text-xs text-slate-500">

@@ -3,6 +3,7 @@ import { PortalLink } from '@/components/portal-link';
 import { Button, buttonClass } from '@/components/ui/button';
 import { cardClass } from '@/components/ui/card';
 import { FilterSheet, type FilterChip } from '@/components/ui/filter-sheet';
+import { AutoApply } from '@/components/ui/auto-apply';
 
 /**
  * A page's filters as a plain GET form: they live in the URL (shareable, the back button works) and it
@@ -17,6 +18,8 @@ export function FilterBar({
   extra,
   footer,
   chips,
+  autoApply = false,
+  kept = {},
 }: {
   action: string;
   label: string;
@@ -26,9 +29,17 @@ export function FilterBar({
   footer?: ReactNode;
   /** The filters set now: on a phone the form folds behind "Filters (n)" with these as removable chips. */
   chips?: FilterChip[];
+  /** The filters apply as they change (./auto-apply.tsx), Apply still there for a submit at once. */
+  autoApply?: boolean;
+  /** Values that ride along unchanged (a search's words and order), as hidden fields. */
+  kept?: Record<string, string>;
 }) {
   const form = (
     <form method="get" action={action} role="search" aria-label={label} className={cardClass('p-3')}>
+      {Object.entries(kept).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      {autoApply && <AutoApply />}
       <div className={`grid gap-3 ${grid}`}>
         {children}
         <div className="flex flex-col justify-end gap-2">

@@ -55,3 +55,18 @@ test('a team typed into the search finds its records from the end of the set; th
   await expect(page.getByTestId('index-page').first()).toHaveText(`Page ${whole.lastPage} of ${whole.lastPage}`);
   expect((await picks.ids()).at(-1)).toBe(last.data.at(-1)!.id);
 });
+
+test('a filter applies as it changes, without Apply, keeping the search; Back undoes it', async ({ page }) => {
+  await signInKept(page, 'viewer');
+  const picks = new RecordsPage(page, '/picks');
+  await picks.open('sort=eventDate&dir=asc&limit=25');
+  const before = page.url();
+  await picks.form.getByLabel('Status', { exact: true }).selectOption('settled');
+  await expect(page).toHaveURL(/[?&]status=settled/);
+  await expect(page).toHaveURL(/[?&]sort=eventDate/);
+  await expect(page.getByTestId('index-freshness')).toBeVisible();
+  await expect.poll(async () => new Set(await picks.columnTexts('Status'))).toEqual(new Set(['settled']));
+  await page.goBack();
+  await expect(page).toHaveURL(before);
+  await expect(picks.form.getByLabel('Status', { exact: true })).toHaveValue('');
+});

@@ -66,7 +66,7 @@ export async function RecordsPage({
         </nav>
       </div>
       <SearchForm pathname={pathname} kept={sentFilterValues(kind, params)} values={searchValues} />
-      <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} />
+      <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} />
       {parsed.ok && kind === 'results' && (
         // On a phone the records come first, the summary after them.
         <div className="max-sm:order-last">

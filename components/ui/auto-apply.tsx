@@ -1,0 +1,37 @@
+'use client';
+
+import { useEffect, useRef } from 'react';
+import { useRouter } from 'next/navigation';
+
+/**
+ * Inside a GET form: its filters apply as they change. A change waits `delayMs` for the next (a few quick choices
+ * are one step), then the page moves to the form's address with them — a step of its own in the history, so Back
+ * undoes it. Submitting (Apply, Enter) goes at once and drops the wait. Empty fields are left out of the address.
+ */
+export function AutoApply({ delayMs = 400 }: { delayMs?: number }) {
+  const mark = useRef<HTMLSpanElement>(null);
+  const router = useRouter();
+  useEffect(() => {
+    const form = mark.current?.closest('form');
+    if (!form) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const apply = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const query = new URLSearchParams();
+        for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value.trim() !== '') query.append(name, value);
+        const next = `${form.getAttribute('action') ?? window.location.pathname}?${query.toString()}`;
+        if (next !== `${window.location.pathname}${window.location.search}`) router.push(next);
+      }, delayMs);
+    };
+    const submitted = () => clearTimeout(timer);
+    form.addEventListener('change', apply);
+    form.addEventListener('submit', submitted);
+    return () => {
+      clearTimeout(timer);
+      form.removeEventListener('change', apply);
+      form.removeEventListener('submit', submitted);
+    };
+  }, [router, delayMs]);
+  return <span ref={mark} hidden />;
+}

@@ -47,25 +47,27 @@ export async function RecordsPage({
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
         <PageHeader title={title}>{intro}</PageHeader>
-        <nav aria-label="Date presets" className="flex flex-wrap gap-1 text-sm" data-testid="date-presets">
-          {datePresets().map((preset) => {
-            const current = preset.range
-              ? params.get('from') === preset.range.from && params.get('to') === preset.range.to
-              : !params.get('from') && !params.get('to');
-            return (
-              <PortalLink
-                key={preset.id}
-                href={presetHref(kind, params, preset)}
-                aria-current={current ? 'true' : undefined}
-                className="rounded-full border border-slate-300 px-3 py-1 text-slate-700 hover:bg-slate-100 aria-[current=true]:border-brand-600 aria-[current=true]:bg-brand-50 aria-[current=true]:font-medium aria-[current=true]:text-brand-700"
-              >
-                {preset.label}
-              </PortalLink>
-            );
-          })}
-        </nav>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          <SearchForm pathname={pathname} kept={sentFilterValues(kind, params)} values={searchValues} />
+          <nav aria-label="Date presets" className="flex flex-wrap gap-1 text-sm" data-testid="date-presets">
+            {datePresets().map((preset) => {
+              const current = preset.range
+                ? params.get('from') === preset.range.from && params.get('to') === preset.range.to
+                : !params.get('from') && !params.get('to');
+              return (
+                <PortalLink
+                  key={preset.id}
+                  href={presetHref(kind, params, preset)}
+                  aria-current={current ? 'true' : undefined}
+                  className="rounded-full border border-slate-300 px-3 py-1 text-slate-700 hover:bg-slate-100 aria-[current=true]:border-brand-600 aria-[current=true]:bg-brand-50 aria-[current=true]:font-medium aria-[current=true]:text-brand-700"
+                >
+                  {preset.label}
+                </PortalLink>
+              );
+            })}
+          </nav>
+        </div>
       </div>
-      <SearchForm pathname={pathname} kept={sentFilterValues(kind, params)} values={searchValues} />
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} />
       {parsed.ok && kind === 'results' && (
         // On a phone the records come first, the summary after them.

@@ -1,28 +1,20 @@
 import { Button } from '@/components/ui/button';
-import { controlClass, Select } from '@/components/ui/field';
+import { controlClass } from '@/components/ui/field';
 
 /**
- * One box that searches the whole licensed set (the portal's index: docs/search.md), with the whole set's order:
- * one line beside the page's title, so the table keeps its rows above the fold. A plain GET form, so a search is an
- * address to share or bookmark; the filters in force go along unchanged.
+ * One box that searches the whole licensed set (the portal's index: docs/search.md), on the line of the page's
+ * title, so the table keeps its rows above the fold. A plain GET form, so a search is an address to share or
+ * bookmark; the filters in force and the whole set's order (./order-form.tsx) go along unchanged.
  */
-
-export const SORT_CHOICES = [
-  { value: 'relevance', label: 'Best match' },
-  { value: 'eventDate', label: 'Event date' },
-  { value: 'published', label: 'Published' },
-  { value: 'settled', label: 'Settled' },
-  { value: 'odds', label: 'Odds' },
-  { value: 'probability', label: 'Probability' },
-  { value: 'status', label: 'Status' },
-  { value: 'result', label: 'Result' },
-  { value: 'sport', label: 'Sport' },
-  { value: 'league', label: 'League' },
-] as const;
-
-export function SearchForm({ pathname, kept, values }: { pathname: string; kept: Record<string, string>; values: Record<string, string> }) {
+export function SearchForm({ pathname, kept, q }: { pathname: string; kept: Record<string, string>; q: string }) {
   return (
-    <form method="get" action={pathname} aria-label="Search the whole set" className="flex items-center gap-1.5" data-testid="search-form">
+    <form
+      method="get"
+      action={pathname}
+      aria-label="Search the whole set"
+      className="flex flex-wrap items-center gap-1.5"
+      data-testid="search-form"
+    >
       {Object.entries(kept).map(([key, value]) => (
         <input key={key} type="hidden" name={key} value={value} />
       ))}
@@ -31,32 +23,12 @@ export function SearchForm({ pathname, kept, values }: { pathname: string; kept:
         id="f-search"
         type="search"
         aria-label="Search every record"
-        placeholder="Search every record: a team, a player…"
-        defaultValue={values.q ?? ''}
+        placeholder="Search every record…"
+        title="Teams, players, events, competitions, markets, selections: case, accents and parts of words are all found"
+        defaultValue={q}
         maxLength={200}
         autoComplete="off"
-        className={controlClass(true, 'w-64')}
-      />
-      <Select
-        name="sort"
-        id="f-sort"
-        aria-label="Order the whole set by"
-        title="Order the whole set by"
-        options={SORT_CHOICES}
-        defaultValue={values.sort ?? ''}
-        any="Order: newest event"
-        compact
-      />
-      <Select
-        name="dir"
-        id="f-dir"
-        aria-label="Direction"
-        options={[
-          { value: 'desc', label: '↓' },
-          { value: 'asc', label: '↑' },
-        ]}
-        defaultValue={values.dir ?? 'desc'}
-        compact
+        className={controlClass(true, 'min-w-0 flex-1 sm:w-52 sm:flex-none')}
       />
       <Button type="submit" tone="primary" size="sm">
         Search

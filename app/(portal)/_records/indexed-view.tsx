@@ -8,7 +8,7 @@ import { parseSearch, searchRecords } from '@/lib/records/search';
 import { hiddenColumnsOf, PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
 import { ErrorPanel } from '@/components/error-panel';
 import { RecordsTable } from '@/components/records/records-table';
-import { SORT_CHOICES } from '@/components/records/search-form';
+import { OrderForm, SORT_CHOICES } from '@/components/records/order-form';
 import { PortalLink } from '@/components/portal-link';
 import { UtcTime } from '@/components/utc-time';
 
@@ -87,6 +87,13 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
                   {total.toLocaleString('en-GB')}
                 </span>
               </p>
+              <OrderForm
+                key={params.toString()}
+                pathname={pathname}
+                kept={Object.fromEntries([...params].filter(([key]) => !['sort', 'dir', 'page', 'cursor', 'trail'].includes(key)))}
+                sort={sort.by}
+                dir={sort.dir}
+              />
               <div className="ml-auto">{pager('top')}</div>
             </>
           }

@@ -48,7 +48,15 @@ export async function RecordsPage({
       <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
         <PageHeader title={title}>{intro}</PageHeader>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-          <SearchForm pathname={pathname} kept={sentFilterValues(kind, params)} values={searchValues} />
+          <SearchForm
+            key={params.toString()}
+            pathname={pathname}
+            kept={{
+              ...sentFilterValues(kind, params),
+              ...(searchValues.sort ? { sort: searchValues.sort, dir: searchValues.dir ?? 'desc' } : {}),
+            }}
+            q={searchValues.q ?? ''}
+          />
           <nav aria-label="Date presets" className="flex flex-wrap gap-1 text-sm" data-testid="date-presets">
             {datePresets().map((preset) => {
               const current = preset.range
@@ -68,7 +76,8 @@ export async function RecordsPage({
           </nav>
         </div>
       </div>
-      <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} />
+      {/* Keyed by the address: Back (or a filter applied as it changed) shows the form as the address says. */}
+      <FilterForm key={params.toString()} kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} />
       {parsed.ok && kind === 'results' && (
         // On a phone the records come first, the summary after them.
         <div className="max-sm:order-last">

@@ -12,6 +12,7 @@ import { Pager } from '@/components/records/pager';
 import { openRecordsPage, pageSizeOf, parsePageNumber } from '@/lib/records/jump';
 import { AppError } from '@/lib/errors';
 import { RecordsTable } from '@/components/records/records-table';
+import { PortalLink } from '@/components/portal-link';
 
 const invalidPage = (problem: string, sent: string) =>
   new AppError({ code: 'INVALID_FILTERS', message: `One or more filters are invalid: ${problem}.`, details: { page: sent } }).toJSON();
@@ -30,6 +31,8 @@ export async function RecordsView({
   exportControl?: ReactNode;
 }) {
   const pathname = kind === 'picks' ? '/picks' : '/results';
+  // The whole set in an order of one's choosing is read from the portal's index (./indexed-view.tsx).
+  const wholeSetOrder = `${pathname}?${new URLSearchParams([...[...params].filter(([key]) => !['cursor', 'trail', 'page'].includes(key)), ['sort', 'eventDate'], ['dir', 'desc']]).toString()}`;
   const here = `${pathname}?${params.toString()}`;
   const size = pageSizeOf(asked);
   // A page asked for by its number (?page=N) is walked to; a cursor from the pager wins over it.
@@ -119,6 +122,9 @@ export async function RecordsView({
             <>
               {count}
               <CountAll kind={kind} query={params.toString()} />
+              <PortalLink href={wholeSetOrder} className="text-sm underline" data-testid="order-whole-set">
+                Order the whole set
+              </PortalLink>
               <div className="ml-auto flex flex-wrap items-center gap-2">
                 {exportControl}
                 {pagerAt('top')}

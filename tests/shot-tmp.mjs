@@ -1,0 +1,16 @@
+import { chromium } from '@playwright/test';
+const origin = 'http://localhost:3999';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium-headless-shell', args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+await page.goto(`${origin}/login`);
+await page.getByLabel('Email').fill('viewer@demo.picks.test');
+await page.getByLabel('Password').fill('demo-viewer-pass');
+await page.getByRole('button', { name: /sign in/i }).click();
+await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+await page.goto(`${origin}${process.argv[2]}`);
+await page.waitForLoadState('load');
+await page.waitForTimeout(1500);
+await page.screenshot({ path: process.argv[3], fullPage: false });
+console.log(await page.getByTestId('record-count').first().textContent().catch(() => 'no count'));
+console.log(await page.getByTestId('index-freshness').textContent().catch(() => 'no freshness'));
+await browser.close();

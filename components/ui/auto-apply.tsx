@@ -25,12 +25,29 @@ export function AutoApply({ delayMs = 400 }: { delayMs?: number }) {
       }, delayMs);
     };
     const submitted = () => clearTimeout(timer);
+    // Back and Forward: the fields say what the address says again (the page's tree may be the one kept from before).
+    const restore = () => {
+      clearTimeout(timer);
+      const params = new URLSearchParams(window.location.search);
+      for (const field of Array.from(form.elements)) {
+        if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement) || !field.name || field.type === 'hidden') continue;
+        const value = params.get(field.name);
+        if (value !== null) field.value = value;
+        else if (field instanceof HTMLSelectElement)
+          field.value =
+            (Array.from(field.options).find((o) => o.value === '') ?? Array.from(field.options).find((o) => o.defaultSelected))?.value ??
+            field.value;
+        else field.value = '';
+      }
+    };
     form.addEventListener('change', apply);
     form.addEventListener('submit', submitted);
+    window.addEventListener('popstate', restore);
     return () => {
       clearTimeout(timer);
       form.removeEventListener('change', apply);
       form.removeEventListener('submit', submitted);
+      window.removeEventListener('popstate', restore);
     };
   }, [router, delayMs]);
   return <span ref={mark} hidden />;

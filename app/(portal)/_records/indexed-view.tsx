@@ -88,7 +88,6 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
                 </span>
               </p>
               <OrderForm
-                key={params.toString()}
                 pathname={pathname}
                 kept={Object.fromEntries([...params].filter(([key]) => !['sort', 'dir', 'page', 'cursor', 'trail'].includes(key)))}
                 sort={sort.by}

@@ -76,8 +76,7 @@ export async function RecordsPage({
           </nav>
         </div>
       </div>
-      {/* Keyed by the address: Back (or a filter applied as it changed) shows the form as the address says. */}
-      <FilterForm key={params.toString()} kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} />
+      <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} />
       {parsed.ok && kind === 'results' && (
         // On a phone the records come first, the summary after them.
         <div className="max-sm:order-last">

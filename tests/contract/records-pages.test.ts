@@ -1,8 +1,6 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { portalInProcess } from '../support/portal-in-process';
 
 /**
  * Pages by number on /picks and /results (lib/records/jump.ts, what the records view reads) against a sandbox
@@ -18,18 +16,12 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   sandbox = createSandbox({ now: () => T0, rateLimit: null, picks: 2000, defaultPageSize: 37 });
   const baseUrl = await sandbox.listen(0);
-  const dir = await mkdtemp(path.join(tmpdir(), 'records-pages-'));
-  Object.assign(process.env, {
-    PICKS_API_BASE_URL: baseUrl,
-    PICKS_API_KEY: KEY,
-    AUTH_SECRET: 'x'.repeat(40),
-    PORTAL_DATA_DIR: dir,
-    DATABASE_URL: '',
-    PORTAL_USERS_FILE: path.join(dir, 'users.json'),
-    PORTAL_SANDBOX: '',
-  });
+  await portalInProcess(baseUrl, KEY);
 });
-afterAll(() => sandbox.close());
+afterAll(async () => {
+  await (await import('@/lib/store')).closeStore();
+  sandbox.close();
+});
 
 describe('pages by number against an upstream whose default page differs from the portal’s', () => {
   it.each([undefined, 25, 100, 200])('leave no record out at %s a page (undefined: none asked, the portal’s 50)', async (limit) => {

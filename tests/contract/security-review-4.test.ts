@@ -1,13 +1,10 @@
-import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@/lib/store/open';
 import type { ApiToken } from '@/lib/store/tokens';
-import type { TokenScope } from '@/lib/vocabulary/tokens';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { pollSandbox, portalInProcess, testToken } from '../support/portal-in-process';
 
 /**
  * The fourth security review's webhook findings, through the portal's own handlers (lib/webhooks/responses.ts, what
@@ -19,7 +16,6 @@ import { createSandbox, type Sandbox } from '@/sandbox/server';
 
 const T0 = Date.parse('2026-11-20T12:00:00Z');
 const KEY = 'sandbox-full-key';
-const everything: TokenScope = { content: ['picks', 'results', 'changes'], sports: [], leagues: [], from: null, to: null };
 const ADMIN = { email: 'ada@example.com', role: 'admin' as const };
 const LEAVER = { email: 'leo@example.com', role: 'editor' as const };
 const HEIR = { email: 'hana@example.com', role: 'editor' as const };
@@ -42,35 +38,13 @@ const post = (body: unknown) =>
 beforeAll(async () => {
   sandbox = createSandbox({ now: () => T0, rateLimit: null, picks: 3000 });
   const baseUrl = await sandbox.listen(0);
-  const dir = await mkdtemp(path.join(tmpdir(), 'webhook-review-'));
-  Object.assign(process.env, {
-    PICKS_API_BASE_URL: baseUrl,
-    PICKS_API_KEY: KEY,
-    AUTH_SECRET: 'x'.repeat(40),
-    PORTAL_DATA_DIR: dir,
-    DATABASE_URL: '',
-    PORTAL_USERS_FILE: path.join(dir, 'users.json'),
-    PORTAL_SANDBOX: '',
+  store = await portalInProcess(baseUrl, KEY, {
     EVENTS_RETENTION_DAYS: '30',
     DELIVERY_SECRET_KEY: 'webhook-review-secret-key-0123456789',
     DELIVERY_ALLOW_PRIVATE_TARGETS: '1',
     MAX_EXPORTS_PER_USER: '1',
   });
-  const { closeStore, getStore } = await import('@/lib/store');
-  await closeStore();
-  store = await getStore();
-  const { claimFeedLease } = await import('@/lib/store/change-feed');
-  const { pollOnce } = await import('@/lib/changes/poller');
-  const { createPicksClient } = await import('@/lib/picks-api/client');
-  expect(await claimFeedLease(store.db, 'a', 30 * 86_400_000, T0)).toBe(true);
-  const poll = () =>
-    pollOnce({
-      db: store.db,
-      walk: (f, call) => createPicksClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } }).walkPicks(f, call),
-      instance: 'a',
-      settings: { daysBack: 7, daysAhead: 14, pollMs: 300_000 },
-      now: () => sandbox.controls.now(),
-    });
+  const poll = () => pollSandbox(store, baseUrl, KEY, () => sandbox.controls.now());
   await poll();
   sandbox.controls.setNow(T0 + 6 * 3_600_000);
   await poll();
@@ -97,33 +71,11 @@ afterAll(async () => {
   sandbox.close();
 });
 
-let made = 0;
 const bearer = new Map<string, string>();
 async function tokenOf(owner: string, limits: { ratePerMinute?: number; dailyRecords?: number } = {}): Promise<ApiToken> {
-  const { insertToken } = await import('@/lib/store/tokens');
-  const { newToken } = await import('@/lib/tokens/access');
-  const now = Date.now();
-  made += 1;
-  const secret = newToken();
-  const token: ApiToken = {
-    id: `tok_${String(made).padStart(12, '0')}`,
-    name: `review ${made}`,
-    owner,
-    ownerSinceMs: now,
-    prefix: secret.prefix,
-    scope: everything,
-    expiresMs: now + 86_400_000,
-    ratePerMinute: limits.ratePerMinute ?? 600,
-    dailyRecords: limits.dailyRecords ?? 1_000_000,
-    createdMs: now,
-    createdBy: owner,
-    updatedMs: now,
-    revokedMs: null,
-    revokedBy: null,
-  };
-  await insertToken(store.db, token, secret.hash);
-  bearer.set(token.id, secret.token);
-  return token;
+  const made = await testToken(store, owner, limits);
+  bearer.set(made.token.id, made.secret);
+  return made.token;
 }
 
 async function webhookOf(user: { email: string; role: string }, token: ApiToken): Promise<string> {

@@ -1,12 +1,10 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@/lib/store/open';
 import type { ApiToken } from '@/lib/store/tokens';
 import type { TokenScope } from '@/lib/vocabulary/tokens';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { answerChecker } from '../support/openapi-check';
+import { pollSandbox, portalInProcess, testToken } from '../support/portal-in-process';
 
 /**
  * GET /api/v1/search through API v1's handler, answered from the index of the licensed set that the change feed's
@@ -26,32 +24,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 beforeAll(async () => {
   sandbox = createSandbox({ now: () => T0, rateLimit: null, picks: 3000 });
   const baseUrl = await sandbox.listen(0);
-  const dir = await mkdtemp(path.join(tmpdir(), 'v1-search-'));
-  Object.assign(process.env, {
-    PICKS_API_BASE_URL: baseUrl,
-    PICKS_API_KEY: KEY,
-    AUTH_SECRET: 'x'.repeat(40),
-    PORTAL_DATA_DIR: dir,
-    DATABASE_URL: '',
-    PORTAL_USERS_FILE: path.join(dir, 'users.json'),
-    PORTAL_SANDBOX: '',
-  });
-  const { closeStore, getStore } = await import('@/lib/store');
-  await closeStore();
-  store = await getStore();
-  const { claimFeedLease } = await import('@/lib/store/change-feed');
-  const { pollOnce } = await import('@/lib/changes/poller');
-  const { createPicksClient } = await import('@/lib/picks-api/client');
-  const { keepIndex } = await import('@/lib/records/index-keeper');
-  expect(await claimFeedLease(store.db, 'a', 30 * 86_400_000, T0)).toBe(true);
-  await pollOnce({
-    db: store.db,
-    walk: (f, call) => createPicksClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } }).walkPicks(f, call),
-    instance: 'a',
-    settings: { daysBack: 7, daysAhead: 14, pollMs: 300_000 },
-    now: () => sandbox.controls.now(),
-  });
-  await keepIndex(store.db);
+  store = await portalInProcess(baseUrl, KEY);
+  await pollSandbox(store, baseUrl, KEY, () => sandbox.controls.now());
   const { putUser } = await import('@/lib/store/users');
   await putUser(store.db, { email: 'ed@example.com', role: 'editor', passwordHash: 'x' });
 });
@@ -61,32 +35,10 @@ afterAll(async () => {
   sandbox.close();
 });
 
-let made = 0;
 async function tokenOf(scope: Partial<TokenScope>, dailyRecords = 1_000_000): Promise<ApiToken> {
-  const { insertToken } = await import('@/lib/store/tokens');
-  const { newToken } = await import('@/lib/tokens/access');
-  const now = Date.now();
-  made += 1;
-  const secret = newToken();
-  const token: ApiToken = {
-    id: `tok_${String(made).padStart(12, '0')}`,
-    name: `search ${made}`,
-    owner: 'ed@example.com',
-    ownerSinceMs: now,
-    prefix: secret.prefix,
-    scope: { content: ['picks', 'results'], sports: [], leagues: [], from: null, to: null, ...scope },
-    expiresMs: now + 86_400_000,
-    ratePerMinute: 600,
-    dailyRecords,
-    createdMs: now,
-    createdBy: 'ed@example.com',
-    updatedMs: now,
-    revokedMs: null,
-    revokedBy: null,
-  };
-  await insertToken(store.db, token, secret.hash);
-  bearer.set(token.id, secret.token);
-  return token;
+  const made = await testToken(store, 'ed@example.com', { scope: { content: ['picks', 'results'], ...scope }, dailyRecords });
+  bearer.set(made.token.id, made.secret);
+  return made.token;
 }
 
 async function search(token: ApiToken, query: string) {

@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = [
   'token.webhook.await',
   'proof.compromised',
   'backup.restore',
+  'index.rebuild',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

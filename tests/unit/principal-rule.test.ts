@@ -61,6 +61,7 @@ const COMMANDS: Record<string, { actsFor: string; asks?: RegExp }> = {
   'scripts/audit.ts': { actsFor: 'the operator (checks and seals the audit trail)' },
   'scripts/proof.ts': { actsFor: 'the operator (keys)' },
   'scripts/backup.ts': { actsFor: 'the operator (backups and restores, recorded)' },
+  'scripts/index.ts': { actsFor: 'the operator (the partner key, as the change feed does; recorded)' },
   'scripts/start.ts': { actsFor: 'the operator (starts the portal)' },
   'scripts/screens.ts': { actsFor: 'a developer (screenshots of a sandbox portal)' },
   'scripts/openapi.ts': { actsFor: 'a developer (writes the OpenAPI document and the client made from it)' },

@@ -8,16 +8,8 @@ import { pickSchema } from '../picks-api/schemas';
 import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
-import {
-  foldWords,
-  indexedBodies,
-  indexSize,
-  searchIndexed,
-  SORTABLE,
-  type Counted,
-  type IndexQuery,
-  type SortColumn,
-} from '../store/record-index';
+import { foldWords, indexedBodies, indexSize } from '../store/record-index';
+import { searchIndexed, SORTABLE, type Counted, type IndexQuery, type SortColumn } from '../store/record-search';
 import type { Pick } from '../picks-api/schemas';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { indexMark } from './index-keeper';

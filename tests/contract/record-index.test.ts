@@ -4,7 +4,8 @@ import { createPicksClient } from '@/lib/picks-api/client';
 import { keepIndex, rebuildIndex } from '@/lib/records/index-keeper';
 import { claimFeedLease } from '@/lib/store/change-feed';
 import { openStore, type Store } from '@/lib/store/open';
-import { foldWords, searchIndexed, type IndexQuery } from '@/lib/store/record-index';
+import { foldWords } from '@/lib/store/record-index';
+import { searchIndexed, type IndexQuery } from '@/lib/store/record-search';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { storeEngines } from '../support/store-engines';
 

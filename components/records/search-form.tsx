@@ -30,7 +30,7 @@ export function SearchForm({ pathname, kept, q }: { pathname: string; kept: Reco
         autoComplete="off"
         className={controlClass(true, 'min-w-0 flex-1 sm:w-52 sm:flex-none')}
       />
-      <Button type="submit" tone="primary" size="sm">
+      <Button type="submit" tone="primary">
         Search
       </Button>
     </form>

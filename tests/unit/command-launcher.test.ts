@@ -24,7 +24,17 @@ describe('the command launcher', () => {
   it('starts every command package.json names through it, and no other', () => {
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
     const launched = Object.entries(scripts).filter(([, line]) => line.includes('scripts/run.mjs'));
-    expect(launched.map(([name]) => name).sort()).toEqual(['audit', 'backup', 'dev', 'export', 'proof', 'restore', 'start', 'users']);
+    expect(launched.map(([name]) => name).sort()).toEqual([
+      'audit',
+      'backup',
+      'dev',
+      'export',
+      'index',
+      'proof',
+      'restore',
+      'start',
+      'users',
+    ]);
     for (const [, line] of launched)
       expect(line).toMatch(/^node --enable-source-maps --conditions=react-server scripts\/run\.mjs [a-z]+( [a-z-]+)*$/);
   });
@@ -33,7 +43,7 @@ describe('the command launcher', () => {
     for (const name of ['../sandbox/main', 'screens', 'users.ts', '']) {
       const failed = await launch(...(name ? [name] : []));
       expect(failed.code).toBe(2);
-      expect(failed.stderr).toContain('usage: node scripts/run.mjs <start|users|export|audit|proof|backup>');
+      expect(failed.stderr).toContain('usage: node scripts/run.mjs <start|users|export|audit|proof|backup|index>');
       expect(failed.stdout).toBe('');
     }
   });

@@ -18,6 +18,10 @@ import type { Database } from '../store/schema';
 type Db = Kysely<Database>;
 const MARK = 'record-index-write';
 const MARKED_AT = 'record-index-at';
+const MODE = 'record-index-content-mode';
+const MODE_AT = 'record-index-content-mode-at';
+/** The history write a change of content mode happened after: a rebuild follows the history from there. */
+const FLOOR = 'record-index-floor';
 const BATCH = 500;
 export const KEEP_EVERY_MS = 10_000;
 
@@ -61,10 +65,34 @@ export async function keepIndex(db: Db, signal?: AbortSignal, now = Date.now): P
   return done;
 }
 
-/** Empties the index and builds it again from the whole record history. */
+/**
+ * The licence's content mode decides which fields records carry; the history keeps bodies read under the mode of
+ * their day. When the mode in force differs from the one the index was filled under, the index empties at once and
+ * follows only what is read from now on (the next polls and walks), so no search or sort answers from a field the
+ * mode now withholds. Returns when the index last started over for a change of mode (null: never).
+ */
+export async function followContentMode(db: Db, mode: string | null): Promise<number | null> {
+  const [kept, at] = await Promise.all([readMeta(db, MODE), readMeta(db, MODE_AT)]);
+  const now = JSON.stringify(mode);
+  if (kept === now) return at ? Number(at) : null;
+  await writeMeta(db, MODE, now);
+  if (kept === undefined || kept === null) return at ? Number(at) : null;
+  await clearIndex(db);
+  const floor = String(await lastHistoryWrite(db));
+  await Promise.all([writeMeta(db, MARK, floor), writeMeta(db, FLOOR, floor)]);
+  const startedMs = Date.now();
+  await writeMeta(db, MODE_AT, String(startedMs));
+  log('records').info(
+    { from: JSON.parse(kept) as unknown, to: mode },
+    'the licence content mode changed: the index of the licensed set started over',
+  );
+  return startedMs;
+}
+
+/** Empties the index and builds it again from the record history (since the content mode last changed). */
 export async function rebuildIndex(db: Db): Promise<{ put: number; dropped: number }> {
   await clearIndex(db);
-  await writeMeta(db, MARK, '0');
+  await writeMeta(db, MARK, (await readMeta(db, FLOOR)) ?? '0');
   return keepIndex(db);
 }
 

@@ -12,7 +12,7 @@ import { foldWords, indexedBodies, indexSize } from '../store/record-index';
 import { searchIndexed, SORTABLE, type Counted, type IndexQuery, type SortColumn } from '../store/record-search';
 import type { Pick } from '../picks-api/schemas';
 import type { LicenceSummary } from '../vocabulary/licence';
-import { indexMark } from './index-keeper';
+import { followContentMode, indexMark } from './index-keeper';
 
 /**
  * Search and whole-set sort over the portal's index of the licensed set (lib/store/record-index.ts): what the
@@ -51,7 +51,7 @@ export interface SearchAnswer {
   sort: { by: SortColumn | 'relevance'; dir: 'asc' | 'desc' };
   words: string[];
   /** How fresh the index is: when it last followed the history, and the feed's last complete poll. */
-  freshness: { indexedAt: string | null; lastPollAt: string | null; records: number };
+  freshness: { indexedAt: string | null; lastPollAt: string | null; records: number; startedOverAt: string | null };
 }
 
 /** The search's words, folded: at most MAX_WORDS, each kept once. */
@@ -81,11 +81,13 @@ const day = (text: string | undefined, end = false) => {
   return Number.isFinite(ms) ? ms + (end && /^\d{4}-\d{2}-\d{2}$/.test(text) ? 86_400_000 : 0) : undefined;
 };
 
-export type Allowed = IndexQuery['allowed'];
+/** What the licence in force allows; `contentMode` (absent: no licence read) decides which bodies the index may hold. */
+export type Allowed = IndexQuery['allowed'] & { contentMode?: string | null };
 
 /** What the licence in force allows (null licence: nothing). */
 export function allowedBy(licence: LicenceSummary | null): Allowed {
   return {
+    ...(licence ? { contentMode: licence.contentMode } : {}),
     sports: licence ? licence.sports : [],
     leagues: licence ? licence.leagues : [],
     fromMs: licence ? (day(licence.from ?? undefined) ?? null) : null,
@@ -103,6 +105,7 @@ export function narrowedBy(
   const from = scope.from ? Date.parse(scope.from) : null;
   const to = scope.to ? Date.parse(scope.to) : null;
   return {
+    ...allowed,
     sports: within(allowed.sports, scope.sports),
     leagues: within(allowed.leagues, scope.leagues),
     fromMs: from === null ? allowed.fromMs : Math.max(from, allowed.fromMs ?? from),
@@ -135,7 +138,8 @@ export async function findInIndex(
   const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
   const sort = { by, dir: search.dir ?? (by === 'relevance' ? 'desc' : 'desc') } as SearchAnswer['sort'];
   const status = kind === 'picks' ? (filters as { status?: string }).status : undefined;
-  const { hits, total, bodies, mark, feed, indexed } = await fromStore(async (db) => {
+  const { hits, total, bodies, mark, feed, indexed, startedOverMs } = await fromStore(async (db) => {
+    const startedOverMs = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
     const mark = await indexMark(db);
     const question = {
       words,
@@ -153,12 +157,12 @@ export async function findInIndex(
     };
     // How many match changes only when the index moves: counted once per question and index write.
     const { sort: _sort, offset: _offset, limit: _limit, ...where } = question;
-    const key = `${mark.write}\0${JSON.stringify(where)}`;
+    const key = `${mark.write}\0${startedOverMs}\0${JSON.stringify(where)}`;
     const counts = totals();
     const found = await searchIndexed(db, question, counts.get(key));
     if (counts.size >= 1_000) counts.clear();
     counts.set(key, { total: found.total, valued: found.valued });
-    const sizeKey = `${mark.write}\0size`;
+    const sizeKey = `${mark.write}\0${startedOverMs}\0size`;
     const [bodies, feed, indexed] = await Promise.all([
       indexedBodies(
         db,
@@ -168,7 +172,7 @@ export async function findInIndex(
       counts.get(sizeKey)?.total ?? indexSize(db),
     ]);
     counts.set(sizeKey, { total: indexed, valued: 0 });
-    return { ...found, bodies, mark, feed, indexed };
+    return { ...found, bodies, mark, feed, indexed, startedOverMs };
   });
   const records = hits.flatMap((hit) => {
     const body = bodies.get(hit.digest);
@@ -183,6 +187,6 @@ export async function findInIndex(
     lastPage: Math.max(1, Math.ceil(total / size)),
     sort,
     words,
-    freshness: { indexedAt: iso(mark.atMs), lastPollAt: iso(feed.completeMs), records: indexed },
+    freshness: { indexedAt: iso(mark.atMs), lastPollAt: iso(feed.completeMs), records: indexed, startedOverAt: iso(startedOverMs) },
   };
 }

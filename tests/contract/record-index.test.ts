@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pollOnce, type FeedSettings } from '@/lib/changes/poller';
 import { createPicksClient } from '@/lib/picks-api/client';
-import { keepIndex, rebuildIndex } from '@/lib/records/index-keeper';
+import { followContentMode, keepIndex, rebuildIndex } from '@/lib/records/index-keeper';
 import { claimFeedLease } from '@/lib/store/change-feed';
 import { openStore, type Store } from '@/lib/store/open';
-import { foldWords } from '@/lib/store/record-index';
+import { foldWords, indexedBodies, indexedOf, putIndexed } from '@/lib/store/record-index';
 import { searchIndexed, type IndexQuery } from '@/lib/store/record-search';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { storeEngines } from '../support/store-engines';
@@ -46,14 +46,16 @@ describe.each(storeEngines())('the index of the licensed set on $name', (engine)
     await Promise.all(opened.splice(0).map((store) => store.close()));
   });
 
-  async function polled() {
+  async function polled(key = KEY) {
     const store = await openStore(await engine.fresh());
     opened.push(store);
     expect(await claimFeedLease(store.db, 'a', 30 * 86_400_000, T0)).toBe(true);
-    const poll = async () => {
+    let keyNow = key;
+    const poll = async (next = keyNow) => {
+      keyNow = next;
       await pollOnce({
         db: store.db,
-        walk: (f, call) => createPicksClient({ baseUrl, apiKey: KEY, retry: { maxRetries: 0 } }).walkPicks(f, call),
+        walk: (f, call) => createPicksClient({ baseUrl, apiKey: keyNow, retry: { maxRetries: 0 } }).walkPicks(f, call),
         instance: 'a',
         settings,
         now: () => sandbox.controls.now(),
@@ -106,6 +108,36 @@ describe.each(storeEngines())('the index of the licensed set on $name', (engine)
     await rebuildIndex(store.db);
     expect(await store.db.selectFrom('record_index').selectAll().orderBy('pick_id').execute()).toEqual(before);
     expect((await searchIndexed(store.db, query({ words: ['zurichsee'] }))).hits.map((h) => h.pickId)).toEqual([one!.pickId]);
+  });
+
+  it('starts over when the content mode changes: no search or sort answers from a field the mode now withholds', async () => {
+    const { store, poll } = await polled();
+    expect(await followContentMode(store.db, 'full')).toBeNull();
+    const valued = () => store.db.selectFrom('record_index').select('pick_id').where('probability', 'is not', null).execute();
+    const before = (await valued()).length;
+    expect(before).toBeGreaterThan(100);
+    // A record older than the polls watch, put in the index by a walk under the old mode: no poll reads it again.
+    const [one] = (await searchIndexed(store.db, query({ limit: 1 }))).hits;
+    const body = JSON.stringify({
+      ...JSON.parse((await indexedBodies(store.db, [one!.digest])).get(one!.digest)!),
+      id: 'older-1',
+      eventDate: '2026-09-01T12:00:00Z',
+    });
+    await putIndexed(store.db, [indexedOf('older-1', 'older-digest', body)]);
+    expect((await valued()).map((r) => r.pick_id)).toContain('older-1');
+    // The licence now withholds probability, reasoning and tier (the sandbox's reduced key answers as such a licence).
+    const startedOver = await followContentMode(store.db, 'reduced');
+    expect(startedOver).toEqual(expect.any(Number));
+    expect((await searchIndexed(store.db, query())).total).toBe(0);
+    await poll('sandbox-reduced-key');
+    const after = await searchIndexed(store.db, query({ sort: { by: 'probability', dir: 'desc' } }));
+    expect(after.total).toBeGreaterThan(100);
+    expect(await valued()).toEqual([]);
+    // A rebuild follows the history from the change on, not the bodies read under the old mode.
+    await rebuildIndex(store.db);
+    expect((await searchIndexed(store.db, query())).total).toBe(after.total);
+    expect(await valued()).toEqual([]);
+    expect(await followContentMode(store.db, 'reduced')).toBe(startedOver);
   });
 
   it('sorts the whole set by a column both ways, and pages by number without a record twice or left out', async () => {

@@ -66,6 +66,12 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
         <UtcTime iso={freshness.lastPollAt} /> (followed <UtcTime iso={freshness.indexedAt} />
         ): records the change feed and the exports have not seen yet are not in it. Sorted by {sortedBy.toLowerCase()},{' '}
         {sort.dir === 'asc' ? 'ascending' : 'descending'}, over the whole set.
+        {freshness.startedOverAt && (
+          <>
+            {' '}
+            The licence’s content mode changed at <UtcTime iso={freshness.startedOverAt} />: the index holds only records read since.
+          </>
+        )}
       </p>
       {rows.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">

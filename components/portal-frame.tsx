@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { AfterLoad } from '@/components/after-load';
 import { AccountMenu } from '@/components/frame/account-menu';
-import { destinationsFor } from '@/components/frame/destinations';
+import { CommandPalette } from '@/components/frame/command-palette';
+import { actionsFor, destinationsFor } from '@/components/frame/destinations';
 import { Shell } from '@/components/frame/shell';
 import type { Role } from '@/lib/vocabulary/roles';
 import type { Theme } from '@/lib/theme';
@@ -22,6 +23,7 @@ export function PortalFrame({
   syncPreferences: boolean;
   children: ReactNode;
 }) {
+  const groups = destinationsFor(user.role);
   return (
     <>
       <a
@@ -31,7 +33,8 @@ export function PortalFrame({
         Skip to content
       </a>
       <Shell
-        groups={destinationsFor(user.role)}
+        groups={groups}
+        find={<CommandPalette groups={groups} actions={actionsFor(user.role)} />}
         icons={navIcons}
         account={<AccountMenu email={user.email} role={user.role} theme={theme} />}
       >

@@ -32,7 +32,7 @@ export function CheckFileForm({ maxMb }: { maxMb: number }) {
   }
 
   return (
-    <form onSubmit={submit} className={cardClass('space-y-3 p-4 text-sm')} aria-label="Check a file">
+    <form id="check-file" onSubmit={submit} className={cardClass('space-y-3 p-4 text-sm')} aria-label="Check a file">
       <p className="text-slate-600">
         Every file the portal delivers comes with a signature. Give the file and its signature here to learn whether it is whole and came
         from this portal; nothing is kept.

@@ -37,7 +37,7 @@ function Result({ state }: { state: AdminResult | null }) {
 export function AddUserForm({ action }: { action: Action }) {
   const [state, submit, pending] = useActionState(action, null);
   return (
-    <form action={submit} aria-label="Add a user" className={cardClass('p-4')}>
+    <form id="add-user" action={submit} aria-label="Add a user" className={cardClass('p-4')}>
       <input type="hidden" name="op" value="add" />
       <div className="grid items-end gap-3 text-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_2fr_auto]">
         <TextField label="Email" name="email" type="email" required id="user-email" />

@@ -128,7 +128,9 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
 
   return (
     <form onSubmit={(event) => void submit(event)} aria-label="New delivery" className={cardClass('space-y-3 p-4')} noValidate>
-      <h2 className="font-semibold">New delivery</h2>
+      <h2 id="new-delivery" className="font-semibold">
+        New delivery
+      </h2>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <TextField label="Name" name="name" required placeholder="Morning results" error={errors.name} />
         <SelectField label="What" name="kind" options={KINDS} value={kind} onChange={(e) => setKind(e.target.value)} error={errors.kind} />

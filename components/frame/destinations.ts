@@ -87,3 +87,15 @@ export function destinationsFor(role: Role): DestinationGroup[] {
       })),
   })).filter((group) => group.links.length > 0);
 }
+
+const ACTIONS: (Destination & { needs: Capability })[] = [
+  { href: '/deliveries#new-delivery', label: 'New delivery', icon: 'deliveries', needs: 'deliveries' },
+  { href: '/tokens#token-form', label: 'Make a token', icon: 'tokens', needs: 'tokens' },
+  { href: '/admin/users#add-user', label: 'Add a user', icon: 'users', needs: 'users' },
+  { href: '/admin/proofs#check-file', label: 'Check a file', icon: 'proofs', needs: 'audit' },
+];
+
+/** The actions a role may start from the command palette. */
+export function actionsFor(role: Role): Destination[] {
+  return ACTIONS.filter((action) => can(role, action.needs)).map(({ href, label, icon }) => ({ href, label, icon }));
+}

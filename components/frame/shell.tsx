@@ -22,12 +22,15 @@ export function Shell({
   groups,
   icons: initialIcons,
   account,
+  find,
   children,
 }: {
   groups: DestinationGroup[];
   /** The person's choice: the sidebar as icons only. */
   icons: boolean;
   account: ReactNode;
+  /** The command palette's button (and its dialog). */
+  find: ReactNode;
   children: ReactNode;
 }) {
   const pathname = usePathname();
@@ -80,7 +83,10 @@ export function Shell({
           <span className="hidden truncate sm:inline">Picks Partner Portal</span>
           <span className="truncate sm:hidden">Picks Portal</span>
         </PortalLink>
-        <div className="ml-auto">{account}</div>
+        <div className="ml-auto flex items-center gap-2">
+          {find}
+          {account}
+        </div>
       </header>
       <div className="flex">
         {open && <div ref={backdrop} aria-hidden className="fixed inset-0 z-40 bg-slate-950/40 lg:hidden" onClick={closeAndReturn} />}

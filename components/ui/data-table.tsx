@@ -51,6 +51,7 @@ export function DataTable<Row>({
   rows,
   rowKey,
   rowData,
+  rowId,
   cards = false,
 }: {
   testId: string;
@@ -64,6 +65,8 @@ export function DataTable<Row>({
   rowKey: (row: Row) => string | number;
   /** `data-*` attributes of a row (ids and states that tests and scripts find rows by). */
   rowData?: (row: Row) => Record<`data-${string}`, string | number>;
+  /** A row's id, for links to it (`#id`: the palette's people); the row is marked while it is the target. */
+  rowId?: (row: Row) => string;
   /** A list of items: below 640 px each row is a card, each cell labelled by its heading (app/globals.css `[data-cards]`). */
   cards?: boolean;
 }) {
@@ -92,7 +95,12 @@ export function DataTable<Row>({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={rowKey(row)} {...rowData?.(row)} className="border-t border-slate-100 align-top">
+            <tr
+              key={rowKey(row)}
+              id={rowId?.(row)}
+              {...rowData?.(row)}
+              className="scroll-mt-20 border-t border-slate-100 align-top target:bg-brand-50"
+            >
               {columns.map((column) => {
                 const Cell = column.rowHeader ? 'th' : 'td';
                 return (

@@ -6,7 +6,8 @@ import { getStore } from '../store';
 import { storeRateLimiter } from '../store/rate-limits';
 
 /**
- * Actions a person can repeat that reach outside the portal (a test event, a resend, a connection test): each is
+ * Actions a person can repeat that reach outside the portal (a test event, a resend, a connection test) or read
+ * widely (the palette's finder): each is
  * limited per person and per target, counted in the store by rate-limiter-flexible so every instance counts the
  * same tries. Past either limit the answer is 429 with `Retry-After`, and nothing is sent or audited.
  */
@@ -15,6 +16,8 @@ export const ACTION_RATES = {
   'webhook.test': { perPerson: 10, perTarget: 5, what: 'test events' },
   'webhook.resend': { perPerson: 20, perTarget: 10, what: 'resends' },
   'delivery.test': { perPerson: 10, perTarget: 5, what: 'connection tests' },
+  // The command palette asks as a person types (its target is the person): generous, but not a flood.
+  find: { perPerson: 240, perTarget: 240, what: 'searches' },
 } as const;
 export type RatedAction = keyof typeof ACTION_RATES;
 

@@ -28,6 +28,7 @@ import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
 import { recordsCountSchema, searchAnswerSchema, summaryAnswerSchema } from '../records/answers';
+import { findAnswerSchema } from '../vocabulary/find';
 import { endpointChangeBody, endpointCreateBody } from '../webhooks/input';
 import {
   attemptAnswerSchema,
@@ -115,6 +116,11 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/records/search', 'browse', 'Search, sort and page the whole set from the portal’s index', {
     query: `kind, q, sort, dir, page, ${FILTERS}`,
     answer: searchAnswerSchema,
+  }),
+  op('get', '/api/find', 'browse', 'What the signed-in person may open, found by name (the command palette)', {
+    query: 'q',
+    answer: findAnswerSchema,
+    also: { '429': 'More searches than a person may make a minute: `Retry-After` says when to try again.' },
   }),
   op('get', '/api/records/summary', 'browse', 'Results and win rates of the filtered set', { query: FILTERS, answer: summaryAnswerSchema }),
   op('get', '/api/changes', 'export', 'The change feed as a file', { file: 'export', query: 'kind, sport, league, since, until, format' }),

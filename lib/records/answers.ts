@@ -62,6 +62,10 @@ export const searchAnswerSchema = z
       indexedAt: z.string().nullable().meta({ description: 'When the index last followed the record history.' }),
       lastPollAt: z.string().nullable().meta({ description: 'The change feed’s last complete poll.' }),
       records: z.int().meta({ description: 'Records the index holds (before the licence and filters).' }),
+      startedOverAt: z
+        .string()
+        .nullable()
+        .meta({ description: 'When the index last started over for a change of the licence’s content mode (null: never).' }),
     }),
   })
   .meta({ id: 'RecordsSearch' });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EXPORT_ACTIONS } from '../vocabulary/audit';
-import type { Insertable, Kysely, SelectQueryBuilder, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Selectable, type SqlBool } from 'kysely';
 import { takeLock } from './locks';
 import { readMeta, writeMeta } from './meta';
 import type { FileProof } from '../vocabulary/proof';
@@ -176,6 +176,8 @@ export interface AuditQuery {
   actor?: string;
   action?: string;
   outcome?: AuditOutcome;
+  /** Words found anywhere in the actor, the action or the target (case folded). */
+  words?: string;
 }
 
 /** The entries a query selects (every filter optional). */
@@ -187,6 +189,16 @@ function matching(db: Db, query: AuditQuery): SelectQueryBuilder<Database, 'audi
   if (query.actor) select = select.where('actor', '=', query.actor);
   if (query.action) select = select.where('action', '=', query.action);
   if (query.outcome) select = select.where('outcome', '=', query.outcome);
+  if (query.words) {
+    const like = `%${query.words.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    select = select.where((eb) =>
+      eb.or(
+        (['actor', 'action', 'target'] as const).map(
+          (column) => sql<SqlBool>`lower(coalesce(${sql.ref(column)}, '')) like ${like} escape '\\'`,
+        ),
+      ),
+    );
+  }
   return select;
 }
 

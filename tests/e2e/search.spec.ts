@@ -71,3 +71,59 @@ test('a filter applies as it changes, without Apply, keeping the search; Back un
   await expect(page).toHaveURL(before);
   await expect(picks.form.getByLabel('Status', { exact: true })).toHaveValue('');
 });
+
+test('the palette (Ctrl-K) finds a delivery, a token and a person by name for an admin; a viewer only what a viewer may see', async ({
+  page,
+  browser,
+}) => {
+  await signInKept(page, 'admin');
+  const origin = new URL(page.url()).origin;
+  const stamp = Date.now().toString(36);
+  const post = (url: string, data: object) => page.request.post(url, { headers: { origin }, data });
+  const delivery = await post('/api/deliveries', {
+    name: `Heron nightly ${stamp}`,
+    kind: 'picks',
+    format: 'json',
+    filters: {},
+    schedule: '0 6 * * *',
+    destination: { type: 'directory', folder: `heron-${stamp}` },
+  });
+  expect(delivery.status(), await delivery.text()).toBe(201);
+  const token = await post('/api/tokens', {
+    name: `Heron CMS ${stamp}`,
+    scope: { content: ['picks'], sports: [], leagues: [] },
+    expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    ratePerMinute: 60,
+    dailyRecords: 1_000,
+  });
+  expect(token.status(), await token.text()).toBe(201);
+
+  await page.keyboard.press('Control+K');
+  const palette = page.getByTestId('palette');
+  const box = palette.getByRole('combobox');
+  await expect(box).toBeFocused();
+  await box.fill(`heron ${stamp}`);
+  await expect(palette.getByRole('option', { name: `Deliveries Heron nightly ${stamp}` })).toBeVisible();
+  await expect(palette.getByRole('option', { name: new RegExp(`^Tokens Heron CMS ${stamp}`) })).toBeVisible();
+  await box.fill('viewer@demo');
+  await expect(palette.getByRole('option', { name: /^People viewer@demo\.picks\.test/ })).toBeVisible();
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/admin\/users#user-viewer%40demo\.picks\.test$/);
+  await expect(palette).toBeHidden();
+  await expect(page.locator('tr[data-user="viewer@demo.picks.test"]')).toHaveId('user-viewer%40demo.picks.test');
+
+  const viewer = await (await browser.newContext()).newPage();
+  await signInKept(viewer, 'viewer');
+  await viewer.getByTestId('palette-button').click();
+  const seen = viewer.getByTestId('palette');
+  await seen.getByRole('combobox').fill(`heron ${stamp}`);
+  await expect(seen.getByTestId('palette-status')).toHaveText(`Nothing you may open matches “heron ${stamp}”.`);
+  await expect(seen.getByRole('option')).toHaveCount(0);
+  await seen.getByRole('combobox').fill('viewer@demo');
+  await expect(seen.getByTestId('palette-status')).toHaveText('Nothing you may open matches “viewer@demo”.');
+  // Pages and actions of the viewer's role only: Picks, not Users or "New delivery".
+  await seen.getByRole('combobox').fill('');
+  await expect(seen.getByRole('option', { name: /^Pages Picks/ })).toBeVisible();
+  await expect(seen.getByRole('option', { name: /Users|New delivery|Make a token/ })).toHaveCount(0);
+  await viewer.context().close();
+});

@@ -57,6 +57,7 @@ export default async function UsersPage() {
         rows={users}
         rowKey={(user) => user.email}
         rowData={(user) => ({ 'data-user': user.email })}
+        rowId={(user) => `user-${encodeURIComponent(user.email)}`}
       />
     </div>
   );

@@ -25,6 +25,8 @@ export const WAITS = [
   'store',
   /** A worker thread's answer (a Parquet file's page or footer: 60 s). */
   'worker',
+  /** The records pages' filter counts from the index (300 ms, then the form without them). */
+  'facets',
 ] as const;
 
 export type Wait = (typeof WAITS)[number];

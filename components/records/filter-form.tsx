@@ -3,10 +3,12 @@ import { SelectField, TextField } from '@/components/ui/field';
 import { SportLeagueFields } from '@/components/records/sport-league-fields';
 import type { Vocabulary } from '@/lib/sport-leagues';
 import { DEFAULT_PAGE_SIZE, PICK_RESULTS, PICK_STATUSES, type FilterKind } from '@/lib/filters';
+import type { FacetCounts } from '@/lib/records/facets';
+import { counted, countedAny } from './facet-labels';
 
 const PAGE_SIZES = ['25', String(DEFAULT_PAGE_SIZE), '100', '200'];
 
-const CHIP_LABELS = { sport: 'Sport', league: 'League', status: 'Status', result: 'Result', from: 'From', to: 'To' };
+const CHIP_LABELS = { q: 'Search', sport: 'Sport', league: 'League', status: 'Status', result: 'Result', from: 'From', to: 'To' };
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -20,8 +22,11 @@ export function FilterForm({
   values,
   vocabulary,
   kept,
+  counts = null,
 }: {
   kind: FilterKind | 'coverage';
+  /** How many records of the current set each choice holds (facets, from the index); null: not counted. */
+  counts?: FacetCounts | null;
   values: Record<string, string>;
   /** A search's words and order, kept when the filters change. */
   kept?: Record<string, string>;
@@ -51,12 +56,26 @@ export function FilterForm({
         )
       }
     >
-      <SportLeagueFields vocabulary={vocabulary} sport={values.sport ?? ''} league={values.league ?? ''} />
+      <SportLeagueFields vocabulary={vocabulary} sport={values.sport ?? ''} league={values.league ?? ''} counts={counts} />
       {kind === 'picks' && (
-        <SelectField label="Status" name="status" options={PICK_STATUSES} any="Any status" defaultValue={values.status} unlisted="" />
+        <SelectField
+          label="Status"
+          name="status"
+          options={counted(PICK_STATUSES, counts?.status)}
+          any={countedAny('Any status', counts?.status)}
+          defaultValue={values.status}
+          unlisted=""
+        />
       )}
       {kind !== 'coverage' && (
-        <SelectField label="Result" name="result" options={PICK_RESULTS} any="Any result" defaultValue={values.result} unlisted="" />
+        <SelectField
+          label="Result"
+          name="result"
+          options={counted(PICK_RESULTS, counts?.result)}
+          any={countedAny('Any result', counts?.result)}
+          defaultValue={values.result}
+          unlisted=""
+        />
       )}
       {dateField('from', 'From (UTC day)', 'First UTC day included; an ISO 8601 timestamp also works')}
       {dateField('to', 'To (UTC day)', 'Last UTC day included; an ISO 8601 timestamp is an exclusive bound')}

@@ -3,13 +3,26 @@
 import { useState } from 'react';
 import { SelectField, TextField } from '@/components/ui/field';
 import { leaguesFor, UNREAD_LICENCE_HINT, type Vocabulary } from '@/lib/sport-leagues';
+import type { FacetCounts } from '@/lib/records/facets';
+import { counted, countedAny } from './facet-labels';
 
 /**
  * Sport and league of a filter form, chosen from the licence where it lists them (free text where it does
  * not), the leagues narrowed to the chosen sport's. A league that does not belong to a newly chosen sport
  * is let go, so the form never sends a pair that matches nothing.
  */
-export function SportLeagueFields({ vocabulary, sport, league }: { vocabulary: Vocabulary; sport: string; league: string }) {
+export function SportLeagueFields({
+  vocabulary,
+  sport,
+  league,
+  counts = null,
+}: {
+  vocabulary: Vocabulary;
+  sport: string;
+  league: string;
+  /** How many records of the current set each sport and league holds (the league's for the sport in the address). */
+  counts?: FacetCounts | null;
+}) {
   const [chosenSport, setSport] = useState(sport);
   const [chosenLeague, setLeague] = useState(league);
   const leagues = leaguesFor(vocabulary, chosenSport);
@@ -19,8 +32,8 @@ export function SportLeagueFields({ vocabulary, sport, league }: { vocabulary: V
         <SelectField
           label="Sport"
           name="sport"
-          options={vocabulary.sports}
-          any="Any sport"
+          options={counted(vocabulary.sports, counts?.sport)}
+          any={countedAny('Any sport', counts?.sport)}
           defaultValue={sport}
           unlisted=" (not in licence)"
           onChange={(event) => {
@@ -45,8 +58,8 @@ export function SportLeagueFields({ vocabulary, sport, league }: { vocabulary: V
         <SelectField
           label="League"
           name="league"
-          options={leagues}
-          any="Any league"
+          options={counted(leagues, chosenSport === sport ? counts?.league : undefined)}
+          any={countedAny('Any league', chosenSport === sport ? counts?.league : undefined)}
           defaultValue={league}
           value={chosenLeague}
           unlisted=" (not in licence)"

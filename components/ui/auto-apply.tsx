@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 /**
  * Inside a GET form: its filters apply as they change. A change waits `delayMs` for the next (a few quick choices
  * are one step), then the page moves to the form's address with them — a step of its own in the history, so Back
- * undoes it. Submitting (Apply, Enter) goes at once and drops the wait. Empty fields are left out of the address.
+ * undoes it. Enter in a field, or submitting, goes at once and drops the wait. Empty fields are left out of the address.
  */
 export function AutoApply({ delayMs = 400 }: { delayMs?: number }) {
   const mark = useRef<HTMLSpanElement>(null);
@@ -15,16 +15,25 @@ export function AutoApply({ delayMs = 400 }: { delayMs?: number }) {
     const form = mark.current?.closest('form');
     if (!form) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const apply = () => {
+    const apply = (wait = delayMs) => {
       clearTimeout(timer);
       timer = setTimeout(() => {
         const query = new URLSearchParams();
         for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value.trim() !== '') query.append(name, value);
         const next = `${form.getAttribute('action') ?? window.location.pathname}?${query.toString()}`;
         if (next !== `${window.location.pathname}${window.location.search}`) router.push(next);
-      }, delayMs);
+      }, wait);
     };
     const submitted = () => clearTimeout(timer);
+    // Enter in a field applies at once (the Apply button is not shown while this runs).
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
+      event.preventDefault();
+      apply(0);
+    };
+    const onChange = () => apply();
+    // The form says its filters apply by themselves: FilterBar hides Apply on wider screens (a phone's sheet keeps it).
+    form.dataset.live = '';
     // Back and Forward: the fields say what the address says again (the page's tree may be the one kept from before).
     const restore = () => {
       clearTimeout(timer);
@@ -40,12 +49,15 @@ export function AutoApply({ delayMs = 400 }: { delayMs?: number }) {
         else field.value = '';
       }
     };
-    form.addEventListener('change', apply);
+    form.addEventListener('change', onChange);
+    form.addEventListener('keydown', onKey);
     form.addEventListener('submit', submitted);
     window.addEventListener('popstate', restore);
     return () => {
       clearTimeout(timer);
-      form.removeEventListener('change', apply);
+      delete form.dataset.live;
+      form.removeEventListener('change', onChange);
+      form.removeEventListener('keydown', onKey);
       form.removeEventListener('submit', submitted);
       window.removeEventListener('popstate', restore);
     };

@@ -29,13 +29,13 @@ export function FilterBar({
   footer?: ReactNode;
   /** The filters set now: on a phone the form folds behind "Filters (n)" with these as removable chips. */
   chips?: FilterChip[];
-  /** The filters apply as they change (./auto-apply.tsx), Apply still there for a submit at once. */
+  /** The filters apply as they change (./auto-apply.tsx); Apply is shown only without JavaScript and in a phone's sheet. */
   autoApply?: boolean;
   /** Values that ride along unchanged (a search's words and order), as hidden fields. */
   kept?: Record<string, string>;
 }) {
   const form = (
-    <form method="get" action={action} role="search" aria-label={label} className={cardClass('p-3')}>
+    <form method="get" action={action} role="search" aria-label={label} className={cardClass('group p-3')}>
       {Object.entries(kept).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -45,7 +45,8 @@ export function FilterBar({
         <div className="flex flex-col justify-end gap-2">
           {extra}
           <div className="flex gap-2">
-            <Button type="submit" tone="primary">
+            {/* Without JavaScript, and in a phone's sheet, the filters apply here; elsewhere they apply as they change. */}
+            <Button type="submit" tone="primary" className={autoApply ? 'sm:group-data-[live]:hidden' : undefined}>
               Apply
             </Button>
             <PortalLink href={action} className={buttonClass('quiet')}>

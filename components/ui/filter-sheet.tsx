@@ -15,9 +15,9 @@ export interface FilterChip {
 }
 
 /**
- * Filters on a phone (below 640 px): a "Filters (n)" button and the active filters as chips, each removable
- * with a tap, so the first record is on the first screen; the form opens as a sheet from the bottom. On
- * wider screens the form shows as it is and the chips are not drawn. The open sheet holds the page like a modal
+ * The filters set, as chips each removable with a tap or a click, at every width. On a phone (below 640 px) a
+ * "Filters (n)" button stands beside them, so the first record is on the first screen, and the form opens as a
+ * sheet from the bottom; on wider screens the form shows as it is. The open sheet holds the page like a modal
  * dialog (components/ui/use-modal.ts).
  */
 export function FilterSheet({ chips, children }: { chips: FilterChip[]; children: ReactNode }) {
@@ -35,8 +35,8 @@ export function FilterSheet({ chips, children }: { chips: FilterChip[]; children
   });
   return (
     <>
-      <div className="flex flex-wrap items-center gap-2 sm:hidden" data-testid="filter-chips">
-        <Button ref={button} aria-expanded={open} aria-controls={id} onClick={() => setOpen(true)}>
+      <div className={`flex flex-wrap items-center gap-2 ${chips.length ? '' : 'sm:hidden'}`} data-testid="filter-chips">
+        <Button ref={button} aria-expanded={open} aria-controls={id} onClick={() => setOpen(true)} className="sm:hidden">
           <Icon svg={SlidersHorizontal} />
           Filters ({chips.length})
         </Button>

@@ -9,7 +9,7 @@ import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { readFeed } from '../store/change-feed';
 import { foldWords, indexedBodies, indexSize } from '../store/record-index';
-import { searchIndexed, SORTABLE, type Counted, type IndexQuery, type SortColumn } from '../store/record-search';
+import { searchIndexed, SORTABLE, type Counted, type IndexQuery, type IndexWhere, type SortColumn } from '../store/record-search';
 import type { Pick } from '../picks-api/schemas';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { followContentMode, indexMark } from './index-keeper';
@@ -113,6 +113,21 @@ export function narrowedBy(
   };
 }
 
+/** What the filters, the words and the licence select from the index (the question without its order and page). */
+export function whereOf(kind: FilterKind, filters: PickFilters, words: string[], allowed: Allowed): IndexWhere {
+  return {
+    words,
+    sport: filters.sport,
+    league: filters.league,
+    status: kind === 'picks' ? (filters as { status?: string }).status : undefined,
+    result: filters.result,
+    settledOnly: kind === 'results',
+    fromMs: day(filters.from),
+    toMs: day(filters.to, true),
+    allowed,
+  };
+}
+
 /** One page of the whole filtered set from the index, as the records pages show it; null licence: nothing. */
 export async function searchRecords(
   kind: FilterKind,
@@ -137,24 +152,10 @@ export async function findInIndex(
   const page = search.page ?? 1;
   const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
   const sort = { by, dir: search.dir ?? (by === 'relevance' ? 'desc' : 'desc') } as SearchAnswer['sort'];
-  const status = kind === 'picks' ? (filters as { status?: string }).status : undefined;
   const { hits, total, bodies, mark, feed, indexed, startedOverMs } = await fromStore(async (db) => {
     const startedOverMs = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
     const mark = await indexMark(db);
-    const question = {
-      words,
-      sport: filters.sport,
-      league: filters.league,
-      status,
-      result: filters.result,
-      settledOnly: kind === 'results',
-      fromMs: day(filters.from),
-      toMs: day(filters.to, true),
-      allowed,
-      sort,
-      offset: (page - 1) * size,
-      limit: size,
-    };
+    const question = { ...whereOf(kind, filters, words, allowed), sort, offset: (page - 1) * size, limit: size };
     // How many match changes only when the index moves: counted once per question and index write.
     const { sort: _sort, offset: _offset, limit: _limit, ...where } = question;
     const key = `${mark.write}\0${startedOverMs}\0${JSON.stringify(where)}`;

@@ -42,12 +42,19 @@ export interface IndexQuery {
   limit: number;
 }
 
+/** What a question selects, without its order and page. */
+export type IndexWhere = Omit<IndexQuery, 'sort' | 'offset' | 'limit'>;
+
+/** The columns the records pages filter by, whose values facets count. */
+export const FACETS = ['sport', 'league', 'status', 'result'] as const;
+export type Facet = (typeof FACETS)[number];
+
 export interface IndexHit {
   pickId: string;
   digest: string;
 }
 
-function matching(db: Db, query: IndexQuery) {
+function matching(db: Db, query: IndexWhere) {
   const sqlite = isSqlite(db);
   const long = query.words.filter((w) => [...w].length >= 3);
   let select = db.selectFrom('record_index as i');
@@ -150,4 +157,21 @@ function ranking(db: Db, base: ReturnType<typeof matching>, query: IndexQuery) {
     if (query.words.some((w) => [...w].length >= 3)) select = select.orderBy(sql`w.rank`, 'asc');
   } else select = select.orderBy(sql`case when i.words like ${phrase} then 0 else 1 end`, 'asc');
   return select.orderBy('i.event_ms', 'desc').orderBy('i.pick_id', 'asc');
+}
+
+/**
+ * How many of the records selected hold each value of a column, the question's own choice of that column set aside
+ * (so the other choices show what they would hold), the most held first: the records pages' facets.
+ */
+export async function facetCounts(db: Db, where: IndexWhere, facet: Facet, limit: number): Promise<{ value: string; count: number }[]> {
+  const column = sql.ref(`i.${facet}`);
+  const rows = await matching(db, { ...where, [facet]: undefined })
+    .where(`i.${facet}`, 'is not', null)
+    .select([sql<string>`${column}`.as('value'), sql<number | string>`count(*)`.as('n')])
+    .groupBy(`i.${facet}`)
+    .orderBy(sql`count(*)`, 'desc')
+    .orderBy(`i.${facet}`)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ value: row.value, count: Number(row.n) }));
 }

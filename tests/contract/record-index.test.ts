@@ -5,7 +5,7 @@ import { followContentMode, keepIndex, rebuildIndex } from '@/lib/records/index-
 import { claimFeedLease } from '@/lib/store/change-feed';
 import { openStore, type Store } from '@/lib/store/open';
 import { foldWords, indexedBodies, indexedOf, putIndexed } from '@/lib/store/record-index';
-import { searchIndexed, type IndexQuery } from '@/lib/store/record-search';
+import { facetCounts, searchIndexed, type IndexQuery } from '@/lib/store/record-search';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { storeEngines } from '../support/store-engines';
 
@@ -138,6 +138,27 @@ describe.each(storeEngines())('the index of the licensed set on $name', (engine)
     expect((await searchIndexed(store.db, query())).total).toBe(after.total);
     expect(await valued()).toEqual([]);
     expect(await followContentMode(store.db, 'reduced')).toBe(startedOver);
+  });
+
+  it('counts each filter’s values in the current set, the filter’s own choice set aside (facets)', async () => {
+    const { store } = await polled();
+    const where = { words: [], allowed: everything };
+    const total = (await searchIndexed(store.db, query())).total;
+    const sports = await facetCounts(store.db, where, 'sport', 50);
+    expect(sports.length).toBeGreaterThan(1);
+    expect(sports.reduce((sum, s) => sum + s.count, 0)).toBe(total);
+    for (let i = 1; i < sports.length; i += 1) expect(sports[i]!.count).toBeLessThanOrEqual(sports[i - 1]!.count);
+    const [top, other] = sports;
+    // With a sport chosen, the sport facet still offers the others; the league facet counts within the chosen sport.
+    expect(await facetCounts(store.db, { ...where, sport: top!.value }, 'sport', 50)).toEqual(sports);
+    const leagues = await facetCounts(store.db, { ...where, sport: other!.value }, 'league', 50);
+    expect(leagues.reduce((sum, l) => sum + l.count, 0)).toBe(other!.count);
+    for (const { value, count } of leagues)
+      expect((await searchIndexed(store.db, query({ sport: other!.value, league: value }))).total).toBe(count);
+    // The licence in force holds: a sport it no longer covers is not counted.
+    expect(
+      (await facetCounts(store.db, { words: [], allowed: { ...everything, sports: [other!.value] } }, 'sport', 50)).map((s) => s.value),
+    ).toEqual([other!.value]);
   });
 
   it('sorts the whole set by a column both ways, and pages by number without a record twice or left out', async () => {

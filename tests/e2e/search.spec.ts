@@ -62,8 +62,17 @@ test('a filter applies as it changes, without Apply, keeping the search; Back un
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sort=eventDate&dir=asc&limit=25');
   const before = page.url();
+  // Each status says how many records of this set it holds (a facet, in the option); no Apply button on a wide screen.
+  const status = picks.form.getByLabel('Status', { exact: true });
+  const label = (await status.locator('option[value="settled"]').textContent()) ?? '';
+  expect(label).toMatch(/^settled \([\d,]+\)$/);
+  const holds = Number(label.replace(/\D/g, ''));
+  expect(holds).toBeGreaterThan(0);
+  await expect(picks.form.getByRole('button', { name: 'Apply' })).toBeHidden();
   await picks.form.getByLabel('Status', { exact: true }).selectOption('settled');
   await expect(page).toHaveURL(/[?&]status=settled/);
+  await expect(page.getByTestId('record-count')).toContainText(`of ${holds.toLocaleString('en-GB')}`);
+  await expect(page.getByTestId('filter-chips').getByRole('link', { name: 'Status: settled, remove' })).toBeVisible();
   await expect(page).toHaveURL(/[?&]sort=eventDate/);
   await expect(page.getByTestId('index-freshness')).toBeVisible();
   await expect.poll(async () => new Set(await picks.columnTexts('Status'))).toEqual(new Set(['settled']));

@@ -9,6 +9,8 @@ import { ExportControl } from '@/components/records/export-control';
 import { FilterForm } from '@/components/records/filter-form';
 import { RecordsView } from './records-view';
 import { IndexedView } from './indexed-view';
+import { facetsWithin } from '@/lib/records/facets';
+import { licenceOrNull } from '@/lib/picks-api/portal';
 import { SearchForm } from '@/components/records/search-form';
 import { ResultsSummary } from '@/components/records/results-summary';
 import { TableSkeleton } from '@/components/records/table-skeleton';
@@ -42,6 +44,8 @@ export async function RecordsPage({
     ['q', 'sort', 'dir'].flatMap((key) => (params.get(key)?.trim() ? [[key, params.get(key)!.trim()]] : [])),
   );
   const searching = Boolean(searchValues.q || searchValues.sort);
+  // How many records of this set each choice holds (from the index), if counted in time: the form's options say it.
+  const counts = parsed.ok ? await facetsWithin(kind, parsed.filters, searchValues.q, licenceOrNull()) : null;
 
   return (
     <div className="flex flex-col gap-3">
@@ -76,7 +80,7 @@ export async function RecordsPage({
           </nav>
         </div>
       </div>
-      <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} />
+      <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} counts={counts} />
       {parsed.ok && kind === 'results' && (
         // On a phone the records come first, the summary after them.
         <div className="max-sm:order-last">

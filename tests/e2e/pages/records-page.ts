@@ -27,7 +27,13 @@ export class RecordsPage {
     }
     if (values.from !== undefined) await this.form.getByLabel('From (UTC day)').fill(values.from);
     if (values.to !== undefined) await this.form.getByLabel('To (UTC day)').fill(values.to);
-    await this.page.getByRole('button', { name: 'Apply' }).click();
+    // The filters apply as they change; Enter in a field applies them at once. Done when the address holds them all.
+    const names: Record<string, string> = { Sport: 'sport', League: 'league', Status: 'status', Result: 'result', 'Page size': 'limit' };
+    const wanted = Object.entries(values).map(([label, value]) => [names[label] ?? label, value ?? ''] as const);
+    await this.form.getByLabel('From (UTC day)').press('Enter');
+    await this.page.waitForURL((url) =>
+      wanted.every(([name, value]) => (value === '' ? !url.searchParams.has(name) : url.searchParams.get(name) === value)),
+    );
     await this.page.waitForLoadState('networkidle');
   }
 

@@ -1,0 +1,86 @@
+import 'server-only';
+import type { FilterKind, PickFilters } from '../filters';
+import { processSlot } from '../process-state';
+import { fromStore } from '../store';
+import { facetCounts, FACETS, type Facet } from '../store/record-search';
+import type { LicenceSummary } from '../vocabulary/licence';
+import { followContentMode, indexMark } from './index-keeper';
+import { waitHitBound } from '../waits';
+import { allowedBy, searchWords, whereOf } from './search';
+
+/**
+ * Facets of the records pages, as Datasette shows them: for each filter (sport, league, status, result), how many
+ * records of the current set — its other filters, its search words, the licence in force — each value holds, from
+ * the portal's index. Counted once per question and index write, as the search's totals are.
+ */
+
+export interface FacetValues {
+  name: Facet;
+  values: { value: string; count: number }[];
+}
+export interface FacetAnswer {
+  facets: FacetValues[];
+  /** When the index last followed the record history (null: never). */
+  indexedAt: string | null;
+}
+
+const SHOWN = 200;
+/** How long a page waits for the counts before it shows its form without them. */
+export const FACETS_WAIT_MS = 300;
+const cache = () => processSlot<Map<string, FacetValues[]>>('recordFacets').once(() => new Map());
+
+export async function recordFacets(
+  kind: FilterKind,
+  filters: PickFilters,
+  q: string | undefined,
+  licence: LicenceSummary | null,
+): Promise<FacetAnswer> {
+  const allowed = allowedBy(licence);
+  const where = whereOf(kind, filters, searchWords(q), allowed);
+  const names = FACETS.filter((name) => kind === 'picks' || name !== 'status');
+  return fromStore(async (db) => {
+    const startedOver = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
+    const mark = await indexMark(db);
+    const key = `${mark.write}\0${startedOver}\0${kind}\0${JSON.stringify(where)}`;
+    const kept = cache();
+    let facets = kept.get(key);
+    if (!facets) {
+      facets = [];
+      for (const name of names) facets.push({ name, values: await facetCounts(db, where, name, SHOWN) });
+      if (kept.size >= 500) kept.clear();
+      kept.set(key, facets);
+    }
+    return { facets, indexedAt: mark.atMs === null ? null : new Date(mark.atMs).toISOString() };
+  });
+}
+
+/** Each filter's values and the records they hold, as the records pages' form shows them in its options. */
+export type FacetCounts = Partial<Record<Facet, Record<string, number>>>;
+
+/**
+ * The facets of a records page, or null when they could not be counted within FACETS_WAIT_MS (the form shows
+ * without counts; the count goes on and is kept for the next view) or at all.
+ */
+export async function facetsWithin(
+  kind: FilterKind,
+  filters: PickFilters,
+  q: string | undefined,
+  licence: Promise<LicenceSummary | null>,
+): Promise<FacetCounts | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      waitHitBound('facets');
+      resolve(null);
+    }, FACETS_WAIT_MS);
+  });
+  const counted = licence
+    .then((summary) => recordFacets(kind, filters, q, summary))
+    .then((answer) => Object.fromEntries(answer.facets.map((f) => [f.name, Object.fromEntries(f.values.map((v) => [v.value, v.count]))])))
+    .catch(() => null);
+  try {
+    return await Promise.race([counted, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

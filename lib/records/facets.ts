@@ -3,6 +3,7 @@ import type { FilterKind, PickFilters } from '../filters';
 import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { facetCounts, FACETS, type Facet } from '../store/record-search';
+import { indexSize } from '../store/record-index';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { followContentMode, indexMark } from './index-keeper';
 import { waitHitBound } from '../waits';
@@ -45,6 +46,8 @@ export async function recordFacets(
     const kept = cache();
     let facets = kept.get(key);
     if (!facets) {
+      // An index that has not followed the history yet, or holds nothing, counts nothing: no "(0)" everywhere.
+      if (mark.atMs === null || (await indexSize(db)) === 0) return { facets: [], indexedAt: null };
       facets = [];
       for (const name of names) facets.push({ name, values: await facetCounts(db, where, name, SHOWN) });
       if (kept.size >= 500) kept.clear();

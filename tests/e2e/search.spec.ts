@@ -132,7 +132,7 @@ test('the palette (Ctrl-K) finds a delivery, a token and a person by name for an
   await expect(seen.getByTestId('palette-status')).toHaveText('Nothing you may open matches “viewer@demo”.');
   // Pages and actions of the viewer's role only: Picks, not Users or "New delivery".
   await seen.getByRole('combobox').fill('');
-  await expect(seen.getByRole('option', { name: /^Pages Picks/ })).toBeVisible();
+  await expect(seen.getByRole('option', { name: /^(Pages )?Picks Data$/ })).toBeVisible();
   await expect(seen.getByRole('option', { name: /Users|New delivery|Make a token/ })).toHaveCount(0);
   await viewer.context().close();
 });

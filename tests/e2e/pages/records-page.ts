@@ -35,6 +35,7 @@ export class RecordsPage {
       wanted.every(([name, value]) => (value === '' ? !url.searchParams.has(name) : url.searchParams.get(name) === value)),
     );
     await this.page.waitForLoadState('networkidle');
+    await expect(this.page.getByText('Loading records…')).toHaveCount(0);
   }
 
   ids(): Promise<string[]> {

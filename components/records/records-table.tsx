@@ -1,13 +1,6 @@
 'use client';
 
-import {
-  getCoreRowModel,
-  getSortedRowModel,
-  useReactTable,
-  type ColumnDef,
-  type SortingState,
-  type VisibilityState,
-} from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
 import { formatOdds, formatProbability, marketLabel, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
 import { Logo } from '@/components/records/logo';
@@ -15,6 +8,8 @@ import { Marked } from '@/components/records/marked';
 import { StatusBadge } from '@/components/ui/badge';
 import { UtcTime } from '@/components/utc-time';
 import { Popover } from '@/components/ui/popover';
+import { PortalLink } from '@/components/portal-link';
+import { HEADING_ORDERS, type TableOrder } from './heading-orders';
 import { savePreferences } from '@/components/preferences';
 import { cardClass } from '@/components/ui/card';
 import { RECORD_COLUMNS, RECORD_COLUMNS_HIDDEN, type RecordColumn } from '@/lib/vocabulary/preferences';
@@ -119,8 +114,6 @@ const columns: ColumnDef<PickRow>[] = COLUMNS.map(([id, header, value]) => ({
   id,
   header,
   accessorFn: (r) => value(r) ?? undefined,
-  sortUndefined: 'last',
-  sortDescFirst: false, // the first press sorts ascending in every column (TanStack starts numbers descending)
   enableHiding: id !== 'event',
 }));
 const cells = new Map(COLUMNS.map(([id, , , cell]) => [id, cell]));
@@ -141,6 +134,7 @@ export function RecordsTable({
   density = 'compact',
   hiddenColumns = RECORD_COLUMNS_HIDDEN,
   marked = NO_WORDS,
+  order,
 }: {
   rows: PickRow[];
   scale: ProbabilityScale;
@@ -154,8 +148,9 @@ export function RecordsTable({
   notes?: ReactNode;
   /** A search's words (folded), marked where they appear. */
   marked?: readonly string[];
+  /** The whole set's order: the headings of HEADING_ORDERS link to it (none: headings are plain). */
+  order?: TableOrder;
 }) {
-  const [sorting, setSorting] = useState<SortingState>([]);
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(() => visibilityOf(hiddenColumns));
   const [comfortable, setComfortable] = useState(density === 'comfortable');
   const changeDensity = (next: boolean) => {
@@ -178,11 +173,9 @@ export function RecordsTable({
   const table = useReactTable({
     data: rows,
     columns,
-    state: { sorting, columnVisibility },
-    onSortingChange: setSorting,
+    state: { columnVisibility },
     onColumnVisibilityChange: changeVisibility,
     getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
     getRowId: (row, index) => row.id ?? `row-${index}`,
   });
   const visible = table.getVisibleLeafColumns();
@@ -221,12 +214,22 @@ export function RecordsTable({
           <thead>
             <tr>
               {visible.map((column) => {
-                const sorted = column.getIsSorted();
+                const by = HEADING_ORDERS[column.id];
+                const hrefs = by ? order?.hrefs[by] : undefined;
+                const sorted = by && order?.by === by ? order.dir : null;
+                const heading = String(column.columnDef.header);
                 return (
-                  <th key={column.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}>
-                    <button type="button" onClick={column.getToggleSortingHandler()} title="Sort the rows on this page by this column">
-                      {String(column.columnDef.header)} <span aria-hidden>{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
-                    </button>
+                  <th key={column.id} scope="col" aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}>
+                    {hrefs ? (
+                      <PortalLink
+                        href={sorted === 'asc' ? hrefs.desc : hrefs.asc}
+                        title={`Order the whole set by ${heading.toLowerCase()}, ${sorted === 'asc' ? 'descending' : 'ascending'}`}
+                      >
+                        {heading} <span aria-hidden>{sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}</span>
+                      </PortalLink>
+                    ) : (
+                      heading
+                    )}
                   </th>
                 );
               })}
@@ -244,7 +247,8 @@ export function RecordsTable({
         </table>
       </div>
       <p className="text-xs text-slate-500" data-testid="sort-note">
-        Sorting orders the rows on this page only; exports keep the API&apos;s order. {notes}
+        {order ? 'A heading with ↕ orders the whole set, not just this page (from the portal’s index). ' : ''}
+        {notes}
       </p>
       <p className="text-xs text-slate-600" data-testid="attributions">
         <span className="font-medium">Attribution</span> (as the licence requires; each row&apos;s own on hover and on its page):{' '}

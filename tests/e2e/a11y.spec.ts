@@ -62,8 +62,17 @@ test('filters are labelled and the table sorts from the keyboard', async ({ page
   for (const label of ['Sport', 'League', 'Status', 'Result', 'From (UTC day)', 'To (UTC day)', 'Page size']) {
     await expect(page.getByRole('search').getByLabel(label, { exact: true })).toBeVisible();
   }
+  // The heading orders the whole set from the portal's index, which follows the feed's first poll.
+  await expect
+    .poll(
+      async () => ((await (await page.request.get('/api/records/search?kind=picks&sport=Football')).json()) as { total: number }).total,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBeGreaterThan(0);
   const oddsHeader = page.locator('th', { hasText: 'Odds' });
-  await oddsHeader.getByRole('button').focus();
+  await oddsHeader.getByRole('link').focus();
   await page.keyboard.press('Enter');
   await expect(oddsHeader).toHaveAttribute('aria-sort', /ascending|descending/);
 });

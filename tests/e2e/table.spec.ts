@@ -5,14 +5,14 @@ import { RecordsPage } from './pages/records-page';
 
 /**
  * The records table after issue 13: server data rendered as plain markup, finished in the browser by one
- * component (local times, broken logos), sorting the rows on screen, columns chosen per person.
+ * component (local times, broken logos), headings that order the whole set, columns chosen per person.
  */
 
 type List = { data: { id: string; odds: number | null; eventDate: string; homeTeamLogoUrl: string | null }[] };
 
 test.use({ timezoneId: 'America/New_York' });
 
-test('times in the viewer’s zone with UTC in the tooltip; sorting orders this page only, and says so', async ({ page }) => {
+test('times in the viewer’s zone with UTC in the tooltip; a heading orders the whole set, and says so', async ({ page }) => {
   await signInKept(page, 'viewer');
   const picks = new RecordsPage(page, '/picks');
   await picks.open('sport=Basketball&limit=25');
@@ -24,23 +24,33 @@ test('times in the viewer’s zone with UTC in the tooltip; sorting orders this 
   await expect(when).toHaveText(/\b(EST|EDT|GMT-[45])\b/); // New York, not the server's UTC
   await expect(when).toHaveAttribute('title', / UTC$/);
 
-  await expect(page.getByTestId('sort-note')).toContainText('orders the rows on this page only');
+  // A heading orders the whole set, from the portal's index, not the 25 rows on screen.
+  await expect(page.getByTestId('sort-note')).toContainText('orders the whole set');
+  await expect
+    .poll(
+      async () => ((await (await page.request.get('/api/records/search?kind=picks&sport=Basketball')).json()) as { total: number }).total,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBeGreaterThan(25);
   const odds = page.locator('th', { hasText: 'Odds' });
   const oddsValues = async () => (await picks.columnTexts('Odds')).map((text) => Number.parseFloat(text.replace(/^\+/, '')));
-  await odds.getByRole('button').click();
+  await expect(odds).not.toHaveAttribute('aria-sort');
+  await odds.getByRole('link').click();
+  await expect(page).toHaveURL(/[?&]sort=odds&dir=asc/);
   await expect(odds).toHaveAttribute('aria-sort', 'ascending');
-  const sortedWithEmptiesLast = (values: number[], sign: number) => {
-    const known = values.filter(Number.isFinite);
-    expect(values.slice(0, known.length)).toEqual([...known].sort((a, b) => sign * (a - b)));
+  await expect(page.getByTestId('index-freshness')).toContainText('over the whole set');
+  const whole = (await (await page.request.get('/api/records/search?kind=picks&sport=Basketball&sort=odds&dir=asc&limit=25')).json()) as {
+    data: { id: string }[];
   };
-  sortedWithEmptiesLast(await oddsValues(), 1);
-  expect(new Set(await picks.ids())).toEqual(new Set(expected.map((p) => p.id))); // the same rows, reordered
-  await odds.getByRole('button').click();
+  expect(await picks.ids()).toEqual(whole.data.map((p) => p.id)); // the set's lowest odds, not this page's
+  const ascending = await oddsValues();
+  expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+  await odds.getByRole('link').click();
   await expect(odds).toHaveAttribute('aria-sort', 'descending');
-  sortedWithEmptiesLast(await oddsValues(), -1);
-  await odds.getByRole('button').click();
-  await expect(odds).toHaveAttribute('aria-sort', 'none');
-  expect(await picks.ids()).toEqual(expected.map((p) => p.id)); // the API's order again
+  const descending = await oddsValues();
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
 });
 
 test('columns chosen are remembered for the person; the event, its competition, logos and attribution stay', async ({ page }) => {

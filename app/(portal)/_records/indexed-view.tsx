@@ -8,6 +8,7 @@ import { parseSearch, searchRecords } from '@/lib/records/search';
 import { hiddenColumnsOf, PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
 import { ErrorPanel } from '@/components/error-panel';
 import { RecordsTable } from '@/components/records/records-table';
+import { tableOrder } from '@/components/records/heading-orders';
 import { OrderForm, SORT_CHOICES } from '@/components/records/order-form';
 import { PortalLink } from '@/components/portal-link';
 import { UtcTime } from '@/components/utc-time';
@@ -39,6 +40,7 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
     return `${pathname}?${next.toString()}`;
   };
   const first = (page - 1) * size + 1;
+  const live = `${pathname}?${new URLSearchParams([...params].filter(([key]) => !['q', 'sort', 'dir', 'page'].includes(key))).toString()}`;
   const sortedBy = SORT_CHOICES.find((c) => c.value === sort.by)?.label ?? sort.by;
   const pager = (id: string) => (
     <nav aria-label={`Pages (${id})`} className="flex flex-wrap items-center gap-2 text-sm" data-testid={`index-pager-${id}`}>
@@ -75,7 +77,18 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
       </p>
       {rows.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">
-          No record in the index matches {words.length > 0 ? `“${words.join(' ')}” with ` : ''}these filters.
+          {freshness.records === 0 ? (
+            <>
+              The index of the licensed set holds nothing yet: it fills as the change feed polls (within a minute of the start) and as
+              exports and deliveries read records. Meanwhile the{' '}
+              <PortalLink href={live} className="underline">
+                table read live from the API
+              </PortalLink>{' '}
+              has these filters.
+            </>
+          ) : (
+            <>No record in the index matches {words.length > 0 ? `“${words.join(' ')}” with ` : ''}these filters.</>
+          )}
         </p>
       ) : (
         <RecordsTable
@@ -85,6 +98,7 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
           density={jar.get(PREFERENCE_COOKIES.density)?.value === 'comfortable' ? 'comfortable' : 'compact'}
           hiddenColumns={hiddenColumnsOf(jar.get(PREFERENCE_COOKIES.columns)?.value)}
           marked={words}
+          order={tableOrder(pathname, params, sort.by === 'relevance' ? null : sort.by, sort.dir)}
           toolbar={
             <>
               <p className="text-slate-700" data-testid="record-count">

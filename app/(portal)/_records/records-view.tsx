@@ -12,6 +12,7 @@ import { Pager } from '@/components/records/pager';
 import { openRecordsPage, pageSizeOf, parsePageNumber } from '@/lib/records/jump';
 import { AppError } from '@/lib/errors';
 import { RecordsTable } from '@/components/records/records-table';
+import { tableOrder } from '@/components/records/heading-orders';
 import { PortalLink } from '@/components/portal-link';
 
 const invalidPage = (problem: string, sent: string) =>
@@ -114,6 +115,7 @@ export async function RecordsView({
         <RecordsTable
           rows={rows}
           scale={scale}
+          order={tableOrder(kind === 'picks' ? '/picks' : '/results', params, null, 'desc')}
           caption={`${kind === 'picks' ? 'Picks' : 'Results'} matching the filters, this page`}
           density={jar.get(PREFERENCE_COOKIES.density)?.value === 'comfortable' ? 'comfortable' : 'compact'}
           hiddenColumns={hiddenColumnsOf(jar.get(PREFERENCE_COOKIES.columns)?.value)}

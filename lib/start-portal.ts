@@ -1,4 +1,5 @@
 import { startIndexKeeper } from './records/index-keeper';
+import { startIndexWalks } from './records/index-walk';
 import 'server-only';
 import { ConfigError, getConfig } from './config';
 import path from 'node:path';
@@ -88,6 +89,8 @@ export async function startPortal(): Promise<void> {
     startConsumerWebhooks(store, config);
     // The index of the licensed set follows the record history (built from it at the first start after 0027).
     startIndexKeeper(store.db);
+    // …which the whole licensed set fills at the first start and refreshes daily (off with the change feed).
+    startIndexWalks(store.db, config.CHANGES_POLL_SECONDS === 0 ? 0 : config.INDEX_WALK_HOURS);
     // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.
     server.shutdown = () => shutdownPortal(config.SHUTDOWN_GRACE_SECONDS * 1000, config.PORTAL_DATA_DIR);
   } catch (error) {

@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
 import { recordAudit } from '../lib/audit/record';
-import { picksApi } from '../lib/picks-api';
 import { rebuildIndex } from '../lib/records/index-keeper';
+import { walkWholeSet } from '../lib/records/index-walk';
 import { closeStore, getStore } from '../lib/store';
-import { recordVersions } from '../lib/store/history';
 import { indexSize } from '../lib/store/record-index';
-import { versionOf, type Version } from '../lib/vocabulary/version';
 
 /**
  * `npm run index -- rebuild [--walk]`: builds the index of the licensed set (docs/search.md) again from the record
@@ -24,20 +22,8 @@ if (positionals.length !== 1 || positionals[0] !== 'rebuild') {
 const started = Date.now();
 try {
   const { db } = await getStore({ attempts: 3, log: (line) => console.error(line) });
-  let walked = 0;
   if (values.walk) {
-    let batch: Version[] = [];
-    const keep = async () => {
-      if (batch.length > 0) await recordVersions(db, batch, Date.now(), 'poll');
-      walked += batch.length;
-      batch = [];
-    };
-    for await (const record of picksApi().walkPicks({}, { priority: 'bulk' })) {
-      if (typeof record.id !== 'string') continue;
-      batch.push(versionOf(record as Record<string, unknown> & { id: string }));
-      if (batch.length >= 500) await keep();
-    }
-    await keep();
+    const walked = await walkWholeSet(db);
     console.log(`read ${walked.toLocaleString('en')} records of the licensed set into the record history`);
   }
   const kept = await rebuildIndex(db);

@@ -112,6 +112,8 @@ export const changeFeedSettings = {
   CHANGES_DAYS_AHEAD: wholeNumber(14, 0, 366),
   CHANGES_POLL_SECONDS: wholeNumber(300, 0, 86_400).refine((value) => value === 0 || value >= 2, 'must be 0 (off) or at least 2 seconds'),
   CHANGES_RETENTION_DAYS: wholeNumber(90, 1, 36_500),
+  // How often the whole licensed set is read for the index of the licensed set, beyond the polls' window (0: never).
+  INDEX_WALK_HOURS: wholeNumber(24, 0, 8_760),
   // How far back API v1's event stream resumes (never further than the entries kept): older gets a `gap` event.
   EVENTS_RETENTION_DAYS: wholeNumber(7, 1, 36_500),
   // How long record history (lib/history) keeps versions no longer in force, and files' lists of what they delivered.

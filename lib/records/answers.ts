@@ -66,6 +66,10 @@ export const searchAnswerSchema = z
         .string()
         .nullable()
         .meta({ description: 'When the index last started over for a change of the licence’s content mode (null: never).' }),
+      walkedAt: z
+        .string()
+        .nullable()
+        .meta({ description: 'When the whole licensed set was last read for the index, beyond the feed’s window (null: never).' }),
     }),
   })
   .meta({ id: 'RecordsSearch' });

@@ -13,6 +13,7 @@ import { searchIndexed, SORTABLE, type Counted, type IndexQuery, type IndexWhere
 import type { Pick } from '../picks-api/schemas';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { followContentMode, indexMark } from './index-keeper';
+import { lastWholeWalk } from './index-walk';
 
 /**
  * Search and whole-set sort over the portal's index of the licensed set (lib/store/record-index.ts): what the
@@ -51,7 +52,13 @@ export interface SearchAnswer {
   sort: { by: SortColumn | 'relevance'; dir: 'asc' | 'desc' };
   words: string[];
   /** How fresh the index is: when it last followed the history, and the feed's last complete poll. */
-  freshness: { indexedAt: string | null; lastPollAt: string | null; records: number; startedOverAt: string | null };
+  freshness: {
+    indexedAt: string | null;
+    lastPollAt: string | null;
+    records: number;
+    startedOverAt: string | null;
+    walkedAt: string | null;
+  };
 }
 
 /** The search's words, folded: at most MAX_WORDS, each kept once. */
@@ -152,7 +159,7 @@ export async function findInIndex(
   const page = search.page ?? 1;
   const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
   const sort = { by, dir: search.dir ?? (by === 'relevance' ? 'desc' : 'desc') } as SearchAnswer['sort'];
-  const { hits, total, bodies, mark, feed, indexed, startedOverMs } = await fromStore(async (db) => {
+  const { hits, total, bodies, mark, feed, indexed, startedOverMs, walkedMs } = await fromStore(async (db) => {
     const startedOverMs = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
     const mark = await indexMark(db);
     const question = { ...whereOf(kind, filters, words, allowed), sort, offset: (page - 1) * size, limit: size };
@@ -164,16 +171,17 @@ export async function findInIndex(
     if (counts.size >= 1_000) counts.clear();
     counts.set(key, { total: found.total, valued: found.valued });
     const sizeKey = `${mark.write}\0${startedOverMs}\0size`;
-    const [bodies, feed, indexed] = await Promise.all([
+    const [bodies, feed, indexed, walkedMs] = await Promise.all([
       indexedBodies(
         db,
         found.hits.map((hit) => hit.digest),
       ),
       readFeed(db),
       counts.get(sizeKey)?.total ?? indexSize(db),
+      lastWholeWalk(db),
     ]);
     counts.set(sizeKey, { total: indexed, valued: 0 });
-    return { ...found, bodies, mark, feed, indexed, startedOverMs };
+    return { ...found, bodies, mark, feed, indexed, startedOverMs, walkedMs };
   });
   const records = hits.flatMap((hit) => {
     const body = bodies.get(hit.digest);
@@ -188,6 +196,12 @@ export async function findInIndex(
     lastPage: Math.max(1, Math.ceil(total / size)),
     sort,
     words,
-    freshness: { indexedAt: iso(mark.atMs), lastPollAt: iso(feed.completeMs), records: indexed, startedOverAt: iso(startedOverMs) },
+    freshness: {
+      indexedAt: iso(mark.atMs),
+      lastPollAt: iso(feed.completeMs),
+      records: indexed,
+      startedOverAt: iso(startedOverMs),
+      walkedAt: iso(walkedMs),
+    },
   };
 }

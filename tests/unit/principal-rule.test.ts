@@ -39,6 +39,7 @@ const JOBS: Record<string, { actsFor: string; judgedIn?: string }> = {
   'lib/deliveries/spool-sweep.ts': { actsFor: 'the portal itself: no person' },
   'lib/jobs/pruning.ts': { actsFor: 'the portal itself: no person' },
   'lib/records/index-keeper.ts': { actsFor: 'the portal itself: it indexes what the history holds, for no one' },
+  'lib/records/index-walk.ts': { actsFor: 'the portal itself (the partner key): no person' },
   'lib/jobs/renewals.ts': { actsFor: 'the work whose leases it renews, judged when that work began' },
   'lib/jobs/store-retry.ts': { actsFor: 'the work that kept the write, judged when that work began' },
   'lib/picks-api/shared-pause.ts': { actsFor: 'the portal itself: no person' },

@@ -66,8 +66,15 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
       <p className="text-sm text-slate-600" data-testid="index-freshness">
         From the portal’s index of the licensed set ({plural(freshness.records, 'record')}), as of the poll at{' '}
         <UtcTime iso={freshness.lastPollAt} /> (followed <UtcTime iso={freshness.indexedAt} />
-        ): records the change feed and the exports have not seen yet are not in it. Sorted by {sortedBy.toLowerCase()},{' '}
-        {sort.dir === 'asc' ? 'ascending' : 'descending'}, over the whole set.
+        );{' '}
+        {freshness.walkedAt ? (
+          <>
+            records outside the feed’s window as of the whole walk at <UtcTime iso={freshness.walkedAt} />.
+          </>
+        ) : (
+          <>the whole licensed set has not been walked yet: records outside the feed’s window are in it only as exports have seen them.</>
+        )}{' '}
+        Sorted by {sortedBy.toLowerCase()}, {sort.dir === 'asc' ? 'ascending' : 'descending'}, over the whole set.
         {freshness.startedOverAt && (
           <>
             {' '}

@@ -7,7 +7,7 @@ import { indexSize } from '../store/record-index';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { followContentMode, indexMark } from './index-keeper';
 import { waitHitBound } from '../waits';
-import { allowedBy, searchWords, whereOf } from './search';
+import { allowedBy, findInIndex, searchWords, whereOf } from './search';
 
 /**
  * Facets of the records pages, as Datasette shows them: for each filter (sport, league, status, result), how many
@@ -60,16 +60,8 @@ export async function recordFacets(
 /** Each filter's values and the records they hold, as the records pages' form shows them in its options. */
 export type FacetCounts = Partial<Record<Facet, Record<string, number>>>;
 
-/**
- * The facets of a records page, or null when they could not be counted within FACETS_WAIT_MS (the form shows
- * without counts; the count goes on and is kept for the next view) or at all.
- */
-export async function facetsWithin(
-  kind: FilterKind,
-  filters: PickFilters,
-  q: string | undefined,
-  licence: Promise<LicenceSummary | null>,
-): Promise<FacetCounts | null> {
+/** `work`'s answer, or null when it fails or takes longer than FACETS_WAIT_MS (it goes on, and its count is kept). */
+async function withinWait<T>(work: Promise<T>): Promise<T | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<null>((resolve) => {
     timer = setTimeout(() => {
@@ -77,13 +69,44 @@ export async function facetsWithin(
       resolve(null);
     }, FACETS_WAIT_MS);
   });
-  const counted = licence
-    .then((summary) => recordFacets(kind, filters, q, summary))
-    .then((answer) => Object.fromEntries(answer.facets.map((f) => [f.name, Object.fromEntries(f.values.map((v) => [v.value, v.count]))])))
-    .catch(() => null);
   try {
-    return await Promise.race([counted, late]);
+    return await Promise.race([work.catch(() => null), late]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The facets of a records page, or null when they could not be counted within FACETS_WAIT_MS (the form shows
+ * without counts) or at all.
+ */
+export function facetsWithin(
+  kind: FilterKind,
+  filters: PickFilters,
+  q: string | undefined,
+  licence: Promise<LicenceSummary | null>,
+): Promise<FacetCounts | null> {
+  return withinWait(
+    licence
+      .then((summary) => recordFacets(kind, filters, q, summary))
+      .then((answer) =>
+        Object.fromEntries(answer.facets.map((f) => [f.name, Object.fromEntries(f.values.map((v) => [v.value, v.count]))])),
+      ),
+  );
+}
+
+/**
+ * How many records the portal's index holds for these filters within the licence, or null when not counted within
+ * FACETS_WAIT_MS: the live table states it at once beside the page it read from the API.
+ */
+export function indexTotalWithin(
+  kind: FilterKind,
+  filters: PickFilters,
+  licence: Promise<LicenceSummary | null>,
+): Promise<{ total: number; records: number } | null> {
+  return withinWait(
+    licence
+      .then((summary) => findInIndex(kind, { ...filters, cursor: undefined, limit: 1 }, {}, allowedBy(summary)))
+      .then((found) => ({ total: found.total, records: found.freshness.records })),
+  );
 }

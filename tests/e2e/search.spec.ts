@@ -33,6 +33,11 @@ test('a team typed into the search finds its records from the end of the set; th
   const team = last.data.at(-1)!.homeTeam!;
 
   const picks = new RecordsPage(page, '/picks');
+  // The live table states at once how many records the index holds for its filters (the whole set, any order).
+  await picks.open('limit=50');
+  await expect(page.getByTestId('index-total')).toHaveText(/^ · [\d,]+ in the index$/);
+  const stated = Number((await page.getByTestId('index-total').innerText()).replace(/\D/g, ''));
+  expect(Math.abs(stated - whole.total)).toBeLessThanOrEqual(whole.total * 0.05);
   // The order chosen stays with the search: the latest events first, so the set's last record is among the first found.
   await picks.open('sort=eventDate&dir=desc');
   await page.getByLabel('Search every record').fill(team.toUpperCase());

@@ -14,6 +14,8 @@ import { AppError } from '@/lib/errors';
 import { RecordsTable } from '@/components/records/records-table';
 import { tableOrder } from '@/components/records/heading-orders';
 import { PortalLink } from '@/components/portal-link';
+import { indexTotalWithin } from '@/lib/records/facets';
+import { licenceOrNull } from '@/lib/picks-api/portal';
 
 const invalidPage = (problem: string, sent: string) =>
   new AppError({ code: 'INVALID_FILTERS', message: `One or more filters are invalid: ${problem}.`, details: { page: sent } }).toJSON();
@@ -39,7 +41,11 @@ export async function RecordsView({
   // A page asked for by its number (?page=N) is walked to; a cursor from the pager wins over it.
   const number = parsePageNumber(params.get('page'));
   if (number.problem) return <ErrorPanel error={invalidPage(number.problem, params.get('page')!)} retryHref={pathname} />;
-  const [opened, jar] = await Promise.all([settle(openRecordsPage(kind, asked, number.page)), cookies()]);
+  const [opened, jar, indexed] = await Promise.all([
+    settle(openRecordsPage(kind, asked, number.page)),
+    cookies(),
+    indexTotalWithin(kind, asked, licenceOrNull()),
+  ]);
   if (!opened.ok) return <ErrorPanel error={opened.error.toJSON()} retryHref={here} />;
   const { jump, landed, filters, page } = opened.value;
   const trail = landed ? landed.trail : decodeTrail(params.get('trail') ?? undefined);
@@ -73,6 +79,18 @@ export async function RecordsView({
     <p className="text-slate-700" data-testid="record-count">
       <span className="font-medium">{position}</span>
       {hasMore ? ', more on the next page' : rows.length > 0 ? ', the last of them' : ''}.
+      {indexed && indexed.records > 0 && (
+        <span data-testid="index-total">
+          {' · '}
+          <PortalLink
+            href={wholeSetOrder}
+            className="underline"
+            title="Records the portal’s index holds for these filters: the whole set, any order"
+          >
+            {indexed.total.toLocaleString('en-GB')} in the index
+          </PortalLink>
+        </span>
+      )}
     </p>
   );
   const notes = rows.some((r) => r.probability !== null) && (

@@ -6,6 +6,8 @@ import { encodingOf, picksApi, walkSummary, type PicksClient, type PickList, typ
 import { contentTypeOf, fileLabel, fileStamp } from './file-headers';
 import { RECORD_FORMATS, type RecordFormat } from '../vocabulary/formats';
 import { formatWriter } from './formats';
+import { parseSearch, type SearchParams } from '../records/search';
+import { toSearchParams } from '../paging';
 
 /**
  * The whole filtered record set as a streamed file. The only code that writes exports: the route
@@ -23,6 +25,8 @@ export interface ExportPlan {
   bom: boolean;
   filters: Omit<PickFilters, 'limit' | 'cursor'>;
   sent: Record<string, string>;
+  /** A search or an order of the whole set (`q`, `sort`, `dir`): the file is the set the indexed pages show. */
+  search: SearchParams | null;
 }
 
 /** Reads and checks an export request; throws a 400 AppError before anything is fetched or written. */
@@ -35,14 +39,37 @@ export function planExport(kind: FilterKind, params: SearchParamsInput, format: 
     });
   }
   const parsed = parseFilters(kind, params);
-  if (!parsed.ok) throw parsed.error;
+  const query = params instanceof URLSearchParams ? params : toSearchParams(params);
+  let search: SearchParams | null = null;
+  let searchProblem: AppError | null = null;
+  try {
+    const asked = parseSearch(query);
+    search = asked.q?.trim() || asked.sort ? { q: asked.q?.trim() || undefined, sort: asked.sort, dir: asked.dir } : null;
+  } catch (error) {
+    searchProblem = error as AppError;
+  }
+  // Every wrong filter and search field at once.
+  if (!parsed.ok || searchProblem) {
+    const details = { ...(parsed.ok ? {} : parsed.error.details), ...(searchProblem?.details ?? {}) };
+    throw new AppError({
+      code: 'INVALID_FILTERS',
+      message: [parsed.ok ? '' : parsed.error.message, searchProblem?.message ?? ''].filter(Boolean).join(' '),
+      details,
+    });
+  }
   return {
     kind,
     format: format as ExportFormat,
     // A byte-order mark is for spreadsheets reading CSV; a JSON Lines reader takes each line as a record.
     bom: format === 'csv' && (bom === '1' || bom === 'true'),
     filters: withoutPaging(parsed.filters),
-    sent: wholeSetFilterValues(kind, params),
+    sent: {
+      ...wholeSetFilterValues(kind, params),
+      ...(search
+        ? Object.fromEntries(Object.entries(search).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+        : {}),
+    },
+    search,
   };
 }
 
@@ -71,6 +98,8 @@ export async function startExport(
     report?: WalkReport;
     /** What the file is (its export or run, the licence): in a Parquet file's key/value metadata. */
     about?: Record<string, unknown>;
+    /** The pages to write instead of a walk of the upstream (a searched set from the index: lib/records/search-export.ts). */
+    pages?: AsyncGenerator<PickList>;
   } = {},
 ): Promise<StartedExport> {
   const client = options.client ?? picksApi();
@@ -90,7 +119,7 @@ export async function startExport(
   // byteStrings: records only written back out need not have their text decoded (byte-strings.ts).
   const walk = { signal: controller.signal, pageSize: 200, byteStrings: writer.byteStrings, report: options.report };
   const pages: AsyncGenerator<PickList> =
-    plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk);
+    options.pages ?? (plan.kind === 'picks' ? client.walkPickPages(plan.filters, walk) : client.walkResultPages(plan.filters, walk));
   const first = await pages.next().catch((error: unknown) => {
     finish();
     throw error;

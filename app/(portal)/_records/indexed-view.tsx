@@ -1,4 +1,5 @@
 import { cookies } from 'next/headers';
+import type { ReactNode } from 'react';
 import { settle, AppError } from '@/lib/errors';
 import type { FilterKind, PickFilters } from '@/lib/filters';
 import { plural } from '@/lib/plural';
@@ -18,7 +19,18 @@ import { UtcTime } from '@/components/utc-time';
  * from the portal's index of the licensed set (lib/records/search.ts), any page by number, the total at once, and
  * how fresh the index is. Without them the page reads the API live (./records-view.tsx).
  */
-export async function IndexedView({ kind, filters, params }: { kind: FilterKind; filters: PickFilters; params: URLSearchParams }) {
+export async function IndexedView({
+  kind,
+  filters,
+  params,
+  exportControl,
+}: {
+  kind: FilterKind;
+  filters: PickFilters;
+  params: URLSearchParams;
+  /** Exporting every record of the searched set, in its order (for those who may). */
+  exportControl?: ReactNode;
+}) {
   const pathname = kind === 'picks' ? '/picks' : '/results';
   let search;
   try {
@@ -120,7 +132,10 @@ export async function IndexedView({ kind, filters, params }: { kind: FilterKind;
                 sort={sort.by}
                 dir={sort.dir}
               />
-              <div className="ml-auto">{pager('top')}</div>
+              <div className="ml-auto flex flex-wrap items-center gap-2">
+                {exportControl}
+                {pager('top')}
+              </div>
             </>
           }
         />

@@ -90,7 +90,19 @@ export async function RecordsPage({
       {parsed.ok ? (
         <Suspense key={params.toString()} fallback={<TableSkeleton />}>
           {searching ? (
-            <IndexedView kind={kind} filters={parsed.filters} params={params} />
+            <IndexedView
+              kind={kind}
+              filters={parsed.filters}
+              params={params}
+              exportControl={
+                can(session.user.role, 'export') && (
+                  <ExportControl
+                    endpoint={`/api/export/${kind}`}
+                    query={new URLSearchParams({ ...wholeSetFilterValues(kind, params), ...searchValues }).toString()}
+                  />
+                )
+              }
+            />
           ) : (
             <RecordsView
               kind={kind}

@@ -40,6 +40,8 @@ const FIELDS: readonly ProblemField[] = (
     ['filters.result', 'Result'],
     ['filters.from', 'From'],
     ['filters.to', 'To'],
+    ['filters.q', 'Search words'],
+    ['filters.sort', 'Order'],
     ['schedule', 'Schedule'],
     ['destination.type', 'Destination'],
     ['destination.folder', 'Folder'],
@@ -95,7 +97,8 @@ export function DeliveryForm({ onCreated, vocabulary }: { onCreated: () => void;
     const element = event.currentTarget;
     const form = new FormData(element);
     const text = (name: string) => String(form.get(name) ?? '').trim();
-    const allowed = kind === 'changes' ? ['kind', 'sport', 'league'] : ['sport', 'league', 'status', 'result', 'from', 'to'];
+    const allowed =
+      kind === 'changes' ? ['kind', 'sport', 'league'] : ['sport', 'league', 'status', 'result', 'from', 'to', 'q', 'sort', 'dir'];
     const sent = Object.fromEntries(Object.entries(filters).filter(([key, value]) => allowed.includes(key) && value.trim() !== ''));
     const destination = destinationOf(type, form);
     const table = type === 'postgres';

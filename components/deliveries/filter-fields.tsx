@@ -6,6 +6,7 @@ import { leaguesFor, UNREAD_LICENCE_HINT, type Vocabulary } from '@/lib/sport-le
 import { CHANGE_KINDS } from '@/lib/vocabulary/changes';
 import { PICK_RESULTS, PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { plural } from '@/lib/plural';
+import { SORT_CHOICES } from '@/components/records/order-form';
 
 /** The kind-of-change filter's control (the delivery form has a `kind` of its own: `f-kind`). */
 export const CHANGE_KIND_ID = 'f-change-kind';
@@ -17,6 +18,12 @@ export const CHANGE_KIND_ID = 'f-change-kind';
  */
 
 export type FilterValues = Record<string, string>;
+
+/** A file's order when it is not the API's: the whole set ordered from the portal's index (both ways). */
+const ORDERS = SORT_CHOICES.filter((choice) => choice.value !== 'relevance').flatMap((choice) => [
+  { value: `${choice.value} asc`, label: `${choice.label}, ascending` },
+  { value: `${choice.value} desc`, label: `${choice.label}, descending` },
+]);
 
 interface Preview {
   state: 'idle' | 'counting' | 'done' | 'failed';
@@ -128,6 +135,19 @@ export function FilterFields({
           {listed('result', 'Result', PICK_RESULTS, 'Any result')}
           {typed('from', 'From', 'today-7d, or 2026-11-01', 'A UTC day, a timestamp, or relative to each run')}
           {typed('to', 'To', 'today+1d, now')}
+          {typed('q', 'Search words', 'Kingston City', 'Only records holding these words, from the portal’s index')}
+          <SelectField
+            label="Order"
+            name="sort"
+            options={ORDERS}
+            any="As the API lists them"
+            value={values.sort ? `${values.sort} ${values.dir ?? 'desc'}` : ''}
+            onChange={(e) => {
+              const [sort = '', dir = ''] = e.target.value.split(' ');
+              onChange({ ...values, sort, dir });
+            }}
+            error={errors['filters.sort'] ?? errors['filters.dir']}
+          />
         </>
       )}
       <p

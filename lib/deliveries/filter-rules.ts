@@ -9,6 +9,7 @@ import type { Vocabulary } from '../sport-leagues';
 import { resolveRelative, type DeliveryKind } from './input';
 import { nearest } from '../vocabulary/nearest';
 import { listOf } from '../plural';
+import { searchParamsSchema } from '../records/search';
 
 /**
  * What a delivery's filters may say, and every way they can be wrong, found at once. Sports and leagues
@@ -20,8 +21,9 @@ import { listOf } from '../plural';
 export type { Vocabulary } from '../sport-leagues';
 
 const FILTERS: Record<DeliveryKind, readonly string[]> = {
-  picks: ['sport', 'league', 'status', 'result', 'from', 'to'],
-  results: ['sport', 'league', 'result', 'from', 'to'],
+  // q, sort and dir: a searched or ordered set, written from the portal's index (docs/search.md).
+  picks: ['sport', 'league', 'status', 'result', 'from', 'to', 'q', 'sort', 'dir'],
+  results: ['sport', 'league', 'result', 'from', 'to', 'q', 'sort', 'dir'],
   changes: ['kind', 'sport', 'league'],
 };
 
@@ -92,6 +94,12 @@ export function filterProblems(kind: DeliveryKind, filters: Record<string, strin
   if (status !== undefined && kind === 'picks') set('status', choice(status, PICK_STATUSES, 'a status'));
   if (result !== undefined && kind !== 'changes') set('result', choice(result, PICK_RESULTS, 'a result'));
   if (changeKind !== undefined && kind === 'changes') set('kind', choice(changeKind, CHANGE_KINDS, 'a kind of change'));
+  if (kind !== 'changes') {
+    const search = searchParamsSchema.safeParse(
+      Object.fromEntries(['q', 'sort', 'dir'].flatMap((k) => (filters[k] !== undefined ? [[k, filters[k]]] : []))),
+    );
+    if (!search.success) for (const issue of search.error.issues) set(String(issue.path[0]), issue.message);
+  }
   if (from !== undefined && kind !== 'changes') set('from', dateProblem(from, 'from', nowMs));
   if (to !== undefined && kind !== 'changes') set('to', dateProblem(to, 'to', nowMs));
   if (from && to && !problems['filters.from'] && !problems['filters.to']) {

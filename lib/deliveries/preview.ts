@@ -1,5 +1,7 @@
 import 'server-only';
 import { parseFilters } from '../filters';
+import { licenceOrNull } from '../picks-api/portal';
+import { allowedBy, findInIndex, parseSearch } from '../records/search';
 import { picksApi } from '../picks-api';
 import { fromStore } from '../store';
 import { latestChanges } from '../store/changes';
@@ -45,6 +47,12 @@ export async function previewDelivery(params: URLSearchParams, user: string, sig
   }
   const parsed = parseFilters(kind === 'picks' ? 'picks' : 'results', new URLSearchParams(resolved));
   if (!parsed.ok) throw parsed.error;
+  // A searched or ordered set is counted in the portal's index, as its runs will write it.
+  const search = parseSearch(new URLSearchParams(resolved));
+  if (search.q?.trim() || search.sort) {
+    const found = await findInIndex(kind, { ...parsed.filters, limit: 1 }, search, allowedBy(await licenceOrNull()));
+    return { kind, filters: resolved, records: found.total, more: false, counted: `${kind} in the portal’s index now` };
+  }
   const release = await claimWalkSlot(user);
   try {
     const api = picksApi();

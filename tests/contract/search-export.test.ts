@@ -1,6 +1,10 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@/lib/store/open';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { deliveryMaker, folderOf } from '../support/new-delivery';
 import { pollSandbox, portalInProcess } from '../support/portal-in-process';
 
 /**
@@ -15,12 +19,14 @@ const KEY = 'sandbox-full-key';
 const EDITOR = { email: 'ed@example.com', role: 'editor' };
 let sandbox: Sandbox;
 let store: Store;
+let root = '';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
   sandbox = createSandbox({ now: () => T0, rateLimit: null, picks: 1200 });
   const baseUrl = await sandbox.listen(0);
-  store = await portalInProcess(baseUrl, KEY);
+  root = await mkdtemp(path.join(tmpdir(), 'search-deliveries-'));
+  store = await portalInProcess(baseUrl, KEY, { DELIVERY_ROOT: root, DELIVERY_SECRET_KEY: 'a-search-delivery-secret-key-0123456789' });
   await pollSandbox(store, baseUrl, KEY, () => sandbox.controls.now());
   const { putUser } = await import('@/lib/store/users');
   await putUser(store.db, { email: EDITOR.email, role: 'editor', passwordHash: 'x' });
@@ -70,5 +76,42 @@ describe('an export of a searched set', () => {
     const wrong = await exported('status=done&sort=colour&format=json');
     expect(wrong.status).toBe(400);
     expect(Object.keys(wrong.json.error.details).sort()).toEqual(['sort', 'status']);
+  });
+});
+
+describe('a delivery of a searched set', () => {
+  it('writes what the search shows, in its order, from the index; its words and order are checked like its filters', async () => {
+    const query = 'status=settled&sort=eventDate&dir=asc';
+    const pages = await shown(query);
+    expect(pages.length).toBeGreaterThan(20);
+    const newDelivery = deliveryMaker(
+      () => store.db,
+      (n) => ({
+        name: `Searched ${n}`,
+        kind: 'picks',
+        format: 'json',
+        filters: { status: 'settled', sort: 'eventDate', dir: 'asc' },
+        destination: { type: 'directory', folder: `searched/${n}` },
+      }),
+      { now: Date.now() },
+    );
+    const delivery = await newDelivery();
+    const { runNow } = await import('@/lib/deliveries/scheduler');
+    const ctx = { db: store.db, instance: 'a', settings: { root, secretKey: process.env.DELIVERY_SECRET_KEY!, allowPrivate: true } };
+    const run = await runNow(ctx, delivery);
+    await run.done;
+    const folder = path.join(root, folderOf(delivery));
+    const file = (await readdir(folder)).find((name) => name.endsWith('.json') && !name.includes('manifest'))!;
+    const delivered = (JSON.parse(await readFile(path.join(folder, file), 'utf8')) as { data: { id: string }[] }).data.map((r) => r.id);
+    expect(delivered).toEqual(pages);
+
+    const { filterProblems } = await import('@/lib/deliveries/filter-rules');
+    const vocabulary = { sports: null, leagues: null, leaguesBySport: {}, unread: false };
+    expect(filterProblems('picks', { q: 'kingston', sort: 'odds', dir: 'asc' }, vocabulary, Date.now())).toEqual({});
+    expect(Object.keys(filterProblems('picks', { sort: 'colour', dir: 'up', status: 'done' }, vocabulary, Date.now())).sort()).toEqual([
+      'filters.dir',
+      'filters.sort',
+      'filters.status',
+    ]);
   });
 });

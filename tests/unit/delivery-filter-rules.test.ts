@@ -23,14 +23,14 @@ describe('delivery filter rules', () => {
     expect(
       filterProblems('picks', { sport: 'Tennis', league: 'Premier League', status: 'done', to: 'tomorrow', colour: 'red' }, vocabulary, T),
     ).toEqual({
-      'filters.colour': 'is not a filter of a picks delivery (its filters: sport, league, status, result, from, to)',
+      'filters.colour': 'is not a filter of a picks delivery (its filters: sport, league, status, result, from, to, q, sort, dir)',
       'filters.league': 'is "Premier League", a Football league, not one of Tennis.',
       'filters.status': 'is "done", not a status. Allowed: upcoming, live, settled, void.',
       'filters.to':
         'is "tomorrow", not a date. Did you mean "today+1d"? Use a UTC day (2026-11-01), an ISO 8601 timestamp, or a date relative to each run: today, now, today-7d, now-24h, today+1d.',
     });
     expect(filterProblems('results', { status: 'settled' }, vocabulary, T)).toEqual({
-      'filters.status': 'is not a filter of a results delivery (its filters: sport, league, result, from, to)',
+      'filters.status': 'is not a filter of a results delivery (its filters: sport, league, result, from, to, q, sort, dir)',
     });
     expect(filterProblems('picks', { from: 'today', to: 'today-1d' }, vocabulary, T)['filters.to']).toMatch(/^must be after from/);
     expect(filterProblems('changes', { kind: 'withdrawn', sport: 'Football', league: 'La Liga' }, vocabulary, T)).toEqual({});

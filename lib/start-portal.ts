@@ -74,6 +74,13 @@ export async function startPortal(): Promise<void> {
       throw new ConfigError([(error as Error).message]);
     });
     log('proof').info({ kid: signing.kid }, `signing manifests and checkpoints with key ${signing.kid}`);
+    // Said once: where the key that seals delivery and webhook secrets came from (docs/configuration.md).
+    if (config.secretKey.made)
+      log('deliveries').info(`made the key that seals delivery and webhook secrets: ${config.secretKey.file} (keep it with every backup)`);
+    else if (config.secretKey.source === 'none')
+      log('deliveries').warn(
+        'DELIVERY_SECRET_KEY is not set (required with DATABASE_URL to store secrets): SFTP, webhook, S3 and PostgreSQL deliveries and consumer webhooks cannot be saved',
+      );
     const sealing = startSealing(store.db, config);
     pruneHourly(
       store.db,

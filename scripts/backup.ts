@@ -5,6 +5,7 @@ import { checkBackupSeal } from '../lib/audit/restore-check';
 import { checkpointFile } from '../lib/audit/checkpoints';
 import { storeSettings } from '../lib/config';
 import { keyFileOf } from '../lib/proof/keys';
+import { EMBEDDED_SECRET_KEY_FILE } from '../lib/config/secret-key';
 import { existsSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { CHECKPOINT_TYPE, keepOutside, sealAudit } from '../lib/audit/checkpoints';
@@ -70,6 +71,10 @@ try {
         continue;
       }
       console.log(`backed up ${target.label} to ${summary.file}: ${said(summary)}`);
+      // What the database does not hold and a restore needs (docs/operations.md, "Keep with every backup").
+      const own = path.join(path.dirname(target.file), EMBEDDED_SECRET_KEY_FILE);
+      if (!process.env.DELIVERY_SECRET_KEY && existsSync(own))
+        console.log(`  keep with every backup: ${own} (the key delivery and webhook secrets are sealed with)`);
       for (const line of tables
         ? [...tables.problems, ...tables.notes]
         : ['not sealed: no signing key on this machine, so a restore cannot vouch for its tables'])

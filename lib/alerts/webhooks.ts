@@ -13,6 +13,7 @@ import { isSealed } from '../store/at-rest';
 import { ALERT_KINDS } from './subscriptions';
 import { messageFor, type Message } from '.';
 import type { alertWebhookViewSchema } from './answers';
+import type { PrivateTargets } from '../deliveries/targets';
 
 /**
  * Shared webhooks for alerts, set by admins: each receives the kinds it names, as the portal's signed JSON
@@ -79,7 +80,7 @@ export const invalidWebhook = (details: Record<string, string>) => invalidFields
 
 export interface WebhookContext {
   secretKey: string | null;
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   resolver?: Resolver;
 }
 
@@ -157,7 +158,7 @@ export const webhookView = (hook: AlertWebhook): z.infer<typeof alertWebhookView
 
 export interface PostContext {
   secretKey: string | null;
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   portalUrl: string;
   now: number;
   timeoutMs?: number;

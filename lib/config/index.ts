@@ -1,8 +1,9 @@
 import 'server-only';
 import { z } from 'zod';
 import { OIDC_VARIABLES, parseOidcConfig, type OidcConfig } from './oidc';
-import { isLoopbackHost } from '../net/addresses';
+import { isLoopbackHost, type PrivateTargets } from '../net/addresses';
 import { parseStoreSettings, storeSettingsShape, type StoreSettings } from './store';
+import { embeddedSecretKey, type SecretKeySource } from './secret-key';
 import {
   alertSettings,
   auditSettings,
@@ -34,7 +35,12 @@ const configSchema = z.object({
   ...proofSettings,
 });
 
-export type PortalConfig = z.infer<typeof configSchema> & { oidc: OidcConfig | null };
+export type PortalConfig = Omit<z.infer<typeof configSchema>, 'DELIVERY_ALLOW_PRIVATE_TARGETS'> & {
+  /** DELIVERY_ALLOW_PRIVATE_TARGETS, or loopback alone beside the sandbox when it is not given. */
+  DELIVERY_ALLOW_PRIVATE_TARGETS: PrivateTargets;
+  oidc: OidcConfig | null;
+  secretKey: SecretKeySource;
+};
 
 /** Every environment variable the configuration reads (docs/configuration.md and .env.example name each: a test checks). */
 export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(configSchema.shape), ...OIDC_VARIABLES];
@@ -57,7 +63,25 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
   }
   if (result.success) problems.push(...crossChecks(result.data));
   if (!result.success || problems.length > 0) throw new ConfigError(problems);
-  return { ...result.data, oidc };
+  const data = result.data;
+  // No DELIVERY_SECRET_KEY on the embedded database: the data directory's own key, made on first start.
+  let secretKey: SecretKeySource = { source: data.DELIVERY_SECRET_KEY ? 'variable' : 'none', file: null, made: false };
+  if (!data.DELIVERY_SECRET_KEY && !data.DATABASE_URL) {
+    try {
+      const own = embeddedSecretKey(data.PORTAL_DATA_DIR);
+      data.DELIVERY_SECRET_KEY = own.key;
+      secretKey = { source: 'file', file: own.file, made: own.made };
+    } catch (error) {
+      throw new ConfigError([`DELIVERY_SECRET_KEY is not set and ${(error as Error).message}`]);
+    }
+  }
+  // Beside the sandbox (itself on loopback) a receiver on this machine works as shipped; nothing further in.
+  const privateTargets: PrivateTargets = data.DELIVERY_ALLOW_PRIVATE_TARGETS
+    ? true
+    : data.PORTAL_SANDBOX && !env.DELIVERY_ALLOW_PRIVATE_TARGETS
+      ? 'loopback'
+      : false;
+  return { ...data, DELIVERY_ALLOW_PRIVATE_TARGETS: privateTargets, oidc, secretKey };
 }
 
 /** Rules that involve more than one variable. */

@@ -10,6 +10,7 @@ import { describeBinding, sealSecret, secretBinding } from './secrets';
 import { targetProblem, webhookUrlProblem } from './targets';
 import { s3Host } from './s3';
 import { readConnection } from './pg-connection';
+import type { PrivateTargets } from './targets';
 
 /**
  * A whole delivery checked before anything is stored (POST, and PATCH merged over the stored one): the
@@ -20,7 +21,7 @@ import { readConnection } from './pg-connection';
  */
 
 export interface CheckContext {
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   secretKey: string | null;
   minIntervalMinutes: number;
   /** What filters may say (the licence, the feed); without it only their form is checked. */

@@ -1,4 +1,5 @@
 import { SSL_MODES, type PgDestination, type SslMode } from './pg-table';
+import { mayBePlain, type PrivateTargets } from './targets';
 
 /**
  * A PostgreSQL connection string as an editor pastes it — `postgres://user:password@host:5432/database?sslmode=…` —
@@ -12,7 +13,7 @@ export interface ReadConnection {
   password: string | null;
 }
 
-export function readConnection(text: string, allowPrivate: boolean): ReadConnection | { problem: string } {
+export function readConnection(text: string, allowPrivate: PrivateTargets): ReadConnection | { problem: string } {
   let url: URL;
   try {
     url = new URL(text);
@@ -29,7 +30,7 @@ export function readConnection(text: string, allowPrivate: boolean): ReadConnect
   if (unknown.length > 0) return { problem: `takes only sslmode after ?, not ${unknown.join(', ')}` };
   const sslmode = url.searchParams.get('sslmode') ?? 'verify-full';
   if (!(SSL_MODES as readonly string[]).includes(sslmode)) return { problem: `sslmode must be ${SSL_MODES.join(', ')}` };
-  if (sslmode === 'disable' && !allowPrivate)
+  if (sslmode === 'disable' && !mayBePlain(url.hostname.replace(/^\[|\]$/g, ''), allowPrivate))
     return { problem: 'sslmode=disable would send the password in the clear: use verify-full or require' };
   return {
     where: {

@@ -6,6 +6,7 @@ import { openSecret, secretBinding } from './secrets';
 import { probeS3, s3Host, type ProbeStep } from './s3';
 import { pinTarget, type Resolver } from './targets';
 import { probeTable, type PgDestination } from './pg-table';
+import type { PrivateTargets } from './targets';
 
 /**
  * "Test connection" (POST /api/deliveries/<id>/test): tries a delivery's destination without delivering, with the
@@ -14,7 +15,7 @@ import { probeTable, type PgDestination } from './pg-table';
  */
 
 export interface ProbeContext {
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   secretKey: string | null;
   resolver?: Resolver;
 }

@@ -32,6 +32,7 @@ import { produce } from './produce';
 import { runTable } from './table-run';
 import { recordRunEnd, type RunEnd } from './run-end';
 import { maskedWebhookUrl, pinTarget, type Resolver } from './targets';
+import type { PrivateTargets } from './targets';
 
 /**
  * One run of a delivery: the file is made in full in a private spool first (the same export code as
@@ -45,7 +46,7 @@ export interface DeliverySettings {
   root: string;
   secretKey: string | null;
   /** SFTP and webhook targets on loopback or private networks are allowed (lib/deliveries/targets.ts). */
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   /** Where runs spool their file, and the free space a run needs there (default: the OS's temp directory, no minimum). */
   spoolDir?: string;
   spoolMinFreeMb?: number;

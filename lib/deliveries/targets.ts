@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { isLoopbackHost, type PrivateTargets } from '../net/addresses';
 import { isSealed, sealedOrigin } from '../store/at-rest';
 
 /**
@@ -30,6 +31,10 @@ export function isPublicAddress(address: string): boolean {
 
 export const isPrivateAddress = (address: string) => !isPublicAddress(address);
 
+export type { PrivateTargets } from '../net/addresses';
+
+const isLoopbackAddress = (address: string) => ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+
 export type Pinned = { ok: true; address: string; family: 4 | 6 } | { ok: false; problem: string };
 
 /**
@@ -38,9 +43,13 @@ export type Pinned = { ok: true; address: string; family: 4 | 6 } | { ok: false;
  */
 export async function pinTarget(
   host: string,
-  allowPrivate: boolean,
+  allowPrivate: PrivateTargets,
   resolver: Resolver = systemResolver,
-  allowed: (address: string) => boolean = allowPrivate ? () => true : isPublicAddress,
+  allowed: (address: string) => boolean = allowPrivate === true
+    ? () => true
+    : allowPrivate === 'loopback'
+      ? (address) => isPublicAddress(address) || isLoopbackAddress(address)
+      : isPublicAddress,
 ): Promise<Pinned> {
   const bare = host.replace(/^\[|\]$/g, '');
   let addresses: ResolvedAddress[];
@@ -64,7 +73,7 @@ export async function pinTarget(
 }
 
 /** Null when `host` may be delivered to; otherwise why not (checked when a delivery is saved). */
-export async function targetProblem(host: string, allowPrivate: boolean, resolver?: Resolver): Promise<string | null> {
+export async function targetProblem(host: string, allowPrivate: PrivateTargets, resolver?: Resolver): Promise<string | null> {
   const pinned = await pinTarget(host, allowPrivate, resolver);
   return pinned.ok ? null : pinned.problem;
 }
@@ -78,10 +87,16 @@ export function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-export function webhookUrlProblem(url: string, allowPrivate: boolean): string | null {
+/** Whether plain http (or a connection without TLS) may go to `host`: only where private targets are allowed. */
+export function mayBePlain(host: string, allowPrivate: PrivateTargets): boolean {
+  return allowPrivate === true || (allowPrivate === 'loopback' && isLoopbackHost(host));
+}
+
+export function webhookUrlProblem(url: string, allowPrivate: PrivateTargets): string | null {
   const parsed = new URL(url);
   if (parsed.username || parsed.password) return 'must not hold credentials (use the secret)';
-  if (parsed.protocol !== 'https:' && !allowPrivate) return 'must be an https URL';
+  if (parsed.protocol !== 'https:' && !mayBePlain(parsed.hostname, allowPrivate))
+    return 'must be an https URL (plain http only to a loopback or private target, with DELIVERY_ALLOW_PRIVATE_TARGETS=1)';
   return null;
 }
 

@@ -21,6 +21,12 @@ function family(address: string): 'ipv4' | 'ipv6' | null {
   return version === 4 ? 'ipv4' : version === 6 ? 'ipv6' : null;
 }
 
+/**
+ * Which targets deliveries and webhooks may reach besides the public internet: any private or loopback one
+ * (DELIVERY_ALLOW_PRIVATE_TARGETS=1), loopback alone (the sandbox's default: its upstream is loopback too), or none.
+ */
+export type PrivateTargets = boolean | 'loopback';
+
 export function isLoopbackHost(hostname: string): boolean {
   const address = normaliseAddress(hostname);
   if (address === 'localhost' || address.endsWith('.localhost')) return true;

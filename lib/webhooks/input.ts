@@ -7,6 +7,7 @@ import { openSecret, sealSecret } from '../deliveries/secrets';
 import { targetProblem, webhookUrlProblem, type Resolver } from '../deliveries/targets';
 import { EVENT_TYPES } from '../events/shape';
 import type { TokenWebhook } from '../store/token-webhooks';
+import type { PrivateTargets } from '../deliveries/targets';
 
 /**
  * A consumer webhook as its token's owner (or an admin) enters it (docs/api-v1.md, "Consumer webhooks"): an
@@ -73,7 +74,7 @@ export const openEndpointSecret = (hook: Pick<TokenWebhook, 'id' | 'url' | 'secr
 
 export interface EndpointContext {
   secretKey: string | null;
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   resolver?: Resolver;
 }
 

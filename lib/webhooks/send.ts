@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { maskedWebhookUrl, pinnedLookup, pinTarget, type Resolver } from '../deliveries/targets';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttempt } from '../store/token-webhooks';
+import type { PrivateTargets } from '../deliveries/targets';
 
 /**
  * One message to a consumer webhook, signed as the Standard Webhooks specification says (its library signs:
@@ -72,7 +73,7 @@ export interface SendResult {
 }
 
 export interface SendContext {
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   resolver?: Resolver;
   timeoutMs?: number;
 }

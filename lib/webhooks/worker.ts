@@ -15,6 +15,7 @@ import { openEndpointSecret } from './input';
 import { awaitingOwner } from './confirm';
 import { tokenQuota, type QuotaGate } from './quota';
 import { attemptOf, eventMessage, gapMessage, sendMessage, type Message, type SendResult } from './send';
+import type { PrivateTargets } from '../deliveries/targets';
 
 /**
  * Sending one endpoint what its token's stream holds after the endpoint's cursor, in order: each event it wants
@@ -36,7 +37,7 @@ const READ = 50;
 
 export interface SenderContext {
   secretKey: string | null;
-  allowPrivate: boolean;
+  allowPrivate: PrivateTargets;
   retentionDays: number;
   resolver?: Resolver;
   timeoutMs?: number;

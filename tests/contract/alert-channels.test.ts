@@ -184,7 +184,9 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     });
     const good = { name: 'Ops', format: 'signed', kinds: ['sport.down'], secret: RECEIVER_SECRET };
     const publicOnly = { secretKey: SECRET_KEY, allowPrivate: false };
-    expect(await refusal({ ...good, url: 'http://198.51.100.7/hook' }, null, publicOnly)).toEqual({ url: 'must be an https URL' });
+    expect(await refusal({ ...good, url: 'http://198.51.100.7/hook' }, null, publicOnly)).toEqual({
+      url: 'must be an https URL (plain http only to a loopback or private target, with DELIVERY_ALLOW_PRIVATE_TARGETS=1)',
+    });
     expect((await refusal({ ...good, url: 'https://127.0.0.1/hook' }, null, publicOnly))?.url).toContain('not on the public internet');
     expect(await refusal({ ...good, url: `${base}/x`, secret: undefined })).toEqual({ secret: expect.stringContaining('is needed') });
     expect(await refusal({ ...good, url: `${base}/x` }, null, { secretKey: null, allowPrivate: true })).toEqual({

@@ -289,7 +289,10 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     await expect(
       checkEndpoint({ url: target.url, kinds: ['pick.nope'] }, null, 'twh_000000000002', { secretKey: SECRET_KEY, allowPrivate: false }),
     ).rejects.toMatchObject({
-      details: { url: 'must be an https URL', kinds: expect.stringContaining('"pick.nope" is not an event type') },
+      details: {
+        url: 'must be an https URL (plain http only to a loopback or private target, with DELIVERY_ALLOW_PRIVATE_TARGETS=1)',
+        kinds: expect.stringContaining('"pick.nope" is not an event type'),
+      },
     });
     // Moved without its secret: refused, naming the field; the sealed secret opens for its own endpoint and URL only.
     const stored = (await findTokenWebhook(store.db, hook.id))!;

@@ -191,7 +191,8 @@ describe('a delivery to S3-compatible object storage', () => {
       .checkDelivery(input({ secretAccessKey: 'S3RVER' }), null, checkContext(false))
       .catch((e: { details: Record<string, string> }) => e);
     expect((privateRefused as { details: Record<string, string> }).details).toMatchObject({
-      'destination.endpoint': 'must be an https URL',
+      'destination.endpoint':
+        'must be an https URL (plain http only to a loopback or private target, with DELIVERY_ALLOW_PRIVATE_TARGETS=1)',
     });
   });
 });

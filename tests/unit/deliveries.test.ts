@@ -96,7 +96,9 @@ describe('secrets and targets', () => {
     expect(await targetProblem('127.0.0.1', false)).toMatch(/loopback or private/);
     expect(await targetProblem('localhost', false)).toMatch(/loopback or private/);
     expect(await targetProblem('127.0.0.1', true)).toBeNull();
-    expect(webhookUrlProblem('http://hooks.example.com/x', false)).toBe('must be an https URL');
+    expect(webhookUrlProblem('http://hooks.example.com/x', false)).toBe(
+      'must be an https URL (plain http only to a loopback or private target, with DELIVERY_ALLOW_PRIVATE_TARGETS=1)',
+    );
     expect(webhookUrlProblem('https://user:pw@hooks.example.com/x', false)).toMatch(/credentials/);
     expect(webhookUrlProblem('https://hooks.example.com/x', false)).toBeNull();
   });

@@ -7,7 +7,7 @@ import { indexSize } from '../store/record-index';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { followContentMode, indexMark } from './index-keeper';
 import { waitHitBound } from '../waits';
-import { allowedBy, findInIndex, searchWords, whereOf } from './search';
+import { allowedBy, countInIndex, searchWords, whereOf } from './search';
 
 /**
  * Facets of the records pages, as Datasette shows them: for each filter (sport, league, status, result), how many
@@ -104,9 +104,5 @@ export function indexTotalWithin(
   filters: PickFilters,
   licence: Promise<LicenceSummary | null>,
 ): Promise<{ total: number; records: number } | null> {
-  return withinWait(
-    licence
-      .then((summary) => findInIndex(kind, { ...filters, cursor: undefined, limit: 1 }, {}, allowedBy(summary)))
-      .then((found) => ({ total: found.total, records: found.freshness.records })),
-  );
+  return withinWait(licence.then((summary) => countInIndex(kind, filters, allowedBy(summary))));
 }

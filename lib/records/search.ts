@@ -147,6 +147,28 @@ export async function searchRecords(
   return { ...rest, rows: records.map((record) => toPickRow(record, logos)) };
 }
 
+/** The key of a question's counts: the index's write and start, the column ordered by (its valued records), the rest. */
+const countKey = (write: number, startedOverMs: number | null, by: string, where: IndexWhere) =>
+  `${write}\0${startedOverMs}\0${by}\0${JSON.stringify(where)}`;
+
+/** How many records of the index the filters select within `allowed`, and how many it holds: no record read. */
+export async function countInIndex(kind: FilterKind, filters: PickFilters, allowed: Allowed): Promise<{ total: number; records: number }> {
+  return fromStore(async (db) => {
+    const startedOverMs = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
+    const mark = await indexMark(db);
+    const where = whereOf(kind, filters, [], allowed);
+    const key = countKey(mark.write, startedOverMs, 'eventDate', where);
+    const counts = totals();
+    const sort = { by: 'eventDate', dir: 'desc' } as const;
+    const found = await searchIndexed(db, { ...where, sort, offset: 0, limit: 0 }, counts.get(key));
+    counts.set(key, { total: found.total, valued: found.valued });
+    const sizeKey = `${mark.write}\0${startedOverMs}\0size`;
+    const records = counts.get(sizeKey)?.total ?? (await indexSize(db));
+    counts.set(sizeKey, { total: records, valued: 0 });
+    return { total: found.total, records };
+  });
+}
+
 /** One page of the whole filtered set from the index, in the order asked, within `allowed`: the records as kept. */
 export async function findInIndex(
   kind: FilterKind,
@@ -165,7 +187,7 @@ export async function findInIndex(
     const question = { ...whereOf(kind, filters, words, allowed), sort, offset: (page - 1) * size, limit: size };
     // How many match changes only when the index moves: counted once per question and index write.
     const { sort: _sort, offset: _offset, limit: _limit, ...where } = question;
-    const key = `${mark.write}\0${startedOverMs}\0${JSON.stringify(where)}`;
+    const key = countKey(mark.write, startedOverMs, sort.by, where);
     const counts = totals();
     const found = await searchIndexed(db, question, counts.get(key));
     if (counts.size >= 1_000) counts.clear();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from './errors';
+import { exampleDay } from './time';
 
 /** A UTC day (2026-11-22), or any ISO 8601 time with its offset: what time filters of URLs accept. */
 export const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -7,7 +8,7 @@ export const instant = z
   .string()
   .trim()
   .refine((value) => (DAY.test(value) || z.iso.datetime({ offset: true }).safeParse(value).success) && !Number.isNaN(Date.parse(value)), {
-    message: 'must be a UTC day (2026-11-22) or an ISO 8601 time',
+    error: () => `must be a UTC day (${exampleDay()}) or an ISO 8601 time`,
   });
 
 /**

@@ -9,3 +9,6 @@ export function daysUntil(iso: string | null | undefined, now = Date.now()): num
 
 /** The UTC day of an instant, YYYY-MM-DD. */
 export const utcDay = (ms = Date.now()): string => new Date(ms).toISOString().slice(0, 10);
+
+/** A UTC day `days` from today, for examples in messages and placeholders (never a date from weeks ago). */
+export const exampleDay = (days = 0, now = Date.now()): string => utcDay(now + days * DAY_MS);

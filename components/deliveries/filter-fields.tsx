@@ -6,6 +6,7 @@ import { leaguesFor, UNREAD_LICENCE_HINT, type Vocabulary } from '@/lib/sport-le
 import { CHANGE_KINDS } from '@/lib/vocabulary/changes';
 import { PICK_RESULTS, PICK_STATUSES } from '@/lib/picks-api/vocabulary';
 import { plural } from '@/lib/plural';
+import { exampleDay } from '@/lib/time';
 import { SORT_CHOICES } from '@/components/records/order-form';
 
 /** The kind-of-change filter's control (the delivery form has a `kind` of its own: `f-kind`). */
@@ -133,7 +134,7 @@ export function FilterFields({
         <>
           {kind === 'picks' ? listed('status', 'Status', PICK_STATUSES, 'Any status') : null}
           {listed('result', 'Result', PICK_RESULTS, 'Any result')}
-          {typed('from', 'From', 'today-7d, or 2026-11-01', 'A UTC day, a timestamp, or relative to each run')}
+          {typed('from', 'From', `today-7d, or ${exampleDay(-7)}`, 'A UTC day, a timestamp, or relative to each run')}
           {typed('to', 'To', 'today+1d, now')}
           {typed('q', 'Search words', 'Kingston City', 'Only records holding these words, from the portal’s index')}
           <SelectField

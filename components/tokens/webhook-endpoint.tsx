@@ -79,7 +79,7 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
       </header>
       <dl className="grid gap-x-6 gap-y-1 md:grid-cols-3">
         <div>
-          <dt className={labelClass()}>Given up to</dt>
+          <dt className={labelClass()}>Delivered up to</dt>
           <dd data-testid="webhook-cursor">
             event #{endpoint.deliveredUpTo}
             {endpoint.behind > 0 ? ` (the feed is ${endpoint.behind} further on)` : ''}

@@ -9,6 +9,7 @@ import type { Vocabulary } from '../sport-leagues';
 import { resolveRelative, type DeliveryKind } from './input';
 import { nearest } from '../vocabulary/nearest';
 import { listOf } from '../plural';
+import { exampleDay } from '../time';
 import { searchParamsSchema } from '../records/search';
 
 /**
@@ -72,7 +73,7 @@ const WORDS: Record<string, string> = { yesterday: 'today-1d', tomorrow: 'today+
 function dateProblem(value: string, bound: 'from' | 'to', nowMs: number): string | null {
   if (toUtcInstant(resolveRelative(value, nowMs), bound) !== null) return null;
   const instead = WORDS[value.trim().toLowerCase()];
-  return `is "${value}", not a date.${instead ? ` Did you mean "${instead}"?` : ''} Use a UTC day (2026-11-01), an ISO 8601 timestamp, or a date relative to each run: today, now, today-7d, now-24h, today+1d.`;
+  return `is "${value}", not a date.${instead ? ` Did you mean "${instead}"?` : ''} Use a UTC day (${exampleDay(-7, nowMs)}), an ISO 8601 timestamp, or a date relative to each run: today, now, today-7d, now-24h, today+1d.`;
 }
 
 /** Every problem of a delivery's filters, by field (`filters.sport`, …); empty when they are good. */

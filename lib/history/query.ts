@@ -1,4 +1,5 @@
 import { invalidFields } from '../errors';
+import { exampleDay } from '../time';
 import { RECORD_FORMATS, type FileFormat, type RecordFormat } from '../vocabulary/formats';
 import { parsePickFilters, pickFilterProblems, toUtcInstant, type SearchParamsInput } from '../filters';
 import type { HistoryFilters } from '../store/history-at';
@@ -23,7 +24,7 @@ const first = (input: SearchParamsInput, key: string): string | undefined => {
 function moment(value: string, name: string, now: number, sinceMs: number | null, problems: Record<string, string>): number {
   const iso = toUtcInstant(value, 'from');
   if (iso === null) {
-    problems[name] = 'must be an ISO 8601 timestamp (UTC), such as 2026-11-21T18:00:00Z';
+    problems[name] = `must be an ISO 8601 timestamp (UTC), such as ${exampleDay(-1)}T18:00:00Z`;
     return NaN;
   }
   const ms = Date.parse(iso);

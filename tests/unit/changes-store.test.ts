@@ -109,7 +109,7 @@ describe('the change filters', () => {
       }
     };
     expect(problems('since=yesterday&kind=gone')).toEqual({
-      since: 'must be a UTC day (2026-11-22) or an ISO 8601 time',
+      since: `must be a UTC day (${new Date().toISOString().slice(0, 10)}) or an ISO 8601 time`,
       kind: 'must be one of new, status, result, updated, withdrawn, restored',
     });
     expect(problems('sport=a&sport=b')).toEqual({ sport: 'is given more than once' });

@@ -27,7 +27,7 @@ describe('delivery filter rules', () => {
       'filters.league': 'is "Premier League", a Football league, not one of Tennis.',
       'filters.status': 'is "done", not a status. Allowed: upcoming, live, settled, void.',
       'filters.to':
-        'is "tomorrow", not a date. Did you mean "today+1d"? Use a UTC day (2026-11-01), an ISO 8601 timestamp, or a date relative to each run: today, now, today-7d, now-24h, today+1d.',
+        'is "tomorrow", not a date. Did you mean "today+1d"? Use a UTC day (2026-11-18), an ISO 8601 timestamp, or a date relative to each run: today, now, today-7d, now-24h, today+1d.',
     });
     expect(filterProblems('results', { status: 'settled' }, vocabulary, T)).toEqual({
       'filters.status': 'is not a filter of a results delivery (its filters: sport, league, result, from, to, q, sort, dir)',

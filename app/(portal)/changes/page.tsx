@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { exampleDay } from '@/lib/time';
 import { PortalLink } from '@/components/portal-link';
 import { ChangesTable } from '@/components/changes/changes-table';
 import { FeedStatusLine } from '@/components/changes/feed-status';
@@ -90,8 +91,8 @@ export default async function ChangesPage({ searchParams }: { searchParams: Prom
         <SelectField label="Kind of change" name="kind" options={CHANGE_KINDS} any="any" defaultValue={value('kind')} />
         <TextField label="Sport" name="sport" defaultValue={value('sport')} />
         <TextField label="League" name="league" defaultValue={value('league')} />
-        <TextField label="Detected after (UTC)" name="since" defaultValue={value('since')} placeholder="2026-11-22 or …T06:00Z" />
-        <TextField label="Detected until (UTC)" name="until" defaultValue={value('until')} placeholder="2026-11-23" />
+        <TextField label="Detected after (UTC)" name="since" defaultValue={value('since')} placeholder={`${exampleDay(-1)} or …T06:00Z`} />
+        <TextField label="Detected until (UTC)" name="until" defaultValue={value('until')} placeholder={exampleDay()} />
       </FilterBar>
       {!view.ok ? (
         <ErrorPanel error={view.error} retryHref="/changes" />

@@ -90,7 +90,8 @@ export default async function ExportsPage() {
       ) : history.entries.length === 0 ? (
         <EmptyState testId="exports-empty">
           No exports yet. Exports are made from <TextLink href="/picks">Picks</TextLink> or <TextLink href="/results">Results</TextLink>:
-          filter the records, then choose CSV or JSON above the table. Each one you make is listed here, with its checksum.
+          filter the records, then choose CSV, JSON, JSON Lines or Parquet above the table. Each one you make is listed here, with its
+          checksum.
         </EmptyState>
       ) : (
         <DataTable

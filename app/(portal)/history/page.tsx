@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { exampleDay } from '@/lib/time';
 import { FILE_FORMATS, RECORD_FORMATS, RECORD_FORMAT_LABELS, type RecordFormat } from '@/lib/vocabulary/formats';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
@@ -91,13 +92,14 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         grid="sm:grid-cols-3 lg:grid-cols-7"
         footer={
           <p className="mt-2 text-xs text-slate-500">
-            Times are UTC (2026-11-21T18:00Z). With “At”, From and To bound the event date; without it, they are two moments to compare.
+            Times are UTC ({exampleDay(-1)}T18:00Z). With “At”, From and To bound the event date; without it, they are two moments to
+            compare.
           </p>
         }
       >
-        <TextField label="At (UTC)" name="asOf" defaultValue={value('asOf')} placeholder="2026-11-21T18:00Z" />
-        <TextField label="From" name="from" defaultValue={value('from')} placeholder="2026-11-20" />
-        <TextField label="To" name="to" defaultValue={value('to')} placeholder="2026-11-21T18:00Z" />
+        <TextField label="At (UTC)" name="asOf" defaultValue={value('asOf')} placeholder={`${exampleDay(-1)}T18:00Z`} />
+        <TextField label="From" name="from" defaultValue={value('from')} placeholder={exampleDay(-2)} />
+        <TextField label="To" name="to" defaultValue={value('to')} placeholder={`${exampleDay(-1)}T18:00Z`} />
         <TextField label="Sport" name="sport" defaultValue={value('sport')} />
         <TextField label="League" name="league" defaultValue={value('league')} />
         <SelectField label="Status" name="status" options={PICK_STATUSES} any="any" defaultValue={value('status')} />

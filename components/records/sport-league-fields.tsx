@@ -62,7 +62,7 @@ export function SportLeagueFields({
           any={countedAny('Any league', chosenSport === sport ? counts?.league : undefined)}
           defaultValue={league}
           value={chosenLeague}
-          unlisted=" (not in licence)"
+          unlisted={vocabulary.leagues?.includes(league) ? ` (not a league of ${chosenSport})` : ' (not in licence)'}
           onChange={(event) => setLeague(event.target.value)}
         />
       ) : (

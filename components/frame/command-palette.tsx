@@ -4,6 +4,7 @@ import { Search } from 'lucide-static';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '@/components/ui/icon';
+import { cardClass } from '@/components/ui/card';
 import type { FindAnswer } from '@/lib/vocabulary/find';
 import type { Destination, DestinationGroup } from './destinations';
 import { foundItems, localItems, type PaletteItem } from './palette-items';
@@ -110,7 +111,7 @@ export function CommandPalette({ groups, actions }: { groups: DestinationGroup[]
         data-testid="palette"
         onClose={() => setActive(0)}
         onClick={(event) => event.target === dialog.current && dialog.current?.close()}
-        className="mx-auto mt-[10vh] w-[min(40rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-0 text-sm shadow-2xl backdrop:bg-slate-950/40"
+        className={cardClass('mx-auto mt-[10vh] w-[min(40rem,calc(100vw-2rem))] p-0 text-sm shadow-2xl backdrop:bg-slate-950/40')}
       >
         <div className="flex items-center gap-2 border-b border-slate-200 px-3">
           <Icon svg={Search} />

@@ -100,7 +100,7 @@ export function CommandPalette({ groups, actions }: { groups: DestinationGroup[]
         className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-2.5 py-1.5 text-sm text-slate-600 hover:bg-slate-50"
       >
         <Icon svg={Search} />
-        <span className="hidden sm:inline">Find anything</span>
+        <span className="sr-only sm:not-sr-only">Find anything</span>
         <kbd className="hidden rounded border border-slate-300 px-1 font-sans text-xs text-slate-500 md:inline">Ctrl K</kbd>
       </button>
       {/* A click on the backdrop closes it; from the keyboard, Escape does (the native dialog). */}

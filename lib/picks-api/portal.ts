@@ -1,4 +1,5 @@
 import 'server-only';
+import { cache } from 'react';
 import { getConfig } from '../config';
 import { settle, type Settled } from '../errors';
 import type { FilterKind, PickFilters } from '../filters';
@@ -54,11 +55,15 @@ export function getRecentLicence(): Promise<Settled<Licence>> {
   return entry.licence;
 }
 
-/** The licence summary, or null when /me failed: filter choices then fall back to free text. */
-export async function licenceOrNull(): Promise<LicenceSummary | null> {
+/**
+ * The licence summary, or null when /me failed: filter choices then fall back to free text. Once per page render
+ * (React's cache): the filters, the facets and the index's total of one page share a single read, even with
+ * PICKS_ME_CACHE_SECONDS=0, so a page asks /me once, before its records.
+ */
+export const licenceOrNull = cache(async (): Promise<LicenceSummary | null> => {
   const licence = await getRecentLicence();
   return licence.ok ? licence.value.summary : null;
-}
+});
 
 export interface RecordsPage {
   rows: PickRow[];

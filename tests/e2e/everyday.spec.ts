@@ -17,6 +17,14 @@ test('at 1440×900 every role sees 14 rows of /picks above the fold under a one-
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await signInKept(page, role, '/picks?limit=50');
+    // With the index filled, the count line says its total too: the rows must still fit beneath it.
+    await expect
+      .poll(async () => ((await (await page.request.get('/api/records/search?kind=picks')).json()) as { total: number }).total, {
+        timeout: 60_000,
+      })
+      .toBeGreaterThan(0);
+    await page.reload();
+    await expect(page.getByTestId('index-total')).toBeVisible();
     const rows = page.getByTestId('records-table').locator('tbody tr');
     await expect(rows).toHaveCount(50);
     const visible = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length);

@@ -142,9 +142,12 @@ export async function RecordsView({
             <>
               {count}
               <CountAll kind={kind} query={params.toString()} />
-              <PortalLink href={wholeSetOrder} className="text-sm underline" data-testid="order-whole-set">
-                Order the whole set
-              </PortalLink>
+              {/* With the index's total shown, that link is the way to the whole set in order. */}
+              {!(indexed && indexed.records > 0) && (
+                <PortalLink href={wholeSetOrder} className="text-sm underline" data-testid="order-whole-set">
+                  Order the whole set
+                </PortalLink>
+              )}
               <div className="ml-auto flex flex-wrap items-center gap-2">
                 {exportControl}
                 {pagerAt('top')}

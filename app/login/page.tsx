@@ -5,6 +5,7 @@ import { LoginForm } from '@/components/auth/login-form';
 import { safeCallbackPath } from '@/lib/auth/callback';
 import { getPortalSession } from '@/lib/auth/session';
 import { getConfig } from '@/lib/config';
+import { DEMO_USERS } from '@/lib/auth/demo-users';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -27,6 +28,21 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           </div>
         </div>
         <LoginForm callbackUrl={callbackUrl} initialError={error} oidcName={getConfig().oidc?.name ?? null} />
+        {getConfig().PORTAL_SANDBOX && (
+          // Beside the sandbox only (demo accounts are refused anywhere else): the sign-ins npm start prints.
+          <details className="mt-6 text-sm text-slate-600" data-testid="demo-sign-ins">
+            <summary className="cursor-pointer font-medium text-slate-700">Demo sign-ins (sandbox only)</summary>
+            <ul className="mt-2 space-y-0.5 text-xs">
+              {DEMO_USERS.map((user) => (
+                <li key={user.email} className="flex gap-2">
+                  <span className="w-14">{user.role}</span>
+                  <span className="font-mono">{user.email}</span>
+                  <span className="font-mono">{user.password}</span>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
       </div>
     </main>
   );

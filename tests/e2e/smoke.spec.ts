@@ -17,3 +17,15 @@ test('a wrong password is refused with a clear message', async ({ page }) => {
   await expect(page.locator('#login-error')).toHaveText('That email and password do not match an account.');
   await expect(page).toHaveURL(/\/login/);
 });
+
+test('beside the sandbox the sign-in page lists the demo sign-ins npm start prints', async ({ page }) => {
+  await page.goto('/login');
+  const demo = page.getByTestId('demo-sign-ins');
+  await demo.getByText('Demo sign-ins (sandbox only)').click();
+  await expect(demo.getByRole('listitem')).toHaveText([
+    'viewerviewer@demo.picks.testdemo-viewer-pass',
+    'editoreditor@demo.picks.testdemo-editor-pass',
+    'managermanager@demo.picks.testdemo-manager-pass',
+    'adminadmin@demo.picks.testdemo-admin-pass',
+  ]);
+});

@@ -140,7 +140,7 @@ export async function IndexedView({
           }
         />
       )}
-      <div className="flex justify-end">{pager('bottom')}</div>
+      {(rows.length > 0 || page > 1) && <div className="flex justify-end">{pager('bottom')}</div>}
     </section>
   );
 }

@@ -156,7 +156,8 @@ export async function RecordsView({
           }
         />
       )}
-      <div className="flex justify-end">{pagerAt('bottom')}</div>
+      {/* An empty first page has nowhere to go: no pager (a later page keeps Previous and First). */}
+      {(rows.length > 0 || filters.cursor) && <div className="flex justify-end">{pagerAt('bottom')}</div>}
     </section>
   );
 }

@@ -39,3 +39,12 @@ export function htmlPerRowOf(name: 'picks' | 'results', samples: Map<string, { p
     ratio: +(portal / bareRow).toFixed(2),
   };
 }
+
+/** One request timed from here, and the bytes it answered (its status checked). */
+export async function timed(url: string, headers: Record<string, string> = {}, status = 200): Promise<{ ms: number; bytes: number }> {
+  const start = performance.now();
+  const res = await fetch(url, { headers, redirect: 'manual' });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  if (res.status !== status) throw new Error(`${url}: HTTP ${res.status}`);
+  return { ms: performance.now() - start, bytes };
+}

@@ -4,8 +4,8 @@ import { lighthouseMedians } from './lighthouse';
 import { benchOptions, writeResult } from './options';
 import { prepareBaseline, startBaselinePortal } from './baseline';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
-import { beyondTheFrame, FRAME, htmlPerRowOf } from './pages-figures';
-import { assertPortFree, median, pairedRatio, signIn, startStack } from './support';
+import { beyondTheFrame, FRAME, htmlPerRowOf, timed } from './pages-figures';
+import { assertPortFree, indexHolds, median, pairedRatio, signIn, startStack } from './support';
 
 /**
  * `npm run bench:pages`: what the portal adds to a page view, against a bare Next.js page, in one run.
@@ -77,19 +77,6 @@ const baseline = baselineDir
     })
   : null;
 
-interface Timed {
-  ms: number;
-  bytes: number;
-}
-
-async function timed(url: string, headers: Record<string, string> = {}, status = 200): Promise<Timed> {
-  const start = performance.now();
-  const res = await fetch(url, { headers, redirect: 'manual' });
-  const bytes = (await res.arrayBuffer()).byteLength;
-  if (res.status !== status) throw new Error(`${url}: HTTP ${res.status}`);
-  return { ms: performance.now() - start, bytes };
-}
-
 /** The replay's requests per route, and those of them not answered from memory (bench/replay.ts). */
 const replayStats = async () =>
   (await (await fetch(`${upstreamUrl}/__replay/stats`)).json()) as { byRoute: Record<string, number>; missed: Record<string, number> };
@@ -142,6 +129,8 @@ const CASES: Case[] = [50, 200].flatMap((limit) => [
     upstream: { ...ROUTES(limit), results: `/api/v1/results?limit=${limit}` },
   },
 ]);
+// The records page with a search (issue 71): the same page of 50, answered from the portal's index.
+CASES.splice(1, 0, { ...CASES[0]!, name: '/picks search 50 rows', portal: '/picks?q=football&limit=50' });
 CASES.push(
   { name: '/login', portal: '/login', bare: '/', bareUpstream: null, framed: null, upstream: {} },
   { name: '/ (overview)', portal: '/', bare: '/', bareUpstream: null, framed: FRAMED, upstream: ROUTES(50) },
@@ -153,22 +142,8 @@ CASES.push(
 try {
   const cookie = await signIn(portalUrl);
   const baselineCookie = baseline ? await signIn(baseline.portalUrl) : '';
-  // The records page with a search (issue 71): answered from the portal's index, which the feed's first poll fills.
-  const indexed = async () =>
-    ((await (await fetch(`${portalUrl}/api/records/search?kind=picks&q=football`, { headers: { cookie } })).json()) as { total?: number })
-      .total ?? 0;
-  for (const until = Date.now() + 120_000; (await indexed()) < 50;) {
-    if (Date.now() > until) throw new Error('the index of the licensed set did not fill within 2 minutes');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-  }
-  CASES.splice(1, 0, {
-    name: '/picks search 50 rows',
-    portal: '/picks?q=football&limit=50',
-    bare: '/rows?limit=50',
-    bareUpstream: '/api/v1/picks?limit=50',
-    framed: `${FRAMED}/${FRAMED_TABLE}?limit=50`,
-    upstream: ROUTES(50),
-  });
+  // The search's page needs the index, which the feed's first poll fills.
+  await indexHolds(portalUrl, cookie, 'football', 50);
   const samples = new Map(
     CASES.map((c) => [
       c.name,

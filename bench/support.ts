@@ -277,3 +277,17 @@ export async function signIn(portalUrl: string, user: { email: string; password:
   if (!session) throw new Error(`bench sign-in failed (${res.status})`);
   return session;
 }
+
+/** Waits (2 minutes at most) until the portal's index of the licensed set finds `atLeast` records for `q`. */
+export async function indexHolds(portalUrl: string, cookie: string, q: string, atLeast: number): Promise<void> {
+  const found = async () =>
+    (
+      (await (await fetch(`${portalUrl}/api/records/search?kind=picks&q=${encodeURIComponent(q)}`, { headers: { cookie } })).json()) as {
+        total?: number;
+      }
+    ).total ?? 0;
+  for (const until = Date.now() + 120_000; (await found()) < atLeast;) {
+    if (Date.now() > until) throw new Error('the index of the licensed set did not fill within 2 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}

@@ -8,8 +8,7 @@ import { changesStream } from '../changes/stream';
 import { parseChangeQuery } from '../changes/query';
 import { AppError } from '../errors';
 import { planExport, startExport } from '../export/stream';
-import { allowedBy } from '../records/search';
-import { searchedPages } from '../records/search-export';
+import { searchedPagesOf } from '../records/search-export';
 import { contentTypeOf } from '../export/file-headers';
 import { correctionsStream, pendingFor } from '../history/corrections';
 import type { Keeping } from '../history/keep';
@@ -87,12 +86,10 @@ export async function produce(
     walk = newWalkReport();
     const licence = await getRecentLicence();
     const checking = (proof = startProof(licence.ok ? licence.value : null, plan.filters));
-    // A searched or ordered set is written from the portal's index, within the licence in force (none read: the run fails).
-    if (plan.search && !licence.ok) throw licence.error;
     const started = await startExport(plan, {
       client: picksApi(),
-      pages:
-        plan.search && licence.ok ? searchedPages(delivery.kind, plan.filters, plan.search, allowedBy(licence.value.summary)) : undefined,
+      // A searched or ordered set is written from the portal's index, within the licence in force.
+      pages: searchedPagesOf(plan, licence),
       onPage: (n) => (records = n),
       onRecords: (page, encoding) => notePage(checking, page, encoding),
       onWritten: (page) => keeping?.page(page),

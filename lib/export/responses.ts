@@ -9,8 +9,7 @@ import { notePage, startProof } from '../proof/file-proof';
 import { claimWalkSlot } from '../walk-slots';
 import { fileHeaders } from './file-headers';
 import { exportFilename, planExport, startExport } from './stream';
-import { allowedBy } from '../records/search';
-import { searchedPages } from '../records/search-export';
+import { searchedPagesOf } from '../records/search-export';
 
 /**
  * The route handlers' whole job: plan, take a walk slot, start, and answer with the stream (or the error,
@@ -52,11 +51,9 @@ export async function exportResponse(
     // Which version of each record the file holds, kept for reconciliation once it has ended (lib/history/keep.ts).
     keeping = await keepExport(progress, who.email);
     const kept = keeping;
-    // A searched or ordered set is written from the portal's index, within the licence in force (none read: refused).
-    if (plan.search && !licence.ok) throw licence.error;
-    const pages = plan.search && licence.ok ? searchedPages(kind, plan.filters, plan.search, allowedBy(licence.value.summary)) : undefined;
     const started = await startExport(plan, {
-      pages,
+      // A searched or ordered set is written from the portal's index, within the licence in force.
+      pages: searchedPagesOf(plan, licence),
       signal: AbortSignal.any([request.signal, stopping.signal]),
       report: progress.walk,
       about: { exportId: progress.exportId, licenceId: context.licence },

@@ -1,12 +1,12 @@
 import 'server-only';
 import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
-import { parseFilters, wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
+import { wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
 import { encodingOf, picksApi, walkSummary, type PicksClient, type PickList, type WalkReport } from '../picks-api';
 import { contentTypeOf, fileLabel, fileStamp } from './file-headers';
 import { RECORD_FORMATS, type RecordFormat } from '../vocabulary/formats';
 import { formatWriter } from './formats';
-import { parseSearch, type SearchParams } from '../records/search';
+import { parseFiltersAndSearch, type SearchParams } from '../records/search';
 import { toSearchParams } from '../paging';
 
 /**
@@ -38,31 +38,16 @@ export function planExport(kind: FilterKind, params: SearchParamsInput, format: 
       details: { format: format ?? '(missing)' },
     });
   }
-  const parsed = parseFilters(kind, params);
-  const query = params instanceof URLSearchParams ? params : toSearchParams(params);
-  let search: SearchParams | null = null;
-  let searchProblem: AppError | null = null;
-  try {
-    const asked = parseSearch(query);
-    search = asked.q?.trim() || asked.sort ? { q: asked.q?.trim() || undefined, sort: asked.sort, dir: asked.dir } : null;
-  } catch (error) {
-    searchProblem = error as AppError;
-  }
   // Every wrong filter and search field at once.
-  if (!parsed.ok || searchProblem) {
-    const details = { ...(parsed.ok ? {} : parsed.error.details), ...(searchProblem?.details ?? {}) };
-    throw new AppError({
-      code: 'INVALID_FILTERS',
-      message: [parsed.ok ? '' : parsed.error.message, searchProblem?.message ?? ''].filter(Boolean).join(' '),
-      details,
-    });
-  }
+  const { filters, search: asked } = parseFiltersAndSearch(kind, params instanceof URLSearchParams ? params : toSearchParams(params));
+  const q = asked.q?.trim() || undefined;
+  const search: SearchParams | null = q || asked.sort ? { q, sort: asked.sort, dir: asked.dir } : null;
   return {
     kind,
     format: format as ExportFormat,
     // A byte-order mark is for spreadsheets reading CSV; a JSON Lines reader takes each line as a record.
     bom: format === 'csv' && (bom === '1' || bom === 'true'),
-    filters: withoutPaging(parsed.filters),
+    filters: withoutPaging(filters),
     sent: {
       ...wholeSetFilterValues(kind, params),
       ...(search

@@ -10,6 +10,7 @@ import { fromStore } from '../store';
 import { latestAudit } from '../store/audit';
 import { tokenWebhooks } from '../store/token-webhooks';
 import { tokenViews } from '../tokens/read';
+import type { TokenView } from '../tokens/view';
 import { can, type Capability } from '../vocabulary/roles';
 import type { FindAnswer, FindGroup, FindKind, Found } from '../vocabulary/find';
 
@@ -31,12 +32,20 @@ const holds = (words: string[]) => (text: string) => {
   return words.every((word) => folded.includes(word));
 };
 
-const GROUPS: { kind: FindKind; label: string; needs: Capability; find: (user: User, q: string, words: string[]) => Promise<Found[]> }[] = [
+/** One search: who asks, the words as typed and folded, and the tokens they may see (read once, for two groups). */
+interface Asked {
+  user: User;
+  q: string;
+  words: string[];
+  tokens: () => Promise<TokenView[]>;
+}
+
+const GROUPS: { kind: FindKind; label: string; needs: Capability; find: (asked: Asked) => Promise<Found[]> }[] = [
   {
     kind: 'record',
     label: 'Records',
     needs: 'browse',
-    find: async (_user, q) => {
+    find: async ({ q }) => {
       const found = await searchRecords('picks', { limit: EACH }, { q }, await licenceOrNull());
       const items = found.rows.flatMap((row) =>
         row.id
@@ -62,7 +71,7 @@ const GROUPS: { kind: FindKind; label: string; needs: Capability; find: (user: U
     kind: 'delivery',
     label: 'Deliveries',
     needs: 'deliveries',
-    find: async (user, _q, words) =>
+    find: async ({ user, words }) =>
       (await deliveryViews(user.email))
         .filter((d) => holds(words)(`${d.name} ${d.kind} ${d.format}`))
         .map((d) => ({ label: d.name, detail: `${d.kind} · ${d.format} · ${d.scheduleInWords}`, href: `/deliveries/${d.id}` })),
@@ -71,8 +80,8 @@ const GROUPS: { kind: FindKind; label: string; needs: Capability; find: (user: U
     kind: 'token',
     label: 'Tokens',
     needs: 'tokens',
-    find: async (user, _q, words) =>
-      (await tokenViews(user))
+    find: async ({ tokens, words }) =>
+      (await tokens())
         .filter((t) => holds(words)(`${t.name} ${t.prefix} ${t.owner}`))
         .map((t) => ({ label: t.name, detail: `${t.prefix}… · ${t.owner} · ${t.state}`, href: `/tokens/${t.id}` })),
   },
@@ -80,10 +89,10 @@ const GROUPS: { kind: FindKind; label: string; needs: Capability; find: (user: U
     kind: 'webhook',
     label: 'Webhooks',
     needs: 'tokens',
-    find: async (user, _q, words) => {
-      const tokens = await tokenViews(user);
-      const hooks = await fromStore((db) => Promise.all(tokens.map((t) => tokenWebhooks(db, t.id))));
-      return tokens.flatMap((token, i) =>
+    find: async ({ tokens, words }) => {
+      const mine = await tokens();
+      const hooks = await fromStore((db) => Promise.all(mine.map((t) => tokenWebhooks(db, t.id))));
+      return mine.flatMap((token, i) =>
         hooks[i]!.map((hook) => ({ origin: maskedWebhookUrl(hook.url), hook, token }))
           .filter(({ origin, token }) => holds(words)(`${origin} ${token.name}`))
           .map(({ origin, hook, token }) => ({
@@ -98,7 +107,7 @@ const GROUPS: { kind: FindKind; label: string; needs: Capability; find: (user: U
     kind: 'person',
     label: 'People',
     needs: 'users',
-    find: async (_user, _q, words) =>
+    find: async ({ words }) =>
       (await listUsers())
         .filter((u) => holds(words)(`${u.email} ${u.role}`))
         .map((u) => ({
@@ -111,7 +120,7 @@ const GROUPS: { kind: FindKind; label: string; needs: Capability; find: (user: U
     kind: 'audit',
     label: 'Audit entries',
     needs: 'audit',
-    find: async (_user, q) =>
+    find: async ({ q }) =>
       (await fromStore((db) => latestAudit(db, { words: q }, EACH))).map((entry) => ({
         label: `${entry.action} by ${entry.actor}`,
         detail: [entry.target, entry.at.slice(0, 19).replace('T', ' ')].filter(Boolean).join(' · '),
@@ -125,10 +134,12 @@ export async function findAnything(user: User, q: string): Promise<FindAnswer> {
   const words = searchWords(q);
   if (words.length === 0) return { q, groups: [] };
   const open = GROUPS.filter((group) => can(user.role, group.needs));
+  let tokens: Promise<TokenView[]> | null = null;
+  const asked: Asked = { user, q: q.trim(), words, tokens: () => (tokens ??= tokenViews(user)) };
   const settled = await Promise.all(
     open.map(async (group): Promise<FindGroup> => {
       try {
-        const items = await group.find(user, q.trim(), words);
+        const items = await group.find(asked);
         return { kind: group.kind, label: group.label, items: items.slice(0, EACH + (group.kind === 'record' ? 1 : 0)) };
       } catch (error) {
         return { kind: group.kind, label: group.label, items: [], problem: toAppError(error).message };

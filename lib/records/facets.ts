@@ -5,9 +5,8 @@ import { fromStore } from '../store';
 import { facetCounts, FACETS, type Facet } from '../store/record-search';
 import { indexSize } from '../store/record-index';
 import type { LicenceSummary } from '../vocabulary/licence';
-import { followContentMode, indexMark } from './index-keeper';
 import { waitHitBound } from '../waits';
-import { allowedBy, countInIndex, searchWords, whereOf } from './search';
+import { allowedBy, countInIndex, indexState, searchWords, whereOf } from './search';
 
 /**
  * Facets of the records pages, as Datasette shows them: for each filter (sport, league, status, result), how many
@@ -40,8 +39,7 @@ export async function recordFacets(
   const where = whereOf(kind, filters, searchWords(q), allowed);
   const names = FACETS.filter((name) => kind === 'picks' || name !== 'status');
   return fromStore(async (db) => {
-    const startedOver = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
-    const mark = await indexMark(db);
+    const { startedOverMs: startedOver, mark } = await indexState(db, allowed);
     const key = `${mark.write}\0${startedOver}\0${kind}\0${JSON.stringify(where)}`;
     const kept = cache();
     let facets = kept.get(key);

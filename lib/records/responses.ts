@@ -4,7 +4,7 @@ import { parseFilters, type FilterKind } from '../filters';
 import { claimWalkSlot } from '../walk-slots';
 import { countRecords, summariseRecords } from './summarise';
 import { licenceOrNull } from '../picks-api/portal';
-import { parseSearch, searchRecords } from './search';
+import { parseFiltersAndSearch, searchRecords } from './search';
 import type { z } from 'zod';
 import type { recordsCountSchema, searchAnswerSchema, summaryAnswerSchema } from './answers';
 
@@ -69,21 +69,9 @@ export async function searchResponse(request: Request): Promise<Response> {
   try {
     const params = new URL(request.url).searchParams;
     const kind = kindOf(params);
-    const parsed = parseFilters(kind, params);
-    const search = (() => {
-      try {
-        return { ok: true as const, value: parseSearch(params) };
-      } catch (error) {
-        return { ok: false as const, error: error as AppError };
-      }
-    })();
     // Every wrong field at once: the filters' and the search's.
-    if (!parsed.ok || !search.ok) {
-      const details = { ...(parsed.ok ? {} : parsed.error.details), ...(search.ok ? {} : search.error.details) };
-      const said = [parsed.ok ? '' : parsed.error.message, search.ok ? '' : search.error.message].filter(Boolean).join(' ');
-      throw new AppError({ code: 'INVALID_FILTERS', message: said, details });
-    }
-    const found = await searchRecords(kind, parsed.filters, search.value, await licenceOrNull());
+    const { filters, search } = parseFiltersAndSearch(kind, params);
+    const found = await searchRecords(kind, filters, search, await licenceOrNull());
     const { rows, ...rest } = found;
     const answer: z.infer<typeof searchAnswerSchema> = { kind, data: rows as unknown as Record<string, unknown>[], ...rest };
     return Response.json(answer, { headers: { 'Cache-Control': 'private, no-store' } });

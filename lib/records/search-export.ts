@@ -1,13 +1,13 @@
 import 'server-only';
-import { AppError } from '../errors';
+import { AppError, type Settled } from '../errors';
 import type { FilterKind, PickFilters } from '../filters';
 import type { PickList } from '../picks-api';
-import { pickSchema, type Pick } from '../picks-api/schemas';
+import type { Licence } from '../picks-api/portal';
+import type { Pick } from '../picks-api/schemas';
 import { fromStore } from '../store';
 import { indexedBodies } from '../store/record-index';
-import { searchIndexed, SORTABLE, type IndexHit, type SortColumn } from '../store/record-search';
-import { followContentMode } from './index-keeper';
-import { searchWords, whereOf, type Allowed, type SearchParams } from './search';
+import { searchIndexed, type IndexHit } from '../store/record-search';
+import { allowedBy, indexState, recordOfBody, searchWords, sortOf, whereOf, type Allowed, type SearchParams } from './search';
 
 /**
  * A searched or ordered set as an export writes it: every record the page would show, across all its pages, in its
@@ -27,10 +27,9 @@ export async function* searchedPages(
   allowed: Allowed,
 ): AsyncGenerator<PickList> {
   const words = searchWords(search.q);
-  const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
-  const sort = { by: by in SORTABLE || by === 'relevance' ? by : 'eventDate', dir: search.dir ?? 'desc' } as const;
+  const sort = sortOf(search, words);
   const hits: IndexHit[] = await fromStore(async (db) => {
-    if (allowed.contentMode !== undefined) await followContentMode(db, allowed.contentMode);
+    await indexState(db, allowed);
     return (await searchIndexed(db, { ...whereOf(kind, filters, words, allowed), sort, offset: 0, limit: WHOLE })).hits;
   });
   if (hits.length === 0) {
@@ -47,16 +46,28 @@ export async function* searchedPages(
     );
     // A record the pages showed but whose version is gone fails the file: never a shorter file that looks whole.
     const data: Pick[] = slice.map((hit) => {
-      const body = bodies.get(hit.digest);
-      const parsed = body ? pickSchema.safeParse(JSON.parse(body)) : null;
-      if (!parsed?.success)
+      const record = recordOfBody(bodies.get(hit.digest));
+      if (!record)
         throw new AppError({
           code: 'INTERNAL',
           message: `Record ${hit.pickId} changed in the index while the file was written. Export again.`,
         });
-      return parsed.data;
+      return record;
     });
     const more = at + PAGE < hits.length;
     yield { data, page: { nextCursor: more ? String(at + PAGE) : null, hasMore: more }, requestId: null };
   }
+}
+
+/**
+ * The pages of a planned file that holds a searched or ordered set, read from the index within the licence in force;
+ * undefined for a plan that walks the upstream. A search with no licence read is refused (never an empty file).
+ */
+export function searchedPagesOf(
+  plan: { kind: FilterKind; filters: Omit<PickFilters, 'limit' | 'cursor'>; search: SearchParams | null },
+  licence: Settled<Licence>,
+): AsyncGenerator<PickList> | undefined {
+  if (!plan.search) return undefined;
+  if (!licence.ok) throw licence.error;
+  return searchedPages(plan.kind, plan.filters, plan.search, allowedBy(licence.value.summary));
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { invalidFields } from '../errors';
-import type { FilterKind, PickFilters } from '../filters';
+import { AppError, invalidFields } from '../errors';
+import { parseFilters, type FilterKind, type PickFilters } from '../filters';
 import { logoPolicy } from '../picks-api';
 import { toPickRow, type PickRow } from '../picks-api/pick-view';
 import { pickSchema } from '../picks-api/schemas';
@@ -81,6 +81,44 @@ export function parseSearch(params: URLSearchParams): SearchParams {
   throw invalidFields('search', problems);
 }
 
+/** The filters and the search of one address, every wrong field of both named at once (INVALID_FILTERS). */
+export function parseFiltersAndSearch(kind: FilterKind, params: URLSearchParams): { filters: PickFilters; search: SearchParams } {
+  const parsed = parseFilters(kind, params);
+  let search: SearchParams = {};
+  let problem: AppError | null = null;
+  try {
+    search = parseSearch(params);
+  } catch (error) {
+    problem = error as AppError;
+  }
+  if (parsed.ok && !problem) return { filters: parsed.filters, search };
+  throw new AppError({
+    code: 'INVALID_FILTERS',
+    message: [parsed.ok ? '' : parsed.error.message, problem?.message ?? ''].filter(Boolean).join(' '),
+    details: { ...(parsed.ok ? {} : parsed.error.details), ...(problem?.details ?? {}) },
+  });
+}
+
+/** The order a search is answered in: the one asked, else the best matches first with words, the latest events without. */
+export function sortOf(search: SearchParams, words: readonly string[]): SearchAnswer['sort'] {
+  const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
+  return { by, dir: search.dir ?? 'desc' };
+}
+
+/** A record as the index keeps its body; null when it no longer reads as a record. */
+export function recordOfBody(body: string | undefined): Pick | null {
+  const parsed = body ? pickSchema.safeParse(JSON.parse(body)) : null;
+  return parsed?.success ? parsed.data : null;
+}
+
+type Db = Parameters<Parameters<typeof fromStore>[0]>[0];
+
+/** The index as a request finds it: started over first if the licence's content mode changed, then its mark. */
+export async function indexState(db: Db, allowed: Allowed) {
+  const startedOverMs = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
+  return { startedOverMs, mark: await indexMark(db) };
+}
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const day = (text: string | undefined, end = false) => {
   if (!text) return undefined;
@@ -154,19 +192,24 @@ const countKey = (write: number, startedOverMs: number | null, by: string, where
 /** How many records of the index the filters select within `allowed`, and how many it holds: no record read. */
 export async function countInIndex(kind: FilterKind, filters: PickFilters, allowed: Allowed): Promise<{ total: number; records: number }> {
   return fromStore(async (db) => {
-    const startedOverMs = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
-    const mark = await indexMark(db);
+    const { startedOverMs, mark } = await indexState(db, allowed);
     const where = whereOf(kind, filters, [], allowed);
     const key = countKey(mark.write, startedOverMs, 'eventDate', where);
     const counts = totals();
     const sort = { by: 'eventDate', dir: 'desc' } as const;
     const found = await searchIndexed(db, { ...where, sort, offset: 0, limit: 0 }, counts.get(key));
     counts.set(key, { total: found.total, valued: found.valued });
-    const sizeKey = `${mark.write}\0${startedOverMs}\0size`;
-    const records = counts.get(sizeKey)?.total ?? (await indexSize(db));
-    counts.set(sizeKey, { total: records, valued: 0 });
-    return { total: found.total, records };
+    return { total: found.total, records: await sizeOf(db, mark.write, startedOverMs) };
   });
+}
+
+/** How many records the index holds, counted once per index write. */
+async function sizeOf(db: Db, write: number, startedOverMs: number | null): Promise<number> {
+  const key = `${write}\0${startedOverMs}\0size`;
+  const counts = totals();
+  const records = counts.get(key)?.total ?? (await indexSize(db));
+  counts.set(key, { total: records, valued: 0 });
+  return records;
 }
 
 /** One page of the whole filtered set from the index, in the order asked, within `allowed`: the records as kept. */
@@ -179,11 +222,9 @@ export async function findInIndex(
   const words = searchWords(search.q);
   const size = Math.min(filters.limit ?? 50, MAX_PAGE);
   const page = search.page ?? 1;
-  const by = (search.sort as SortColumn | 'relevance' | undefined) ?? (words.length > 0 ? 'relevance' : 'eventDate');
-  const sort = { by, dir: search.dir ?? (by === 'relevance' ? 'desc' : 'desc') } as SearchAnswer['sort'];
+  const sort = sortOf(search, words);
   const { hits, total, bodies, mark, feed, indexed, startedOverMs, walkedMs } = await fromStore(async (db) => {
-    const startedOverMs = allowed.contentMode === undefined ? null : await followContentMode(db, allowed.contentMode);
-    const mark = await indexMark(db);
+    const { startedOverMs, mark } = await indexState(db, allowed);
     const question = { ...whereOf(kind, filters, words, allowed), sort, offset: (page - 1) * size, limit: size };
     // How many match changes only when the index moves: counted once per question and index write.
     const { sort: _sort, offset: _offset, limit: _limit, ...where } = question;
@@ -192,23 +233,20 @@ export async function findInIndex(
     const found = await searchIndexed(db, question, counts.get(key));
     if (counts.size >= 1_000) counts.clear();
     counts.set(key, { total: found.total, valued: found.valued });
-    const sizeKey = `${mark.write}\0${startedOverMs}\0size`;
     const [bodies, feed, indexed, walkedMs] = await Promise.all([
       indexedBodies(
         db,
         found.hits.map((hit) => hit.digest),
       ),
       readFeed(db),
-      counts.get(sizeKey)?.total ?? indexSize(db),
+      sizeOf(db, mark.write, startedOverMs),
       lastWholeWalk(db),
     ]);
-    counts.set(sizeKey, { total: indexed, valued: 0 });
     return { ...found, bodies, mark, feed, indexed, startedOverMs, walkedMs };
   });
-  const records = hits.flatMap((hit) => {
-    const body = bodies.get(hit.digest);
-    const parsed = body ? pickSchema.safeParse(JSON.parse(body)) : null;
-    return parsed?.success ? [parsed.data] : [];
+  const records = hits.flatMap((hit): Pick[] => {
+    const record = recordOfBody(bodies.get(hit.digest));
+    return record ? [record] : [];
   });
   return {
     records,

@@ -10,7 +10,7 @@ const KIND: Record<HistoryEntry['kind'], string> = {
   restored: 'restored',
 };
 
-const BY: Record<string, string> = { poll: 'the change feed', export: 'an export', delivery: 'a delivery' };
+const BY: Record<string, string> = { poll: 'the change feed', export: 'an export', delivery: 'a delivery', api: 'a token’s API read' };
 
 /** A record's versions as the portal saw them, newest first, each with the fields that changed from the one before. */
 export function RecordHistory({ versions, recordedSince }: { versions: HistoryEntry[]; recordedSince: string | null }) {

@@ -26,6 +26,15 @@ import type { FromServer, ToServer } from './keep-worker';
  * (the first sighting of an id is the one written).
  */
 
+/** What the file is: its id, what read it, and the delivery it went to; `listed: false` keeps its versions only. */
+export interface CaptureSource {
+  id: string;
+  by: Observer;
+  deliveryId?: string | null;
+  /** Whether the file's (record, version) list is kept for reconciliation (default: yes). */
+  listed?: boolean;
+}
+
 export interface Capture {
   /** A page as written to the file; resolves when the spool can take more (its disk is slower than the reader). */
   page(page: PickList): Promise<void> | void;
@@ -55,7 +64,7 @@ const SPOOL_BUFFER = 4 * 1024 * 1024;
 
 export function startCapture(
   db: () => Promise<Kysely<Database>>,
-  source: { id: string; by: Observer; deliveryId?: string | null },
+  source: CaptureSource,
   spoolDir: string,
   onError: (error: unknown) => void = () => undefined,
 ): Capture {
@@ -133,12 +142,7 @@ export function startCapture(
  * The spool kept on the worker thread (./keep-worker.ts names the versions and writes each batch on its own
  * connection to the same store); before each batch it asks, and is told to go once no walk is running here.
  */
-async function keepSpool(
-  db: Kysely<Database>,
-  file: string,
-  source: { id: string; by: Observer; deliveryId?: string | null },
-  yieldUntil: number,
-): Promise<number> {
+async function keepSpool(db: Kysely<Database>, file: string, source: CaptureSource, yieldUntil: number): Promise<number> {
   const target = targetOf(db);
   if (!target) throw new Error('the store to keep the file in is not one this process opened');
   const giveWay = async () => {

@@ -6,7 +6,8 @@ import type { StoreTarget } from '../config/store';
 import { boundedOut, connectStore } from '../store/connect';
 import { recordDelivered } from '../store/delivered';
 import { recordVersionsIn } from '../store/history';
-import { versionOf, type Observer, type Version } from '../vocabulary/version';
+import { versionOf, type Version } from '../vocabulary/version';
+import type { CaptureSource } from './capture';
 
 /**
  * The keeping of a spool (./capture.ts), on a worker thread with a store connection of its own: reading the
@@ -28,7 +29,7 @@ export interface KeepWork {
   /** Between two batches, so the serving thread's writers find the store free. */
   pauseMs: number;
   target: StoreTarget;
-  source: { id: string; by: Observer; deliveryId?: string | null };
+  source: CaptureSource;
 }
 
 const port = parentPort!;
@@ -76,7 +77,7 @@ async function readBack(
     const versions = batch;
     await db.transaction().execute(async (trx) => {
       await recordVersionsIn(trx, versions, batchAt, source.by);
-      await recordDelivered(trx, source.id, versions, batchAt, source.deliveryId ?? null);
+      if (source.listed !== false) await recordDelivered(trx, source.id, versions, batchAt, source.deliveryId ?? null);
     });
     port.postMessage({ type: 'batched' } satisfies ToServer);
     kept.count += versions.length;

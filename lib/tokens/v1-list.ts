@@ -11,6 +11,7 @@ import { inScope, projectRecord, withheldFields } from './scope';
 import type { V1Request } from './v1-request';
 import { V1Error } from './v1-errors';
 import { waitHitBound } from '../waits';
+import { observeApiPage } from '../history/observe-api';
 
 /**
  * GET /api/v1/picks and /results for a token: the consumer's filters planned inside the scope, one upstream
@@ -205,6 +206,8 @@ export async function listAnswer(
       );
       // The upstream request this page cost was counted when it was read ahead: this request's count is given back.
       if (fromAhead) await giveBackRequest(token);
+      // What the upstream sent is kept in the record history (and the index) in the background, as polls' pages are.
+      observeApiPage(list);
       const next = nextOf(list, state, plan.length);
       // A part of the scope with nothing in it is passed over in the same request.
       if (list.data.length === 0 && !(list.page.hasMore && list.page.nextCursor) && next !== null) {

@@ -6,7 +6,7 @@ import { hash } from 'node:crypto';
  * therefore has one name whoever saw it (the poller, an export, a delivery), and is stored once.
  */
 
-export const OBSERVERS = ['poll', 'export', 'delivery'] as const;
+export const OBSERVERS = ['poll', 'export', 'delivery', 'api'] as const;
 export type Observer = (typeof OBSERVERS)[number];
 
 export interface Version {

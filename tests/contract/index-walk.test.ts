@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@/lib/store/open';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
-import { pollSandbox, portalInProcess } from '../support/portal-in-process';
+import { pollSandbox, portalInProcess, testToken } from '../support/portal-in-process';
 
 /**
  * The whole licensed set read into the record history for the index (lib/records/index-walk.ts), from the sandbox
@@ -27,6 +27,37 @@ afterAll(async () => {
 });
 
 describe('the whole walk for the index', () => {
+  it('keeps in the index the records an API v1 walk read for a token, beyond the feed’s window', async () => {
+    const { keepIndex } = await import('@/lib/records/index-keeper');
+    const { flushApiPages } = await import('@/lib/history/observe-api');
+    const { readRecordHistory } = await import('@/lib/store/history-read');
+    const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
+    const { putUser } = await import('@/lib/store/users');
+    await pollSandbox(store, baseUrl, KEY, () => sandbox.controls.now());
+    await keepIndex(store.db);
+    await putUser(store.db, { email: 'ed@example.com', role: 'editor', passwordHash: 'x' });
+    const { secret } = await testToken(store, 'ed@example.com', { scope: { content: ['picks', 'results'] }, dailyRecords: 1_000_000 });
+    const indexed = async (ids: string[]) =>
+      (await store.db.selectFrom('record_index').select('pick_id').where('pick_id', 'in', ids).execute()).map((r) => r.pick_id).sort();
+
+    // Results the feed's polls have not all read (its window is the newest days): read by the token's walk.
+    const res = await serveV1OnNext(
+      new Request('http://portal.test/api/v1/results?limit=100', { headers: { authorization: `Bearer ${secret}` } }),
+    );
+    expect(res.status).toBe(200);
+    const read = ((await res.json()) as { data: { id: string }[] }).data.map((r) => r.id).sort();
+    expect(read).toHaveLength(100);
+    const before = await indexed(read);
+    expect(before.length).toBeLessThan(read.length);
+
+    expect(await flushApiPages()).toBe(100);
+    await keepIndex(store.db);
+    expect(await indexed(read)).toEqual(read);
+    const newcomer = read.find((id) => !before.includes(id))!;
+    const [version] = await readRecordHistory(store.db, newcomer);
+    expect(version).toMatchObject({ firstBy: 'api', lastBy: 'api' });
+  });
+
   it('fills the index beyond the feed’s window with every record the licence delivers', async () => {
     const { keepIndex } = await import('@/lib/records/index-keeper');
     const { lastWholeWalk, walkWholeSet } = await import('@/lib/records/index-walk');

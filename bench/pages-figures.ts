@@ -1,3 +1,5 @@
+import { median, pairedRatio } from './support';
+
 /** Figures `npm run bench:pages` (bench/pages.ts) works out from its medians. */
 
 export const FRAME = 'the frame alone';
@@ -47,4 +49,15 @@ export async function timed(url: string, headers: Record<string, string> = {}, s
   const bytes = (await res.arrayBuffer()).byteLength;
   if (res.status !== status) throw new Error(`${url}: HTTP ${res.status}`);
   return { ms: performance.now() - start, bytes };
+}
+
+/**
+ * Issue 71: a page from the index (a search) costs no more than the same page read from the upstream (replayed from
+ * memory): their whole times in the same rounds, and the ratio round by round (its median and middle half).
+ */
+export function indexAgainstUpstream(samples: Map<string, { whole: number[] }>) {
+  const [fromIndex, fromUpstream] = ['/picks search 50 rows', '/picks 50 rows'].map((name) => samples.get(name)!.whole);
+  const byRound = pairedRatio(fromIndex!, fromUpstream!);
+  const ms = (values: number[]) => +median(values).toFixed(1);
+  return { indexMs: ms(fromIndex!), upstreamMs: ms(fromUpstream!), ratio: +byRound.median.toFixed(2), middleHalf: byRound.spread };
 }

@@ -4,7 +4,7 @@ import { lighthouseMedians } from './lighthouse';
 import { benchOptions, writeResult } from './options';
 import { prepareBaseline, startBaselinePortal } from './baseline';
 import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
-import { beyondTheFrame, FRAME, htmlPerRowOf, timed } from './pages-figures';
+import { beyondTheFrame, FRAME, htmlPerRowOf, indexAgainstUpstream, timed } from './pages-figures';
 import { assertPortFree, indexHolds, median, pairedRatio, signIn, startStack } from './support';
 
 /**
@@ -149,6 +149,8 @@ try {
       c.name,
       {
         portal: [] as number[],
+        /** The portal page's whole time, its upstream calls included. */
+        whole: [] as number[],
         bare: [] as number[],
         framed: [] as number[],
         baseline: [] as number[],
@@ -197,6 +199,7 @@ try {
       if (round === 0) continue; // warm-up
       if (earlier !== null) s.baseline.push(earlier);
       s.portal.push(portal.ms - replayed.ms);
+      s.whole.push(portal.ms);
       if (bareRun) s.bare.push(bareRun.ms - bareUp);
       // The framed bare table asks the upstream once as the bare one does: the same upstream time comes off.
       if (framed) s.framed.push(framed.ms - bareUp);
@@ -245,6 +248,9 @@ try {
   console.log(
     `[bench] upstream answers not replayed from memory (the warm-up's among them): ${JSON.stringify((await replayStats()).missed)}`,
   );
+  const indexVsUpstream = indexAgainstUpstream(samples);
+  console.log('\n[bench] a page of 50 from the index (a search) against one read from the upstream, whole times, round by round');
+  console.table([indexVsUpstream]);
   const beyond = beyondTheFrame(rows);
   console.log(
     `\n[bench] the frame alone ${beyond.frame.portalMs} ms, the bare empty page ${beyond.frame.bareMs} ms, inside the bare frame ${beyond.frame.framedMs} ms; each page beyond the frame, against the bare table beyond the bare empty page (and beyond the bare frame)`,
@@ -282,7 +288,7 @@ try {
     );
     console.table(lighthouse);
   }
-  await writeResult('pages', { rounds: ROUNDS, rows, beyondTheFrame: beyond.pages, htmlPerRow, firstLoadJs, lighthouse });
+  await writeResult('pages', { rounds: ROUNDS, rows, indexVsUpstream, beyondTheFrame: beyond.pages, htmlPerRow, firstLoadJs, lighthouse });
 } finally {
   bare.stop();
   baseline?.stop();

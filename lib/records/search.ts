@@ -111,6 +111,21 @@ export function recordOfBody(body: string | undefined): Pick | null {
   return parsed?.success ? parsed.data : null;
 }
 
+// A body is named by its digest and never changes: each is read once while it is asked for often (a shared search).
+const READ_KEPT = 5_000;
+const readBodies = () => processSlot<Map<string, Pick | null>>('indexedRecords').once(() => new Map());
+
+/** The record a digest's body holds, read once and kept (a bounded number of them). */
+function recordOfDigest(digest: string, body: string | undefined): Pick | null {
+  const kept = readBodies();
+  if (kept.has(digest)) return kept.get(digest)!;
+  const record = recordOfBody(body);
+  if (body === undefined) return record;
+  if (kept.size >= READ_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(digest, record);
+  return record;
+}
+
 type Db = Parameters<Parameters<typeof fromStore>[0]>[0];
 
 /** The index as a request finds it: started over first if the licence's content mode changed, then its mark. */
@@ -234,9 +249,10 @@ export async function findInIndex(
     if (counts.size >= 1_000) counts.clear();
     counts.set(key, { total: found.total, valued: found.valued });
     const [bodies, feed, indexed, walkedMs] = await Promise.all([
+      // Only the bodies not read already.
       indexedBodies(
         db,
-        found.hits.map((hit) => hit.digest),
+        found.hits.map((hit) => hit.digest).filter((digest) => !readBodies().has(digest)),
       ),
       readFeed(db),
       sizeOf(db, mark.write, startedOverMs),
@@ -245,7 +261,7 @@ export async function findInIndex(
     return { ...found, bodies, mark, feed, indexed, startedOverMs, walkedMs };
   });
   const records = hits.flatMap((hit): Pick[] => {
-    const record = recordOfBody(bodies.get(hit.digest));
+    const record = recordOfDigest(hit.digest, bodies.get(hit.digest));
     return record ? [record] : [];
   });
   return {

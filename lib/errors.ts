@@ -111,6 +111,8 @@ export function errorTitle(code: string): string {
 
 /** The error body's `error` (lib/vocabulary/error-schema.ts: the same schema the OpenAPI document is made from). */
 export type AppErrorJson = z.infer<typeof appErrorJsonSchema>;
+/** A server setting that stands in the way (never a field of the request): named, with the document explaining it. */
+export type SettingProblem = NonNullable<AppErrorJson['settings']>[number];
 
 export class AppError extends Error {
   readonly status: number;
@@ -119,6 +121,7 @@ export class AppError extends Error {
   readonly retryAfterSeconds: number | null;
   readonly upstreamCode?: string;
   readonly details?: Record<string, string>;
+  readonly settings?: SettingProblem[];
 
   constructor(init: {
     code: AppErrorCode;
@@ -130,6 +133,7 @@ export class AppError extends Error {
     retryAfterSeconds?: number | null;
     upstreamCode?: string;
     details?: Record<string, string>;
+    settings?: SettingProblem[];
     cause?: unknown;
   }) {
     const kind = ERROR_KINDS[init.code];
@@ -141,6 +145,7 @@ export class AppError extends Error {
     this.retryAfterSeconds = init.retryAfterSeconds ?? null;
     this.upstreamCode = init.upstreamCode;
     this.details = init.details;
+    if (init.settings?.length) this.settings = init.settings;
   }
 
   /** Plain data, safe to hand to a client component or to JSON.stringify. Never holds the cause. */
@@ -155,6 +160,7 @@ export class AppError extends Error {
       retryAfterSeconds: this.retryAfterSeconds,
       ...(this.upstreamCode ? { upstreamCode: this.upstreamCode } : {}),
       ...(this.details ? { details: this.details } : {}),
+      ...(this.settings ? { settings: this.settings } : {}),
     };
   }
 
@@ -171,11 +177,18 @@ export class AppError extends Error {
  * copy of this module: recognise it by shape, not only by class identity.
  */
 /** A refusal naming every wrong field at once: "Invalid <what>: field problem; field problem." with the details. */
-export function invalidFields(what: string, details: Record<string, string>, code: AppErrorCode = 'INVALID_FILTERS'): AppError {
-  const said = Object.entries(details)
-    .map(([field, problem]) => `${field} ${problem}`)
-    .join('; ');
-  return new AppError({ code, message: `Invalid ${what}: ${said}.`, details });
+export function invalidFields(
+  what: string,
+  details: Record<string, string>,
+  code: AppErrorCode = 'INVALID_FILTERS',
+  /** Server settings in the way, said after the fields (never as one). */
+  settings: SettingProblem[] = [],
+): AppError {
+  const said = [
+    ...Object.entries(details).map(([field, problem]) => `${field} ${problem.replace(/\.$/, '')}`),
+    ...settings.map((s) => `the server's ${s.setting} ${s.problem} (${s.doc})`),
+  ].join('; ');
+  return new AppError({ code, message: `Invalid ${what}: ${said}.`, details, settings });
 }
 
 export function isAppError(value: unknown): value is AppError {

@@ -5,6 +5,8 @@
 export interface ApiProblem {
   message: string;
   details?: Record<string, string>;
+  /** Server settings in the way (not fields): each said apart, at the top, with the document explaining it. */
+  settings?: { setting: string; problem: string; doc: string }[];
 }
 
 export async function callApi(
@@ -16,7 +18,10 @@ export async function callApi(
     const body: unknown = res.status === 204 ? null : await res.json();
     if (res.ok) return { ok: true, body };
     const error = (body as { error?: ApiProblem } | null)?.error;
-    return { ok: false, problem: { message: error?.message ?? `HTTP ${res.status}`, details: error?.details } };
+    return {
+      ok: false,
+      problem: { message: error?.message ?? `HTTP ${res.status}`, details: error?.details, settings: error?.settings },
+    };
   } catch {
     return { ok: false, problem: { message: 'The portal could not be reached. Try again.' } };
   }
@@ -49,6 +54,11 @@ export function Problem({
   ];
   return (
     <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid={testId}>
+      {problem.settings?.map((s) => (
+        <p key={s.setting} data-setting={s.setting} className="mb-1">
+          <span className="font-medium">On the server,</span> <code>{s.setting}</code> {s.problem} (see <code>{s.doc}</code>).
+        </p>
+      ))}
       {entries.length > 0 ? (
         <>
           <p className="font-medium">{entries.length === 1 ? 'One field needs a change:' : `${entries.length} fields need a change:`}</p>
@@ -71,7 +81,7 @@ export function Problem({
             })}
           </ul>
         </>
-      ) : (
+      ) : problem.settings?.length ? null : (
         problem.message
       )}
     </div>

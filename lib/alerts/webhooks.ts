@@ -3,9 +3,9 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { z } from 'zod';
 import { fieldsThatPass } from '../net/json-body';
-import { invalidFields } from '../errors';
+import { invalidFields, type SettingProblem } from '../errors';
 import { signedPrefix } from '../deliveries/webhook';
-import { openSecret, sealSecret, secretBinding } from '../deliveries/secrets';
+import { openSecret, SECRET_KEY_UNSET, sealSecret, secretBinding } from '../deliveries/secrets';
 import { maskedWebhookUrl, pinnedLookup, pinTarget, targetProblem, webhookUrlProblem, type Resolver } from '../deliveries/targets';
 import type { Alert } from '../store/alerts';
 import type { AlertWebhook } from '../store/alert-channels';
@@ -76,7 +76,8 @@ export const alertWebhookChangeBody = z.strictObject({
   secret: fields.secret.optional(),
 });
 
-export const invalidWebhook = (details: Record<string, string>) => invalidFields('webhook', details);
+export const invalidWebhook = (details: Record<string, string>, settings: SettingProblem[] = []) =>
+  invalidFields('webhook', details, 'INVALID_FILTERS', settings);
 
 export interface WebhookContext {
   secretKey: string | null;
@@ -122,13 +123,13 @@ export async function checkWebhook(
   const moved = existing !== null && url !== existing.url;
   let secret = existing?.secret ?? null;
   if (given.secret !== undefined) secret = null;
-  if (given.secret && !context.secretKey) problems.secret = 'cannot be stored: DELIVERY_SECRET_KEY is not set on the server';
-  else if (moved && existing?.secret && given.secret === undefined)
+  const settings = given.secret && !context.secretKey ? [SECRET_KEY_UNSET] : [];
+  if (moved && existing?.secret && given.secret === undefined)
     problems.secret = 'is bound to the URL it was saved with: enter it again for the new URL (or null for none)';
   const willHaveSecret = given.secret ? true : given.secret === undefined && !!secret && !moved;
   if (format === 'signed' && !willHaveSecret && !problems.secret)
     problems.secret = 'is needed for the "signed" format (at least 16 characters): receivers check the signature with it';
-  if (Object.keys(problems).length || !parsed.success || !url || !format) throw invalidWebhook(problems);
+  if (Object.keys(problems).length || settings.length || !parsed.success || !url || !format) throw invalidWebhook(problems, settings);
   if (given.secret) secret = sealSecret(given.secret, context.secretKey!, secretBinding({ type: 'webhook', url })!);
   return {
     id: existing?.id ?? `wh_${randomBytes(6).toString('hex')}`,

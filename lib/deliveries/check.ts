@@ -6,7 +6,7 @@ import { filterProblems, type Vocabulary } from './filter-rules';
 import { invalidDelivery, parseDeliveryFields, runFilters, type DeliveryInput } from './input';
 import { intervalProblem } from './limits';
 import { readRecipient } from './encryption';
-import { describeBinding, sealSecret, secretBinding } from './secrets';
+import { describeBinding, SECRET_KEY_UNSET, sealSecret, secretBinding } from './secrets';
 import { targetProblem, webhookUrlProblem } from './targets';
 import { s3Host } from './s3';
 import { readConnection } from './pg-connection';
@@ -45,6 +45,13 @@ const MOVED: Record<string, string> = {
   postgres: 'server, port, database or user',
 };
 
+const SECRET_NEEDED: Record<string, string> = {
+  sftp: 'or a privateKey is required',
+  s3: 'is required',
+  postgres: 'must hold the password (postgres://user:password@host:5432/database)',
+  webhook: 'is required (at least 16 characters)',
+};
+
 /** A table keeps one fixed set in step (./table-run.ts): picks, whose rows carry their results as they settle. */
 function tableRules(value: Partial<DeliveryInput>, existing: Delivery | null): Record<string, string> {
   const problems: Record<string, string> = {};
@@ -63,7 +70,7 @@ function tableRules(value: Partial<DeliveryInput>, existing: Delivery | null): R
 }
 
 export async function checkDelivery(input: unknown, existing: Delivery | null, context: CheckContext): Promise<Checked> {
-  const { value: fields, problems } = parseDeliveryFields(input);
+  const { value: fields, problems, destination: passed } = parseDeliveryFields(input);
   if (fields.kind && fields.filters) {
     const open: Vocabulary = { sports: null, leagues: null, leaguesBySport: {} };
     const found = filterProblems(fields.kind, fields.filters, context.vocabulary ?? open, Date.now());
@@ -99,20 +106,22 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     else if (fields.corrections ?? existing?.corrections)
       problems.corrections = 'are files of csv, json or jsonl: a parquet delivery sends its whole set each run instead';
   }
-  if (!fields.destination) throw invalidDelivery(problems);
+  // A destination that did not pass whole is still checked as far as its fields allow: every problem in one answer.
+  const whole = fields.destination;
+  const d = (whole ?? passed) as DeliveryInput['destination'] | undefined;
+  if (!d) throw invalidDelivery(problems);
   const value = fields as DeliveryInput;
-  const d = value.destination;
   let plain: string | null = null;
   let destination: Delivery['destination'];
   let hostKey: string | null = null;
   let secretField = 'destination.secret';
   if (d.type === 'directory') {
-    const problem = folderProblem(d.folder);
+    const problem = folderProblem(d.folder ?? '');
     if (problem) problems['destination.folder'] = problem;
     destination = { type: 'directory', folder: d.folder };
   } else if (d.type === 'sftp') {
     secretField = 'destination.password';
-    const problem = await targetProblem(d.host, context.allowPrivate);
+    const problem = d.host ? await targetProblem(d.host, context.allowPrivate) : null;
     if (problem) problems['destination.host'] = problem;
     if (d.password && d.privateKey) problems['destination.password'] = 'give a password or a privateKey, not both';
     if (d.password || d.privateKey) plain = JSON.stringify(d.password ? { password: d.password } : { privateKey: d.privateKey });
@@ -122,7 +131,9 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     secretField = 'destination.secretAccessKey';
     const problem =
       (d.endpoint ? webhookUrlProblem(d.endpoint, context.allowPrivate) : null) ??
-      (await targetProblem(s3Host({ bucket: d.bucket, region: d.region, endpoint: d.endpoint ?? null }), context.allowPrivate));
+      (d.endpoint || d.bucket
+        ? await targetProblem(s3Host({ bucket: d.bucket, region: d.region, endpoint: d.endpoint ?? null }), context.allowPrivate)
+        : null);
     if (problem) problems[d.endpoint ? 'destination.endpoint' : 'destination.bucket'] = problem;
     if (d.secretAccessKey) plain = JSON.stringify({ secretAccessKey: d.secretAccessKey });
     destination = {
@@ -135,44 +146,36 @@ export async function checkDelivery(input: unknown, existing: Delivery | null, c
     };
   } else if (d.type === 'postgres') {
     secretField = 'destination.connection';
-    const read = readConnection(d.connection, context.allowPrivate);
-    if ('problem' in read) {
-      problems['destination.connection'] = read.problem;
-      destination = { type: 'postgres', schema: d.schema, table: d.table };
-    } else {
+    const read = d.connection ? readConnection(d.connection, context.allowPrivate) : null;
+    if (read && 'problem' in read) problems['destination.connection'] = read.problem;
+    if (read && !('problem' in read)) {
       const problem = await targetProblem(read.where.host, context.allowPrivate);
-      if (problem) problems['destination.connection'] = `points to ${problem}`;
+      if (problem) problems['destination.connection'] = `names a server that cannot be used: ${problem}`;
       if (read.password !== null) plain = JSON.stringify({ password: read.password });
       destination = { type: 'postgres', ...read.where, schema: d.schema, table: d.table };
-    }
+    } else destination = { type: 'postgres', schema: d.schema, table: d.table } as Delivery['destination'];
     Object.assign(problems, tableRules(value, existing));
   } else {
-    const problem = webhookUrlProblem(d.url, context.allowPrivate) ?? (await targetProblem(new URL(d.url).hostname, context.allowPrivate));
+    const problem = d.url
+      ? (webhookUrlProblem(d.url, context.allowPrivate) ?? (await targetProblem(new URL(d.url).hostname, context.allowPrivate)))
+      : null;
     if (problem) problems['destination.url'] = problem;
     if (d.secret) plain = d.secret;
     destination = { type: 'webhook', url: d.url };
   }
-  const binding = secretBinding(destination);
+  const binding = whole ? secretBinding(destination) : null;
   let secret: string | null = null;
-  if (binding !== null && plain === null && !problems[secretField]) {
-    const kept = existing?.secret && secretBinding(existing.destination) === binding;
+  if (d.type !== 'directory' && plain === null && !problems[secretField]) {
+    const kept = binding !== null && existing?.secret && secretBinding(existing.destination) === binding;
     if (kept) secret = existing.secret;
-    else if (existing?.secret && existing.destination.type === destination.type)
+    else if (binding !== null && existing?.secret && existing.destination.type === destination.type)
       problems[secretField] =
         `must be entered again: the saved one belongs to ${describeBinding(existing.destination)}, and a secret never follows a delivery to another ${MOVED[destination.type] ?? 'URL'}`;
-    else
-      problems[secretField] =
-        destination.type === 'sftp'
-          ? 'or a privateKey is required'
-          : destination.type === 's3'
-            ? 'is required'
-            : destination.type === 'postgres'
-              ? 'must hold the password (postgres://user:password@host:5432/database)'
-              : 'is required (at least 16 characters)';
+    else if (binding !== null || !existing?.secret) problems[secretField] = SECRET_NEEDED[d.type] ?? 'is required';
   }
-  if (plain !== null && !context.secretKey)
-    problems.destination = 'holds a secret, and DELIVERY_SECRET_KEY is not set on the server: secrets cannot be stored';
-  if (Object.keys(problems).length > 0) throw invalidDelivery(problems);
+  // A server setting is not a field of the form: it is said apart, naming the setting and where it is explained.
+  const settings = plain !== null && !context.secretKey ? [SECRET_KEY_UNSET] : [];
+  if (Object.keys(problems).length > 0 || settings.length > 0 || !whole) throw invalidDelivery(problems, settings);
   if (plain !== null) secret = sealSecret(plain, context.secretKey!, binding!);
   return { value, destination, secret, hostKey, encryptTo };
 }

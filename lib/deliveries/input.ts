@@ -1,6 +1,7 @@
 import { RECORD_FORMATS } from '../vocabulary/formats';
 import { z } from 'zod';
-import { AppError } from '../errors';
+import { invalidFields, type AppError, type SettingProblem } from '../errors';
+import { fieldsThatPass } from '../net/json-body';
 import { parseFilters } from '../filters';
 import { shown } from '../strict-query';
 import { parseChangeQuery } from '../changes/query';
@@ -162,7 +163,12 @@ export type DeliveryInput = z.infer<typeof deliverySchema>;
  * Each field of a delivery parsed on its own, so that every wrong field is named at once and the fields
  * that are right can still be checked further (filters against the licence, the target's address).
  */
-export function parseDeliveryFields(input: unknown): { value: Partial<DeliveryInput>; problems: Record<string, string> } {
+export function parseDeliveryFields(input: unknown): {
+  value: Partial<DeliveryInput>;
+  problems: Record<string, string>;
+  /** When the destination did not pass whole: its fields that did. */
+  destination?: Partial<DestinationInput>;
+} {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return { value: {}, problems: { body: 'is not a JSON object' } };
   const body = input as Record<string, unknown>;
   const problems: Record<string, string> = {};
@@ -175,21 +181,25 @@ export function parseDeliveryFields(input: unknown): { value: Partial<DeliveryIn
     if (parsed.success) value[key] = parsed.data;
     else Object.assign(problems, prefixed(key, issuesOf(parsed.error)));
   }
-  return { value: value as Partial<DeliveryInput>, problems };
+  const destination = value.destination ? undefined : destinationFieldsThatPass(body.destination);
+  return { value: value as Partial<DeliveryInput>, problems, ...(destination ? { destination } : {}) };
+}
+
+/**
+ * A destination that did not pass as a whole, field by field: the fields that pass on their own, so that what
+ * can be checked further (its host, URL or connection, its secret) is checked in the same answer.
+ */
+function destinationFieldsThatPass(raw: unknown): Partial<DestinationInput> | null {
+  const type = (raw as { type?: unknown } | null)?.type;
+  const option = destinationSchema.options.find((o) => o.shape.type.value === type);
+  return option ? (fieldsThatPass(option.shape, raw) as Partial<DestinationInput>) : null;
 }
 
 const prefixed = (key: string, issues: Record<string, string>) =>
   Object.fromEntries(Object.entries(issues).map(([path, problem]) => [path === 'body' ? key : `${key}.${path}`, problem]));
 
-export function invalidDelivery(details: Record<string, string>): AppError {
-  return new AppError({
-    code: 'INVALID_DELIVERY',
-    message: `Invalid delivery: ${Object.entries(details)
-      .map(([key, problem]) => `${key} ${problem.replace(/\.$/, '')}`)
-      .join('; ')}.`,
-    details,
-  });
-}
+export const invalidDelivery = (details: Record<string, string>, settings: SettingProblem[] = []): AppError =>
+  invalidFields('delivery', details, 'INVALID_DELIVERY', settings);
 
 /** Zod's issues as { field: problem }, with nested paths dotted (destination.url); a field's first problem is the one said. */
 export function issuesOf(error: z.ZodError): Record<string, string> {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { SettingProblem } from '../errors';
 
 /**
  * Delivery secrets (SFTP passwords and keys, webhook secrets) at rest: AES-256-GCM under a key derived
@@ -85,3 +86,11 @@ export function openSecret(sealed: string, secretKey: string, binding: string | 
 }
 
 export const isLegacySecret = (sealed: string) => sealed.startsWith(`${LEGACY}.`);
+
+/** Said apart from the fields whenever a secret is given and the server has no key to seal it with. */
+export const SECRET_KEY_UNSET: SettingProblem = {
+  setting: 'DELIVERY_SECRET_KEY',
+  problem:
+    'is not set, so secrets cannot be stored: passwords, keys and signing secrets are refused until it is (the embedded store makes its own; with DATABASE_URL it must be set)',
+  doc: 'docs/configuration.md',
+};

@@ -18,6 +18,11 @@ export const appErrorJsonSchema = z
     upstreamCode: z.string().optional(),
     /** Each wrong field and its problem (a refused body or query), or the filter values that were sent. */
     details: z.record(z.string(), z.string()).optional(),
+    /** Server settings that stand in the way, apart from the fields: each named, with the document that explains it. */
+    settings: z
+      .array(z.strictObject({ setting: z.string(), problem: z.string(), doc: z.string() }))
+      .optional()
+      .meta({ description: 'Not fields of the request: what the operator must set on the server, and where it is explained.' }),
   })
   .meta({ id: 'PortalErrorDetail' });
 

@@ -2,8 +2,8 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { fieldsThatPass } from '../net/json-body';
-import { invalidFields } from '../errors';
-import { openSecret, sealSecret } from '../deliveries/secrets';
+import { invalidFields, type SettingProblem } from '../errors';
+import { openSecret, SECRET_KEY_UNSET, sealSecret } from '../deliveries/secrets';
 import { targetProblem, webhookUrlProblem, type Resolver } from '../deliveries/targets';
 import { EVENT_TYPES } from '../events/shape';
 import type { TokenWebhook } from '../store/token-webhooks';
@@ -58,7 +58,8 @@ export const endpointChangeBody = z.strictObject({
   enabled: fields.enabled.optional(),
 });
 
-export const invalidEndpoint = (details: Record<string, string>) => invalidFields('webhook', details);
+export const invalidEndpoint = (details: Record<string, string>, settings: SettingProblem[] = []) =>
+  invalidFields('webhook', details, 'INVALID_FILTERS', settings);
 
 /** What the secret is bound to: this endpoint at this URL. */
 export function endpointBinding(id: string, url: string): string {
@@ -111,8 +112,8 @@ export async function checkEndpoint(
   const moved = existing !== null && url !== existing.url;
   if (moved && given.secret === undefined && !problems.secret)
     problems.secret = 'is bound to the URL it was saved with: enter it again for the new URL, or give a new one';
-  if (!context.secretKey) problems.secret = 'cannot be stored: DELIVERY_SECRET_KEY is not set on the server';
-  if (Object.keys(problems).length > 0 || !parsed.success || !url) throw invalidEndpoint(problems);
+  const settings = context.secretKey ? [] : [SECRET_KEY_UNSET];
+  if (Object.keys(problems).length > 0 || settings.length > 0 || !parsed.success || !url) throw invalidEndpoint(problems, settings);
   const made = !existing && given.secret === undefined ? newSecret() : null;
   const plain = given.secret ?? made;
   return {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { SECRET_KEY_UNSET } from '../deliveries/secrets';
 import { recordAudit } from '../audit/record';
 import type { PortalSession } from '../auth/session';
 import { getConfig } from '../config';
@@ -146,7 +147,7 @@ export async function endpointResponse(request: Request, user: User, tokenId: st
  */
 async function sendNow(token: ApiToken, hook: TokenWebhook, message: Message, trigger: 'test' | 'resend') {
   const { secretKey, allowPrivate } = context();
-  if (!secretKey) throw invalidEndpoint({ secret: 'cannot be opened: DELIVERY_SECRET_KEY is not set on the server' });
+  if (!secretKey) throw invalidEndpoint({}, [SECRET_KEY_UNSET]);
   const secret = openEndpointSecret(hook, secretKey);
   const settle = message.seq === null ? null : await chargeRecord(token);
   const sent = await sendMessage(hook.url, secret, message, { allowPrivate });

@@ -189,9 +189,12 @@ describe.each(storeEngines())('alert channels on $name', (engine) => {
     });
     expect((await refusal({ ...good, url: 'https://127.0.0.1/hook' }, null, publicOnly))?.url).toContain('not on the public internet');
     expect(await refusal({ ...good, url: `${base}/x`, secret: undefined })).toEqual({ secret: expect.stringContaining('is needed') });
-    expect(await refusal({ ...good, url: `${base}/x` }, null, { secretKey: null, allowPrivate: true })).toEqual({
-      secret: 'cannot be stored: DELIVERY_SECRET_KEY is not set on the server',
-    });
+    // A server without a key: said as the setting, apart from the fields (none of which is wrong).
+    const keyless = await checkWebhook({ ...good, url: `${base}/x` }, null, 'boss@example.com', {
+      secretKey: null,
+      allowPrivate: true,
+    }).catch((error: { details?: Record<string, string>; settings?: { setting: string }[] }) => error);
+    expect(keyless).toMatchObject({ details: {}, settings: [{ setting: 'DELIVERY_SECRET_KEY', doc: 'docs/configuration.md' }] });
     const saved = await hook(s, { ...good, url: `${base}/signed?key=private` });
     expect(await refusal({ url: `${base}/elsewhere` }, saved)).toEqual({ secret: expect.stringContaining('is bound to the URL') });
     // A sealed secret carried to another URL cannot be opened (it is bound to the one it was entered for).

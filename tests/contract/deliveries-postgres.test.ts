@@ -377,7 +377,7 @@ describe.skipIf(!admin)('a delivery to a table in the partner’s PostgreSQL', (
       .checkDelivery(input({ connection: connection.replace('?sslmode=disable', '') }), null, strict)
       .catch((e: { details: Record<string, string> }) => e);
     expect((loopback as { details: Record<string, string> }).details['destination.connection']).toMatch(
-      /^points to 127\.0\.0\.1 is not on the public internet/,
+      /^names a server that cannot be used: 127\.0\.0\.1 is not on the public internet/,
     );
     // A password sealed before sslmode, schema and table were bound is bound to them once, at start.
     const { bindOlderPostgresSecrets } = await import('@/lib/deliveries/start');

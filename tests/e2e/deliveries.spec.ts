@@ -53,6 +53,16 @@ async function startPortal(port: number, env: Record<string, string>, output?: s
   return instance;
 }
 
+/** Issue 72: a delivery wrong in four fields, one of them a destination field that fails on its own. */
+const FOUR_WRONG = {
+  name: '',
+  kind: 'picks',
+  format: 'csv',
+  filters: {},
+  schedule: '61 * * * *',
+  destination: { type: 'webhook', url: 'https://hooks.partner.invalid/in', secret: 'short' },
+};
+
 const api = (origin: string, cookie: string) => async (method: string, url: string, body?: unknown) => {
   const res = await fetch(`${origin}${url}`, {
     method,
@@ -308,6 +318,17 @@ test.describe.serial('deliveries on one portal', () => {
     expect(bad.status).toBe(400);
     // Every wrong field at once: the filter, the schedule and the folder.
     expect(Object.keys(bad.json!.error.details).sort()).toEqual(['destination.folder', 'filters.from', 'schedule']);
+    // Four wrong fields, one of them a destination field that fails on its own (a 5-character secret): the others of
+    // the destination are still checked (its URL's host does not resolve), and all four come in one answer.
+    const four = await editor('POST', '/api/deliveries', FOUR_WRONG);
+    expect(four.status).toBe(400);
+    expect(four.json!.error.details).toEqual({
+      name: 'is required',
+      schedule: expect.stringContaining('not a valid cron expression'),
+      'destination.url': 'hooks.partner.invalid does not resolve',
+      'destination.secret': 'must be at least 16 characters',
+    });
+    expect(four.json!.error.settings).toBeUndefined();
     const badFolder = await editor('POST', '/api/deliveries', {
       name: 'Escape',
       kind: 'picks',
@@ -360,6 +381,21 @@ test.describe.serial('deliveries on one portal', () => {
     await expect(preview).toHaveText(
       expected.length === 0 ? /^No records match now/ : new RegExp(`^${expected.length} records?: picks matching now`),
     );
+    // The four wrong fields of the API's test above, on the form: each said once, beside its field, after one submit.
+    await form.getByLabel('Schedule preset').selectOption('custom');
+    await form.locator('#f-schedule').fill(FOUR_WRONG.schedule);
+    await deliveries.field('Destination').selectOption('webhook');
+    await form.getByLabel('URL (https)').fill(FOUR_WRONG.destination.url);
+    await form.getByLabel('Signing secret (16+ characters)').fill(FOUR_WRONG.destination.secret);
+    await deliveries.create();
+    const problem = form.getByTestId('delivery-problem');
+    await expect(problem).toContainText('4 fields need a change');
+    await expect(problem.getByRole('link')).toHaveText(['Name', 'Schedule', 'URL', 'Signing secret']);
+    await expect(deliveries.fieldError('f-url')).toHaveText('hooks.partner.invalid does not resolve');
+    await expect(deliveries.fieldError('f-secret')).toHaveText('must be at least 16 characters');
+    await expect(form.getByText('does not resolve')).toHaveCount(1);
+    await expect(form.getByText('must be at least 16 characters')).toHaveCount(1);
+    await deliveries.field('Destination').selectOption('directory');
     // Three wrong fields, all shown at once under their fields after one submit.
     await form.getByLabel('From').fill('yesterday');
     await form.getByLabel('Schedule preset').selectOption('custom');

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckContext } from '@/lib/deliveries/check';
 import { folderProblem } from '@/lib/deliveries/destinations';
 import { deliverySchema, issuesOf, resolveRelative, runFilters } from '@/lib/deliveries/input';
 import { checkSchedule, describeSchedule, latestDue, nextRuns } from '@/lib/deliveries/schedule';
@@ -60,6 +61,49 @@ describe('delivery input', () => {
     expect(folderProblem('a/../../b')).toMatch(/DELIVERY_ROOT/);
     expect(folderProblem('/etc')).toMatch(/relative/);
     expect(folderProblem('partner/daily')).toBeNull();
+  });
+});
+
+describe('a delivery checked whole', () => {
+  const base = { name: 'Partner feed', kind: 'picks', format: 'jsonl', filters: {}, schedule: '0 6 * * *' };
+  const context: CheckContext = { allowPrivate: false, secretKey: 'k'.repeat(40), minIntervalMinutes: 5 };
+  const refusal = async (input: unknown, ctx = context) => {
+    const { checkDelivery } = await import('@/lib/deliveries/check');
+    return checkDelivery(input, null, ctx).then(
+      () => null,
+      (error: { details?: Record<string, string>; settings?: { setting: string }[] }) => error,
+    );
+  };
+
+  it('checks the rest of a destination whose one field fails: every problem in one answer (issue 72)', async () => {
+    // A 5-character secret and an http URL to a loopback address: both said, with the name and the schedule.
+    const hook = await refusal({
+      ...base,
+      name: '',
+      schedule: 'soon',
+      destination: { type: 'webhook', url: 'http://127.0.0.1:9/x', secret: 'short' },
+    });
+    expect(Object.keys(hook!.details!).sort()).toEqual(['destination.secret', 'destination.url', 'name', 'schedule']);
+    expect(hook!.details!['destination.url']).toContain('DELIVERY_ALLOW_PRIVATE_TARGETS');
+    // A connection that does not read and a table name that is wrong: both at once, in sentences.
+    const table = await refusal({ ...base, destination: { type: 'postgres', connection: 'postgres://nope', table: 'Bad-Name' } });
+    expect(Object.keys(table!.details!).sort()).toEqual(['destination.connection', 'destination.table']);
+    const unresolved = await refusal({
+      ...base,
+      destination: { type: 'postgres', connection: 'postgres://u:p@db.partner.invalid:5432/d', table: 'Bad-Name' },
+    });
+    expect(unresolved!.details).toMatchObject({
+      'destination.connection': 'names a server that cannot be used: db.partner.invalid does not resolve',
+    });
+  });
+
+  it('says a missing server key apart from the fields, naming the setting and its document', async () => {
+    const keyless = await refusal(
+      { ...base, format: 'csv', destination: { type: 'webhook', url: 'https://192.0.2.10/in', secret: 's'.repeat(20) } },
+      { ...context, allowPrivate: true, secretKey: null },
+    );
+    expect(keyless!.details).toEqual({});
+    expect(keyless!.settings).toEqual([expect.objectContaining({ setting: 'DELIVERY_SECRET_KEY', doc: 'docs/configuration.md' })]);
   });
 });
 

@@ -20,6 +20,8 @@ const env = z
     SANDBOX_NOW: z.iso.datetime().optional(),
     // Test-only controls under /__sandbox/ (clock, retractions, edits): for end-to-end tests, never a real upstream.
     SANDBOX_TEST_HOOKS: z.enum(['', '0', '1']).default(''),
+    /** `npm start` says in a line what the sandbox is; on its own it lists its keys too. */
+    SANDBOX_BRIEF: z.enum(['', '0', '1']).default(''),
     // 'offset': cursors count the records before them, as some real upstreams' do (tests of walks that must settle).
     SANDBOX_CURSORS: z.enum(['position', 'offset']).default('position'),
     // 'varied': /me and names in the other shapes real data takes (sandbox/shapes.ts), for trying every page with them.
@@ -48,20 +50,25 @@ const sandbox = createSandbox({
   shapes: config.SANDBOX_SHAPES,
 });
 const url = await sandbox.listen(config.SANDBOX_PORT, config.SANDBOX_HOST);
-console.log(`[sandbox] Picks API v1 sandbox on ${url} (${sandbox.records.length} picks, ${Date.now() - started} ms to seed)`);
-console.log(
-  `[sandbox] throttle: ${config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS} ms per key` : 'off'}`,
-);
+const throttle =
+  config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS / 1000} s per key` : 'off';
+const seeded = `${sandbox.records.length} picks, ${Date.now() - started} ms to seed`;
+if (config.SANDBOX_BRIEF === '1') {
+  console.log(`[sandbox] Picks API v1 sandbox on ${url} (${seeded}; throttle ${throttle}; ${sandbox.licences.length} keys: docs/sandbox.md)`);
+} else {
+  console.log(`[sandbox] Picks API v1 sandbox on ${url} (${seeded})`);
+  console.log(`[sandbox] throttle: ${throttle}`);
+  // A key given through SANDBOX_FULL_KEY is somebody's secret: say where it came from, never print it.
+  for (const licence of sandbox.licences) {
+    const shown = config.SANDBOX_FULL_KEY && licence.key === config.SANDBOX_FULL_KEY ? '(SANDBOX_FULL_KEY)' : licence.key;
+    console.log(`[sandbox]   key ${shown.padEnd(24)} ${licence.label}`);
+  }
+}
 if (config.SANDBOX_TEST_HOOKS === '1')
   console.log('[sandbox] test hooks on: POST /__sandbox/clock, /retract, /restore, /edit, /cursors, /during-walk');
 if (config.SANDBOX_SHAPES === 'varied')
   console.log('[sandbox] shapes varied: /me lists its licences; names are long and carry quotes, accents and markup');
 if (config.SANDBOX_CURSORS === 'offset') console.log('[sandbox] cursors are offsets: records published or withdrawn during a walk move it');
-// A key given through SANDBOX_FULL_KEY is somebody's secret: say where it came from, never print it.
-for (const licence of sandbox.licences) {
-  const shown = config.SANDBOX_FULL_KEY && licence.key === config.SANDBOX_FULL_KEY ? '(SANDBOX_FULL_KEY)' : licence.key;
-  console.log(`[sandbox]   key ${shown.padEnd(24)} ${licence.label}`);
-}
 
 const stop = () => void sandbox.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -127,8 +127,11 @@ if (!sandboxMode) {
 }
 
 if (sandboxMode) {
-  log(`PICKS_API_BASE_URL is not set: starting the sandbox upstream on ${env.PICKS_API_BASE_URL}`);
-  const sandbox = run(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], { ...env, SANDBOX_PORT: env.SANDBOX_PORT ?? '4010' });
+  const sandbox = run(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
+    ...env,
+    SANDBOX_PORT: env.SANDBOX_PORT ?? '4010',
+    SANDBOX_BRIEF: '1',
+  });
   await waitFor(
     `${env.PICKS_API_BASE_URL}/api/v1/health`,
     { headers: { Authorization: `Bearer ${env.PICKS_API_KEY}` } },
@@ -139,12 +142,37 @@ if (sandboxMode) {
   demoUsers.push(...(await ensureDemoUsers()));
 }
 await closeStore();
+const url = `http://localhost:${config.PORT}`;
+// The first screen: where to go and how to sign in, then what is left unset (each optional), before the server's own lines.
+if (demoUsers.length > 0) {
+  log(`Sign in at ${url} (sandbox upstream: PICKS_API_BASE_URL is not set) as:`);
+  for (const user of demoUsers) log(`  ${user.role.padEnd(8)} ${user.email.padEnd(26)} password: ${user.password}`);
+}
+const unset = [
+  !config.SMTP_URL && 'SMTP_URL (alert e-mails)',
+  !config.oidc && 'OIDC_ISSUER (single sign-on)',
+  !config.METRICS_TOKEN && !config.METRICS_LISTEN && 'METRICS_TOKEN (/metrics)',
+  sandboxMode && !config.LOG_REQUESTS && 'LOG_REQUESTS=1 (a line per request)',
+].filter(Boolean);
+if (unset.length > 0) log(`Not set, optional (docs/configuration.md): ${unset.join(', ')}`);
 
 const nextBin = 'node_modules/next/dist/bin/next';
 if (!dev && !existsSync('.next/BUILD_ID')) {
-  log('No production build found: running `next build` first (once).');
-  const build = spawnSync(process.execPath, [nextBin, 'build'], { env: { ...env, NODE_ENV: 'production' }, stdio: 'inherit' });
-  if (build.status !== 0) fail('The build failed; see above.');
+  // Next's own report (a table of every route) goes to a file: the terminal keeps the few lines above in view.
+  const buildLog = path.join(env.PORTAL_DATA_DIR || '.data', 'next-build.log');
+  log(`No production build yet: building the app once (a few minutes; its report in ${buildLog}).`);
+  mkdirSync(path.dirname(buildLog), { recursive: true, mode: 0o700 });
+  const build = spawnSync(process.execPath, [nextBin, 'build'], {
+    env: { ...env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const report = `${build.stdout?.toString() ?? ''}${build.stderr?.toString() ?? ''}`;
+  writeFileSync(buildLog, report, { mode: 0o600 });
+  if (build.status !== 0) {
+    process.stderr.write(`${report.split('\n').slice(-40).join('\n')}\n`);
+    fail(`The build failed (its last lines above; all of it in ${buildLog}).`);
+  }
 }
 
 const portalArgs = dev ? ['scripts/portal-server.mjs'] : [...PORTAL_NODE_ARGS, 'scripts/portal-server.mjs'];
@@ -153,12 +181,6 @@ const portal = run(process.execPath, portalArgs, {
   PORT: String(config.PORT),
   NODE_ENV: dev ? 'development' : 'production',
 });
-const url = `http://localhost:${config.PORT}`;
 await waitFor(`http://127.0.0.1:${config.PORT}/login`, {}, 'The portal', portal, 120_000);
 
-log(`Ready: ${url}`);
-log(`Upstream: ${env.PICKS_API_BASE_URL}${sandboxMode ? ' (sandbox)' : ''}`);
-if (demoUsers.length > 0) {
-  log('Demo sign-ins (sandbox only):');
-  for (const user of demoUsers) log(`  ${user.role.padEnd(8)} ${user.email.padEnd(26)} password: ${user.password}`);
-}
+log(`Ready: ${url} (upstream ${env.PICKS_API_BASE_URL}${sandboxMode ? ', the sandbox' : ''})`);

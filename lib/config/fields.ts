@@ -38,6 +38,12 @@ export const flag = z
   .optional()
   .transform((value) => value === '1' || value === 'true');
 
+/** A flag that may be left unset (undefined), for a default that depends on other settings. */
+export const optionalFlag = z
+  .enum(['', '0', '1', 'true', 'false'], { error: 'must be 1 or 0' })
+  .optional()
+  .transform((value) => (value === undefined || value === '' ? undefined : value === '1' || value === 'true'));
+
 /** A comma-separated list, each item checked by `valid`; every item that fails is named, with what was expected. */
 export const commaList = (valid: RegExp, expected: string) =>
   parsedBy((value) => {

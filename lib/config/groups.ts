@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseMeFields } from '../vocabulary/licence';
 import { parseAddressList } from '../net/addresses';
 import { storeSettingsShape } from './store';
-import { commaList, flag, longSecret, optionalText, parsedBy, positiveInt, wholeNumber } from './fields';
+import { commaList, flag, longSecret, optionalFlag, optionalText, parsedBy, positiveInt, wholeNumber } from './fields';
 
 /**
  * The portal's settings, one sub-schema per group. The portal reads them all (lib/config/index.ts); a
@@ -77,6 +77,8 @@ export const serverSettings = {
   ),
   LOG_FORMAT: unsetIfEmpty(z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional()),
   LOG_USERS: flag,
+  /** A line per request answered: unset, on except beside the sandbox (where a person clicking around reads the terminal). */
+  LOG_REQUESTS: optionalFlag,
 };
 
 /** Sign-in and sessions (lib/auth/): the secret sessions are sealed with, the public URL, lifetimes. */

@@ -35,7 +35,9 @@ const configSchema = z.object({
   ...proofSettings,
 });
 
-export type PortalConfig = Omit<z.infer<typeof configSchema>, 'DELIVERY_ALLOW_PRIVATE_TARGETS'> & {
+export type PortalConfig = Omit<z.infer<typeof configSchema>, 'DELIVERY_ALLOW_PRIVATE_TARGETS' | 'LOG_REQUESTS'> & {
+  /** LOG_REQUESTS, or on unless the upstream is the sandbox `npm start` started. */
+  LOG_REQUESTS: boolean;
   /** DELIVERY_ALLOW_PRIVATE_TARGETS, or loopback alone beside the sandbox when it is not given. */
   DELIVERY_ALLOW_PRIVATE_TARGETS: PrivateTargets;
   oidc: OidcConfig | null;
@@ -81,7 +83,8 @@ export function parseConfig(env: Record<string, string | undefined>): PortalConf
     : data.PORTAL_SANDBOX && !env.DELIVERY_ALLOW_PRIVATE_TARGETS
       ? 'loopback'
       : false;
-  return { ...data, DELIVERY_ALLOW_PRIVATE_TARGETS: privateTargets, oidc, secretKey };
+  const logRequests = data.LOG_REQUESTS ?? !data.PORTAL_SANDBOX;
+  return { ...data, DELIVERY_ALLOW_PRIVATE_TARGETS: privateTargets, LOG_REQUESTS: logRequests, oidc, secretKey };
 }
 
 /** Rules that involve more than one variable. */

@@ -89,6 +89,8 @@ export function createPortalLogger({ env = process.env, fd = 1, destination } = 
           sync: true,
           colorize: Boolean((fd === 2 ? process.stderr : process.stdout).isTTY),
           translateTime: 'SYS:HH:MM:ss.l',
+          // A line per event on a terminal: its fields after the message, an error's stack below it.
+          singleLine: true,
           ignore: 'pid,hostname,instance,component',
           messageFormat: '{if component}[{component}] {end}{msg}',
         })
@@ -129,4 +131,10 @@ export function captureConsole(logger, { context = () => undefined, special = ()
   console.warn = write('warn');
   console.error = write('error');
   console.debug = write('debug');
+  // Node's process warnings (a dependency's notice, a deprecation) are printed through console.error by Node's own
+  // listener: taken here instead, as one warn line naming the warning, never as an error.
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) =>
+    logger.warn({ ...context(), component: 'node', warning: warning.name }, warning.message.replace(/\s+/g, ' ').trim()),
+  );
 }

@@ -18,8 +18,10 @@ export function requestFinisher(config: PortalConfig): (request: FinishedRequest
   const http = log('http');
   const counted = Boolean(config.METRICS_TOKEN || config.METRICS_LISTEN);
   const users = config.LOG_USERS;
+  const lines = config.LOG_REQUESTS;
   return ({ pathname, method, status, seconds, cut, context }) => {
-    const level = status >= 500 ? 'error' : quiet(pathname) ? 'debug' : 'info';
+    // Beside the sandbox (LOG_REQUESTS unset) the lines of answered requests are debug: the terminal stays readable.
+    const level = status >= 500 ? 'error' : quiet(pathname) || !lines ? 'debug' : 'info';
     const logged = http.isLevelEnabled(level);
     if (!counted && !logged) return;
     const route = metrics().route(pathname);

@@ -1,9 +1,15 @@
 import { mkdtempSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
+import { receiverAccepts } from '../support/webhook-signature';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E, upstreamEnv } from './ports';
-import { startInstance, usersCommand, type Instance } from './support/instances';
+import { startInstance, usersCommand, waitUntil, type Instance } from './support/instances';
 import { hasSession, jsonSignIn, signOut } from './support/session';
 
 /** The embedded default: state in a file database that outlives the process and is shared with `npm run users`. */
@@ -59,18 +65,91 @@ test.describe.serial('sandbox mode (npm start with no upstream)', () => {
     AUTH_SECRET: '',
     SANDBOX_PORT: '4228',
     DATABASE_URL: '',
+    // Nothing set but what the README says: the portal makes its own keys, and allows loopback receivers.
+    DELIVERY_SECRET_KEY: '',
+    DELIVERY_ALLOW_PRIVATE_TARGETS: '',
+    LOG_REQUESTS: '',
+    LOG_FORMAT: '',
     PORTAL_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sandbox-mode-')),
   };
   let sandboxPortal: Instance | undefined;
-  test.afterAll(async () => sandboxPortal?.stop());
+  const receiver = webhookReceiver();
+  let sshd: TestSshd | null = null;
+  const made: { hook: string; sftp: string | null; token: string; endpoint: string; endpointSecret: string } = {
+    hook: '',
+    sftp: null,
+    token: '',
+    endpoint: '',
+    endpointSecret: '',
+  };
+  test.afterAll(async () => {
+    await sandboxPortal?.stop();
+    sshd?.stop();
+    await receiver.close();
+  });
+
+  test('npm start: a first screen of at most 25 lines with the URL and the sign-ins, and no request lines', async () => {
+    test.setTimeout(240_000);
+    const output: string[] = [];
+    sandboxPortal = await startInstance(SANDBOX_PORTAL, sandboxEnv, output);
+    const viewer = (await jsonSignIn(sandboxPortal.origin, 'viewer@demo.picks.test', 'demo-viewer-pass')).cookie;
+    expect((await fetch(`${sandboxPortal.origin}/licence`, { headers: { cookie: viewer } })).status).toBe(200);
+    const lines = output.join('').split('\n');
+    const ready = lines.findIndex((line) => line.includes('Ready: http://localhost:3228'));
+    expect(ready, lines.join('\n')).toBeGreaterThan(0);
+    expect(ready + 1).toBeLessThanOrEqual(25);
+    const first = lines.slice(0, ready + 1).join('\n');
+    expect(first).toContain('Sign in at http://localhost:3228');
+    for (const role of ['viewer', 'editor', 'manager', 'admin'])
+      expect(first).toMatch(new RegExp(`${role} +${role}@demo\\.picks\\.test +password: demo-${role}-pass`));
+    // Beside the sandbox the pages people open print nothing (LOG_REQUESTS=1 would); nothing at error level.
+    expect(lines.filter((line) => line.includes('"component":"http"'))).toEqual([]);
+    expect(lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+
+  test('with no secret key set: an SFTP delivery with a password, a webhook delivery with a secret and a consumer webhook', async () => {
+    const editor = (await jsonSignIn(sandboxPortal!.origin, 'editor@demo.picks.test', 'demo-editor-pass')).cookie;
+    const call = caller(sandboxPortal!.origin, editor);
+    const base = { kind: 'picks', format: 'csv', filters: { sport: 'Tennis' }, schedule: '0 6 * * *' };
+    const hook = await call('POST', '/api/deliveries', {
+      ...base,
+      name: 'Hook',
+      destination: { type: 'webhook', url: await receiver.url('/delivery'), secret: DELIVERY_HOOK_SECRET },
+    });
+    expect(hook.status, JSON.stringify(hook.json)).toBe(201);
+    made.hook = hook.json.id;
+    sshd = await startSshd({ password: SFTP_PASSWORD });
+    if (!sshd) test.info().annotations.push({ type: 'skipped', description: sshdMissing('SFTP with a password (as root)') });
+    else {
+      const sftp = await call('POST', '/api/deliveries', {
+        ...base,
+        name: 'Drop',
+        destination: { type: 'sftp', host: '127.0.0.1', port: sshd.port, username: sshd.username, password: SFTP_PASSWORD, path: '.' },
+      });
+      expect(sftp.status, JSON.stringify(sftp.json)).toBe(201);
+      made.sftp = sftp.json.id;
+    }
+    const token = await call('POST', '/api/tokens', {
+      name: 'Partner systems',
+      scope: { content: ['picks', 'results', 'changes'], sports: [], leagues: [] },
+      expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      ratePerMinute: 60,
+      dailyRecords: 1000,
+    });
+    expect(token.status, JSON.stringify(token.json)).toBe(201);
+    made.token = token.json.id;
+    const endpoint = await call('POST', `/api/tokens/${made.token}/webhooks`, { url: await receiver.url('/events') });
+    expect(endpoint.status, JSON.stringify(endpoint.json)).toBe(201);
+    made.endpoint = endpoint.json.id;
+    made.endpointSecret = endpoint.json.secret;
+  });
 
   test('a restart keeps people signed in and records no settings change: the generated session secret is kept', async () => {
     test.setTimeout(240_000);
-    sandboxPortal = await startInstance(SANDBOX_PORTAL, sandboxEnv);
-    const viewer = (await jsonSignIn(sandboxPortal.origin, 'viewer@demo.picks.test', 'demo-viewer-pass')).cookie;
-    const admin = (await jsonSignIn(sandboxPortal.origin, 'admin@demo.picks.test', 'demo-admin-pass')).cookie;
-    expect(await hasSession(sandboxPortal.origin, viewer)).toBe(true);
-    await sandboxPortal.stop();
+    const viewer = (await jsonSignIn(sandboxPortal!.origin, 'viewer@demo.picks.test', 'demo-viewer-pass')).cookie;
+    const admin = (await jsonSignIn(sandboxPortal!.origin, 'admin@demo.picks.test', 'demo-admin-pass')).cookie;
+    expect(await hasSession(sandboxPortal!.origin, viewer)).toBe(true);
+    await sandboxPortal!.stop();
     sandboxPortal = await startInstance(SANDBOX_PORTAL, sandboxEnv);
     expect(await hasSession(sandboxPortal.origin, viewer)).toBe(true);
     const trail = await fetch(`${sandboxPortal.origin}/api/audit?format=json&action=settings.change`, { headers: { cookie: admin } });
@@ -79,4 +158,62 @@ test.describe.serial('sandbox mode (npm start with no upstream)', () => {
     // The first start records the settings; the restart, with the same secret, records none.
     expect(entries.filter((entry) => JSON.stringify(entry.filters ?? {}).includes('AUTH_SECRET'))).toHaveLength(1);
   });
+
+  test('after the restart each sends with the secret it was saved with: the key made at first start was kept', async () => {
+    test.setTimeout(120_000);
+    const editor = (await jsonSignIn(sandboxPortal!.origin, 'editor@demo.picks.test', 'demo-editor-pass')).cookie;
+    const call = caller(sandboxPortal!.origin, editor);
+    for (const id of [made.hook, made.sftp].filter((x): x is string => x !== null)) {
+      const started = await call('POST', `/api/deliveries/${id}/run`);
+      expect(started.status, JSON.stringify(started.json)).toBe(202);
+      let run: Record<string, unknown> | undefined;
+      await waitUntil(async () => {
+        run = ((await call('GET', `/api/deliveries/${id}/runs`)).json.data as Record<string, unknown>[])[0];
+        return run !== undefined && run.outcome !== 'running';
+      }, `the run of ${id}`);
+      expect(run!.outcome, JSON.stringify(run)).toMatch(/^complete/);
+    }
+    const got = receiver.received.find((r) => r.path === '/delivery')!;
+    expect(receiverAccepts(DELIVERY_HOOK_SECRET, got.headers, got.body)).toBe(true);
+    if (sshd) expect((await readdir(sshd.home)).filter((name) => name.endsWith('.csv'))).toHaveLength(1);
+    const test_ = await call('POST', `/api/tokens/${made.token}/webhooks/${made.endpoint}/test`);
+    expect(test_.json.attempt, JSON.stringify(test_.json)).toMatchObject({ outcome: 'delivered' });
+    const event = receiver.received.find((r) => r.path === '/events')!;
+    expect(new Webhook(made.endpointSecret).verify(event.body.toString(), event.headers as Record<string, string>)).toBeTruthy();
+  });
 });
+
+const DELIVERY_HOOK_SECRET = 'first-hour-hook-secret-0123456789';
+const SFTP_PASSWORD = 'first-hour-sftp-pass-4f2a';
+
+/** A signed-in person's JSON calls to the portal (with the Origin every changing request must carry). */
+function caller(origin: string, cookie: string) {
+  return async (method: string, pathname: string, body?: unknown) => {
+    const res = await fetch(`${origin}${pathname}`, {
+      method,
+      headers: { cookie, origin, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json().catch(() => null)) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+}
+
+/** An HTTP receiver on loopback keeping what each path was sent. */
+function webhookReceiver() {
+  const received: { path: string; body: Buffer; headers: http.IncomingHttpHeaders }[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    received.push({ path: req.url ?? '', body: Buffer.concat(chunks), headers: req.headers });
+    res.writeHead(204).end();
+  });
+  const listening = new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    received,
+    async url(pathname: string) {
+      await listening;
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}${pathname}`;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -35,24 +35,32 @@ export function sshdMissing(what: string): string {
   return message;
 }
 
-export async function startSshd(): Promise<TestSshd | null> {
+/**
+ * With `password`, the user signs in with that password too (as root only: the throwaway user's password is set;
+ * otherwise null, as when sshd is missing).
+ */
+export async function startSshd(options: { password?: string } = {}): Promise<TestSshd | null> {
   if (!existsSync(SSHD)) return null;
+  if (options.password && process.getuid?.() !== 0) return null;
   const dir = mkdtempSync(path.join(tmpdir(), 'sshd-'));
   chmodSync(dir, 0o755);
   const root = process.getuid?.() === 0;
-  const username = root ? TEST_USER : userInfo().username;
+  // A user of its own for passwords: a key-only server started meanwhile resets its user's password.
+  const user = options.password ? `${TEST_USER}-pw` : TEST_USER;
+  const username = root ? user : userInfo().username;
   const home = path.join(dir, 'home');
   mkdirSync(home);
   if (root) {
     try {
-      execFileSync('id', [TEST_USER], { stdio: 'ignore' });
+      execFileSync('id', [user], { stdio: 'ignore' });
     } catch {
-      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', TEST_USER]);
+      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', user]);
     }
     // '*': no password, but not a locked account ('!'), which sshd without PAM refuses even with a key.
-    execFileSync('usermod', ['-p', '*', TEST_USER]);
-    const uid = Number(execFileSync('id', ['-u', TEST_USER]).toString().trim());
-    const gid = Number(execFileSync('id', ['-g', TEST_USER]).toString().trim());
+    execFileSync('usermod', ['-p', '*', user]);
+    if (options.password) execFileSync('chpasswd', { input: `${user}:${options.password}\n` });
+    const uid = Number(execFileSync('id', ['-u', user]).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', user]).toString().trim());
     chownSync(home, uid, gid);
     mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   }
@@ -75,7 +83,7 @@ export async function startSshd(): Promise<TestSshd | null> {
       `PidFile ${path.join(dir, 'sshd.pid')}`,
       `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
       'StrictModes no',
-      'PasswordAuthentication no',
+      `PasswordAuthentication ${options.password ? 'yes' : 'no'}`,
       'KbdInteractiveAuthentication no',
       'UsePAM no',
       `AllowUsers ${username}`,

@@ -79,9 +79,10 @@ describe('the portal logger', () => {
     expect(wrong.lines).toHaveLength(1);
   });
 
-  it('takes over console: `[component] message` lines, Next’s error with its stack as one line, the request id', () => {
+  it('takes over console: `[component] message` lines, Next’s error with its stack as one line, the request id', async () => {
     const { logger, lines, raw } = capture({ PICKS_API_KEY: KEY });
     const saved = { log: console.log, error: console.error, warn: console.warn, info: console.info, debug: console.debug };
+    const listeners = process.listeners('warning');
     try {
       captureConsole(logger, {
         context: () => ({ reqId: 'abc123' }),
@@ -96,10 +97,21 @@ describe('the portal logger', () => {
       console.error(new Error('failed to pipe response', { cause: new Error('THROTTLED after 400 records') }));
       console.warn('a library warning %d', 7);
       console.log('\u001b[32m\u001b[1m✓\u001b[22m\u001b[39m Running next.config.mjs took 22ms');
+      // A dependency's notice (the AWS SDK's on Node 20): one warn line, not Node's own print at error level.
+      process.emitWarning('The AWS SDK for JavaScript (v3)\nwill require node >=22.', 'NodeVersionSupportWarning');
+      await new Promise((resolve) => setImmediate(resolve));
     } finally {
       Object.assign(console, saved);
+      process.removeAllListeners('warning');
+      for (const listener of listeners) process.on('warning', listener);
     }
-    expect(raw).toHaveLength(5);
+    expect(raw).toHaveLength(6);
+    expect(lines[5]).toMatchObject({
+      level: 'warn',
+      component: 'node',
+      warning: 'NodeVersionSupportWarning',
+      msg: 'The AWS SDK for JavaScript (v3) will require node >=22.',
+    });
     expect(lines[4]).toMatchObject({ level: 'info', msg: 'Running next.config.mjs took 22ms' });
     expect(lines[0]).toMatchObject({ level: 'info', component: 'changes', msg: 'poll complete: 2 changes', reqId: 'abc123' });
     expect(lines[1]).toMatchObject({ level: 'error', msg: 'render failed near [redacted]', reqId: 'abc123' });

@@ -155,6 +155,9 @@ const unset = [
   sandboxMode && !config.LOG_REQUESTS && 'LOG_REQUESTS=1 (a line per request)',
 ].filter(Boolean);
 if (unset.length > 0) log(`Not set, optional (docs/configuration.md): ${unset.join(', ')}`);
+// Made here (the configuration is read first in this process): the portal's own process finds it already there.
+if (config.secretKey.made)
+  log(`Made the key that seals delivery and webhook secrets: ${config.secretKey.file} (keep it with every backup)`);
 
 const nextBin = 'node_modules/next/dist/bin/next';
 if (!dev && !existsSync('.next/BUILD_ID')) {

@@ -93,10 +93,22 @@ export function AfterLoad({ syncPreferences: sync = false }: { syncPreferences?:
         }
     };
     document.addEventListener('submit', dropEmpty);
+    // A records cell cut short (one line, or the two of a market or selection) shows its whole text on hover: said
+    // when the pointer comes, not in every row's markup.
+    const wholeOnHover = (event: PointerEvent) => {
+      const cell = event.target instanceof Element ? event.target.closest('[data-records] td') : null;
+      if (!cell || cell.hasAttribute('title')) return;
+      const cut = [cell, ...cell.querySelectorAll('.two, b')].some(
+        (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
+      );
+      if (cut) cell.setAttribute('title', cell.textContent?.trim() ?? '');
+    };
+    document.addEventListener('pointerover', wholeOnHover);
     return () => {
       observer.disconnect();
       document.removeEventListener('error', hideBroken, true);
       document.removeEventListener('submit', dropEmpty);
+      document.removeEventListener('pointerover', wholeOnHover);
     };
   }, []);
   return null;

@@ -4,20 +4,42 @@ import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '
 import { EmptyState } from '@/components/ui/card';
 
 const dash = (value: string | number | null) => value ?? '—';
+const actionOf = (e: AuditEntry) => (e.target ? `${e.action} · ${e.target}` : e.action);
+const actorOf = (e: AuditEntry) => (e.role ? `${e.actor} (${e.role})` : e.actor);
 
 const COLUMNS: Column<AuditEntry>[] = [
   { id: 'seq', header: '#', className: 'text-slate-500', cell: (e) => e.seq },
   { id: 'at', header: 'At', nowrap: true, cell: (e) => <UtcTime iso={e.at} /> },
-  { id: 'actor', header: 'Actor', cell: (e) => e.actor, truncate: (e) => e.actor },
-  { id: 'role', header: 'Role', cell: (e) => dash(e.role) },
-  { id: 'action', header: 'Action', cell: (e) => e.action },
-  { id: 'target', header: 'Target', cell: (e) => dash(e.target), truncate: (e) => e.target ?? '—' },
-  { id: 'filters', header: 'Filters', className: 'text-xs', cell: (e) => filtersText(e.filters), truncate: (e) => filtersText(e.filters) },
+  {
+    id: 'actor',
+    header: 'Actor (role)',
+    cell: (e) => actorOf(e),
+    truncate: (e) => actorOf(e),
+    cutAt: 'max-w-40',
+  },
+  { id: 'action', header: 'Action · target', cell: (e) => actionOf(e), truncate: (e) => actionOf(e), cutAt: 'max-w-40' },
+  {
+    id: 'filters',
+    header: 'Filters',
+    className: 'text-xs',
+    cell: (e) => filtersText(e.filters),
+    truncate: (e) => filtersText(e.filters),
+    cutAt: 'max-w-40',
+  },
   { id: 'outcome', header: 'Outcome', cell: (e) => outcomeCell(e.outcome, e.errorCode) },
-  { id: 'records', header: 'Records', align: 'right', cell: (e) => dash(e.records) },
-  { id: 'bytes', header: 'Bytes', align: 'right', cell: (e) => dash(e.bytes) },
+  {
+    id: 'records',
+    header: 'Records',
+    align: 'right',
+    cell: (e) => (
+      <>
+        {dash(e.records)}
+        {e.bytes !== null && <span className="block text-xs text-slate-600">{e.bytes} bytes</span>}
+      </>
+    ),
+  },
   sha256Column((e) => e.sha256),
-  { id: 'address', header: 'Address', cell: (e) => dash(e.address) },
+  { id: 'address', header: 'Address', cell: (e) => dash(e.address), truncate: (e) => e.address ?? '—', cutAt: 'max-w-32' },
 ];
 
 /** Audit entries as a plain table: what happened, to what, how it ended, and the figures of exports. */

@@ -13,9 +13,15 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
   const instance = (j: JobView) => (detail ? j.instance : `instance ${numbered.indexOf(j.instance) + 1}`);
   const columns: Column<JobView>[] = [
     { id: 'name', header: 'Job', nowrap: true, cell: (j) => <span className="font-medium">{j.name}</span> },
-    { id: 'instance', header: 'Instance', nowrap: true, cell: (j) => (j.here ? `${instance(j)} (this one)` : instance(j)) },
+    {
+      id: 'instance',
+      header: 'Instance',
+      cell: (j) => (j.here ? `${instance(j)} (this one)` : instance(j)),
+      truncate: (j) => (j.here ? `${instance(j)} (this one)` : instance(j)),
+      cutAt: 'max-w-40',
+    },
     { id: 'every', header: 'Every', align: 'right', cell: (j) => every(j.everySeconds) },
-    { id: 'lease', header: 'Runs on', truncate: (j) => j.lease, cell: (j) => j.lease },
+    { id: 'lease', header: 'Runs on', truncate: (j) => j.lease, cell: (j) => j.lease, cutAt: 'max-w-32' },
     { id: 'last', header: 'Last run', nowrap: true, cell: (j) => <UtcTime iso={j.lastStartedAt} /> },
     { id: 'took', header: 'Took', align: 'right', cell: (j) => took(j.lastMs) },
     { id: 'outcome', header: 'Outcome', cell: (j) => <StatusBadge value={j.lastOutcome} /> },
@@ -40,6 +46,7 @@ export function JobsPanel({ jobs, detail }: { jobs: JobView[]; detail: boolean }
             header: 'Last problem',
             truncate: (j: JobView) => j.lastProblem ?? '—',
             cell: (j: JobView) => j.lastProblem ?? '—',
+            cutAt: 'max-w-40' as const,
           },
         ]
       : []),

@@ -2,7 +2,16 @@
 
 import { getCoreRowModel, useReactTable, type ColumnDef, type VisibilityState } from '@tanstack/react-table';
 import { useState, type ReactNode } from 'react';
-import { formatOdds, formatProbability, marketLabel, pickHref, type PickRow, type ProbabilityScale } from '@/lib/picks-api/pick-view';
+import {
+  competitionBesides,
+  formatOdds,
+  formatProbability,
+  marketLabel,
+  pickHref,
+  placeOf,
+  type PickRow,
+  type ProbabilityScale,
+} from '@/lib/picks-api/pick-view';
 import { Logo } from '@/components/records/logo';
 import { Marked } from '@/components/records/marked';
 import { StatusBadge } from '@/components/ui/badge';
@@ -30,7 +39,7 @@ const dash = (value: string | number | null) => (value === null || value === '' 
  * them the competition with its logo; the whole is the link to the pick's page.
  */
 const EVENT: Cell = (r, _scale, words) => {
-  const under = [r.sport, r.competition ?? r.league, r.roundOrWeek].filter(Boolean).join(' · ');
+  const under = placeOf(r);
   const teams = (
     <>
       <span className="teams">
@@ -41,7 +50,7 @@ const EVENT: Cell = (r, _scale, words) => {
         <b>{r.awayTeam ? <Marked text={r.awayTeam} words={words} /> : '—'}</b>
       </span>
       <span className="under m">
-        <Logo src={r.competitionLogo} name={r.competition ?? r.league} shape="square" />
+        <Logo src={r.competitionLogo} name={r.league ?? r.competition} shape="square" />
         <span>{under ? <Marked text={under} words={words} /> : '—'}</span>
       </span>
     </>
@@ -66,10 +75,10 @@ const COLUMNS: [string, string, (r: PickRow) => string | number | null, Cell][] 
   [
     'competition',
     'Sport / league / round',
-    (r) => [r.sport, r.league, r.roundOrWeek].filter(Boolean).join(' · '),
+    (r) => placeOf(r),
     (r) => (
-      <span title={[r.sport, r.league, r.competition, r.roundOrWeek].filter(Boolean).join(' · ')}>
-        {dash(r.sport)} <span className="m">{[r.league, r.roundOrWeek].filter(Boolean).join(' · ')}</span>
+      <span title={[placeOf(r), competitionBesides(r)].filter(Boolean).join(' · ')}>
+        {dash(r.sport)} <span className="m">{[r.league ?? r.competition, r.roundOrWeek].filter(Boolean).join(' · ')}</span>
       </span>
     ),
   ],
@@ -78,17 +87,21 @@ const COLUMNS: [string, string, (r: PickRow) => string | number | null, Cell][] 
     'Market',
     (r) => r.marketType,
     (r) => (
-      <>
+      <span className="two">
         {marketLabel(r.marketType)}
         {r.isPlayerPick && <span className="tag">player</span>}
-      </>
+      </span>
     ),
   ],
   [
     'selection',
     'Selection',
     (r) => r.selection,
-    (r, _scale, words) => <b>{r.selection ? <Marked text={r.selection} words={words} /> : '—'}</b>,
+    (r, _scale, words) => (
+      <span className="two">
+        <b>{r.selection ? <Marked text={r.selection} words={words} /> : '—'}</b>
+      </span>
+    ),
   ],
   ['line', 'Line', (r) => (typeof r.line === 'string' && Number.isFinite(Number(r.line)) ? Number(r.line) : r.line), (r) => dash(r.line)],
   [

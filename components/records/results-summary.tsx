@@ -11,40 +11,67 @@ import { labelClass } from '@/components/ui/field';
 const ResultsChart = dynamic(() => import('@/components/records/results-chart'), { ssr: false });
 const LEAGUES_SHOWN = 6;
 
-/** Above /results: what the filtered results add up to, with the hit rate by tier (a chart) and by league. */
+/**
+ * What the filtered results add up to, in one short line where the results page's introduction goes (the records
+ * keep their room: 14 rows at 1440×900): how many, and the hit rate; folded under it, the outcomes, the hit rate by
+ * tier (a chart) and by league.
+ */
 export function ResultsSummary({ query }: { query: string }) {
   const state = useSummary('results', query);
   return (
-    <section aria-labelledby="results-summary" className={cardClass('p-4 text-sm')} data-testid="results-summary">
-      <h2 id="results-summary" className="font-semibold">
-        Summary of these results
-      </h2>
-      {state.phase === 'loading' ? (
-        <p role="status" className="mt-2 text-slate-600" data-phase="loading">
-          Adding up every result the filters match…
-        </p>
-      ) : state.phase === 'failed' ? (
-        <p role="alert" className="mt-2 text-red-800" data-phase="failed">
-          {state.message}
-        </p>
-      ) : (
-        <Figures summary={state.summary} />
-      )}
+    <section aria-labelledby="results-summary" className="text-sm" data-testid="results-summary">
+      <details className="group">
+        <summary className="flex cursor-pointer flex-wrap items-baseline gap-x-2">
+          <h2 id="results-summary" className="font-medium text-slate-900">
+            Summary:
+          </h2>
+          {state.phase === 'loading' ? (
+            <span role="status" data-phase="loading">
+              adding up every result the filters match…
+            </span>
+          ) : state.phase === 'failed' ? (
+            <span role="alert" className="text-red-800" data-phase="failed">
+              {state.message}
+            </span>
+          ) : (
+            <Line summary={state.summary} />
+          )}
+          <span className="text-xs text-brand-700 underline">
+            <span className="group-open:hidden">outcomes, by tier and league</span>
+            <span className="hidden group-open:inline">hide</span>
+          </span>
+        </summary>
+        {state.phase === 'done' && state.summary.records > 0 && <Breakdown summary={state.summary} />}
+      </details>
     </section>
   );
 }
 
-function Figures({ summary }: { summary: Extract<ReturnType<typeof useSummary>, { phase: 'done' }>['summary'] }) {
-  if (summary.records === 0) return <p className="mt-2 text-slate-600">No results match these filters.</p>;
+type Summary = Extract<ReturnType<typeof useSummary>, { phase: 'done' }>['summary'];
+
+function Line({ summary }: { summary: Summary }) {
+  if (summary.records === 0) return <span>no results match these filters.</span>;
   return (
-    <div className="mt-2 grid gap-4 lg:grid-cols-3" data-phase="done">
+    <span>
+      <span data-testid="summary-records">
+        <span className="font-semibold tabular-nums">{summary.records.toLocaleString('en-GB')}</span>
+        {summary.complete ? ' results' : '+ results'}
+      </span>
+      , hit rate{' '}
+      <span className="font-semibold tabular-nums" data-testid="summary-hit-rate">
+        {percent(summary.hitRate)}
+      </span>
+    </span>
+  );
+}
+
+function Breakdown({ summary }: { summary: Summary }) {
+  return (
+    <div className={cardClass('mt-2 grid gap-4 p-4 lg:grid-cols-3')} data-phase="done">
       <div>
-        <p data-testid="summary-records">
-          <span className="text-2xl font-semibold tabular-nums">{summary.records.toLocaleString('en-GB')}</span>{' '}
-          {summary.complete
-            ? 'results'
-            : `results counted; the filters match more than ${summary.cap.toLocaleString('en-GB')} (narrow the dates)`}
-        </p>
+        {!summary.complete && (
+          <p>Counted up to {summary.cap.toLocaleString('en-GB')}: the filters match more (narrow the dates for an exact summary).</p>
+        )}
         <dl className="mt-2 grid grid-cols-4 gap-2 text-center" data-testid="summary-outcomes">
           {(['win', 'loss', 'push', 'void'] as const).map((result) => (
             <div key={result} className="rounded-md bg-slate-50 py-1">
@@ -55,14 +82,8 @@ function Figures({ summary }: { summary: Extract<ReturnType<typeof useSummary>, 
             </div>
           ))}
         </dl>
-        <p className="mt-2">
-          Hit rate{' '}
-          <span className="font-semibold tabular-nums" data-testid="summary-hit-rate">
-            {percent(summary.hitRate)}
-          </span>{' '}
-          <span className="text-xs text-slate-600">
-            (wins ÷ wins and losses{summary.unsettled ? `; ${plural(summary.unsettled, 'record')} without a result` : ''})
-          </span>
+        <p className="mt-2 text-xs text-slate-600">
+          Hit rate: wins ÷ wins and losses{summary.unsettled ? `; ${plural(summary.unsettled, 'record')} without a result` : ''}.
         </p>
       </div>
       <div>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { cardClass } from '@/components/ui/card';
+import { CopyHash } from '@/components/ui/copy-hash';
 
 /**
  * The portal's one table idiom (audit, exports, users, changes, delivery runs, coverage, usage, summaries),
@@ -28,6 +29,8 @@ export interface Column<Row> {
   title?: (row: Row) => string | undefined;
   /** Long text cut to one line at 16rem, the whole of it on hover: no cell widens the table past the screen. */
   truncate?: (row: Row) => string;
+  /** Where a cut cell is cut, when not at 16rem (a Tailwind max-width class). */
+  cutAt?: 'max-w-32' | 'max-w-40' | 'max-w-48' | 'max-w-56';
 }
 
 /** Filters or settings as people read them: `name: value`, decoded, one after another. */
@@ -121,7 +124,11 @@ export function DataTable<Row>({
                       column.className ?? '',
                     ].join(' ')}
                   >
-                    {column.truncate ? <span className="block max-w-64 truncate">{column.truncate(row)}</span> : column.cell(row)}
+                    {column.truncate ? (
+                      <span className={`block truncate ${column.cutAt ?? 'max-w-64'}`}>{column.truncate(row)}</span>
+                    ) : (
+                      column.cell(row)
+                    )}
                   </Cell>
                 );
               })}
@@ -137,12 +144,11 @@ export function DataTable<Row>({
 export function sha256Column<Row>(value: (row: Row) => string | null): Column<Row> {
   return {
     id: 'sha256',
-    header: 'sha256',
-    className: 'font-mono text-xs',
-    title: (row) => value(row) ?? undefined,
+    header: 'SHA-256',
+    nowrap: true,
     cell: (row) => {
       const sha = value(row);
-      return sha ? `${sha.slice(0, 12)}…` : '—';
+      return sha ? <CopyHash value={sha} /> : '—';
     },
   };
 }
@@ -152,7 +158,7 @@ export function outcomeCell(outcome: string, errorCode: string | null): ReactNod
   return (
     <>
       {outcome}
-      {errorCode ? <span className="ml-1 text-xs text-red-700">{errorCode}</span> : null}
+      {errorCode ? <span className="block text-xs text-red-700">{errorCode}</span> : null}
     </>
   );
 }

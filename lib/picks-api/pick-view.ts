@@ -33,6 +33,21 @@ export interface PickRow {
   isPlayerPick: boolean;
 }
 
+type Place = { sport: string | null; league: string | null; competition: string | null; roundOrWeek: string | null };
+
+/**
+ * Where a record belongs, named the one way every page says it: sport · league · round. The league is what filters,
+ * chips, facets and menus name; the competition (eventMetadata.competition, e.g. "WTA 1000" within "WTA Tour") is
+ * a detail of its own, never in the league's place (only where the league is missing).
+ */
+export function placeOf(r: Place): string {
+  return [r.sport, r.league ?? r.competition, r.roundOrWeek].filter(Boolean).join(' · ');
+}
+
+/** The competition, when it names something the league does not. */
+export const competitionBesides = (r: Place): string | null =>
+  r.competition && r.league && r.competition !== r.league ? r.competition : null;
+
 /**
  * Where logos may come from: relative URLs resolve against the upstream, and only the upstream's own
  * origin and PORTAL_IMAGE_ORIGINS may serve them (the same list as the CSP's img-src), so a record

@@ -60,6 +60,9 @@ test('/results opens with a summary of the filtered set: outcomes, hit rate, by 
   await expect(summary.getByTestId('summary-records')).toHaveText(`${expected.records.toLocaleString('en-GB')} results`, {
     timeout: 30_000,
   });
+  // Its line says how many and the hit rate; the outcomes and the breakdown are folded under it, a click away.
+  await summary.getByText('outcomes, by tier and league').click();
+  for (const result of ['win', 'loss', 'push', 'void'] as const) await expect(summary.locator(`[data-result="${result}"]`)).toBeVisible();
   for (const result of ['win', 'loss', 'push', 'void'] as const)
     await expect(summary.locator(`[data-result="${result}"]`)).toHaveText(String(expected[result]));
   await expect(summary.getByTestId('summary-hit-rate')).toHaveText(expected.hitRate);
@@ -68,6 +71,8 @@ test('/results opens with a summary of the filtered set: outcomes, hit rate, by 
   await page.goto(`/results?league=Premier+League&from=${day(-30)}&to=${day(0)}`);
   const records = await walk('results', { league: 'Premier League', ...instants(day(-30), day(0)) });
   const tiers = [...new Set(records.map((r) => r.confidenceTier ?? '(no tier)'))].sort();
+  // The breakdown is folded under the summary's line (the records stay in view), a click away.
+  await summary.getByText('outcomes, by tier and league').click();
   const tierRows = summary.getByTestId('summary-tiers').locator('tbody tr');
   await expect(tierRows).toHaveCount(tiers.length, { timeout: 30_000 });
   for (const tier of tiers) {

@@ -73,6 +73,25 @@ test('columns chosen are remembered for the person; the event, its competition, 
   await expect(picks.table.locator('th', { hasText: 'Line' })).toHaveCount(1);
 });
 
+test('a league is named the same on the list and on the pick’s page (the competition apart)', async ({ page }) => {
+  await signInKept(page, 'viewer');
+  const results = new RecordsPage(page, '/results');
+  await results.open('sport=Tennis&limit=10');
+  const { data } = await sandboxApi<{ data: { league: string; eventMetadata?: { competition?: string } }[] }>(
+    '/results?sport=Tennis&limit=10',
+  );
+  const under = results.rows.first().locator('.under > span:last-child');
+  await expect(under).toHaveText(new RegExp(`^Tennis · ${data[0]!.league} · `));
+  const listed = await under.textContent();
+  await results.rows
+    .first()
+    .getByRole('link', { name: /Details/ })
+    .click();
+  await expect(page.getByTestId('place')).toHaveText(listed!);
+  // The sandbox's tennis competitions ("WTA 1000") are not its leagues ("WTA Tour"): said beside, never in its place.
+  expect(data[0]!.eventMetadata?.competition).not.toBe(data[0]!.league);
+});
+
 test('a logo that fails to load gives way to the initials under it', async ({ page }) => {
   await signInKept(page, 'viewer');
   await page.route('**/logos/teams/**', (route) => route.fulfill({ status: 404, body: '' }));

@@ -50,7 +50,10 @@ export async function RecordsPage({
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-2">
-        <PageHeader title={title}>{intro}</PageHeader>
+        <PageHeader title={title}>
+          {/* Results: what the filtered set adds up to, where the introduction goes (the rows keep their room). */}
+          {parsed.ok && kind === 'results' ? <ResultsSummary key={wholeSet} query={wholeSet} /> : intro}
+        </PageHeader>
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <SearchForm
             key={params.toString()}
@@ -81,12 +84,6 @@ export async function RecordsPage({
         </div>
       </div>
       <FilterForm kind={kind} values={sentFilterValues(kind, params)} vocabulary={vocabulary} kept={searchValues} counts={counts} />
-      {parsed.ok && kind === 'results' && (
-        // On a phone the records come first, the summary after them.
-        <div className="max-sm:order-last">
-          <ResultsSummary key={wholeSet} query={wholeSet} />
-        </div>
-      )}
       {parsed.ok ? (
         <Suspense key={params.toString()} fallback={<TableSkeleton />}>
           {searching ? (

@@ -56,8 +56,16 @@ export default async function HealthPage() {
       ),
     },
     { id: 'state', header: 'State', cell: (r) => <StatusBadge value={r.state} /> },
-    { id: 'side', header: 'Whose side', cell: (r) => r.side ?? '—' },
-    { id: 'reason', header: 'Reason', cell: (r) => r.reason },
+    {
+      id: 'reason',
+      header: 'Reason (whose side)',
+      cell: (r) => (
+        <>
+          {r.reason}
+          {r.side && <span className="block text-xs text-slate-600">the {r.side}’s side</span>}
+        </>
+      ),
+    },
     { id: 'since', header: 'Since', nowrap: true, cell: (r) => <UtcTime iso={r.since} /> },
     {
       id: 'timeline',
@@ -79,8 +87,13 @@ export default async function HealthPage() {
       title: () => 'Picks past their sport’s thresholds (below the table): still upcoming, still live, or not settled',
       cell: (r) => overdueText(r.overdue),
     },
-    { id: 'resettled', header: 'Re-settled (24 h)', align: 'right', cell: (r) => r.resettled24h },
-    { id: 'withdrawn', header: 'Withdrawn (24 h)', align: 'right', cell: (r) => r.withdrawn24h },
+    {
+      id: 'resettled',
+      header: 'Re-settled / withdrawn (24 h)',
+      align: 'right',
+      nowrap: true,
+      cell: (r) => `${r.resettled24h} / ${r.withdrawn24h}`,
+    },
     {
       id: 'cadence',
       header: 'Agreed cadence',

@@ -8,7 +8,16 @@ import { StatusBadge } from '@/components/ui/badge';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/auth/session';
 import { settle } from '@/lib/errors';
-import { detectProbabilityScale, formatOdds, formatProbability, idFromSegment, marketLabel, pickHref } from '@/lib/picks-api/pick-view';
+import {
+  competitionBesides,
+  detectProbabilityScale,
+  formatOdds,
+  formatProbability,
+  idFromSegment,
+  marketLabel,
+  pickHref,
+  placeOf,
+} from '@/lib/picks-api/pick-view';
 import { getPickDetail } from '@/lib/picks-api/portal';
 import { RecordHistory } from '@/components/history/record-history';
 import { recordHistory } from '@/lib/history/responses';
@@ -64,8 +73,9 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
       </PortalLink>
       <header className={cardClass('p-6')}>
         <div className="flex items-center gap-2 text-sm text-slate-600">
-          <Logo src={row.competitionLogo} name={row.competition ?? row.league} size={28} shape="square" />
-          <span>{[row.sport, row.league, row.roundOrWeek].filter(Boolean).join(' · ') || 'Competition not included'}</span>
+          <Logo src={row.competitionLogo} name={row.league ?? row.competition} size={28} shape="square" />
+          <span data-testid="place">{placeOf(row) || 'Competition not included'}</span>
+          {competitionBesides(row) && <span>({competitionBesides(row)})</span>}
         </div>
         <h1 className="mt-3 flex flex-wrap items-center gap-3 text-2xl font-semibold">
           <span className="inline-flex items-center gap-2">

@@ -36,6 +36,7 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
+  const [tests, setTests] = useState<Record<string, ConnectionTest | 'testing'>>({});
 
   async function refresh() {
     const answer = await callApi('/api/deliveries');
@@ -74,20 +75,16 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
     await refresh();
   }
 
-  /** Test connection (object storage): each step in the note, the first failure saying why. */
+  /** Test connection: each step beside the button that asked, the first failure saying why. */
   async function probe(d: DeliveryView) {
     setBusy(d.id);
+    setTests((now) => ({ ...now, [d.id]: 'testing' }));
     const answer = await callApi(`/api/deliveries/${d.id}/test`, { method: 'POST' });
     setBusy(null);
-    if (!answer.ok) return setProblem(answer.problem);
-    setProblem(null);
-    const result = answer.body as { ok: boolean; steps: { step: string; ok: boolean; detail: string }[] };
-    const failed = result.steps.find((s) => !s.ok);
-    setNote(
-      failed
-        ? `Connection test of ${d.name}: ${failed.step} failed — ${failed.detail}.`
-        : `Connection test of ${d.name}: ${result.steps.map((s) => s.detail).join('; ')}.`,
-    );
+    setTests((now) => ({
+      ...now,
+      [d.id]: answer.ok ? (answer.body as ConnectionTest) : { ok: false, steps: [], problem: answer.problem.message },
+    }));
   }
 
   return (
@@ -184,7 +181,7 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                 <button className={button} disabled={busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
                   {d.paused ? 'Resume' : 'Pause'}
                 </button>
-                {['s3', 'postgres'].includes(String((d.destination as { type?: string }).type)) ? (
+                {['s3', 'postgres', 'sftp', 'webhook'].includes(String((d.destination as { type?: string }).type)) ? (
                   <button className={button} disabled={busy === d.id} onClick={() => void probe(d)}>
                     Test connection
                   </button>
@@ -201,11 +198,42 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                   Delete
                 </button>
               </div>
+              {tests[d.id] && <TestResult test={tests[d.id]!} />}
             </li>
           ))}
         </ul>
       )}
       <DeliveryForm vocabulary={vocabulary} onCreated={() => void refresh()} />
+    </div>
+  );
+}
+
+type ConnectionTest = { ok: boolean; steps: { step: string; ok: boolean; detail: string }[]; problem?: string };
+
+/** A connection test's answer under its button: each step in plain words, ✓ or ✗. */
+function TestResult({ test }: { test: ConnectionTest | 'testing' }) {
+  if (test === 'testing')
+    return (
+      <p role="status" className="mt-2 text-slate-600" data-testid="connection-test" data-state="testing">
+        Testing the connection…
+      </p>
+    );
+  return (
+    <div role="status" className="mt-2" data-testid="connection-test" data-state={test.ok ? 'ok' : 'failed'}>
+      <p className="font-medium">{test.ok ? 'The connection works:' : 'The connection failed:'}</p>
+      {test.problem && <p className="text-red-800">{test.problem}</p>}
+      <ul className="mt-1 space-y-0.5">
+        {test.steps.map((step) => (
+          <li
+            key={step.step}
+            data-step={step.step}
+            data-ok={step.ok ? 'yes' : 'no'}
+            className={step.ok ? 'text-slate-700' : 'text-red-800'}
+          >
+            {step.ok ? '✓' : '✗'} <span className="font-medium">{step.step}</span>: {step.detail.replace(/\.$/, '')}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -6,12 +6,13 @@ import { openSecret, secretBinding } from './secrets';
 import { probeS3, s3Host, type ProbeStep } from './s3';
 import { pinTarget, type Resolver } from './targets';
 import { probeTable, type PgDestination } from './pg-table';
+import { probeSftp, probeWebhook } from './probe-network';
 import type { PrivateTargets } from './targets';
 
 /**
  * "Test connection" (POST /api/deliveries/<id>/test): tries a delivery's destination without delivering, with the
- * credentials and the address policy a run uses. For object storage; a folder, an SFTP server or a webhook is tried
- * by "Run now" (their first step is the connection, and a run that fails there places nothing).
+ * credentials and the address policy a run uses: object storage, a PostgreSQL table, an SFTP server and a webhook
+ * receiver (./probe-network.ts). A folder on this server needs none.
  */
 
 export interface ProbeContext {
@@ -38,6 +39,11 @@ const ADDRESS = /\[?(?:\d{1,3}\.){3}\d{1,3}\]?(?::\d{1,5})?|\[[0-9a-f:]+\](?::\d
 function inPlainWords(delivery: Delivery, step: ProbeStep): ProbeStep {
   if (step.ok || step.step === 'address' || step.step === 'credentials') return step;
   const d = delivery.destination;
+  // SFTP and webhook steps are said in their own words (./probe-network.ts), naming only what was typed.
+  if (d.type === 'sftp' || d.type === 'webhook') {
+    const typed = d.type === 'webhook' ? new URL(String(d.url)).host : `${String(d.host)}:${Number(d.port ?? 22)}`;
+    return { ...step, detail: step.detail.replace(ADDRESS, (found) => (typed.includes(found) ? found : 'the server')) };
+  }
   const typed =
     d.type === 'postgres'
       ? `${String(d.host)}:${Number(d.port)}`
@@ -56,10 +62,11 @@ function inPlainWords(delivery: Delivery, step: ProbeStep): ProbeStep {
 async function probeRaw(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
   const d = delivery.destination;
   if (d.type === 'postgres') return probePostgres(delivery, context);
+  if (d.type === 'sftp' || d.type === 'webhook') return probeNetwork(delivery, context);
   if (d.type !== 's3')
     throw new AppError({
       code: 'INVALID_DELIVERY',
-      message: 'A connection test is for S3 and PostgreSQL destinations; a folder, an SFTP server or a webhook is tried by Run now.',
+      message: 'A folder on this server needs no connection test: Run now writes into it.',
     });
   const where = { bucket: String(d.bucket), region: String(d.region), endpoint: (d.endpoint as string | null) ?? null };
   const steps: ProbeStep[] = [];
@@ -92,6 +99,32 @@ async function probePostgres(delivery: Delivery, context: ProbeContext): Promise
   const password = opened<{ password: string }>(delivery, context, steps)?.password;
   if (password === undefined) return { ok: false, steps };
   steps.push(...(await probeTable({ ...d, password, address: pinned })));
+  return { ok: steps.every((s) => s.ok), steps };
+}
+
+/** SFTP and webhooks: where the host resolves, the stored secret opened (SFTP), then the server itself. */
+async function probeNetwork(delivery: Delivery, context: ProbeContext): Promise<{ ok: boolean; steps: ProbeStep[] }> {
+  const d = delivery.destination;
+  const steps: ProbeStep[] = [];
+  const host = d.type === 'webhook' ? new URL(String(d.url)).hostname : String(d.host);
+  const pinned = await addressStep(host, context, steps);
+  if (!pinned.ok) return { ok: false, steps };
+  if (d.type === 'webhook') steps.push(...(await probeWebhook(String(d.url), pinned)));
+  else {
+    const secret = opened<{ password?: string; privateKey?: string }>(delivery, context, steps);
+    if (secret === undefined) return { ok: false, steps };
+    steps.push(
+      ...(await probeSftp({
+        host,
+        address: pinned,
+        port: Number(d.port ?? 22),
+        username: String(d.username),
+        ...secret,
+        path: String(d.path ?? '.'),
+        hostKey: delivery.hostKey,
+      })),
+    );
+  }
   return { ok: steps.every((s) => s.ok), steps };
 }
 

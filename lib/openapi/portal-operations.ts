@@ -185,7 +185,7 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
     answer: runStartedSchema,
     also: { '507': 'Not enough free space in the spool for a run: how much is free and needed.' },
   }),
-  op('post', '/api/deliveries/{id}/test', 'deliveries', 'Tries an S3 or PostgreSQL destination without delivering', {
+  op('post', '/api/deliveries/{id}/test', 'deliveries', 'Tries a destination (SFTP, webhook, S3, PostgreSQL) without delivering', {
     answer: probeAnswerSchema,
   }),
   op('get', '/api/deliveries/{id}/runs', 'deliveries', 'A delivery’s runs, newest first', { answer: runsAnswerSchema }),

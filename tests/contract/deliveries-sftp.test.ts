@@ -142,5 +142,33 @@ describe('an SFTP delivery', () => {
     const [moved] = await store.listRuns(db, 'dlv_00000000000000a1');
     expect(moved).toMatchObject({ outcome: 'failed' });
     expect(moved!.error).toMatch(/secret was not used: .*saved for another destination/);
+
+    // Test connection, without delivering: each step in plain words, the first failure ending it.
+    const { probeDelivery } = await import('@/lib/deliveries/probe');
+    const probe = { allowPrivate: true, secretKey: key };
+    const said = async (id: string) =>
+      (await probeDelivery((await store.findDelivery(db, id))!, probe)).steps.map((s) => `${s.step} ${s.ok ? '✓' : '✗'} ${s.detail}`);
+    await store.updateDelivery(db, 'dlv_00000000000000a1', { destination });
+    expect(await said('dlv_00000000000000a1')).toEqual([
+      '127.0.0.1 may be delivered to'.replace(/^/, 'address ✓ '),
+      `host key ✓ the server's key is the pinned one (${offered})`,
+      `sign-in ✓ signed in as ${sshd.username}`,
+      'folder ✓ the folder incoming/daily is there',
+    ]);
+    expect((await said('dlv_00000000000000a2')).slice(1)).toEqual([
+      `host key ✓ the server's key is the pinned one (${offered})`,
+      'sign-in ✗ nobody-here was refused: check the password or private key',
+    ]);
+    // A changed key gets no credential; a port where nothing listens says so, naming only what was typed.
+    const impostor = await sshd.rotateHostKey();
+    expect((await said('dlv_00000000000000a1')).slice(1)).toEqual([
+      `host key ✗ the server's key changed: pinned ${offered}, offered ${impostor}; no credential was sent`,
+    ]);
+    const nobody = { ...destination, port: 9 };
+    const secret = sealSecret(JSON.stringify({ privateKey: sshd.privateKey }), key, secretBinding(nobody)!);
+    await store.updateDelivery(db, 'dlv_00000000000000a1', { destination: nobody, secret, hostKey: null });
+    expect((await said('dlv_00000000000000a1')).slice(1)).toEqual([
+      'connection ✗ could not connect to 127.0.0.1:9: no SSH server answered in time',
+    ]);
   }, 60_000);
 });

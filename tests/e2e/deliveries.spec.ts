@@ -468,9 +468,15 @@ test.describe.serial('deliveries on one portal', () => {
       await expect(created).toContainText('picks as parquet → s3://partner/tennis/dt=…');
       // Test connection: the bucket answers, a probe object is written and removed, nothing delivered.
       await created.getByRole('button', { name: 'Test connection' }).click();
-      await expect(page.getByTestId('run-note')).toHaveText(
-        /^Connection test of Bucket parquet: 127\.0\.0\.1 may be delivered to; s3:\/\/partner answers; wrote tennis\/\.picks-portal-connection-test; removed tennis\/\.picks-portal-connection-test\.$/,
-      );
+      // Its answer beside the button that asked, a step a line.
+      const tested = created.getByTestId('connection-test');
+      await expect(tested).toHaveAttribute('data-state', 'ok');
+      await expect(tested.locator('li')).toHaveText([
+        '✓ address: 127.0.0.1 may be delivered to',
+        /^✓ \S+: s3:\/\/partner answers$/,
+        /^✓ \S+: wrote tennis\/\.picks-portal-connection-test$/,
+        /^✓ \S+: removed tennis\/\.picks-portal-connection-test$/,
+      ]);
       await deliveries.runNow('Bucket parquet');
       await expect(page.getByTestId('run-note')).toHaveText(/^“Bucket parquet” ran: complete/, { timeout: 30_000 });
       const client = new S3Client({
@@ -520,9 +526,13 @@ test.describe.serial('deliveries on one portal', () => {
         `picks → table public.picks in postgres://${url.username || 'postgres'}@127.0.0.1:${url.port}/warehouse`,
       );
       await created.getByRole('button', { name: 'Test connection' }).click();
-      await expect(page.getByTestId('run-note')).toHaveText(
-        /^Connection test of Warehouse: 127\.0\.0\.1 may be delivered to; signed in to warehouse as \w+; public\.picks is not there yet: the first run makes it and loads the whole set\.$/,
-      );
+      const tested = created.getByTestId('connection-test');
+      await expect(tested).toHaveAttribute('data-state', 'ok');
+      await expect(tested.locator('li')).toHaveText([
+        '✓ address: 127.0.0.1 may be delivered to',
+        /^✓ \S+: signed in to warehouse as \w+$/,
+        /^✓ \S+: public\.picks is not there yet: the first run makes it and loads the whole set$/,
+      ]);
       await deliveries.runNow('Warehouse');
       await expect(page.getByTestId('run-note')).toHaveText(/^“Warehouse” ran: complete/, { timeout: 30_000 });
       const expected = (await walkSandbox(`http://127.0.0.1:${E2E.sandboxPort}`, E2E.sandboxKey, 'picks', { sport: 'Tennis' })).map(

@@ -176,6 +176,25 @@ test.describe.serial('sandbox mode (npm start with no upstream)', () => {
     const got = receiver.received.find((r) => r.path === '/delivery')!;
     expect(receiverAccepts(DELIVERY_HOOK_SECRET, got.headers, got.body)).toBe(true);
     if (sshd) expect((await readdir(sshd.home)).filter((name) => name.endsWith('.csv'))).toHaveLength(1);
+    // Test connection, as the button beside each asks: every step of the SFTP server and the receiver said, none failing.
+    const hookTest = await call('POST', `/api/deliveries/${made.hook}/test`);
+    expect(hookTest.json, JSON.stringify(hookTest.json)).toMatchObject({
+      ok: true,
+      steps: [
+        { step: 'address', ok: true },
+        { step: 'receiver', ok: true, detail: expect.stringContaining('answered') },
+      ],
+    });
+    if (made.sftp) {
+      const sftpTest = await call('POST', `/api/deliveries/${made.sftp}/test`);
+      expect(sftpTest.json.steps.map((s: { step: string; ok: boolean }) => `${s.step} ${s.ok}`)).toEqual([
+        'address true',
+        'host key true',
+        'sign-in true',
+        'folder true',
+      ]);
+      expect(sftpTest.json.steps[1].detail).toContain('is the pinned one');
+    }
     const test_ = await call('POST', `/api/tokens/${made.token}/webhooks/${made.endpoint}/test`);
     expect(test_.json.attempt, JSON.stringify(test_.json)).toMatchObject({ outcome: 'delivered' });
     const event = receiver.received.find((r) => r.path === '/events')!;

@@ -35,7 +35,7 @@ const COLUMNS: Column<ScopeRow>[] = [
   },
 ];
 
-/** Licensed scope against delivery: one row per sport and league, downloadable as CSV. */
+/** Licensed scope against delivery: one row per sport and league (a card each on a phone), downloadable as CSV. */
 export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHref: string }) {
   return (
     <Section
@@ -51,6 +51,8 @@ export function ScopeMatrix({ report, csvHref }: { report: CoverageReport; csvHr
       <DataTable
         testId="coverage-matrix"
         frame="bare"
+        // On a phone, a card per league (each figure labelled), not a wide table scrolling in its box.
+        cards
         label="Scope against delivery per sport and league"
         caption="Scope against delivery per sport and league"
         columns={COLUMNS}

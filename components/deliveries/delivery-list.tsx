@@ -2,6 +2,7 @@
 
 import { PortalLink } from '@/components/portal-link';
 import { useState } from 'react';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { useEvery } from '@/components/use-every';
 import type { DeliveryView } from '@/lib/deliveries/view';
 import type { Vocabulary } from '@/lib/deliveries/filter-rules';
@@ -36,6 +37,8 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
+  // The buttons wait for the page to handle their click (none swallowed right after load).
+  const hydrated = useHydrated();
   const [tests, setTests] = useState<Record<string, ConnectionTest | 'testing'>>({});
 
   async function refresh() {
@@ -175,26 +178,26 @@ export function DeliveryList({ initial, isAdmin, vocabulary }: { initial: Delive
                 </dd>
               </dl>
               <div className="mt-3 flex flex-wrap gap-2">
-                <button className={button} disabled={busy === d.id} onClick={() => void act(d, 'run')}>
+                <button className={button} disabled={!hydrated || busy === d.id} onClick={() => void act(d, 'run')}>
                   Run now
                 </button>
-                <button className={button} disabled={busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
+                <button className={button} disabled={!hydrated || busy === d.id} onClick={() => void act(d, d.paused ? 'resume' : 'pause')}>
                   {d.paused ? 'Resume' : 'Pause'}
                 </button>
                 {['s3', 'postgres', 'sftp', 'webhook'].includes(String((d.destination as { type?: string }).type)) ? (
-                  <button className={button} disabled={busy === d.id} onClick={() => void probe(d)}>
+                  <button className={button} disabled={!hydrated || busy === d.id} onClick={() => void probe(d)}>
                     Test connection
                   </button>
                 ) : null}
                 {d.hostKey && isAdmin ? (
-                  <button className={button} disabled={busy === d.id} onClick={() => void act(d, 'repin')}>
+                  <button className={button} disabled={!hydrated || busy === d.id} onClick={() => void act(d, 'repin')}>
                     Re-pin host key
                   </button>
                 ) : null}
                 <PortalLink className={button} href={`/deliveries/${d.id}`}>
                   Run history
                 </PortalLink>
-                <button className={`${button} text-red-700`} disabled={busy === d.id} onClick={() => void act(d, 'delete')}>
+                <button className={`${button} text-red-700`} disabled={!hydrated || busy === d.id} onClick={() => void act(d, 'delete')}>
                   Delete
                 </button>
               </div>

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import type { AttemptView, EndpointView } from '@/lib/webhooks/view';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { callApi, Problem, type ApiProblem } from '@/components/ui/call-api';
 import { cardClass } from '@/components/ui/card';
 import { DataTable, type Column } from '@/components/ui/data-table';
@@ -49,6 +50,9 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
   const [problem, setProblem] = useState<ApiProblem | null>(null);
   const [result, setResult] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Disabled until the page can handle the click: a click right after load is never swallowed.
+  const hydrated = useHydrated();
+  const waiting = busy || !hydrated;
   const [seq, setSeq] = useState('');
   const base = `/api/tokens/${tokenId}/webhooks/${endpoint.id}`;
   const act = async (path: string, method: string, body: unknown, done: (answer: unknown) => string | null) => {
@@ -119,7 +123,7 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
             It sends this token’s events, with whole records, to <code className="break-all font-mono">{endpoint.wholeUrl}</code>. Set up by{' '}
             {endpoint.confirmedBy}. Confirm it only if that address is one you answer for; otherwise remove it.
           </p>
-          <Button size="sm" disabled={busy} onClick={() => void act('/confirm', 'POST', undefined, () => 'Confirmed: it sends again.')}>
+          <Button size="sm" disabled={waiting} onClick={() => void act('/confirm', 'POST', undefined, () => 'Confirmed: it sends again.')}>
             Confirm this webhook
           </Button>
         </div>
@@ -127,7 +131,7 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
       <div className="flex flex-wrap items-end gap-2">
         <Button
           size="sm"
-          disabled={busy}
+          disabled={waiting}
           onClick={() => void act('/test', 'POST', undefined, (b) => `Test event ${said((b as { attempt: AttemptView }).attempt)}.`)}
         >
           Send a test event
@@ -145,17 +149,17 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
               error={problem?.details?.event ?? problem?.details?.after}
             />
           </div>
-          <Button size="sm" disabled={busy} onClick={() => resend('event')}>
+          <Button size="sm" disabled={waiting} onClick={() => resend('event')}>
             Resend this event
           </Button>
-          <Button size="sm" disabled={busy} onClick={() => resend('after')}>
+          <Button size="sm" disabled={waiting} onClick={() => resend('after')}>
             Resend every event after it
           </Button>
         </div>
         <Button
           size="sm"
           tone="quiet"
-          disabled={busy}
+          disabled={waiting}
           onClick={() => void act('', 'PATCH', { enabled: endpoint.state === 'disabled' }, () => null)}
         >
           {endpoint.state === 'disabled' ? 'Enable' : 'Disable'}
@@ -163,7 +167,7 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
         <Button
           size="sm"
           tone="remove"
-          disabled={busy}
+          disabled={waiting}
           onClick={() => {
             if (window.confirm(`Remove the webhook ${endpoint.url}? It receives nothing more.`))
               void act('', 'DELETE', undefined, () => null);

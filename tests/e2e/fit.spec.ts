@@ -41,8 +41,8 @@ const PAGES: { path: string; nav: string }[] = [
   { path: '/admin/proofs', nav: 'Proofs' },
 ];
 
-/** The tables of /coverage that compare across their columns (a sport's leagues against the licence, days, tiers): they scroll. */
-const COMPARISONS = ['coverage-matrix', 'timeline-table', 'field-coverage', 'result-mix', 'calibration-table'];
+/** The tables of /coverage that compare across their columns (days, fields, tiers): they scroll. The scope matrix is a card per league. */
+const COMPARISONS = ['timeline-table', 'field-coverage', 'result-mix', 'calibration-table'];
 
 /** The tables whose own frame scrolls sideways (by test id or caption), but those of COMPARISONS. */
 const tablesScrollingSideways = (page: Page) =>
@@ -160,6 +160,11 @@ async function walk(page: Page, size: (typeof SIZES)[number], origin?: string) {
         const league = page.locator('[data-leagues][open] [data-cards] tbody tr').first();
         expect(await league.evaluate((tr) => getComputedStyle(tr).display)).toBe('block');
         expect(await tablesScrollingSideways(page), `${path}: leagues that scroll sideways`).toEqual([]);
+      }
+      if (path === '/coverage') {
+        // The scope matrix: a card per league, its heading whole.
+        const league = page.getByTestId('coverage-matrix').locator('tbody tr').first();
+        expect(await league.evaluate((tr) => getComputedStyle(tr).display)).toBe('block');
       }
       if (path === '/picks' || path === '/results') {
         const first = page.locator('[data-records] tbody tr').first();

@@ -69,6 +69,11 @@ export async function webhooksFromThePage(options: {
     const start = Number((await card.getByTestId('webhook-cursor').textContent())!.match(/#(\d+)/)![1]);
     expect(start).toBe(options.lastSeq());
 
+    // Clicked right after load: the page's own HTML has the button disabled until the page can handle the click,
+    // so no click is swallowed before hydration (issue 72).
+    const html = await (await fetch(`${origin}/tokens/${token.id}`, { headers: { cookie: options.admin } })).text();
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Send a test event<\/button>/);
+    await page.reload();
     await card.getByRole('button', { name: 'Send a test event' }).click();
     await expect(card.getByTestId('webhook-result')).toHaveText(/^Test event delivered: HTTP 200 in \d+ ms\.$/);
     expect(receiver.state.accepted.map((m) => m.type)).toEqual(['webhook.test']);

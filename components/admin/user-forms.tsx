@@ -37,12 +37,37 @@ function Result({ state }: { state: AdminResult | null }) {
 export function AddUserForm({ action }: { action: Action }) {
   const [state, submit, pending] = useActionState(action, null);
   return (
-    <form id="add-user" action={submit} aria-label="Add a user" className={cardClass('p-4')}>
+    <form id="add-user" action={submit} aria-label="Add a user" className={cardClass('p-4')} noValidate>
       <input type="hidden" name="op" value="add" />
       <div className="grid items-end gap-3 text-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_2fr_auto]">
-        <TextField label="Email" name="email" type="email" required id="user-email" />
-        <SelectField label="Role" name="role" options={ROLES} defaultValue="viewer" id="user-role" />
-        <TextField label="Password (empty: generate one)" name="password" type="password" autoComplete="new-password" id="user-password" />
+        {/* A refused form keeps what was typed (React resets a form after its action), each problem beside its field. */}
+        <TextField
+          key={`email-${state?.values?.email ?? ''}`}
+          label="Email"
+          name="email"
+          type="email"
+          required
+          id="user-email"
+          defaultValue={state?.values?.email}
+          error={state?.details?.email}
+        />
+        <SelectField
+          key={`role-${state?.values?.role ?? ''}`}
+          label="Role"
+          name="role"
+          options={ROLES}
+          defaultValue={state?.values?.role || 'viewer'}
+          id="user-role"
+          error={state?.details?.role}
+        />
+        <TextField
+          label="Password (empty: generate one)"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          id="user-password"
+          error={state?.details?.password}
+        />
         <Button type="submit" tone="primary" disabled={pending}>
           Add user
         </Button>

@@ -5,7 +5,7 @@ import { recordAudit, type AuditAction } from '../audit/record';
 import { getStore } from '../store';
 import { changeUserGuarded } from '../store/users';
 import { ROLES, type Role } from '../vocabulary/roles';
-import { addUser, findUser, normaliseEmail, setPassword } from './users';
+import { addUser, findUser, MIN_PASSWORD_LENGTH, normaliseEmail, setPassword } from './users';
 
 /**
  * Users managed in the portal by admins (/admin/users): the same rules as `npm run users`, plus the guard
@@ -13,7 +13,27 @@ import { addUser, findUser, normaliseEmail, setPassword } from './users';
  * is in the audit trail with the admin as actor. Generated passwords are shown once and never stored.
  */
 
-export type AdminResult = { ok: boolean; message: string; oneTimePassword?: string };
+export type AdminResult = {
+  ok: boolean;
+  message: string;
+  oneTimePassword?: string;
+  /** Each wrong field of the form and why (all at once), and what was typed (never a password), kept for the form. */
+  details?: Record<string, string>;
+  values?: { email: string; role: string };
+};
+
+/** A new account's fields, each checked: every wrong one named in the same answer. */
+function addProblems(form: Record<string, unknown>): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const email = String(form.email ?? '').trim();
+  if (!email) problems.email = 'is required';
+  else if (!z.email().safeParse(normaliseEmail(email)).success) problems.email = `"${email.slice(0, 80)}" is not an email address`;
+  if (!ROLES.includes(String(form.role ?? '') as Role)) problems.role = `must be one of ${ROLES.join(', ')}`;
+  const password = String(form.password ?? '');
+  if (password !== '' && password.length < MIN_PASSWORD_LENGTH)
+    problems.password = `must have at least ${MIN_PASSWORD_LENGTH} characters (or leave it empty for one made for you)`;
+  return problems;
+}
 export interface Actor {
   email: string;
   role: Role;
@@ -37,6 +57,17 @@ const ACTIONS: Record<string, AuditAction> = {
 const oneTimePassword = () => randomBytes(12).toString('base64url');
 
 export async function manageUser(actor: Actor, form: Record<string, unknown>): Promise<AdminResult> {
+  if (form.op === 'add') {
+    const details = addProblems(form);
+    const count = Object.keys(details).length;
+    if (count > 0)
+      return {
+        ok: false,
+        message: count === 1 ? 'One field needs a change.' : `${count} fields need a change.`,
+        details,
+        values: { email: String(form.email ?? ''), role: String(form.role ?? '') },
+      };
+  }
   const parsed = operation.safeParse(form);
   if (!parsed.success) return { ok: false, message: 'That request was not complete: choose a user, an action and, where asked, a role.' };
   const input = parsed.data;

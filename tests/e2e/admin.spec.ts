@@ -12,6 +12,16 @@ test('an admin adds, changes, resets, disables, enables and removes a user; each
   await signIn(page, 'admin', '/admin/users');
   const users = new UsersPage(page);
   await users.open();
+  // Two wrong fields in one answer, each beside its field, and what was typed kept (the password aside).
+  await users.add.getByLabel('Email').fill('not-an-address');
+  await users.add.getByLabel('Role').selectOption('editor');
+  await users.add.getByLabel(/^Password/).fill('short');
+  await users.add.getByRole('button', { name: 'Add user' }).click();
+  await expect(users.result()).toHaveText('2 fields need a change.');
+  await expect(users.add.locator('[data-field-error="user-email"]')).toHaveText('"not-an-address" is not an email address');
+  await expect(users.add.locator('[data-field-error="user-password"]')).toContainText('at least 10 characters');
+  await expect(users.add.getByLabel('Email')).toHaveValue('not-an-address');
+  await expect(users.add.getByLabel('Role')).toHaveValue('editor');
   const first = await users.addUser(NEW, 'editor');
   expect(first).toMatch(/^[A-Za-z0-9_-]{16}$/);
   await expect(users.result()).toContainText(`Added ${NEW} as editor`);
@@ -39,7 +49,10 @@ test('an admin adds, changes, resets, disables, enables and removes a user; each
   expect((await jsonSignIn(origin, NEW, second)).signedIn).toBe(false);
 
   await page.goto(`/admin/audit?actor=admin%40demo.picks.test`);
-  const actions = await page.locator('[data-testid="audit-table"] tbody tr td:nth-child(5)').allTextContents();
+  // The action cell reads "action · target": the action is what comes before the dot.
+  const actions = (await page.locator('[data-testid="audit-table"] tbody tr [data-cell="action"]').allTextContents()).map(
+    (text) => text.split(' · ')[0]!,
+  );
   for (const action of ['user.add', 'user.role', 'user.password', 'user.disable', 'user.enable', 'user.remove'])
     expect(actions).toContain(action);
   await snapshot(page, 'admin-audit');

@@ -54,7 +54,9 @@ const throttle =
   config.SANDBOX_RATE_LIMIT > 0 ? `${config.SANDBOX_RATE_LIMIT} requests per ${config.SANDBOX_RATE_WINDOW_MS / 1000} s per key` : 'off';
 const seeded = `${sandbox.records.length} picks, ${Date.now() - started} ms to seed`;
 if (config.SANDBOX_BRIEF === '1') {
-  console.log(`[sandbox] Picks API v1 sandbox on ${url} (${seeded}; throttle ${throttle}; ${sandbox.licences.length} keys: docs/sandbox.md)`);
+  console.log(
+    `[sandbox] Picks API v1 sandbox on ${url} (${seeded}; throttle ${throttle}; ${sandbox.licences.length} keys: docs/sandbox.md)`,
+  );
 } else {
   console.log(`[sandbox] Picks API v1 sandbox on ${url} (${seeded})`);
   console.log(`[sandbox] throttle: ${throttle}`);

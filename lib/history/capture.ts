@@ -13,9 +13,10 @@ import { encodingOf } from '../picks-api/byte-strings';
 import { SQLITE_BUSY_MS, targetOf } from '../store/connect';
 import { holdStoreWrites } from '../store/write-gate';
 import type { Database } from '../store/schema';
-import type { Observer } from '../vocabulary/version';
 import { waitHitBound } from '../waits';
-import type { FromServer, ToServer } from './keep-worker';
+import type { CaptureSource, FromServer, ToServer } from './keep-worker';
+
+export type { CaptureSource };
 
 /**
  * What an export or a delivery run delivered, kept for reconciliation without slowing it down: while it
@@ -25,15 +26,6 @@ import type { FromServer, ToServer } from './keep-worker';
  * that fails or is cancelled keeps nothing. Records a walk dropped as duplicates are dropped here too
  * (the first sighting of an id is the one written).
  */
-
-/** What the file is: its id, what read it, and the delivery it went to; `listed: false` keeps its versions only. */
-export interface CaptureSource {
-  id: string;
-  by: Observer;
-  deliveryId?: string | null;
-  /** Whether the file's (record, version) list is kept for reconciliation (default: yes). */
-  listed?: boolean;
-}
 
 export interface Capture {
   /** A page as written to the file; resolves when the spool can take more (its disk is slower than the reader). */

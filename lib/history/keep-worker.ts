@@ -6,8 +6,7 @@ import type { StoreTarget } from '../config/store';
 import { boundedOut, connectStore } from '../store/connect';
 import { recordDelivered } from '../store/delivered';
 import { recordVersionsIn } from '../store/history';
-import { versionOf, type Version } from '../vocabulary/version';
-import type { CaptureSource } from './capture';
+import { versionOf, type Observer, type Version } from '../vocabulary/version';
 
 /**
  * The keeping of a spool (./capture.ts), on a worker thread with a store connection of its own: reading the
@@ -23,6 +22,15 @@ export type ToServer =
   { type: 'ready' } | { type: 'batched' } | { type: 'done'; kept: number } | { type: 'failed'; message: string; bounded: boolean };
 /** A file to keep (one at a time: the serving thread sends the next once this one is done), go for a batch, or close. */
 export type FromServer = { type: 'keep'; work: KeepWork } | { type: 'go' } | { type: 'close' };
+/** What the file is: its id, what read it, and the delivery it went to; `listed: false` keeps its versions only. */
+export interface CaptureSource {
+  id: string;
+  by: Observer;
+  deliveryId?: string | null;
+  /** Whether the file's (record, version) list is kept for reconciliation (default: yes). */
+  listed?: boolean;
+}
+
 export interface KeepWork {
   file: string;
   batchSize: number;

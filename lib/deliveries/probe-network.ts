@@ -2,7 +2,7 @@ import 'server-only';
 import SftpClient from 'ssh2-sftp-client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { ProbeStep } from './s3';
-import { fingerprint } from './sftp';
+import { fingerprint, type SftpTarget } from './sftp';
 import { pinnedLookup, type ResolvedAddress } from './targets';
 
 /**
@@ -15,16 +15,7 @@ import { pinnedLookup, type ResolvedAddress } from './targets';
 
 const WAIT_MS = 15_000;
 
-export async function probeSftp(target: {
-  host: string;
-  address: ResolvedAddress;
-  port: number;
-  username: string;
-  password?: string;
-  privateKey?: string;
-  path: string;
-  hostKey: string | null;
-}): Promise<ProbeStep[]> {
+export async function probeSftp(target: Omit<SftpTarget, 'pin'>): Promise<ProbeStep[]> {
   const sftp = new SftpClient('picks-portal-test');
   let seen = '';
   const steps: ProbeStep[] = [];

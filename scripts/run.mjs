@@ -9,10 +9,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /**
  * `node --conditions=react-server scripts/run.mjs <command> [args…]`: how the portal's commands (`npm start`, `npm run
  * users`, `export`, `audit`, `proof`, `backup`, `restore`, `index`) start. The command's TypeScript and the project's code it
- * imports are bundled into one module by esbuild (about 50 ms), packages are imported from where Node resolves them
+ * imports are bundled into one module by esbuild, packages are imported from where Node resolves them
  * from here, and Node runs the module itself. Run through tsx's loader instead, each of the few hundred modules the
- * store's libraries are made of passes through the loader's thread: about 2 s of CPU a command, against under 1 s
- * this way (docs/adr/0018-commands-bundled-at-start.md). Nothing is written inside the install (it may be read-only).
+ * store's libraries are made of passes through the loader's thread, which costs a command more CPU than bundling
+ * does (docs/adr/0018-commands-bundled-at-start.md says by how much). Nothing is written inside the install (it may be read-only).
  */
 
 const COMMANDS = new Set(['start', 'users', 'export', 'audit', 'proof', 'backup', 'index']);

@@ -2,7 +2,7 @@ import 'server-only';
 import SftpClient from 'ssh2-sftp-client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { ProbeStep } from './s3';
-import { fingerprint, type SftpTarget } from './sftp';
+import { connectionTo, fingerprint, type SftpTarget } from './sftp';
 import { pinnedLookup, type ResolvedAddress } from './targets';
 
 /**
@@ -21,13 +21,7 @@ export async function probeSftp(target: Omit<SftpTarget, 'pin'>): Promise<ProbeS
   const steps: ProbeStep[] = [];
   try {
     await sftp.connect({
-      host: target.address.address,
-      port: target.port,
-      username: target.username,
-      ...(target.password ? { password: target.password } : {}),
-      ...(target.privateKey ? { privateKey: target.privateKey } : {}),
-      readyTimeout: WAIT_MS,
-      retries: 0,
+      ...connectionTo(target),
       // Before any credential is sent: a key that is not the pinned one gets none (as in a run).
       hostVerifier: (key: Buffer) => {
         seen = fingerprint(key);

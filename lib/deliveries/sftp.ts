@@ -28,6 +28,19 @@ export interface SftpTarget {
 
 export const fingerprint = (key: Buffer) => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
+/** Where and as whom to connect: the address checked for this run, once (no retries), within 15 s. */
+export function connectionTo(target: Omit<SftpTarget, 'pin'>) {
+  return {
+    host: target.address.address,
+    port: target.port,
+    username: target.username,
+    ...(target.password ? { password: target.password } : {}),
+    ...(target.privateKey ? { privateKey: target.privateKey } : {}),
+    readyTimeout: 15_000,
+    retries: 0,
+  };
+}
+
 /** Uploads under a temporary name, renames after the last byte, then the manifest and its JWS. */
 export async function toSftp(target: SftpTarget, done: Finished): Promise<{ file: string; hostKey: string }> {
   const sftp = new SftpClient('picks-portal');
@@ -35,13 +48,7 @@ export async function toSftp(target: SftpTarget, done: Finished): Promise<{ file
   let pinned = target.hostKey;
   try {
     await sftp.connect({
-      host: target.address.address,
-      port: target.port,
-      username: target.username,
-      ...(target.password ? { password: target.password } : {}),
-      ...(target.privateKey ? { privateKey: target.privateKey } : {}),
-      readyTimeout: 15_000,
-      retries: 0,
+      ...connectionTo(target),
       // Called at the handshake, before authentication: a key that is not the pinned one gets no credential.
       hostVerifier: (key: Buffer, verify: (ok: boolean) => void) => {
         seen = fingerprint(key);

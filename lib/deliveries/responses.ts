@@ -166,12 +166,21 @@ export async function runResponse(id: string): Promise<Response> {
   return json(started, 202);
 }
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host || null;
+  } catch {
+    return null;
+  }
+};
+
 /** Tries the destination without delivering (./probe.ts): each step and how it went. Audited. */
 export async function testResponse(id: string, user: User): Promise<Response> {
   const current = await existing(id);
   const d = current.destination;
-  // Limited per person and per server tried: a test cannot be made into a scan of someone's ports.
-  await takeAction('delivery.test', user.email, `${d.type}:${String(d.host ?? d.endpoint ?? d.bucket ?? current.id)}`);
+  // Limited per person and per server tried (a webhook's by its URL's host): a test cannot be made into a scan of ports.
+  const server = d.type === 'webhook' ? hostOf(String(d.url)) : (d.host ?? d.endpoint ?? d.bucket);
+  await takeAction('delivery.test', user.email, `${d.type}:${String(server ?? current.id)}`);
   const runtime = deliveryRuntime();
   const result = await probeDelivery(current, { allowPrivate: runtime.allowPrivate, secretKey: runtime.secretKey });
   await recordAudit({

@@ -308,6 +308,38 @@ describe('a connection test is limited', () => {
     const after = (await findDelivery(store.db, 'dlv_00000000000000aa'))!;
     expect(after).toMatchObject({ paused: true, secret: before.secret, destination: before.destination });
   });
+
+  it('counts webhook deliveries by their URL’s host: two of them to one server share its five tests', async () => {
+    const { insertDelivery } = await import('@/lib/store/deliveries');
+    const { testResponse } = await import('@/lib/deliveries/responses');
+    const { sealSecret, secretBinding } = await import('@/lib/deliveries/secrets');
+    for (const [id, path] of [
+      ['dlv_00000000000000ab', '/a'],
+      ['dlv_00000000000000ac', '/b'],
+    ] as const) {
+      const destination = { type: 'webhook' as const, url: `http://127.0.0.1:9${path}` };
+      await insertDelivery(store.db, {
+        id,
+        name: `Hook ${path}`,
+        kind: 'picks',
+        format: 'csv',
+        filters: {},
+        schedule: '0 6 * * *',
+        destination,
+        secret: sealSecret('s'.repeat(20), process.env.DELIVERY_SECRET_KEY!, secretBinding(destination)!),
+        createdBy: HEIR.email,
+        createdAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+        lastDueMs: Date.now(),
+      });
+    }
+    // Another editor than the one above, whose ten tests a minute are spent: only the server's five count here.
+    const tester = { email: 'ted@example.com', role: 'editor' as const };
+    const statuses = [];
+    for (const id of ['dlv_00000000000000ab', 'dlv_00000000000000ac', 'dlv_00000000000000ab', 'dlv_00000000000000ac'])
+      for (let i = 0; i < 2; i += 1) statuses.push((await answer(testResponse(id, tester))).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+  });
 });
 
 describe('change-feed files take a walk slot', () => {

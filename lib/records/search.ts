@@ -115,12 +115,17 @@ export function recordOfBody(body: string | undefined): Pick | null {
 const READ_KEPT = 5_000;
 const readBodies = () => processSlot<Map<string, Pick | null>>('indexedRecords').once(() => new Map());
 
-/** The record a digest's body holds, read once and kept (a bounded number of them). */
-function recordOfDigest(digest: string, body: string | undefined): Pick | null {
+/** The records of these digests read already (taken at once: a later request may push them out meanwhile). */
+function recordsRead(digests: readonly string[]): Map<string, Pick | null> {
   const kept = readBodies();
-  if (kept.has(digest)) return kept.get(digest)!;
+  return new Map(digests.flatMap((digest) => (kept.has(digest) ? [[digest, kept.get(digest)!] as const] : [])));
+}
+
+/** The record a body holds, read now and kept by its digest (a bounded number of them). */
+function readAndKeep(digest: string, body: string | undefined): Pick | null {
   const record = recordOfBody(body);
   if (body === undefined) return record;
+  const kept = readBodies();
   if (kept.size >= READ_KEPT) kept.delete(kept.keys().next().value!);
   kept.set(digest, record);
   return record;
@@ -238,7 +243,7 @@ export async function findInIndex(
   const size = Math.min(filters.limit ?? 50, MAX_PAGE);
   const page = search.page ?? 1;
   const sort = sortOf(search, words);
-  const { hits, total, bodies, mark, feed, indexed, startedOverMs, walkedMs } = await fromStore(async (db) => {
+  const { hits, total, read, bodies, mark, feed, indexed, startedOverMs, walkedMs } = await fromStore(async (db) => {
     const { startedOverMs, mark } = await indexState(db, allowed);
     const question = { ...whereOf(kind, filters, words, allowed), sort, offset: (page - 1) * size, limit: size };
     // How many match changes only when the index moves: counted once per question and index write.
@@ -248,20 +253,21 @@ export async function findInIndex(
     const found = await searchIndexed(db, question, counts.get(key));
     if (counts.size >= 1_000) counts.clear();
     counts.set(key, { total: found.total, valued: found.valued });
+    const read = recordsRead(found.hits.map((hit) => hit.digest));
     const [bodies, feed, indexed, walkedMs] = await Promise.all([
       // Only the bodies not read already.
       indexedBodies(
         db,
-        found.hits.map((hit) => hit.digest).filter((digest) => !readBodies().has(digest)),
+        found.hits.map((hit) => hit.digest).filter((digest) => !read.has(digest)),
       ),
       readFeed(db),
       sizeOf(db, mark.write, startedOverMs),
       lastWholeWalk(db),
     ]);
-    return { ...found, bodies, mark, feed, indexed, startedOverMs, walkedMs };
+    return { ...found, read, bodies, mark, feed, indexed, startedOverMs, walkedMs };
   });
   const records = hits.flatMap((hit): Pick[] => {
-    const record = recordOfDigest(hit.digest, bodies.get(hit.digest));
+    const record = read.has(hit.digest) ? read.get(hit.digest)! : readAndKeep(hit.digest, bodies.get(hit.digest));
     return record ? [record] : [];
   });
   return {

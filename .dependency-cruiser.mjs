@@ -6,26 +6,64 @@ import path from 'node:path';
  * A violation fails the suite naming the import that breaks the rule.
  */
 
-/** lib/ folders and modules, lowest first: a module may import its own layer or a lower one, never a higher one. */
-const LAYERS = [
-  // 0: words, small tools and the process holder: nothing of the portal's state, no store
-  [
-    'lib/vocabulary',
-    'lib/errors',
-    'lib/plural',
-    'lib/time',
-    'lib/safe-json',
-    'lib/abort',
-    'lib/process-state',
-    'lib/draining',
-    'lib/waits',
-    'lib/log',
-    'lib/net',
-    'lib/config',
-  ],
-  // 1: the store
-  ['lib/store'],
+/**
+ * The layers of lib/, lowest first (docs/architecture.md, "The map", is drawn from this list by
+ * `npm run docs:layers`). A folder or module of one layer imports itself and the layers below it, never a
+ * layer above and never another member of its own layer: every import points down, so no folder-level
+ * circle can form. A new folder or module of lib/ takes its place here (tests/unit/architecture.test.ts).
+ */
+export const LAYERS = [
+  {
+    name: 'words',
+    says: 'shared words and small tools with no state',
+    members: ['vocabulary', 'plural', 'nearest', 'time', 'safe-json', 'abort', 'process-state', 'theme', 'sport-leagues'],
+  },
+  {
+    name: 'process',
+    says: 'the logger, bounded waits, the request signal, worker threads',
+    members: ['log', 'waits', 'request-signal', 'worker-threads'],
+  },
+  { name: 'errors', says: 'AppError: every failure with its code, status and words', members: ['errors'] },
+  { name: 'edges of the process', says: 'addresses and bodies, strict queries, draining', members: ['net', 'strict-query', 'draining'] },
+  { name: 'configuration', says: 'the validated settings, the only reader of the environment', members: ['config'] },
+  { name: 'store', says: 'the only code that persists state, on SQLite or PostgreSQL', members: ['store'] },
+  { name: 'jobs', says: 'the job registry, leases, the retry queue, signals features publish', members: ['jobs'] },
+  { name: 'platform', says: 'walk slots and metrics', members: ['walk-slots', 'metrics'] },
+  { name: 'upstream client', says: 'the Picks API: client, walks, gate, schemas, filters, the licence', members: ['picks-api'] },
+  {
+    name: 'upstream views',
+    says: 'paging, date presets, signatures, health probes',
+    members: ['paging', 'date-presets', 'proof', 'health'],
+  },
+  { name: 'records', says: 'summaries, pages by number, the index of the licensed set and its search', members: ['records'] },
+  { name: 'audit', says: 'the audit trail, its sealing and manifests', members: ['audit'] },
+  { name: 'people', says: 'users, roles, sign-in, the one rule for who may act', members: ['auth'] },
+  { name: 'files', says: 'CSV, JSON and Parquet files; preferences', members: ['export', 'preferences'] },
+  { name: 'history', says: 'record history and coverage reports', members: ['history', 'coverage'] },
+  { name: 'tokens', says: 'scope, limits, use', members: ['tokens'] },
+  { name: 'events', says: 'the stream’s shape, hash chain, reads, tail, checkpoints', members: ['events'] },
+  { name: 'change feed', says: 'the poller, reconciliation, the changes file', members: ['changes'] },
+  { name: 'feed health', says: 'each sport’s health, the watchdog', members: ['feed-health'] },
+  { name: 'deliveries', says: 'scheduled deliveries, destinations, runs', members: ['deliveries'] },
+  { name: 'alerts', says: 'they listen to what deliveries, feed health and the feed publish', members: ['alerts'] },
+  { name: 'API v1', says: 'the partner API served before Next: router, lists, search, events, its OpenAPI document', members: ['api-v1'] },
+  { name: 'consumers', says: 'consumer webhooks; the command palette’s finder', members: ['webhooks', 'find'] },
+  { name: 'documents', says: 'the portal API’s OpenAPI document', members: ['openapi'] },
+  { name: 'HTTP edge', says: 'what reads a request or a session and writes a response; the request policy', members: ['http'] },
+  { name: 'start', says: 'starting and stopping the process’s jobs', members: ['start'] },
 ];
+
+const member = (names) => `^lib/(${names.join('|')})([./]|$)`;
+const layerRules = LAYERS.map((layer, i) => ({
+  name: `layer-${layer.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`,
+  severity: 'error',
+  comment: `${layer.name} (lib/${layer.members.join(', lib/')}) imports only itself and the layers below it (LAYERS in .dependency-cruiser.mjs): what both sides need moves down, or the lower side publishes a signal (lib/jobs/signals.ts).`,
+  from: { path: member(layer.members) },
+  to: {
+    path: '^lib/',
+    pathNot: [...(i > 0 ? [member(LAYERS.slice(0, i).flatMap((l) => l.members))] : []), '^lib/$1([./]|$)'],
+  },
+}));
 
 /** Portal modules marked server-only (an `import 'server-only'` line), as regular expressions of their paths. */
 const sources = (dir) =>
@@ -34,6 +72,7 @@ const sources = (dir) =>
     return entry.isDirectory() ? sources(full) : /\.tsx?$/.test(entry.name) ? [full] : [];
   });
 const SERVER_ONLY = ['lib', 'app', 'components']
+  .filter((dir) => fs.existsSync(dir))
   .flatMap(sources)
   .filter((file) => /^import 'server-only';$/m.test(fs.readFileSync(file, 'utf8')))
   .map((file) => `^${file.replace(/[.()[\]]/g, '\\$&')}$`);
@@ -47,26 +86,14 @@ export default {
       from: { path: '^(lib|app|components|scripts)/' },
       to: { circular: true },
     },
+    ...layerRules,
     {
-      name: 'store-at-the-bottom',
+      name: 'sessions-and-requests-at-the-edge',
       severity: 'error',
       comment:
-        'lib/store imports only itself and the lowest layer (errors, time, config, log, process state): a rule or a vocabulary it needs moves down.',
-      from: { path: '^lib/store/' },
-      to: {
-        path: '^(lib|app|components|scripts)/',
-        pathNot: [`^(${LAYERS.flat().join('|')})([./]|$)`],
-      },
-    },
-    {
-      name: 'base-at-the-base',
-      severity: 'error',
-      comment: 'The base layer (vocabulary, errors, config, log, the process holder…) imports only the base layer.',
-      from: { path: `^(${LAYERS[0].join('|')})([./]|$)` },
-      to: {
-        path: '^(lib|app|components|scripts)/',
-        pathNot: [`^(${LAYERS[0].join('|')})([./]|$)`],
-      },
+        'Only the HTTP edge (lib/http) reads a request’s headers, cookies or session: a feature takes who acts as a value (PortalSession, lib/auth/principal.ts).',
+      from: { path: '^lib/', pathNot: '^lib/(http|auth)/' },
+      to: { path: 'node_modules/(next/(headers|navigation|server)|next-auth)([./]|$)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'lib-not-up-into-the-app',

@@ -10,7 +10,7 @@ const nextConfig = {
   // PORTAL_PROFILE_BUILD=1 keeps server function names, so a CPU profile (README, Performance) reads.
   experimental: { authInterrupts: true, serverMinification: process.env.PORTAL_PROFILE_BUILD !== '1' },
   // The security headers that do not depend on the request; the CSP (per-request nonce) and HSTS
-  // (depends on the runtime NEXTAUTH_URL) are set by lib/request-policy.ts.
+  // (depends on the runtime NEXTAUTH_URL) are set by lib/http/request-policy.ts.
   async headers() {
     const common = [
       { key: 'X-Content-Type-Options', value: 'nosniff' },

@@ -1,5 +1,5 @@
 import { PortalLink } from '@/components/portal-link';
-import { getPortalSession } from '@/lib/auth/session';
+import { getPortalSession } from '@/lib/http/session';
 import { linkClass } from '@/components/ui/text-link';
 
 export default async function Forbidden() {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { PortalFrame } from '@/components/portal-frame';
-import { getPortalSession } from '@/lib/auth/session';
+import { getPortalSession } from '@/lib/http/session';
 import { themeOf } from '@/lib/theme';
 import { PREFERENCE_COOKIES, PREFERENCES_OF_COOKIE } from '@/lib/vocabulary/preferences';
 import { preferencesTag } from '@/lib/preferences/server';

@@ -1,5 +1,5 @@
 import { PortalLink } from '@/components/portal-link';
-import { getPortalSession } from '@/lib/auth/session';
+import { getPortalSession } from '@/lib/http/session';
 import { connection } from 'next/server';
 import { linkClass } from '@/components/ui/text-link';
 

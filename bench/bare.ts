@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_PAGE_SIZE, parseFilters } from '../lib/filters';
+import { DEFAULT_PAGE_SIZE, parseFilters } from '../lib/picks-api/filters';
 import { assertPortFree, BENCH_AUTH_SECRET, waitFor } from './support';
 
 /**

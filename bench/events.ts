@@ -169,7 +169,7 @@ const portalEnv = { METRICS_TOKEN, CHANGES_POLL_SECONDS: '3600' };
     const pid = stack.portal.pid!;
     await new Promise((r) => setTimeout(r, 1_000));
     const idleMb = rssMb(pid);
-    // Five streams a token at most on an instance (lib/events/stream.ts), twenty-five live tokens a person.
+    // Five streams a token at most on an instance (lib/api-v1/events-stream.ts), twenty-five live tokens a person.
     const tokens = [token];
     for (let person = 0; tokens.length * 5 < options.streams; person += 1) {
       const user = { email: `events-${person}@example.com`, password: `events-${person}-password` };

@@ -8,7 +8,7 @@ import { pollOnce, windowAt, type FeedSettings } from '../lib/changes/poller';
 import { momentStream } from '../lib/history/files';
 import { reconcile } from '../lib/history/reconcile';
 import { createPicksClient } from '../lib/picks-api/client';
-import { summariseLicence } from '../lib/vocabulary/licence';
+import { summariseLicence } from '../lib/picks-api/licence';
 import { startProof } from '../lib/proof/file-proof';
 import { claimFeedLease } from '../lib/store/change-feed';
 import { openDeliveredFile, recordDelivered, updateDeliveredFile, findDeliveredFile } from '../lib/store/delivered';

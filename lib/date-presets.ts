@@ -1,4 +1,4 @@
-import type { FilterKind } from './filters';
+import type { FilterKind } from './picks-api/filters';
 
 /**
  * The date windows the records pages offer in one click, as UTC days in the URL (shareable, and what the

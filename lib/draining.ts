@@ -3,7 +3,7 @@ import { processSlot } from './process-state';
 
 /**
  * Whether this instance is stopping, and the walks (exports, coverage reports, delivery runs) running in it:
- * what lib/shutdown.ts waits for and cuts, what health, metrics and new work read. Kept low (errors and the
+ * what lib/start/shutdown.ts waits for and cuts, what health, metrics and new work read. Kept low (errors and the
  * process holder only) so that anything may ask.
  */
 

@@ -1,4 +1,4 @@
-import type { PageSearchParams } from './filters';
+import type { PageSearchParams } from './picks-api/filters';
 /**
  * Going back through cursor pages: the cursors of the pages before this one travel in the URL as
  * `trail` (base64url JSON), so a shared link or the back button lands on the same page. A damaged

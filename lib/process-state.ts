@@ -35,7 +35,7 @@ export interface FinishedRequest {
 
 type NodeHandler<R> = (req: IncomingMessage, res: ServerResponse) => R;
 
-/** Written by scripts/portal-server.mjs (its half) and by lib/start-portal.ts (the app's half). Under another server all are absent. */
+/** Written by scripts/portal-server.mjs (its half) and by lib/start/portal.ts (the app's half). Under another server all are absent. */
 export interface ServerHandoff {
   /** The header the server writes the socket's peer address into. */
   peerHeader?: string;

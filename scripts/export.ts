@@ -11,7 +11,7 @@ import { auditedStream, newProgress, recordExportRefused, type ExportContext } f
 import { exportFilename, planExport, startExport } from '../lib/export/stream';
 import { licenceOrNull } from '../lib/picks-api/portal';
 import { getStore } from '../lib/store';
-import type { FilterKind } from '../lib/filters';
+import type { FilterKind } from '../lib/picks-api/filters';
 
 /**
  * `npm run export -- picks|results --format csv|json|jsonl [--sport S] [--league L] [--status S] [--result R]

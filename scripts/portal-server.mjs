@@ -4,7 +4,7 @@
 // always overwritten, and lib/auth/client-address.ts believes that header only in a process marked here.
 // It also gives every request an AbortSignal that fires when the client leaves early (lib/request-signal.ts):
 // Next does not abort a server component render then, and the render's upstream calls should stop.
-// Before Next sees a request it meets the portal's request policy (lib/request-policy.ts: CSP nonce, HSTS,
+// Before Next sees a request it meets the portal's request policy (lib/http/request-policy.ts: CSP nonce, HSTS,
 // the sign-in redirect), which the app's instrumentation installs at start from the validated configuration.
 // `npm run dev` runs this server too (NODE_ENV=development), so development meets the same policy.
 // Every request gets the portal's request id (X-Request-Id, error bodies, its log line), and everything this
@@ -52,7 +52,7 @@ if (typeof policy !== 'function') {
   process.exit(1);
 }
 
-// The portal's API v1 (lib/tokens/v1-http.ts), handed over by instrumentation with the policy.
+// The portal's API v1 (lib/api-v1/http.ts), handed over by instrumentation with the policy.
 const serveV1 = handoff.v1;
 const V1_PATH = /^\/api\/v1(?:\/|$)/;
 
@@ -83,7 +83,7 @@ if (metricsHook?.listen) {
 }
 
 let stoppedAt = 0;
-// Requests being answered: a stop lets them finish (lib/shutdown.ts waits for them) before the store closes.
+// Requests being answered: a stop lets them finish (lib/start/shutdown.ts waits for them) before the store closes.
 let inFlight = 0;
 handoff.inFlight = () => inFlight;
 const errorBody = (status, code, message, portalRequestId) =>
@@ -140,7 +140,7 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout (60 s)
 server.listen(port, hostname, () => logger.info({ component: 'portal', port }, `listening on ${hostname ?? '*'}:${port}`));
 
-// SIGTERM: drain — new requests answered 503 but health's (also 503, from lib/shutdown.ts's flag), loops
+// SIGTERM: drain — new requests answered 503 but health's (also 503, from lib/start/shutdown.ts's flag), loops
 // stopped, the poller's lease released, running exports and runs given SHUTDOWN_GRACE_SECONDS — then exit.
 // A second signal exits at once.
 const stop = () => {

@@ -33,7 +33,7 @@ function shutdown(code: number): never {
 
 let shuttingDown = false;
 
-/** A signal: handed to the children, and this process waits for the portal to drain (lib/shutdown.ts); a second one ends it at once. */
+/** A signal: handed to the children, and this process waits for the portal to drain (lib/start/shutdown.ts); a second one ends it at once. */
 let signalled = false;
 function stopOnSignal(code: number): void {
   if (signalled) shutdown(code);

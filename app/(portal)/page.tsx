@@ -2,7 +2,7 @@ import { PortalLink } from '@/components/portal-link';
 import { ErrorPanel } from '@/components/error-panel';
 import { can } from '@/lib/vocabulary/roles';
 import { isUtcDay, UtcTime } from '@/components/utc-time';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { getRecentHealth, getRecentLicence } from '@/lib/picks-api/portal';
 import { ChangeCounts } from '@/components/changes/change-counts';
 import { changeCounts } from '@/lib/changes/view';
@@ -11,7 +11,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { OverviewTiles } from '@/components/overview/tiles';
 import { StatusBadge } from '@/components/ui/badge';
 import { unhealthySports } from '@/lib/feed-health';
-import { tokensNearLimits } from '@/lib/tokens/pages';
+import { tokensNearLimits } from '@/lib/http/token-pages';
 import { cardClass } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
 

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import type { PageSearchParams } from '@/lib/filters';
+import type { PageSearchParams } from '@/lib/picks-api/filters';
 import { redirect } from 'next/navigation';
 import { LoginForm } from '@/components/auth/login-form';
 import { safeCallbackPath } from '@/lib/auth/callback';
-import { getPortalSession } from '@/lib/auth/session';
+import { getPortalSession } from '@/lib/http/session';
 import { getConfig } from '@/lib/config';
 import { DEMO_USERS } from '@/lib/auth/demo-users';
 

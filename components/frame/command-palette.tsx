@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '@/components/ui/icon';
 import { cardClass } from '@/components/ui/card';
-import type { FindAnswer } from '@/lib/vocabulary/find';
+import type { FindAnswer } from '@/lib/find/answers';
 import type { Destination, DestinationGroup } from './destinations';
 import { foundItems, localItems, type PaletteItem } from './palette-items';
 

@@ -1,4 +1,4 @@
-import type { FindAnswer } from '@/lib/vocabulary/find';
+import type { FindAnswer } from '@/lib/find/answers';
 import type { Destination, DestinationGroup } from './destinations';
 
 /** What the command palette lists: pages and actions matched here, and what the finder answered (GET /api/find). */

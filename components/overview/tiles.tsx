@@ -1,6 +1,6 @@
 import type { changeCounts } from '@/lib/changes/view';
 import type { deliveryAlerts } from '@/lib/deliveries/view';
-import { RESETTLED_DAYS } from '@/lib/vocabulary/deliveries';
+import { RESETTLED_DAYS } from '@/lib/deliveries/thresholds';
 import type { LicenceSummary } from '@/lib/vocabulary/licence';
 import { datePresets } from '@/lib/date-presets';
 import { daysUntil } from '@/lib/time';

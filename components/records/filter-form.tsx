@@ -2,7 +2,7 @@ import { FilterBar, filterChips } from '@/components/ui/filter-bar';
 import { SelectField, TextField } from '@/components/ui/field';
 import { SportLeagueFields } from '@/components/records/sport-league-fields';
 import type { Vocabulary } from '@/lib/sport-leagues';
-import { DEFAULT_PAGE_SIZE, PICK_RESULTS, PICK_STATUSES, type FilterKind } from '@/lib/filters';
+import { DEFAULT_PAGE_SIZE, PICK_RESULTS, PICK_STATUSES, type FilterKind } from '@/lib/picks-api/filters';
 import type { FacetCounts } from '@/lib/records/facets';
 import { counted, countedAny } from './facet-labels';
 

@@ -5,7 +5,7 @@ import { SEND_STATUSES } from '../store/alert-channels';
 
 /**
  * What GET and PUT /api/alerts/subscription answer: the signed-in person's choice and the kinds their role may
- * choose among (./responses.ts builds it as this type); the portal API's OpenAPI document is made from it.
+ * choose among (lib/http/alerts.ts builds it as this type); the portal API's OpenAPI document is made from it.
  */
 const choice = {
   kinds: z.array(z.enum(ALERT_KINDS)),
@@ -54,7 +54,7 @@ export const subscriptionSchema = z.strictObject({
 });
 export const subscriptionsSchema = z.strictObject({ data: z.array(subscriptionSchema) }).meta({ id: 'AlertSubscriptions' });
 
-/** GET /api/alerts (admins): the notification log (./responses.ts `alertView`) and the latest daily digests. */
+/** GET /api/alerts (admins): the notification log (./log.ts `alertView`) and the latest daily digests. */
 const when = z.string().nullable().meta({ description: 'ISO 8601, UTC; null: not yet.' });
 /** How an alert went to one webhook. */
 const webhookOutcomeSchema = z.strictObject({
@@ -99,3 +99,6 @@ export const alertDigestSchema = z.strictObject({
 export const alertsAnswerSchema = z
   .strictObject({ data: z.array(alertLogEntrySchema), digests: z.array(alertDigestSchema) })
   .meta({ id: 'AlertLog' });
+
+/** POST /api/alerts/<id>/resend (202): the alert is queued again. */
+export const resendAlertSchema = z.strictObject({ id: z.string(), status: z.literal('pending') }).meta({ id: 'AlertResent' });

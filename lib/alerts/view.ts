@@ -2,7 +2,7 @@ import 'server-only';
 import { toAppError } from '../errors';
 import { fromStore } from '../store';
 import { latestDigests, listWebhooks } from '../store/alert-channels';
-import { digestView, notificationLog } from './responses';
+import { digestView, notificationLog } from './log';
 import { webhookView } from './webhooks';
 import type { Role } from '../vocabulary/roles';
 import { ALERT_KIND_LABELS, kindsFor, subscriptionOf, subscriptions } from './subscriptions';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
-import type { PageSearchParams } from '../filters';
+import type { PageSearchParams } from '../picks-api/filters';
 import { fromStore } from '../store';
 import { latestAudit, type AuditEntry } from '../store/audit';
 import { parseAuditQuery } from './query';

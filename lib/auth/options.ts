@@ -48,7 +48,7 @@ function sessionPolicy(): SessionPolicy {
 }
 
 /**
- * What a session token is worth now, as next-auth's jwt callback and lib/auth/session.ts both judge it on
+ * What a session token is worth now, as next-auth's jwt callback and lib/http/session.ts both judge it on
  * every use: revoked, past its absolute end, or an account removed, disabled or not allowed → ENDED;
  * demoted → the new role.
  */

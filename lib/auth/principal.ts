@@ -1,11 +1,15 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
+import type { Session } from 'next-auth';
 import { getConfig } from '../config';
 import type { Database } from '../store/schema';
 import { findUser } from '../store/users';
 import { currentAccount, isDemoAccount } from './accounts';
 import { can, isRole, type Capability, type Role } from '../vocabulary/roles';
 import type { StoredUser } from './users';
+
+/** A signed-in person with a known role: who acts, as every page, handler and feature takes it (read by lib/http/session.ts). */
+export type PortalSession = Session & { user: Session['user'] & { role: Role } };
 
 /**
  * The one rule for who may act (docs/security.md#who-may-act). Every request and every piece of background

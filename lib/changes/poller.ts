@@ -15,7 +15,7 @@ import type { ChangeKind } from '../vocabulary/changes';
 import { reconcile, snapshot, type Snapshot, type Window } from './reconcile';
 import { feedMoved } from '../events/tail';
 import type { z } from 'zod';
-import type { pollAnswerSchema } from '../vocabulary/portal-answers';
+import type { pollAnswerSchema } from './answers';
 
 /**
  * The change feed's poller. Every instance runs the loop; the one holding the lease in the store polls,

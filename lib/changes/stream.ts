@@ -7,7 +7,7 @@ import {
   changesJsonLines,
   changesJsonOpening,
   changesJsonRows,
-} from '../export/changes-file';
+} from './changes-file';
 import type { FileFormat } from '../vocabulary/formats';
 import { storeUnavailable } from '../store';
 import { batchedFileStream } from '../export/batched-file';

@@ -1,13 +1,13 @@
 import 'server-only';
 import { getConfig } from '../config';
 import { toAppError, type AppErrorJson } from '../errors';
-import type { PageSearchParams } from '../filters';
+import type { PageSearchParams } from '../picks-api/filters';
 import { toSearchParams } from '../paging';
 import { fromStore } from '../store';
 import { currentVisit, readFeed, recordVisit, type FeedState } from '../store/change-feed';
 import { countChanges, latestChanges, type StoredChange } from '../store/changes';
 import { parseChangeQuery, type ChangeFilters } from './query';
-import { feedSettings } from './start';
+import { feedSettings } from './feed';
 
 export const PAGE_SIZE = 100;
 

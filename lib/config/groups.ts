@@ -34,7 +34,7 @@ export const upstreamSettings = {
   PAGE_UPSTREAM_WAIT_MS: positiveInt(10_000, 120_000),
   PICKS_API_MAX_CONCURRENCY: positiveInt(6, 64),
   PICKS_API_MAX_RETRIES: wholeNumber(3, 0, 3),
-  // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/vocabulary/licence.ts).
+  // Where /me keeps licence fields, for an upstream whose shape the search does not find (lib/picks-api/licence.ts).
   PICKS_ME_FIELDS: parsedBy(parseMeFields),
   // How long pages may reuse a /me answer (lib/picks-api/portal.ts); 0: every page asks. /licence always asks.
   PICKS_ME_CACHE_SECONDS: wholeNumber(30, 0, 3600),
@@ -52,9 +52,9 @@ export const serverSettings = {
   TRUSTED_PROXIES: parsedBy((value) => parseAddressList(value), 'has '),
   // Extra origins logos may load from (CSP img-src), beyond https: hosts and the upstream's own origin.
   PORTAL_IMAGE_ORIGINS: commaList(/^https?:\/\/[A-Za-z0-9.\-[\]:]+$/, 'an origin like https://cdn.example.com'),
-  // The largest request body the portal reads (lib/request-policy.ts); larger ones are refused with 413 unread.
+  // The largest request body the portal reads (lib/http/request-policy.ts); larger ones are refused with 413 unread.
   PORTAL_MAX_BODY_KB: positiveInt(1024, 102_400),
-  // On SIGTERM, how long running exports and delivery runs may go on before the process stops (lib/shutdown.ts).
+  // On SIGTERM, how long running exports and delivery runs may go on before the process stops (lib/start/shutdown.ts).
   SHUTDOWN_GRACE_SECONDS: wholeNumber(30, 0, 3_600),
   // /metrics for a bearer of this token (24+ characters); unset: /metrics answers 404 on the portal's port.
   METRICS_TOKEN: z

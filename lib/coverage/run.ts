@@ -1,9 +1,10 @@
 import { DAY_MS } from '../time';
 import 'server-only';
 import { AppError } from '../errors';
-import { parsePickFilters, type SearchParamsInput } from '../filters';
+import { parsePickFilters, type SearchParamsInput } from '../picks-api/filters';
 import { getConfig } from '../config';
-import { summariseLicence, type MeFields } from '../vocabulary/licence';
+import type { MeFields } from '../vocabulary/licence';
+import { summariseLicence } from '../picks-api/licence';
 import { picksApi, type PicksClient } from '../picks-api';
 import { createCoverageAccumulator, type CoverageReport } from './aggregate';
 

@@ -1,13 +1,13 @@
 import 'server-only';
 import { CHANGE_KINDS } from '../changes/reconcile';
-import { toUtcInstant } from '../filters';
+import { toUtcInstant } from '../picks-api/filters';
 import { licenceOrNull } from '../picks-api/portal';
 import { PICK_RESULTS, PICK_STATUSES } from '../picks-api/vocabulary';
 import { fromStore } from '../store';
 import { watchedScope } from '../store/changes';
 import type { Vocabulary } from '../sport-leagues';
 import { resolveRelative, type DeliveryKind } from './input';
-import { nearest } from '../vocabulary/nearest';
+import { nearest } from '../nearest';
 import { listOf } from '../plural';
 import { exampleDay } from '../time';
 import { searchParamsSchema } from '../records/search';

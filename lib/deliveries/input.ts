@@ -2,7 +2,7 @@ import { RECORD_FORMATS } from '../vocabulary/formats';
 import { z } from 'zod';
 import { invalidFields, type AppError, type SettingProblem } from '../errors';
 import { fieldsThatPass } from '../net/json-body';
-import { parseFilters } from '../filters';
+import { parseFilters } from '../picks-api/filters';
 import { shown } from '../strict-query';
 import { parseChangeQuery } from '../changes/query';
 import { checkSchedule } from './schedule';

@@ -1,5 +1,4 @@
 import { mkdir, statfs } from 'node:fs/promises';
-import path from 'node:path';
 import { Cron } from 'croner';
 import { AppError } from '../errors';
 
@@ -37,11 +36,6 @@ export function tooManyDeliveries(owned: number, max: number): string | null {
   return owned >= max
     ? `you already own ${owned} deliveries, the most one person may have (DELIVERY_MAX_PER_USER is ${max}); remove one first`
     : null;
-}
-
-/** Where delivery runs spool their files, and exports and runs what they delivered (lib/history/capture.ts). */
-export function spoolDirOf(config: { DELIVERY_SPOOL_DIR?: string; PORTAL_DATA_DIR: string }): string {
-  return path.resolve(/*turbopackIgnore: true*/ config.DELIVERY_SPOOL_DIR ?? `${config.PORTAL_DATA_DIR}/spool`);
 }
 
 /** Throws DELIVERY_NO_SPACE when the spool directory has less free space than a run needs. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { parseFilters } from '../filters';
+import { parseFilters } from '../picks-api/filters';
 import { licenceOrNull } from '../picks-api/portal';
 import { allowedBy, findInIndex, parseSearch } from '../records/search';
 import { picksApi } from '../picks-api';

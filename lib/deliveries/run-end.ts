@@ -1,7 +1,6 @@
 import type { FileProof } from '../proof/attest';
 import 'server-only';
 import type { Kysely } from 'kysely';
-import { queueDeliveryAlert } from '../alerts';
 import { recordAudit } from '../audit/record';
 import type { AppError } from '../errors';
 import type { WalkSummary } from '../store/audit';
@@ -9,6 +8,7 @@ import { finishRun, recordOutcome, updateDelivery, type Delivery } from '../stor
 import type { TableCounts } from '../store/delivery-runs';
 import type { Database } from '../store/schema';
 import { untilStored } from './kept';
+import { runEnded } from './signals';
 
 /** How a run ended: its file placed, or why not. */
 export type RunEnd =
@@ -66,13 +66,16 @@ export async function recordRunEnd(
   await untilStored(
     'the run’s alert',
     () =>
-      queueDeliveryAlert(db, {
-        delivery: delivery.name,
-        ok,
-        failuresBefore: delivery.failures,
-        paused,
-        error: ok ? null : `${result.failure.code}: ${result.message}`,
-        at: finishedMs,
+      runEnded.publish({
+        db,
+        run: {
+          delivery: delivery.name,
+          ok,
+          failuresBefore: delivery.failures,
+          paused,
+          error: ok ? null : `${result.failure.code}: ${result.message}`,
+          at: finishedMs,
+        },
       }),
     runId,
   );

@@ -5,7 +5,7 @@ import { getConfig, type PortalConfig } from '../config';
 import type { Store } from '../store';
 import { listDeliveries, updateDelivery, type Delivery } from '../store/deliveries';
 import type { Database } from '../store/schema';
-import { spoolDirOf } from './limits';
+import { spoolDirOf } from '../config/spool';
 import type { DeliverySettings } from './run';
 import { runNow, startDeliveryLoop, type DeliveryLoop } from './scheduler';
 import { isLegacySecret, olderPostgresBinding, openSecret, sealSecret, secretBinding } from './secrets';

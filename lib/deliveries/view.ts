@@ -6,7 +6,7 @@ import { findDelivery, isDeliveryId, latestRuns, listDeliveries, listRuns, type 
 import { emptyStreaks } from '../store/delivery-runs';
 import { describeSchedule, nextRuns } from './schedule';
 import { maskedWebhookUrl } from './targets';
-import { EMPTY_RUNS_ALERT, RESETTLED_DAYS } from '../vocabulary/deliveries';
+import { EMPTY_RUNS_ALERT, RESETTLED_DAYS } from './thresholds';
 import type { deliveryViewSchema } from '../vocabulary/delivery-run';
 import type { z } from 'zod';
 

@@ -7,7 +7,6 @@ import { firstEventSeqSince, keepCheckpoint, lastCheckpoint, lastEventSeq } from
 import type { Database } from '../store/schema';
 import { listTokens, type ApiToken } from '../store/tokens';
 import { hashAtOrBefore, readEventsAfter } from './read';
-import { RECEIPT_TYPE } from './receipt';
 
 /**
  * Signed checkpoints of each token's stream: after every EVERY of its events, and hourly for what came since,
@@ -18,6 +17,9 @@ import { RECEIPT_TYPE } from './receipt';
  */
 
 type Db = Kysely<Database>;
+
+/** The JWS type of a receipt and of a signed checkpoint: the same statement, signed now or then. */
+export const RECEIPT_TYPE = 'picks-events-receipt+json';
 
 export const EVERY = 1_000;
 const HOURLY_MS = 3_600_000;

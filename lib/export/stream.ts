@@ -1,7 +1,7 @@
 import 'server-only';
 import { linkedController } from '../abort';
 import { AppError, toAppError } from '../errors';
-import { wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../filters';
+import { wholeSetFilterValues, withoutPaging, type FilterKind, type PickFilters, type SearchParamsInput } from '../picks-api/filters';
 import { encodingOf, picksApi, walkSummary, type PicksClient, type PickList, type WalkReport } from '../picks-api';
 import { contentTypeOf, fileLabel, fileStamp } from './file-headers';
 import { RECORD_FORMATS, type RecordFormat } from '../vocabulary/formats';

@@ -3,7 +3,7 @@ import { HEALTH_SIDES, HEALTH_STATES } from '../vocabulary/feed-health';
 import { UPSTREAM_OUTCOMES, type UpstreamOutcome } from '../vocabulary/upstream';
 
 /**
- * What GET /api/feed-health answers (./responses.ts builds it as this type; the portal API's OpenAPI document is
+ * What GET /api/feed-health answers (lib/http/feed-health.ts builds it as this type; the portal API's OpenAPI document is
  * made from it): each sport's health with the figures behind it, the poller, the upstream's answers over a day,
  * and the licence's recent changes of scope. Which instance polls is for admins only, as on /health.
  */
@@ -99,3 +99,26 @@ export const feedHealthAnswerSchema = z
   .meta({ id: 'FeedHealth' });
 
 export type FeedHealthAnswer = z.infer<typeof feedHealthAnswerSchema>;
+
+const MIN_SECONDS = 60;
+const MAX_SECONDS = 30 * 86_400;
+
+/** What PUT /api/feed-health/cadences takes: each sport's agreed silence in seconds, or null to remove it. */
+export const cadenceBody = z.strictObject({
+  cadences: z.record(
+    z.string().trim().min(1, 'must name a sport').max(100, 'must be at most 100 characters'),
+    z
+      .number({ error: 'must be a number of seconds, or null to remove it' })
+      .int('must be a whole number of seconds')
+      .min(MIN_SECONDS, `must be at least ${MIN_SECONDS} seconds`)
+      .max(MAX_SECONDS, `must be at most ${MAX_SECONDS} seconds (30 days)`)
+      .nullable(),
+  ),
+});
+
+/** What GET and PUT /api/feed-health/cadences answer: every sport's agreed cadence (lib/store/feed-health.ts `readCadences`). */
+export const cadencesAnswer = z
+  .strictObject({
+    cadences: z.array(z.strictObject({ sport: z.string(), seconds: z.int(), updatedBy: z.string(), updatedAt: z.string() })),
+  })
+  .meta({ id: 'FeedCadences' });

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
-import { queueHealthAlerts } from '../alerts';
 import { readFeed } from '../store/change-feed';
 import { takeLock } from '../store/locks';
 import type { Database } from '../store/schema';
 import { sportsHealth } from '.';
+import { healthChanged } from './signals';
 
 /**
  * The watchdog of "no instance polling". Only the polling instance judges the feed after its polls, so when
  * none polls nobody would log the portal's side going down: every instance runs this at each alert check.
  * When no instance holds the polling lease and no poll has completed for two periods, it logs each sport's
- * change to down (the portal's side) and queues the alerts, under a lock so that two watchdogs log it once.
+ * change to down (the portal's side) and publishes it (alerts listen), under a lock so that two watchdogs log it once.
  * The poller's next judgement, once some instance polls again, logs the recovery. No upstream request.
  */
 export async function watchPolling(db: Kysely<Database>, options: { pollMs: number; holdMs: number; now: number }): Promise<number> {
@@ -26,7 +26,7 @@ export async function watchPolling(db: Kysely<Database>, options: { pollMs: numb
       licence: null,
       onChanged: async (changed, previous) => {
         logged = changed.length;
-        await queueHealthAlerts(tx, changed, previous, options.holdMs);
+        await healthChanged.publish({ db: tx, changed, previous, holdMs: options.holdMs });
       },
     });
     return logged;

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { PortalSession } from '../auth/session';
+import type { PortalSession } from '../auth/principal';
 import { listUsers } from '../auth/users';
 import { toAppError } from '../errors';
 import { maskedWebhookUrl } from '../deliveries/targets';
@@ -12,7 +12,7 @@ import { tokenWebhooks } from '../store/token-webhooks';
 import { tokenViews } from '../tokens/read';
 import type { TokenView } from '../tokens/view';
 import { can, type Capability } from '../vocabulary/roles';
-import type { FindAnswer, FindGroup, FindKind, Found } from '../vocabulary/find';
+import type { FindAnswer, FindGroup, FindKind, Found } from './answers';
 
 /**
  * The command palette's answer (components/frame/command-palette.tsx): records, deliveries, tokens, webhooks,

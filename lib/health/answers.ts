@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What the health probes answer, with 200 and with 503 alike (./responses.ts builds them as these types): the
+ * What the health probes answer, with 200 and with 503 alike (lib/http/health.ts builds them as these types): the
  * portal API's OpenAPI document is made from the same schemas. Nothing private: no key, no address.
  */
 

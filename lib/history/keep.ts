@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ExportProgress } from '../audit/export-trail';
 import { getConfig } from '../config';
-import { spoolDirOf } from '../deliveries/limits';
+import { spoolDirOf } from '../config/spool';
 import { log } from '../log';
 import type { PickList } from '../picks-api';
 import type { Kysely } from 'kysely';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getConfig } from '../config';
-import { spoolDirOf } from '../deliveries/limits';
+import { spoolDirOf } from '../config/spool';
 import { log } from '../log';
 import type { PickList } from '../picks-api';
 import { processSlot } from '../process-state';

@@ -1,7 +1,7 @@
 import { invalidFields } from '../errors';
 import { exampleDay } from '../time';
 import { RECORD_FORMATS, type FileFormat, type RecordFormat } from '../vocabulary/formats';
-import { parsePickFilters, pickFilterProblems, toUtcInstant, type SearchParamsInput } from '../filters';
+import { parsePickFilters, pickFilterProblems, toUtcInstant, type SearchParamsInput } from '../picks-api/filters';
 import type { HistoryFilters } from '../store/history-at';
 
 /**

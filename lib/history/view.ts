@@ -1,12 +1,12 @@
 import 'server-only';
 import { toAppError, type AppErrorJson } from '../errors';
-import type { PageSearchParams } from '../filters';
+import type { PageSearchParams } from '../picks-api/filters';
 import { fromStore } from '../store';
 import { countVersionsAt, firstVersionsAt } from '../store/history-at';
 import type { Difference } from './moments';
 import { eachDifference } from './moments';
 import { parseHistoryQuery } from './query';
-import { historyCoverage } from './responses';
+import { historyCoverage } from './coverage';
 import { bodyOf } from '../vocabulary/version';
 
 /** What /history shows: the form's coverage, then the set at a moment or the difference between two (the first rows of each). */

@@ -78,7 +78,7 @@ const PERSIST_EVERY_MS = 30_000;
 
 export const leaseLabel = (lease: JobLease): string => (typeof lease === 'string' ? lease : lease.own);
 
-/** The store jobs keep their leases and their last runs in (lib/start-portal.ts, once the store is open). */
+/** The store jobs keep their leases and their last runs in (lib/start/portal.ts, once the store is open). */
 export function attachJobStore(store: JobStore): void {
   registry().store = store;
 }

@@ -2,13 +2,21 @@ import 'server-only';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processSlot } from '../process-state';
 import { runningWalks } from '../draining';
-import { sharedGate } from '../picks-api/gate';
 import { feedGauges } from './feed';
 import { jobMetrics } from './jobs';
 import { builtRoutes, routeClass, routeMatcher } from './routes';
 import { waitsBounded } from '../waits';
 import { getStore } from '../store';
 import { countSlots } from '../store/walk-slots';
+
+/** The upstream gate's numbers now, read by the upstream client's gate when it is made (lib/picks-api/index.ts). */
+export interface GateReadout {
+  active: number;
+  waiting: number;
+  resumeAt: number;
+}
+const gateReadout = processSlot<() => GateReadout>('gateReadout');
+export const readGateFrom = (read: () => GateReadout) => gateReadout.set(read);
 
 /**
  * The portal's Prometheus metrics (prom-client), one registry per process (lib/process-state.ts), served at
@@ -90,7 +98,7 @@ function create() {
       labelNames: ['state'],
       registers: [registry],
       collect() {
-        const stats = sharedGate.get()?.stats;
+        const stats = gateReadout.get()?.();
         this.set({ state: 'in_flight' }, stats?.active ?? 0);
         this.set({ state: 'queued' }, stats?.waiting ?? 0);
       },
@@ -100,7 +108,7 @@ function create() {
       help: 'Seconds left of the pause the upstream asked for (Retry-After), shared by every instance; 0: none',
       registers: [registry],
       collect() {
-        this.set(Math.max(0, ((sharedGate.get()?.stats.resumeAt ?? 0) - Date.now()) / 1000));
+        this.set(Math.max(0, ((gateReadout.get()?.().resumeAt ?? 0) - Date.now()) / 1000));
       },
     }),
     walkSlots: new Gauge({

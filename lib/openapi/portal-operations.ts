@@ -4,6 +4,7 @@ import {
   alertsAnswerSchema,
   alertWebhooksSchema,
   alertWebhookViewSchema,
+  resendAlertSchema,
   subscriptionAnswerSchema,
   subscriptionBody,
   subscriptionsSchema,
@@ -17,10 +18,11 @@ import {
   runsAnswerSchema,
   runStartedSchema,
 } from '../vocabulary/delivery-run';
-import { jwkSetSchema, pollAnswerSchema, resendAlertSchema } from '../vocabulary/portal-answers';
+import { pollAnswerSchema } from '../changes/answers';
+import { jwkSetSchema } from '../proof/answers';
 import { checkFormSchema, checkReportSchema } from '../proof/check-answer';
 import { ceilingsSchema, tokenMadeSchema, tokensAnswerSchema, tokenViewSchema, usageAnswerSchema } from '../vocabulary/token-view';
-import { cadenceBody, cadencesAnswer } from '../feed-health/responses';
+import { cadenceBody, cadencesAnswer } from '../feed-health/answers';
 import { feedHealthAnswerSchema } from '../feed-health/answers';
 import { healthSchema, liveSchema, readySchema } from '../health/answers';
 import { exportReconciliationSchema, recordHistorySchema, runReconciliationSchema } from '../history/answers';
@@ -28,7 +30,7 @@ import { ceilingsBody } from '../tokens/scope';
 import type { Capability } from '../vocabulary/roles';
 import { preferencesAnswerSchema, preferencesSchema } from '../vocabulary/preferences-schema';
 import { recordsCountSchema, searchAnswerSchema, summaryAnswerSchema } from '../records/answers';
-import { findAnswerSchema } from '../vocabulary/find';
+import { findAnswerSchema } from '../find/answers';
 import { endpointChangeBody, endpointCreateBody } from '../webhooks/input';
 import {
   attemptAnswerSchema,

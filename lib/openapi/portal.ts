@@ -4,7 +4,7 @@ import { portalErrorSchema } from '../vocabulary/error-schema';
 import { rolesWith } from '../vocabulary/roles';
 import { MEDIA_TYPES } from '../export/file-headers';
 import { PORTAL_OPERATIONS, type FileAnswer, type PortalOperation } from './portal-operations';
-import { LICENSE, SERVERS } from './v1';
+import { LICENSE, SERVERS } from '../api-v1/openapi';
 
 /**
  * The OpenAPI 3.1 document of the portal's own HTTP API (GET /api/openapi.json, signed in), made by zod-openapi

@@ -5,7 +5,7 @@ import { errorFromResponse, networkError, parseJsonBody, parseRetryAfter, reques
 import { byteStringText, envelopeAsText, markByteStrings, readableAsByteStrings } from './byte-strings';
 import { newWalkReport, settledPages } from './settle';
 import { walkPages, type FetchPageBody } from './walk';
-import { FILTER_KEYS, type PickFilters } from '../filters';
+import { FILTER_KEYS, type PickFilters } from './filters';
 import { createUpstreamGate, GATE_SLOT_BOUND_MS, isGatePaused, sleep, type GatePriority } from './gate';
 import { waitHitBound } from '../waits';
 import {

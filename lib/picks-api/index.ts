@@ -9,7 +9,7 @@ import { getStore } from '../store';
 import { publishPause, readPause } from '../store/pause';
 import { createUpstreamGate, sharedGate } from './gate';
 import { sharePause } from './shared-pause';
-import { metrics, upstreamEndpoint } from '../metrics';
+import { metrics, readGateFrom, upstreamEndpoint } from '../metrics';
 import { noteUpstreamRequest } from '../log/request';
 import { waitHitBound } from '../waits';
 
@@ -71,6 +71,7 @@ export function picksApi(): PicksClient {
         read: async () => readPause((await getStore()).db),
       }),
     );
+    readGateFrom(() => gate.stats);
     client = createPicksClient({
       baseUrl: config.PICKS_API_BASE_URL,
       apiKey: config.PICKS_API_KEY,

@@ -2,7 +2,7 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 import { serialize } from 'cookie';
 import { authOptions } from '../auth/options';
-import type { PortalSession } from '../auth/session';
+import type { PortalSession } from '../auth/principal';
 import { getConfig } from '../config';
 import { AppError, toAppError, invalidFields } from '../errors';
 import { fromStore } from '../store';

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { FilterKind, PickFilters } from '../filters';
+import type { FilterKind, PickFilters } from '../picks-api/filters';
 import { processSlot } from '../process-state';
 import { fromStore } from '../store';
 import { facetCounts, FACETS, type Facet } from '../store/record-search';

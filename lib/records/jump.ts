@@ -1,5 +1,5 @@
 import 'server-only';
-import { DEFAULT_PAGE_SIZE, type FilterKind, type PickFilters } from '../filters';
+import { DEFAULT_PAGE_SIZE, type FilterKind, type PickFilters } from '../picks-api/filters';
 import { getRecordsPage, type RecordsPage } from '../picks-api/portal';
 import { JUMP_MAX_PAGES } from '../paging';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { AppError, type Settled } from '../errors';
-import type { FilterKind, PickFilters } from '../filters';
+import type { FilterKind, PickFilters } from '../picks-api/filters';
 import type { PickList } from '../picks-api';
 import type { Licence } from '../picks-api/portal';
 import type { Pick } from '../picks-api/schemas';

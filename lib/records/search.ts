@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { AppError, invalidFields } from '../errors';
-import { parseFilters, type FilterKind, type PickFilters } from '../filters';
+import { parseFilters, type FilterKind, type PickFilters } from '../picks-api/filters';
 import { logoPolicy } from '../picks-api';
 import { toPickRow, type PickRow } from '../picks-api/pick-view';
 import { pickSchema } from '../picks-api/schemas';

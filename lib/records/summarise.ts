@@ -1,5 +1,5 @@
 import 'server-only';
-import { withoutPaging, type FilterKind, type PickFilters } from '../filters';
+import { withoutPaging, type FilterKind, type PickFilters } from '../picks-api/filters';
 import { picksApi } from '../picks-api';
 import { createSummary } from './summary';
 

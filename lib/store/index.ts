@@ -20,7 +20,7 @@ const opened = promiseSlot<Store>('store');
 type Observer = NonNullable<OpenOptions['observe']>;
 const observer = processSlot<Observer>('storeObserver');
 
-/** Each query's duration and failure go to `observe` (the metrics: lib/start-portal.ts sets it before the store opens). */
+/** Each query's duration and failure go to `observe` (the metrics: lib/start/portal.ts sets it before the store opens). */
 export const observeStoreWith = (observe: Observer): void => observer.set(observe);
 
 /** The store, opened on first use. A failed open is forgotten, so the next call tries again. */
@@ -31,7 +31,7 @@ export function getStore(options: OpenOptions = {}): Promise<Store> {
 async function open(options: OpenOptions): Promise<Store> {
   const settings = storeSettings();
   // Query durations and failures go to this process's metrics only when the portal counts them (set by
-  // lib/start-portal.ts before it opens the store): otherwise no query pays for a log hook.
+  // lib/start/portal.ts before it opens the store): otherwise no query pays for a log hook.
   const observe = options.observe ?? observer.get();
   const store = await openStore(storeTarget(settings), { ...options, observe });
   const log = options.log ?? ((line: string) => console.log(line));

@@ -4,7 +4,7 @@ import { mayAct } from '../auth/principal';
 import { getStore } from '../store';
 import { getToken, tokenByHash, type ApiToken } from '../store/tokens';
 import { processSlot } from '../process-state';
-import { V1Error } from './v1-errors';
+import { V1Error } from './refusal';
 
 /**
  * API tokens: `pvt_` and 43 base64url characters (256 random bits). Only their sha256 is stored: they are
@@ -75,7 +75,7 @@ async function stillLive(token: ApiToken | null, now: number): Promise<ApiToken>
 }
 
 /**
- * The token a signed-in owner tries on /developers (lib/tokens/try.ts checked the session and that the token is
+ * The token a signed-in owner tries on /developers (lib/http/try-v1.ts checked the session and that the token is
  * theirs): read afresh from the store, and held to the same rule as a token presented in Authorization.
  */
 export async function triedToken(id: string, now = Date.now()): Promise<ApiToken> {

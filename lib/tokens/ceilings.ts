@@ -1,6 +1,6 @@
 import 'server-only';
 import { recordAudit } from '../audit/record';
-import type { PortalSession } from '../auth/session';
+import type { PortalSession } from '../auth/principal';
 import { AppError, invalidFields } from '../errors';
 import { readJsonObject } from '../net/json-body';
 import { fromStore } from '../store';

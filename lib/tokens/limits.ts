@@ -4,7 +4,7 @@ import { getStore } from '../store';
 import { storeRateLimiter } from '../store/rate-limits';
 import { processSlot, promiseSlot } from '../process-state';
 import type { ApiToken } from '../store/tokens';
-import { V1Error } from './v1-errors';
+import { V1Error } from './refusal';
 import { DAY_MS, utcDay } from '../time';
 import { currentAccount } from '../auth/accounts';
 import { readCeilings } from './ceilings';

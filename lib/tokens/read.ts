@@ -1,6 +1,6 @@
 import 'server-only';
 import { mayAct } from '../auth/principal';
-import type { PortalSession } from '../auth/session';
+import type { PortalSession } from '../auth/principal';
 import { tokenPrincipal } from './access';
 import { fromStore } from '../store';
 import { getToken, listTokens, usageOf, usageSummary, type ApiToken, type DayUsage } from '../store/tokens';

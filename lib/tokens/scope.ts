@@ -8,7 +8,7 @@ import type { LicenceSummary } from '../vocabulary/licence';
  * an optional date window on the event date. An empty list of sports means every sport the licence grants
  * (now and later); an empty list of leagues, every league of those sports. Leagues, when listed, are the only
  * leagues served. Checked against the licence when a token is created or changed, and enforced on every
- * request (lib/tokens/plan.ts): the upstream is asked only for what is inside, and records outside are dropped.
+ * request (lib/api-v1/plan.ts): the upstream is asked only for what is inside, and records outside are dropped.
  */
 
 import { CONTENT, type Content, type TokenScope } from '../vocabulary/tokens';

@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import type { ApiToken } from '../store/tokens';
 import { reserveRecords, takeRequest } from '../tokens/limits';
 import { countUse } from '../tokens/usage';
-import { V1Error } from '../tokens/v1-errors';
+import { V1Error } from '../tokens/refusal';
 
 /**
  * A consumer webhook's events are its token's reads: each event sent is one record of the token's daily quota

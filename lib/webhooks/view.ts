@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
-import type { PortalSession } from '../auth/session';
+import type { PortalSession } from '../auth/principal';
 import { maskedWebhookUrl } from '../deliveries/targets';
 import { settle, type Settled } from '../errors';
 import { fromStore } from '../store';

@@ -4,12 +4,13 @@ import { checkAuditTrail } from '@/lib/alerts/audit-check';
 import { sendDigests } from '@/lib/alerts/digest';
 import { dispatchAlerts } from '@/lib/alerts/dispatch';
 import { alertMailer } from '@/lib/alerts/mail';
-import { alertsAnswer } from '@/lib/alerts/responses';
+import { alertsAnswer } from '@/lib/alerts/log';
 import { portalDocument } from '@/lib/openapi/portal';
 import { answerChecker } from '../support/openapi-check';
 import { recipientsOf, setSubscription } from '@/lib/alerts/subscriptions';
 import { channelSender, checkWebhook, postAlerts, webhookView } from '@/lib/alerts/webhooks';
 import { watchPolling } from '@/lib/feed-health/watchdog';
+import { listenForAlerts } from '@/lib/alerts/listen';
 import { listWebhooks, latestDigests, saveWebhook, sendsOf, type AlertWebhook } from '@/lib/store/alert-channels';
 import { latestAlerts } from '@/lib/store/alerts';
 import { appendAudit, type AuditInput } from '@/lib/store/audit';
@@ -41,6 +42,7 @@ let smtpUrl: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
+  listenForAlerts();
   ({ inbox, smtpUrl, hits, base, close } = await startAlertChannels((path) => (path === '/fail' ? 500 : 200)));
 });
 afterAll(() => close());

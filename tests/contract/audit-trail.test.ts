@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditQuery } from '@/lib/audit/query';
-import { auditResponse } from '@/lib/audit/responses';
+import { auditResponse } from '@/lib/http/audit';
 import { closeStore, getStore } from '@/lib/store';
 import { appendAudit, entryHash, GENESIS, latestAudit, toRow, type AuditInput } from '@/lib/store/audit';
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listenForAlerts } from '@/lib/alerts/listen';
 import type { SchedulerContext } from '@/lib/deliveries/scheduler';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { createFaultProxy } from '../support/fault-proxy';
@@ -34,6 +35,7 @@ let store: typeof import('@/lib/store/deliveries');
 let db: Awaited<ReturnType<(typeof import('@/lib/store'))['getStore']>>['db'];
 
 beforeAll(async () => {
+  listenForAlerts(); // as lib/start/portal.ts does: a run's end queues its alert
   sandbox = createSandbox({ now: () => NOW, rateLimit: null });
   const upstream = await sandbox.listen(0);
   faults = createFaultProxy(upstream);
@@ -218,7 +220,7 @@ describe('the schedule', () => {
 
   it('starts a changed schedule from now: a due time of it before the change is not run as missed', async () => {
     const delivery = await newDelivery({ schedule: '0 0 1 1 *', lastDueMs: Date.now() - 3 * 3_600_000 });
-    const { patchResponse } = await import('@/lib/deliveries/responses');
+    const { patchResponse } = await import('@/lib/http/deliveries');
     const request = new Request('http://portal.test/api/deliveries', {
       method: 'PATCH',
       headers: { 'Content-Type': 'application/json' },

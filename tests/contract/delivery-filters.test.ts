@@ -17,7 +17,7 @@ const KEY = 'sandbox-football-key';
 const EDITOR = { email: 'ana@example.com', role: 'editor', name: null } as never;
 let sandbox: Sandbox;
 let upstream = '';
-let responses: typeof import('@/lib/deliveries/responses');
+let responses: typeof import('@/lib/http/deliveries');
 
 beforeAll(async () => {
   sandbox = createSandbox({ rateLimit: null });
@@ -32,7 +32,7 @@ beforeAll(async () => {
     DELIVERY_ROOT: path.join(dir, 'out'),
     DELIVERY_SPOOL_MIN_FREE_MB: '1',
   });
-  responses = await import('@/lib/deliveries/responses');
+  responses = await import('@/lib/http/deliveries');
 });
 afterAll(async () => {
   await (await import('@/lib/store')).closeStore();

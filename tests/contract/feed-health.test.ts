@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pollOnce, type FeedSettings } from '@/lib/changes/poller';
 import { sportsHealth } from '@/lib/feed-health';
 import { createPicksClient } from '@/lib/picks-api/client';
-import { summariseLicence } from '@/lib/vocabulary/licence';
+import { summariseLicence } from '@/lib/picks-api/licence';
 import { claimFeedLease } from '@/lib/store/change-feed';
 import { licenceChanges, setCadences, stateHistory } from '@/lib/store/feed-health';
 import { openStore, type Store } from '@/lib/store/open';

@@ -96,7 +96,7 @@ afterAll(async () => {
 });
 
 async function find(email: string, role: Role, query: string) {
-  const { findResponse } = await import('@/lib/find/responses');
+  const { findResponse } = await import('@/lib/http/find');
   const { portalDocument } = await import('@/lib/openapi/portal');
   const url = `http://portal.test/api/find?${query}`;
   const res = await findResponse(new Request(url), { email, role } as never);

@@ -31,7 +31,7 @@ describe('the whole walk for the index', () => {
     const { keepIndex } = await import('@/lib/records/index-keeper');
     const { flushApiPages } = await import('@/lib/history/observe-api');
     const { readRecordHistory } = await import('@/lib/store/history-read');
-    const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
+    const { serveV1OnNext } = await import('@/lib/api-v1/http');
     const { putUser } = await import('@/lib/store/users');
     await pollSandbox(store, baseUrl, KEY, () => sandbox.controls.now());
     await keepIndex(store.db);

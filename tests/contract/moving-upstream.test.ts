@@ -73,7 +73,7 @@ function during(events: { afterPages: number; positions: number[]; kind: 'publis
 const spread = (share: number, count: number) => Array.from({ length: count }, (_, i) => Math.floor((order.length * share * i) / count));
 
 async function exportOf(format: 'csv' | 'json', who = 'ana@example.com') {
-  const { exportResponse } = await import('@/lib/export/responses');
+  const { exportResponse } = await import('@/lib/http/export');
   const query = new URLSearchParams({ ...FILTERS, format });
   const res = await exportResponse('picks', new Request(`http://portal.test/api/export/picks?${query}`), { email: who, role: 'editor' });
   const text = await res.text();

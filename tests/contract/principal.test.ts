@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listenForAlerts } from '@/lib/alerts/listen';
 import { closeStore, getStore } from '@/lib/store';
 import { readAudit } from '@/lib/store/audit';
 import { insertToken, type ApiToken } from '@/lib/store/tokens';
@@ -7,9 +8,9 @@ import { addUser } from '@/lib/auth/users';
 import { manageUser } from '@/lib/auth/user-admin';
 import { authenticate, newToken } from '@/lib/tokens/access';
 import { ownerChange } from '@/lib/tokens/owner';
-import { tokenResponse } from '@/lib/tokens/responses';
+import { tokenResponse } from '@/lib/http/tokens';
 import { tokenViews } from '@/lib/tokens/read';
-import { subscriptionResponse } from '@/lib/alerts/responses';
+import { subscriptionResponse } from '@/lib/http/alerts';
 import { deliveryMaker } from '../support/new-delivery';
 import { storeEngines, storeEnv } from '../support/store-engines';
 
@@ -24,6 +25,7 @@ const boss = { email: 'boss@example.com', role: 'admin' as const };
 const ed = { email: 'ed@example.com', role: 'editor' as const };
 
 beforeAll(() => {
+  listenForAlerts(); // as lib/start/portal.ts does: a run's end queues its alert
   Object.assign(process.env, { PICKS_API_BASE_URL: 'http://127.0.0.1:9', PICKS_API_KEY: 'k-123', AUTH_SECRET: 'a'.repeat(40) });
 });
 afterAll(() => closeStore());
@@ -233,7 +235,7 @@ describe.each(storeEngines())('who may act on $name', (engine) => {
   it('an alert about a token of any name can be sent again', async () => {
     const { db } = await getStore();
     const { queueAlerts, moveAlerts, alertsByIds } = await import('@/lib/store/alerts');
-    const { resendResponse } = await import('@/lib/alerts/responses');
+    const { resendResponse } = await import('@/lib/http/alerts');
     const sport = 'token Café “loader” <x> (tok_00000000000b)';
     await queueAlerts(db, [
       { kind: 'token.unused', sport, state: 'unused', side: null, reason: 'Never used', detail: null, createdMs: 1, dueMs: 1 },

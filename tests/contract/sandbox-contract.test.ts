@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PickFilters } from '@/lib/filters';
+import type { PickFilters } from '@/lib/picks-api/filters';
 import { createPicksClient } from '@/lib/picks-api/client';
 import type { Pick } from '@/lib/picks-api/schemas';
 import { createSandbox } from '@/sandbox/server';

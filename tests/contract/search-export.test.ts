@@ -38,13 +38,13 @@ afterAll(async () => {
 });
 
 async function exported(query: string) {
-  const { exportResponse } = await import('@/lib/export/responses');
+  const { exportResponse } = await import('@/lib/http/export');
   const res = await exportResponse('picks', new Request(`http://portal.test/api/export/picks?${query}`), EDITOR);
   return { status: res.status, json: JSON.parse(await res.text()) as Json };
 }
 
 async function shown(query: string): Promise<string[]> {
-  const { searchResponse } = await import('@/lib/records/responses');
+  const { searchResponse } = await import('@/lib/http/records');
   const ids: string[] = [];
   for (let page = 1; ; page += 1) {
     const res = await searchResponse(new Request(`http://portal.test/api/records/search?kind=picks&limit=50&page=${page}&${query}`));

@@ -7,7 +7,7 @@ import { createSandbox, type Sandbox } from '@/sandbox/server';
 import { pollSandbox, portalInProcess, testToken } from '../support/portal-in-process';
 
 /**
- * The fourth security review's webhook findings, through the portal's own handlers (lib/webhooks/responses.ts, what
+ * The fourth security review's webhook findings, through the portal's own handlers (lib/http/webhooks.ts, what
  * the route handlers call) against the sandbox over real HTTP on the embedded store, sending to a receiver on
  * loopback: a resend pays the token's rate and quota and is refused past them; tests and resends are limited per
  * person and per webhook; a webhook set up by someone else waits for a token's new owner, who alone sees its whole
@@ -79,7 +79,7 @@ async function tokenOf(owner: string, limits: { ratePerMinute?: number; dailyRec
 }
 
 async function webhookOf(user: { email: string; role: string }, token: ApiToken): Promise<string> {
-  const { endpointsResponse } = await import('@/lib/webhooks/responses');
+  const { endpointsResponse } = await import('@/lib/http/webhooks');
   const res = await answer(endpointsResponse(post({ url: receiverUrl }), user as never, token.id));
   expect(res.status).toBe(201);
   return res.json.id as string;
@@ -90,7 +90,7 @@ const actions = async (action: string) => (await (await import('@/lib/store/audi
 
 describe('a resend is a delivery: it pays the token’s rate and quota', () => {
   it('sends a resent event for one record and one request, and refuses it (429) once the quota is spent, sending nothing', async () => {
-    const { resendResponse } = await import('@/lib/webhooks/responses');
+    const { resendResponse } = await import('@/lib/http/webhooks');
     const { reserveRecords } = await import('@/lib/tokens/limits');
     const token = await tokenOf(LEAVER.email, { dailyRecords: 3 });
     const hook = await webhookOf(LEAVER, token);
@@ -113,7 +113,7 @@ describe('a resend is a delivery: it pays the token’s rate and quota', () => {
   });
 
   it('takes a request of the token’s rate for each resend and test, refused past it', async () => {
-    const { resendResponse, testResponse } = await import('@/lib/webhooks/responses');
+    const { resendResponse, testResponse } = await import('@/lib/http/webhooks');
     const token = await tokenOf(LEAVER.email, { ratePerMinute: 2 });
     const hook = await webhookOf(LEAVER, token);
     const seq = await lastSeq();
@@ -127,7 +127,7 @@ describe('a resend is a delivery: it pays the token’s rate and quota', () => {
 
 describe('tests and resends are limited per person and per webhook', () => {
   it('answers 429 with Retry-After past five test events a minute to one webhook, sending and auditing nothing more', async () => {
-    const { testResponse } = await import('@/lib/webhooks/responses');
+    const { testResponse } = await import('@/lib/http/webhooks');
     const token = await tokenOf(HEIR.email);
     const hook = await webhookOf(HEIR, token);
     const audited = await actions('token.webhook.test');
@@ -145,8 +145,8 @@ describe('tests and resends are limited per person and per webhook', () => {
 
 describe('a leaver’s webhook stops receiving', () => {
   it('waits when its token is given to another owner, until the new owner confirms it seeing its whole URL', async () => {
-    const { tokenResponse } = await import('@/lib/tokens/responses');
-    const { confirmResponse, endpointsResponse, testResponse } = await import('@/lib/webhooks/responses');
+    const { tokenResponse } = await import('@/lib/http/tokens');
+    const { confirmResponse, endpointsResponse, testResponse } = await import('@/lib/http/webhooks');
     const { sendDue } = await import('@/lib/webhooks/start');
     const { findTokenWebhook } = await import('@/lib/store/token-webhooks');
     const token = await tokenOf(LEAVER.email);
@@ -189,7 +189,7 @@ describe('a leaver’s webhook stops receiving', () => {
   });
 
   it('waits when the admin who set it up on someone’s token may no longer act', async () => {
-    const { endpointsResponse } = await import('@/lib/webhooks/responses');
+    const { endpointsResponse } = await import('@/lib/http/webhooks');
     const { putUser, updateUser } = await import('@/lib/store/users');
     const other = { email: 'otto@example.com', role: 'admin' as const };
     await putUser(store.db, { ...other, passwordHash: 'x' });
@@ -204,7 +204,7 @@ describe('a leaver’s webhook stops receiving', () => {
 
 describe('a receipt is paid for', () => {
   it('costs a record of the daily quota, and is refused (429) past it without being worked out', async () => {
-    const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
+    const { serveV1OnNext } = await import('@/lib/api-v1/http');
     const token = await tokenOf(HEIR.email, { dailyRecords: 1 });
     const last = await lastSeq();
     const receipt = () =>
@@ -227,7 +227,7 @@ describe('a receipt is paid for', () => {
 describe('limits above the ceilings do not survive a demotion', () => {
   it('caps an admin’s token at the editors’ ceilings once its owner is an editor, at request time', async () => {
     const { reserveRecords } = await import('@/lib/tokens/limits');
-    const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
+    const { serveV1OnNext } = await import('@/lib/api-v1/http');
     const { putUser, updateUser } = await import('@/lib/store/users');
     const { forgetAccount } = await import('@/lib/auth/accounts');
     const boss = { email: 'bo@example.com', role: 'admin' as const };
@@ -260,7 +260,7 @@ describe('limits above the ceilings do not survive a demotion', () => {
 describe('a connection test is limited', () => {
   it('answers 429 past five tests a minute of one server, auditing nothing more', async () => {
     const { insertDelivery } = await import('@/lib/store/deliveries');
-    const { testResponse } = await import('@/lib/deliveries/responses');
+    const { testResponse } = await import('@/lib/http/deliveries');
     const { sealSecret, secretBinding } = await import('@/lib/deliveries/secrets');
     const destination = {
       type: 'postgres' as const,
@@ -294,7 +294,7 @@ describe('a connection test is limited', () => {
     expect(answers[5]!.json.error.code).toBe('TOO_MANY_TRIES');
     expect((await actions('delivery.test')) - audited).toBe(5);
     // Paused without its password: the stored destination goes back to the check as it was given, its secret kept.
-    const { patchResponse } = await import('@/lib/deliveries/responses');
+    const { patchResponse } = await import('@/lib/http/deliveries');
     const { findDelivery } = await import('@/lib/store/deliveries');
     const before = (await findDelivery(store.db, 'dlv_00000000000000aa'))!;
     const paused = await answer(
@@ -311,7 +311,7 @@ describe('a connection test is limited', () => {
 
   it('counts webhook deliveries by their URL’s host: two of them to one server share its five tests', async () => {
     const { insertDelivery } = await import('@/lib/store/deliveries');
-    const { testResponse } = await import('@/lib/deliveries/responses');
+    const { testResponse } = await import('@/lib/http/deliveries');
     const { sealSecret, secretBinding } = await import('@/lib/deliveries/secrets');
     for (const [id, path] of [
       ['dlv_00000000000000ab', '/a'],
@@ -344,7 +344,7 @@ describe('a connection test is limited', () => {
 
 describe('change-feed files take a walk slot', () => {
   it('refuses a second file of one person while the first is read (429 TOO_MANY_WALKS), and gives the slot back at its end', async () => {
-    const { changesResponse } = await import('@/lib/changes/responses');
+    const { changesResponse } = await import('@/lib/http/changes');
     const download = () => changesResponse(new Request('http://portal.test/api/changes?format=jsonl'), HEIR, null);
     const first = await download();
     expect(first.status).toBe(200);

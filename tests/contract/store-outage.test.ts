@@ -213,7 +213,7 @@ describe('the store goes away', () => {
 
   it('during an export: the file is sent whole, and its audit entry, kept meanwhile, is written once on return', async () => {
     needPg();
-    const { exportResponse } = await import('@/lib/export/responses');
+    const { exportResponse } = await import('@/lib/http/export');
     const { latestAudit, verifyAudit } = await audit();
     const { flushAuditEntries, keptAuditEntries } = await import('@/lib/audit/outbox');
     const who = { email: 'exporter@example.com', role: 'editor' };

@@ -42,8 +42,8 @@ async function tokenOf(scope: Partial<TokenScope>, dailyRecords = 1_000_000): Pr
 }
 
 async function search(token: ApiToken, query: string) {
-  const { serveV1OnNext } = await import('@/lib/tokens/v1-http');
-  const { v1Document } = await import('@/lib/openapi/v1');
+  const { serveV1OnNext } = await import('@/lib/api-v1/http');
+  const { v1Document } = await import('@/lib/api-v1/openapi');
   const url = `http://portal.test/api/v1/search?${query}`;
   const res = await serveV1OnNext(new Request(url, { headers: { authorization: `Bearer ${bearer.get(token.id)}` } }));
   const json = (await res.json()) as Json;
@@ -84,7 +84,7 @@ describe('GET /api/v1/search', () => {
   });
 
   it('names every wrong parameter at once, and offers the orders the index takes', async () => {
-    const { V1_SEARCH_SORTS } = await import('@/lib/tokens/v1-shapes');
+    const { V1_SEARCH_SORTS } = await import('@/lib/api-v1/shapes');
     const { SORT_COLUMNS } = await import('@/lib/records/search');
     expect([...V1_SEARCH_SORTS]).toEqual(['relevance', ...SORT_COLUMNS]);
     const token = await tokenOf({});

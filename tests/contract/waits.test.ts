@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPicksClient } from '@/lib/picks-api/client';
 import { createUpstreamGate } from '@/lib/picks-api/gate';
-import { toV1Error } from '@/lib/tokens/v1-errors';
+import { toV1Error } from '@/lib/api-v1/errors';
 import { claimWalkSlot } from '@/lib/walk-slots';
 import { openStore, QUERY_TIMEOUT_MS, type Store } from '@/lib/store/open';
 import { claimSlot } from '@/lib/store/walk-slots';

@@ -107,7 +107,7 @@ test('npm run users while the portal runs: a role change, disabling and removal 
 });
 
 test('a worthless session cookie on a page goes to /login and back to the whole address; a client cannot choose it', async () => {
-  // The request policy (lib/request-policy.ts) only looks for the cookie; the page decrypts and judges it, and its redirect keeps the query.
+  // The request policy (lib/http/request-policy.ts) only looks for the cookie; the page decrypts and judges it, and its redirect keeps the query.
   const ended = await sessionCookie(portal, 'viewer');
   expect((await signOut(portal, ended)).status).toBeLessThan(400);
   const asked = '/picks?sport=Cricket&status=settled';

@@ -1,7 +1,7 @@
 import type { Capability, Role } from '@/lib/vocabulary/roles';
 
 /**
- * For vi.mock('@/lib/auth/session') in tests of server actions: the session is whatever the test says, and
+ * For vi.mock('@/lib/http/session') in tests of server actions: the session is whatever the test says, and
  * `sessionMay` asks the real one rule for who may act (lib/auth/principal.ts) about it, as the portal does.
  */
 export type MockedSession = { current: null | { user: { email: string; role: string } } };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { leaguesFor, leaguesForSports } from '@/lib/sport-leagues';
 import { filterProblems, type Vocabulary } from '@/lib/deliveries/filter-rules';
-import { nearest } from '@/lib/vocabulary/nearest';
+import { nearest } from '@/lib/nearest';
 
 /** A delivery's filters against what the licence and the feed know: every problem at once, with the nearest name. */
 

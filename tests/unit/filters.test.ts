@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePickFilters, parseResultFilters, withoutPaging } from '@/lib/filters';
+import { parsePickFilters, parseResultFilters, withoutPaging } from '@/lib/picks-api/filters';
 
 describe('filter parser', () => {
   it('reads every filter and normalises dates to UTC', () => {

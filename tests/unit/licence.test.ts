@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMeFields, summariseLicence, type LicenceSummary } from '@/lib/vocabulary/licence';
+import { parseMeFields, type LicenceSummary } from '@/lib/vocabulary/licence';
+import { summariseLicence } from '@/lib/picks-api/licence';
 
 /** Differently shaped /me bodies (spec §4: "Body shape: not shown"), each read to the same kind of summary. */
 

@@ -8,7 +8,7 @@ import { embeddedPortalEnv } from '../support/store-engines';
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { email: string; role: string } } }));
 const redirected = vi.hoisted(() => ({ to: '' }));
-vi.mock('@/lib/auth/session', async () => (await import('../support/session-mock')).sessionModule(session));
+vi.mock('@/lib/http/session', async () => (await import('../support/session-mock')).sessionModule(session));
 vi.mock('next/navigation', () => ({
   redirect: (to: string) => {
     redirected.to = to;

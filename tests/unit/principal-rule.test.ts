@@ -65,6 +65,7 @@ const COMMANDS: Record<string, { actsFor: string; asks?: RegExp }> = {
   'scripts/index.ts': { actsFor: 'the operator (the partner key, as the change feed does; recorded)' },
   'scripts/start.ts': { actsFor: 'the operator (starts the portal)' },
   'scripts/screens.ts': { actsFor: 'a developer (screenshots of a sandbox portal)' },
+  'scripts/docs-layers.mjs': { actsFor: 'a developer (draws the layers of lib/ into docs/architecture.md)' },
   'scripts/openapi.ts': { actsFor: 'a developer (writes the OpenAPI document and the client made from it)' },
   'scripts/portal-node-options.ts': { actsFor: 'nobody: the server’s V8 options' },
   'scripts/portal-server.mjs': { actsFor: 'every request, judged by the guards above and API v1' },
@@ -76,28 +77,38 @@ const COMMANDS: Record<string, { actsFor: string; asks?: RegExp }> = {
  * function in which it is paid, and the call that pays it. A new path is placed here with what it pays.
  */
 const TOKEN_SENDS: Record<string, { file: string; fn: string; pays: RegExp[]; what: string }> = {
-  'API v1 (every request)': { file: 'lib/tokens/v1.ts', fn: 'answer', pays: [/takeRequest\(token\)/], what: 'a request of its rate' },
-  'API v1 lists': { file: 'lib/tokens/v1-list.ts', fn: 'listAnswer', pays: [/reserveRecords\(/], what: 'a record per record served' },
-  'API v1 one pick': { file: 'lib/tokens/v1.ts', fn: 'pickAnswer', pays: [/reserveRecords\(token, 1\)/], what: 'a record' },
-  'event pages': { file: 'lib/events/page.ts', fn: 'eventsPageAnswer', pays: [/reserveRecords\(/], what: 'a record per event' },
+  'API v1 (every request)': { file: 'lib/api-v1/router.ts', fn: 'answer', pays: [/takeRequest\(token\)/], what: 'a request of its rate' },
+  'API v1 lists': { file: 'lib/api-v1/list.ts', fn: 'listAnswer', pays: [/reserveRecords\(/], what: 'a record per record served' },
+  'API v1 one pick': { file: 'lib/api-v1/router.ts', fn: 'pickAnswer', pays: [/reserveRecords\(token, 1\)/], what: 'a record' },
+  'event pages': { file: 'lib/api-v1/events-page.ts', fn: 'eventsPageAnswer', pays: [/reserveRecords\(/], what: 'a record per event' },
   'the event stream': {
-    file: 'lib/events/stream.ts',
+    file: 'lib/api-v1/events-stream.ts',
     fn: 'openEventStream',
     pays: [/takeRequest\(token\)/],
     what: 'a request',
   },
-  receipts: { file: 'lib/events/receipt.ts', fn: 'receiptAnswer', pays: [/reserveRecords\(token, cost\)/], what: 'a record per 1,000 ids' },
-  'the event stream’s events': { file: 'lib/events/stream.ts', fn: 'runStream', pays: [/reserveRecords\(/], what: 'a record per event' },
+  receipts: {
+    file: 'lib/api-v1/events-receipt.ts',
+    fn: 'receiptAnswer',
+    pays: [/reserveRecords\(token, cost\)/],
+    what: 'a record per 1,000 ids',
+  },
+  'the event stream’s events': {
+    file: 'lib/api-v1/events-stream.ts',
+    fn: 'runStream',
+    pays: [/reserveRecords\(/],
+    what: 'a record per event',
+  },
   'the in-order webhook sender': { file: 'lib/webhooks/worker.ts', fn: 'sendPending', pays: [/quota\.take\(/], what: 'a record per event' },
   'a webhook resend': {
-    file: 'lib/webhooks/responses.ts',
+    file: 'lib/http/webhooks.ts',
     fn: 'resendResponse',
     pays: [/chargeRequest\(token\)/, /mustHaveRecords\(token\)/, /sendNow\(token,/],
     what: 'a request, a record per event',
   },
-  'a resent event': { file: 'lib/webhooks/responses.ts', fn: 'sendNow', pays: [/chargeRecord\(token\)/], what: 'a record' },
+  'a resent event': { file: 'lib/http/webhooks.ts', fn: 'sendNow', pays: [/chargeRecord\(token\)/], what: 'a record' },
   'a webhook test event': {
-    file: 'lib/webhooks/responses.ts',
+    file: 'lib/http/webhooks.ts',
     fn: 'testResponse',
     pays: [/chargeRequest\(token\)/, /takeAction\('webhook\.test'/],
     what: 'a request; the person’s and the webhook’s rate',
@@ -122,16 +133,16 @@ describe('the one rule for who may act', () => {
     }
     // Every send of a webhook goes through one of the listed functions.
     const senders = files('lib', /\.ts$/).filter((file) => /\bsendMessage\(/.test(read(file)) && !file.endsWith('/send.ts'));
-    expect(senders.sort()).toEqual(['lib/webhooks/responses.ts', 'lib/webhooks/worker.ts']);
+    expect(senders.sort()).toEqual(['lib/http/webhooks.ts', 'lib/webhooks/worker.ts']);
   });
 
   it('is asked by the session guards, the route wrapper and API v1', () => {
-    const session = read('lib/auth/session.ts');
+    const session = read('lib/http/session.ts');
     for (const guard of ['requirePage', 'requireApi', 'sessionMay']) {
       const body = session.slice(session.indexOf(`export async function ${guard}(`));
       expect(body.slice(0, body.indexOf('\n}\n')), guard).toMatch(/mayAct\(/);
     }
-    expect(read('lib/http.ts')).toMatch(/await requireApi\(capability\)/);
+    expect(read('lib/http/index.ts')).toMatch(/await requireApi\(capability\)/);
     expect(read('lib/tokens/access.ts')).toMatch(/await mayAct\(tokenPrincipal\(token\), 'tokens'/);
     expect(read('lib/auth/session-token.ts')).toMatch(/standing\(account, person, null, policy\.demoRefused\)/);
   });

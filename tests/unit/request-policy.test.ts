@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRequestPolicy, RETURN_HEADER, type RequestPolicyOptions } from '@/lib/request-policy';
+import { createRequestPolicy, RETURN_HEADER, type RequestPolicyOptions } from '@/lib/http/request-policy';
 
 /**
  * The request policy in front of a real HTTP server, as scripts/portal-server.mjs applies it: what reaches

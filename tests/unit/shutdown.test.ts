@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-/** The end of a stop's grace (lib/shutdown.ts): exports still running are cut, and given a moment to record themselves. */
+/** The end of a stop's grace (lib/start/shutdown.ts): exports still running are cut, and given a moment to record themselves. */
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'shutdown-'));
@@ -12,7 +12,7 @@ beforeAll(async () => {
 
 describe('shutdownPortal', () => {
   it('lets the requests being answered finish before it closes the store', async () => {
-    const { shutdownPortal } = await import('@/lib/shutdown');
+    const { shutdownPortal } = await import('@/lib/start/shutdown');
     const { server } = await import('@/lib/process-state');
     const { resetDraining } = await import('@/lib/draining');
     let answering = 2;
@@ -28,7 +28,7 @@ describe('shutdownPortal', () => {
   });
 
   it('cuts what can be cut when the grace runs out, waits for it to end, and leaves delivery runs to be retried elsewhere', async () => {
-    const { shutdownPortal } = await import('@/lib/shutdown');
+    const { shutdownPortal } = await import('@/lib/start/shutdown');
     const { trackWalk, runningWalks, graceEnded } = await import('@/lib/draining');
     const cut: string[] = [];
     // An export: cut, it records itself (here: 100 ms) and releases its slot.

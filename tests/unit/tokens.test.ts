@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cursorKey, openCursor, sealCursor, type CursorBinding } from '@/lib/tokens/cursor';
-import { needsLicence, parseV1Query, planRequests } from '@/lib/tokens/plan';
+import { cursorKey, openCursor, sealCursor, type CursorBinding } from '@/lib/api-v1/cursor';
+import { needsLicence, parseV1Query, planRequests } from '@/lib/api-v1/plan';
 import { checkTokenSettings, inScope, type TokenScope } from '@/lib/tokens/scope';
 import type { LicenceSummary } from '@/lib/vocabulary/licence';
 
@@ -229,7 +229,7 @@ describe('sealed cursors', () => {
 
 describe('API v1 answers', () => {
   it('routes only its five endpoints, ids decoded', async () => {
-    const { v1Endpoint } = await import('@/lib/tokens/v1');
+    const { v1Endpoint } = await import('@/lib/api-v1/router');
     expect(v1Endpoint('/api/v1/picks')).toEqual({ name: 'picks' });
     expect(v1Endpoint('/api/v1/picks/pk%3Aa~b%2Bc%3D')).toEqual({ name: 'pick', id: 'pk:a~b+c=' });
     expect(v1Endpoint('/api/v1/picks/a/b')).toBeNull();
@@ -239,7 +239,7 @@ describe('API v1 answers', () => {
 
   it('tells what the portal met upstream in the consumer’s terms, never the upstream’s own text', async () => {
     const { AppError } = await import('@/lib/errors');
-    const { toV1Error, v1ErrorBody } = await import('@/lib/tokens/v1-errors');
+    const { toV1Error, v1ErrorBody } = await import('@/lib/api-v1/errors');
     const throttled = toV1Error(new AppError({ code: 'THROTTLED', message: 'upstream said: key abc throttled', retryAfterSeconds: 7 }));
     expect(throttled).toMatchObject({ status: 429, code: 'THROTTLED', retryAfterSeconds: 7 });
     expect(v1ErrorBody(throttled, 'req_1').headers['Retry-After']).toBe('7');
@@ -250,7 +250,7 @@ describe('API v1 answers', () => {
       code: 'INTERNAL',
       message: 'The portal hit an unexpected error.',
     });
-    const unauthorized = v1ErrorBody(toV1Error(new (await import('@/lib/tokens/v1-errors')).V1Error(401, 'UNAUTHORIZED', 'x')), 'req_2');
+    const unauthorized = v1ErrorBody(toV1Error(new (await import('@/lib/tokens/refusal')).V1Error(401, 'UNAUTHORIZED', 'x')), 'req_2');
     expect(unauthorized.headers).toMatchObject({
       'WWW-Authenticate': 'Bearer realm="picks-api"',
       'Cache-Control': 'private, no-store',

@@ -7,7 +7,7 @@ import { embeddedPortalEnv } from '../support/store-engines';
 /** The server action of /admin/users checks the caller's role itself: a page that is not shown is not a guard. */
 
 const session = vi.hoisted(() => ({ current: null as null | { user: { email: string; role: string } } }));
-vi.mock('@/lib/auth/session', async () => (await import('../support/session-mock')).sessionModule(session));
+vi.mock('@/lib/http/session', async () => (await import('../support/session-mock')).sessionModule(session));
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
 import { settle, AppError } from '@/lib/errors';
-import type { FilterKind, PickFilters } from '@/lib/filters';
+import type { FilterKind, PickFilters } from '@/lib/picks-api/filters';
 import { plural } from '@/lib/plural';
 import { detectProbabilityScale } from '@/lib/picks-api/pick-view';
 import { licenceOrNull } from '@/lib/picks-api/portal';

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import type { Session } from 'next-auth';
 import { can } from '@/lib/vocabulary/roles';
-import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind, type PageSearchParams } from '@/lib/filters';
+import { parseFilters, sentFilterValues, wholeSetFilterValues, type FilterKind, type PageSearchParams } from '@/lib/picks-api/filters';
 import { toSearchParams } from '@/lib/paging';
 import { licenceVocabulary } from '@/lib/deliveries/filter-rules';
 import { ErrorPanel } from '@/components/error-panel';

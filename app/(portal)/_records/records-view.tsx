@@ -2,7 +2,7 @@ import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
 import { settle } from '@/lib/errors';
 import { hiddenColumnsOf, PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
-import type { FilterKind, PickFilters } from '@/lib/filters';
+import type { FilterKind, PickFilters } from '@/lib/picks-api/filters';
 import { decodeTrail, pageNumberOf } from '@/lib/paging';
 import { plural } from '@/lib/plural';
 import { CountAll } from '@/components/records/count-all';

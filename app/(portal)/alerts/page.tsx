@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { getConfig } from '@/lib/config';
 import { alertsForPage, subscriptionsForPage } from '@/lib/alerts/view';
 import { ALERT_KIND_LABELS, ALERT_KINDS, kindsFor, type AlertKind } from '@/lib/alerts/subscriptions';
 import type { Role } from '@/lib/vocabulary/roles';
 import { WebhookManager } from '@/components/alerts/webhook-manager';
-import type { alertView } from '@/lib/alerts/responses';
+import type { alertView } from '@/lib/alerts/log';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { ResendButton } from '@/components/alerts/resend-button';

@@ -1,8 +1,8 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { sessionMay } from '@/lib/auth/session';
-import { pollNow } from '@/lib/changes/start';
+import { sessionMay } from '@/lib/http/session';
+import { pollNow } from '@/lib/changes/feed';
 import { toAppError } from '@/lib/errors';
 
 /** "Poll now" on /changes: admins only, checked on every call. */

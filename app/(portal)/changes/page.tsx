@@ -10,11 +10,11 @@ import { SelectField, TextField } from '@/components/ui/field';
 import { FilterBar, filterChips, stringValues } from '@/components/ui/filter-bar';
 import { plural } from '@/lib/plural';
 import { can } from '@/lib/vocabulary/roles';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { CHANGE_KINDS } from '@/lib/changes/reconcile';
 import { changesView } from '@/lib/changes/view';
 import { pollNowAction } from './actions';
-import type { PageSearchParams } from '@/lib/filters';
+import type { PageSearchParams } from '@/lib/picks-api/filters';
 import { PageHeader } from '@/components/ui/page-header';
 import { linkClass } from '@/components/ui/text-link';
 

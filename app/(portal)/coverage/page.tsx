@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import type { PageSearchParams } from '@/lib/filters';
+import type { PageSearchParams } from '@/lib/picks-api/filters';
 import { CoverageRunner } from '@/components/coverage/coverage-runner';
 import { ErrorPanel } from '@/components/error-panel';
 import { FilterForm } from '@/components/records/filter-form';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { MAX_COVERAGE_DAYS, parseCoverageQuery, type CoverageQuery } from '@/lib/coverage/run';
 import { toAppError, type AppError } from '@/lib/errors';
 import { toSearchParams } from '@/lib/paging';

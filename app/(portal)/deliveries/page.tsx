@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { DeliveryList } from '@/components/deliveries/delivery-list';
 import { ErrorPanel } from '@/components/error-panel';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { deliveriesForPage } from '@/lib/deliveries/view';
 import { filterVocabulary } from '@/lib/deliveries/filter-rules';
 import { PageHeader } from '@/components/ui/page-header';

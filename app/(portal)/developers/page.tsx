@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
-import { requirePage } from '@/lib/auth/session';
-import { tokensForPage } from '@/lib/tokens/pages';
+import { requirePage } from '@/lib/http/session';
+import { tokensForPage } from '@/lib/http/token-pages';
 import { themeOf } from '@/lib/theme';
 import { PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
 import { ErrorPanel } from '@/components/error-panel';

@@ -4,7 +4,7 @@ import { DataTable, filtersText, outcomeCell, sha256Column, type Column } from '
 import { ErrorPanel } from '@/components/error-panel';
 import { exportHistory, runAgainHref } from '@/lib/audit/history';
 import type { AuditEntry } from '@/lib/store/audit';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { PageHeader } from '@/components/ui/page-header';
 import { PortalLink } from '@/components/portal-link';
 import { EmptyState } from '@/components/ui/card';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { can } from '@/lib/vocabulary/roles';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { getConfig } from '@/lib/config';
 import { healthForPage, type SportHealthView } from '@/lib/feed-health';
 import { rulesFor } from '@/lib/feed-health/compute';

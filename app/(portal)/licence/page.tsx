@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { ErrorPanel } from '@/components/error-panel';
 import { isUtcDay, UtcTime } from '@/components/utc-time';
 import { ValueTree } from '@/components/value-tree';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { getLicence } from '@/lib/picks-api/portal';
 import { PageHeader } from '@/components/ui/page-header';
 import { cardClass } from '@/components/ui/card';

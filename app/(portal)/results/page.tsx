@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
-import type { PageSearchParams } from '@/lib/filters';
+import type { PageSearchParams } from '@/lib/picks-api/filters';
 import { RecordsPage } from '../_records/records-page';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { toSearchParams } from '@/lib/paging';
 import { redirect } from 'next/navigation';
 import { defaultHref } from '@/lib/date-presets';

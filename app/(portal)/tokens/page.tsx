@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
-import { requirePage } from '@/lib/auth/session';
-import { defaultExpiry, licenceChoices, tokensForPage } from '@/lib/tokens/pages';
+import { requirePage } from '@/lib/http/session';
+import { defaultExpiry, licenceChoices, tokensForPage } from '@/lib/http/token-pages';
 import type { TokenView } from '@/lib/tokens/view';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';

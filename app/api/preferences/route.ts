@@ -1,4 +1,4 @@
-import { withRole } from '@/lib/http';
+import { withRole } from '@/lib/http/index';
 import { preferencesResponse } from '@/lib/preferences/server';
 
 // The signed-in person's time zone, theme and density: read (and written into this browser's cookies), or changed.

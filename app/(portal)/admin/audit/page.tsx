@@ -5,8 +5,8 @@ import { SelectField, TextField } from '@/components/ui/field';
 import { FilterBar, filterChips, stringValues } from '@/components/ui/filter-bar';
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES } from '@/lib/audit/query';
 import { recentAudit } from '@/lib/audit/view';
-import { requirePage } from '@/lib/auth/session';
-import type { PageSearchParams } from '@/lib/filters';
+import { requirePage } from '@/lib/http/session';
+import type { PageSearchParams } from '@/lib/picks-api/filters';
 import { PageHeader } from '@/components/ui/page-header';
 import { linkClass } from '@/components/ui/text-link';
 

@@ -4,7 +4,7 @@ import { DataTable, type Column } from '@/components/ui/data-table';
 import { ErrorPanel } from '@/components/error-panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { getConfig } from '@/lib/config';
 import { proofsView, type ProofsView } from '@/lib/proof/view';
 import { linkClass } from '@/components/ui/text-link';

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { sessionMay } from '@/lib/auth/session';
+import { sessionMay } from '@/lib/http/session';
 import { manageUser, type AdminResult } from '@/lib/auth/user-admin';
 import { ownerChange } from '@/lib/tokens/owner';
 

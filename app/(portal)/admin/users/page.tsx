@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { AddUserForm, UserRowActions } from '@/components/admin/user-forms';
 import { UtcTime } from '@/components/utc-time';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { listUsers } from '@/lib/auth/users';
 import type { StoredUser } from '@/lib/store/users';
 import { userAction } from './actions';

@@ -5,7 +5,7 @@ import { PortalLink } from '@/components/portal-link';
 import { notFound } from 'next/navigation';
 import { ErrorPanel } from '@/components/error-panel';
 import { UtcTime } from '@/components/utc-time';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { RESETTLED_DAYS, runsForPage } from '@/lib/deliveries/view';
 import { plural } from '@/lib/plural';
 import type { Run } from '@/lib/store/delivery-runs';

@@ -4,9 +4,9 @@ import { filtersText } from '@/components/ui/data-table';
 import { ReconciliationView } from '@/components/history/reconciliation';
 import { PortalLink } from '@/components/portal-link';
 import { UtcTime } from '@/components/utc-time';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { settle } from '@/lib/errors';
-import { exportReconciliation, findExport } from '@/lib/history/reconcile-responses';
+import { exportReconciliation, findExport } from '@/lib/http/reconcile';
 import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Export' };

@@ -6,7 +6,7 @@ import { UtcTime } from '@/components/utc-time';
 import { Logo } from '@/components/records/logo';
 import { StatusBadge } from '@/components/ui/badge';
 import { ValueTree } from '@/components/value-tree';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { settle } from '@/lib/errors';
 import {
   competitionBesides,
@@ -20,7 +20,7 @@ import {
 } from '@/lib/picks-api/pick-view';
 import { getPickDetail } from '@/lib/picks-api/portal';
 import { RecordHistory } from '@/components/history/record-history';
-import { recordHistory } from '@/lib/history/responses';
+import { recordHistory } from '@/lib/http/history';
 import { cardClass } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { requirePage } from '@/lib/auth/session';
-import { licenceChoices, tokenForPage } from '@/lib/tokens/pages';
+import { requirePage } from '@/lib/http/session';
+import { licenceChoices, tokenForPage } from '@/lib/http/token-pages';
 import { ErrorPanel } from '@/components/error-panel';
 import { PortalLink } from '@/components/portal-link';
 import { StatusBadge } from '@/components/ui/badge';

@@ -1,5 +1,5 @@
-import { withRole } from '@/lib/http';
-import { subscriptionsResponse } from '@/lib/alerts/responses';
+import { withRole } from '@/lib/http/index';
+import { subscriptionsResponse } from '@/lib/http/alerts';
 
 // Everyone's choice of alert emails (their role's default until they choose); admins.
 export const GET = withRole('alerts', () => subscriptionsResponse());

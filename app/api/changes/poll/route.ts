@@ -1,4 +1,4 @@
-import { pollResponse } from '@/lib/changes/responses';
-import { withRole } from '@/lib/http';
+import { pollResponse } from '@/lib/http/changes';
+import { withRole } from '@/lib/http/index';
 
 export const POST = withRole('poll', () => pollResponse());

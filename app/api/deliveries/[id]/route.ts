@@ -1,5 +1,5 @@
-import { deleteResponse, getResponse, patchResponse } from '@/lib/deliveries/responses';
-import { withRole } from '@/lib/http';
+import { deleteResponse, getResponse, patchResponse } from '@/lib/http/deliveries';
+import { withRole } from '@/lib/http/index';
 
 // One delivery: read, change (PATCH, also pause and resume), remove; editors and admins.
 type Params = { id: string };

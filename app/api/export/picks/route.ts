@@ -1,6 +1,6 @@
-import { exportResponse } from '@/lib/export/responses';
+import { exportResponse } from '@/lib/http/export';
 import { clientAddress } from '@/lib/auth/client-address';
-import { withRole } from '@/lib/http';
+import { withRole } from '@/lib/http/index';
 
 // The whole filtered picks set as a streamed CSV or JSON file; editors and admins only.
 export const GET = withRole('export', (request, session) => exportResponse('picks', request, session.user, clientAddress(request.headers)));

@@ -1,5 +1,5 @@
-import { withRole } from '@/lib/http';
-import { cadencesResponse } from '@/lib/feed-health/responses';
+import { withRole } from '@/lib/http/index';
+import { cadencesResponse } from '@/lib/http/feed-health';
 
 // The refresh cadence agreed with the provider per sport: read by anyone signed in, set by admins.
 export const GET = withRole('browse', (request, session) => cadencesResponse(request, session));

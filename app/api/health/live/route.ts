@@ -1,4 +1,4 @@
-import { liveResponse } from '@/lib/health/responses';
+import { liveResponse } from '@/lib/http/health';
 
 /** GET /api/health/live: liveness, the process answers (nothing else is asked); no sign-in. */
 export const GET = () => liveResponse();

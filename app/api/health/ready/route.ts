@@ -1,4 +1,4 @@
-import { readyResponse } from '@/lib/health/responses';
+import { readyResponse } from '@/lib/http/health';
 
 /** GET /api/health/ready: readiness, the store answers with its migrations applied and the instance is not draining; no sign-in. */
 export const GET = () => readyResponse();

@@ -1,4 +1,4 @@
-import { withRole } from '@/lib/http';
+import { withRole } from '@/lib/http/index';
 import { ceilingsResponse } from '@/lib/tokens/ceilings';
 
 // The most editors may give their own API tokens: read by anyone who may hold tokens, set by admins.

@@ -1,5 +1,5 @@
-import { withRole } from '@/lib/http';
-import { webhookResponse } from '@/lib/alerts/webhook-responses';
+import { withRole } from '@/lib/http/index';
+import { webhookResponse } from '@/lib/http/alert-webhooks';
 
 // One shared webhook: read, changed, removed; admins.
 type Params = { id: string };

@@ -1,5 +1,5 @@
-import { withRole } from '@/lib/http';
-import { endpointsResponse } from '@/lib/webhooks/responses';
+import { withRole } from '@/lib/http/index';
+import { endpointsResponse } from '@/lib/http/webhooks';
 
 // A token's consumer webhooks: listed, or one registered.
 const handler = withRole<{ id: string }>('tokens', (request, session, { id }) => endpointsResponse(request, session.user, id));

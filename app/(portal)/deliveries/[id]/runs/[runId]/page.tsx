@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { ReconciliationView } from '@/components/history/reconciliation';
 import { PortalLink } from '@/components/portal-link';
-import { requirePage } from '@/lib/auth/session';
+import { requirePage } from '@/lib/http/session';
 import { settle } from '@/lib/errors';
-import { runReconciliation } from '@/lib/history/reconcile-responses';
+import { runReconciliation } from '@/lib/http/reconcile';
 import { linkClass } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'Delivery run' };

@@ -1,5 +1,5 @@
-import { withRole } from '@/lib/http';
-import { endpointResponse } from '@/lib/webhooks/responses';
+import { withRole } from '@/lib/http/index';
+import { endpointResponse } from '@/lib/http/webhooks';
 
 // One consumer webhook: read, changed (URL, kinds, secret, enabled) or removed.
 type Params = { id: string; webhookId: string };

@@ -1,5 +1,5 @@
-import { runReconcileResponse } from '@/lib/history/reconcile-responses';
-import { withRole } from '@/lib/http';
+import { runReconcileResponse } from '@/lib/http/reconcile';
+import { withRole } from '@/lib/http/index';
 
 // One run's records against what the portal knows now: unchanged, and each changed one with how it changed.
 export const GET = withRole<{ id: string; runId: string }>('deliveries', (_request, _session, { id, runId }) =>

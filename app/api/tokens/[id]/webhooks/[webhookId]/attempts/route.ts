@@ -1,5 +1,5 @@
-import { withRole } from '@/lib/http';
-import { attemptsResponse } from '@/lib/webhooks/responses';
+import { withRole } from '@/lib/http/index';
+import { attemptsResponse } from '@/lib/http/webhooks';
 
 // A consumer webhook's attempts, newest first (?before= for the next page).
 export const GET = withRole<{ id: string; webhookId: string }>('tokens', (request, session, { id, webhookId }) =>

@@ -1,5 +1,5 @@
-import { withRole } from '@/lib/http';
-import { testResponse } from '@/lib/webhooks/responses';
+import { withRole } from '@/lib/http/index';
+import { testResponse } from '@/lib/http/webhooks';
 
 // Sends a consumer webhook a signed test event now.
 export const POST = withRole<{ id: string; webhookId: string }>('tokens', (_request, session, { id, webhookId }) =>

@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { V1_LIST_PARAMS, V1_MAX_PAGE_SIZE, V1_PARAMS } from './params';
+
+import {
+  checkpointsSchema,
+  eventsPageSchema,
+  pickAnswerSchema,
+  pickPageSchema,
+  receiptSchema,
+  searchPageSchema,
+  V1_SEARCH_SORTS,
+  v1ErrorSchema,
+  v1HealthSchema,
+  v1MeSchema,
+} from './shapes';
+
+/**
+ * The OpenAPI 3.1 document of API v1 as the portal serves it to tokens (GET /api/v1/openapi.json), made by
+ * zod-openapi from the schemas the code checks parameters with (lib/api-v1/params.ts) and builds its answers
+ * as (lib/api-v1/shapes.ts): nothing here restates a shape, only what each operation takes and may answer.
+ * clients/typescript/ is generated from it (npm run openapi), and the contract suites check every answer with it.
+ */
+
+/** What both documents (this one and ./portal.ts) say of themselves alike. */
+export const LICENSE = { name: 'The partner’s data licence', identifier: 'LicenseRef-partner-data-licence' };
+export const SERVERS = [{ url: '/', description: 'This portal' }];
+
+const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+const privateHeaders = {
+  'Cache-Control': z.literal('private, no-store').meta({ description: 'Every answer: private, never cached.' }),
+  'X-Request-Id': z.string().meta({ description: 'The answer’s requestId.' }),
+};
+const headers = z.object(privateHeaders);
+
+const refusal = (description: string, extra: Record<string, z.ZodType> = {}) => ({
+  description,
+  headers: z.object({ ...privateHeaders, ...extra }),
+  content: json(v1ErrorSchema),
+});
+const retryAfter = { 'Retry-After': z.string().meta({ description: 'Seconds to wait before asking again.' }) };
+
+/** What every operation may answer besides its 200. */
+const common: ZodOpenApiResponsesObject = {
+  '401': refusal('UNAUTHORIZED: no token, an unknown, revoked or expired one, or a suspended one (its owner may no longer hold tokens).', {
+    'WWW-Authenticate': z.string().meta({ description: 'Bearer realm="picks-api"' }),
+  }),
+  '403': refusal('OUT_OF_SCOPE: content, a sport, league or dates outside the token’s scope; LICENCE_UNAVAILABLE.'),
+  '405': refusal('METHOD_NOT_ALLOWED: anything but GET (and HEAD).'),
+  '429': refusal(
+    'RATE_LIMITED (the token’s requests a minute), QUOTA_EXCEEDED (its records a day, until midnight UTC) or THROTTLED (the upstream’s).',
+    retryAfter,
+  ),
+  '502': refusal('UPSTREAM_ERROR: the data source failed.'),
+  '503': refusal('UNAVAILABLE: the data source or the portal is unavailable or busy.', retryAfter),
+  '504': refusal('UPSTREAM_TIMEOUT: the data source did not answer in time.'),
+};
+
+const ok = (description: string, schema: z.ZodType): ZodOpenApiResponsesObject => ({
+  '200': { description, headers, content: json(schema) },
+  ...common,
+});
+
+const listQuery = (endpoint: keyof typeof V1_LIST_PARAMS) =>
+  z.object(
+    Object.fromEntries(
+      [...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [key, V1_PARAMS[key as keyof typeof V1_PARAMS].optional()]),
+    ),
+  );
+
+const PAGING =
+  'Paging (spec §4.2): ask for the first page without `cursor`; while `page.hasMore` is true, ask again with `cursor` set to `page.nextCursor` and the same filters; a null `page.nextCursor` ends the set. Unknown, repeated, empty or malformed parameters are 400 INVALID_FILTERS, every one named.';
+
+const list = (endpoint: 'picks' | 'results', summary: string): ZodOpenApiOperationObject => ({
+  operationId: endpoint === 'picks' ? 'listPicks' : 'listResults',
+  summary,
+  description: PAGING,
+  requestParams: { query: listQuery(endpoint) },
+  responses: { ...ok('A page of records.', pickPageSchema), '400': refusal('INVALID_FILTERS: every wrong parameter named.') },
+});
+
+const whole = z.string().regex(/^\d+$/);
+
+export function v1Document() {
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Picks partner portal — API v1',
+      version: '1',
+      license: LICENSE,
+      description:
+        'The Licensed Sports Picks API v1, served by the partner portal to API tokens inside each token’s scope, rate and daily quota. A client written for the upstream works by changing its base address and key. Every answer is private and never cached; errors are `{ error: { code, message, requestId } }`.',
+    },
+    servers: SERVERS,
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API token (`pvt_…`) made on /tokens. A session cookie is never accepted here.',
+        },
+      },
+    },
+    tags: [
+      { name: 'records', description: 'Picks and results, inside the token’s scope.' },
+      { name: 'account', description: 'The caller and the service.' },
+      { name: 'events', description: 'Changes pushed: the change feed as events (a token whose scope holds `changes`).' },
+    ],
+    paths: {
+      '/api/v1/picks': { get: { tags: ['records'], ...list('picks', 'Licensed picks') } },
+      '/api/v1/results': { get: { tags: ['records'], ...list('results', 'Licensed settled results') } },
+      '/api/v1/picks/{id}': {
+        get: {
+          tags: ['records'],
+          operationId: 'getPick',
+          summary: 'One pick by its id',
+          requestParams: { path: z.object({ id: z.string().min(1).meta({ description: 'The record’s opaque id (percent-encoded).' }) }) },
+          responses: { ...ok('The record.', pickAnswerSchema), '404': refusal('NOT_FOUND: no pick has that id inside the token’s scope.') },
+        },
+      },
+      '/api/v1/me': {
+        get: {
+          tags: ['account'],
+          operationId: 'getMe',
+          summary: 'The caller: its view of the licence, and the token',
+          responses: ok('The token’s view.', v1MeSchema),
+        },
+      },
+      '/api/v1/health': {
+        get: {
+          tags: ['account'],
+          operationId: 'getHealth',
+          summary: 'Whether the portal and its data source answer',
+          responses: ok('Both answer.', v1HealthSchema),
+        },
+      },
+      '/api/v1/events': {
+        get: {
+          tags: ['events'],
+          operationId: 'listEvents',
+          summary: 'The change feed inside the token’s scope (a token with `changes`)',
+          description:
+            'JSON pages for any Accept but text/event-stream (which streams server-sent events instead: docs/api-v1.md). Ask again with `after` = `page.nextAfter`.',
+          requestParams: {
+            query: z.object({
+              after: whole.optional().meta({ description: 'The last event id read (0: the oldest kept). Absent: from now.' }),
+              limit: whole.optional().meta({ description: '1–1,000; default 100.' }),
+            }),
+          },
+          responses: { ...ok('A page of events.', eventsPageSchema), '400': refusal('INVALID_FILTERS.') },
+        },
+      },
+      '/api/v1/events/receipt': {
+        get: {
+          tags: ['events'],
+          operationId: 'getEventsReceipt',
+          summary: 'A signed statement of the events from one id to another',
+          requestParams: { query: z.object({ from: whole, to: whole }) },
+          responses: { ...ok('The receipt and its JWS.', receiptSchema), '400': refusal('INVALID_FILTERS.') },
+        },
+      },
+      '/api/v1/search': {
+        get: {
+          tags: ['records'],
+          operationId: 'searchRecords',
+          summary: 'Search the licensed set, order it whole, any page (the portal’s own, from its index)',
+          description:
+            'Not an upstream operation: answered from the portal’s index of the licensed set (docs/search.md), within the token’s scope. Each record answered is one of its daily records.',
+          requestParams: {
+            query: z.object({
+              q: z
+                .string()
+                .max(200)
+                .optional()
+                .meta({ description: 'Words to find (case and accents folded, parts of words match); required unless sort is given.' }),
+              kind: z.enum(['picks', 'results']).optional().meta({ description: 'picks (default) or results (settled records).' }),
+              sort: z.enum(V1_SEARCH_SORTS).optional(),
+              dir: z.enum(['asc', 'desc']).optional(),
+              page: whole.optional().meta({ description: 'The page number, from 1.' }),
+              limit: whole.optional().meta({ description: `1–${V1_MAX_PAGE_SIZE}; default 50.` }),
+              sport: V1_PARAMS.sport.optional(),
+              league: V1_PARAMS.league.optional(),
+              status: V1_PARAMS.status.optional(),
+              result: V1_PARAMS.result.optional(),
+              from: V1_PARAMS.from.optional(),
+              to: V1_PARAMS.to.optional(),
+            }),
+          },
+          responses: { ...ok('A page of the records found, and how many in all.', searchPageSchema), '400': refusal('INVALID_FILTERS.') },
+        },
+      },
+      '/api/v1/events/checkpoints': {
+        get: {
+          tags: ['events'],
+          operationId: 'listEventCheckpoints',
+          summary: 'The token’s signed checkpoints',
+          requestParams: { query: z.object({ after: whole.optional(), limit: whole.optional() }) },
+          responses: { ...ok('Checkpoints, oldest first.', checkpointsSchema), '400': refusal('INVALID_FILTERS.') },
+        },
+      },
+    },
+  });
+}

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-import { E2E, upstreamEnv } from './tests/e2e/ports';
-import type { SharedServer } from './tests/e2e/support/start-servers';
+import { E2E, upstreamEnv } from './tests/support/ports';
+import type { SharedServer } from './tests/support/start-servers';
 
 /**
  * Browser tests drive the system Chromium (Debian's package; `npx playwright install` cannot work on
@@ -150,7 +150,7 @@ export default defineConfig({
   },
   // Started all at once by one launcher (Playwright starts its web servers one after another).
   webServer: {
-    command: 'node --conditions=react-server --import tsx tests/e2e/support/start-servers.ts',
+    command: 'node --conditions=react-server --import tsx tests/support/start-servers.ts',
     url: `http://127.0.0.1:${E2E.readyPort}/`,
     reuseExistingServer: false,
     timeout: 240_000,

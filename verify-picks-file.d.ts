@@ -22,10 +22,6 @@ declare module '@/public/verify-picks-file.mjs' {
     typ?: string,
   ): { payload: Buffer; header: Record<string, unknown>; signedAt: string | null; retiredAt: string | null };
   export function idsDigest(ids: string[]): { count: number; sha256: string };
-  export function readCsv(file: string, needIds?: boolean): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
-  export function readJson(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
-  export function readJsonLines(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
-  export function readBytes(file: string): Promise<{ bytes: number; sha256: string; records: undefined; ids: undefined }>;
   export function verifyFile(options: {
     file: string;
     manifest?: string;
@@ -46,4 +42,12 @@ declare module '@/public/verify-picks-events.mjs' {
     receiptJws: string,
     keys: import('@/public/verify-picks-file.mjs').Jwk[],
   ): { checks: { name: string; ok: boolean; detail: string }[]; statement: Record<string, unknown> | null };
+}
+
+// Types of its readers, served beside it (public/picks-file-readers.mjs).
+declare module '@/public/picks-file-readers.mjs' {
+  export function readCsv(file: string, needIds?: boolean): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function readJson(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function readJsonLines(file: string): Promise<{ bytes: number; sha256: string; records: number; ids: string[] }>;
+  export function readBytes(file: string): Promise<{ bytes: number; sha256: string; records: undefined; ids: undefined }>;
 }

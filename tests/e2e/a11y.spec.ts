@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, sandboxApi, settled, signInKept, test } from './fixtures';
+import { expect, sandboxApi, settled, signInKept, test } from '../support/fixtures';
 
 /** axe-core on every main page, in light and in dark mode: no violations at all. Tables sortable from the keyboard. */
 

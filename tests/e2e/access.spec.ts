@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from './fixtures';
-import { E2E } from './ports';
+import { expect, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
 
 /**
  * Every page and route handler in app/, found from the file tree so a new route cannot be forgotten,

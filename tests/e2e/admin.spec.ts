@@ -1,7 +1,7 @@
-import { expect, signIn, snapshot, test } from './fixtures';
-import { E2E } from './ports';
-import { jsonSignIn, sessionCookie } from './support/session';
-import { UsersPage } from './pages/users-page';
+import { expect, signIn, snapshot, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { jsonSignIn, sessionCookie } from '../support/session';
+import { UsersPage } from '../support/pages/users-page';
 
 /** Users managed in the portal by an admin, in Chromium: the whole journey, the last-admin guard, and who may not. */
 

@@ -3,12 +3,12 @@ import pg from 'pg';
 import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { startSmtp, subjectOf, type Received } from '../support/smtp';
 import { receiverAccepts } from '../support/webhook-signature';
-import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { type Instance } from './support/instances';
-import { startStaffPortal } from './support/staff-portal';
-import { startSandboxProcess } from './support/sandbox-process';
-import { sessionCookie } from './support/session';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { type Instance } from '../support/instances';
+import { startStaffPortal } from '../support/staff-portal';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { sessionCookie } from '../support/session';
 
 /**
  * Feed health and its alerts end to end: two portals on one PostgreSQL (`npm start`) poll a sandbox of this

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import Papa from 'papaparse';
-import { expect, signIn, test } from './fixtures';
-import { E2E } from './ports';
-import { jsonSignIn, sessionCookie } from './support/session';
+import { expect, signIn, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { jsonSignIn, sessionCookie } from '../support/session';
 
 /**
  * The audit trail end to end: what an editor's export sent is what the admin's download of the trail says

@@ -1,7 +1,7 @@
 import { encode } from 'next-auth/jwt';
-import { expect, test } from './fixtures';
-import { E2E } from './ports';
-import { sessionCookie, sessionToken } from './support/session';
+import { expect, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { sessionCookie, sessionToken } from '../support/session';
 
 /** Sessions over plain HTTP: CSRF on sign-in and sign-out, sign-out ends the session, expired and forged tokens refused. */
 

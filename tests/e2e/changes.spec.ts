@@ -6,11 +6,11 @@ import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
-import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { waitUntil, type Instance, logFd } from './support/instances';
-import { startStaffPortal } from './support/staff-portal';
-import { sessionCookie } from './support/session';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance, logFd } from '../support/instances';
+import { startStaffPortal } from '../support/staff-portal';
+import { sessionCookie } from '../support/session';
 
 /**
  * The change feed end to end: portals started with `npm start` against a sandbox of this spec's own whose

@@ -1,6 +1,6 @@
-import { expect, signInKept, snapshot, test } from './fixtures';
-import { E2E, e2eDay } from './ports';
-import { sessionCookie, walkSandbox } from './support/session';
+import { expect, signInKept, snapshot, test } from '../support/fixtures';
+import { E2E, e2eDay } from '../support/ports';
+import { sessionCookie, walkSandbox } from '../support/session';
 
 /** Coverage for account managers, in Chromium against the e2e sandbox (frozen at E2E.now). */
 

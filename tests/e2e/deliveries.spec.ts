@@ -13,13 +13,13 @@ import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { sshdMissing, startSshd, type TestSshd } from '../support/sshd';
 import { receiverAccepts } from '../support/webhook-signature';
-import { expect, signIn, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { waitUntil, type Instance } from './support/instances';
-import { startStaffPortal } from './support/staff-portal';
-import { DeliveriesPage } from './pages/deliveries-page';
-import { expectDescribed } from './support/described';
-import { sessionCookie, walkSandbox } from './support/session';
+import { expect, signIn, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance } from '../support/instances';
+import { startStaffPortal } from '../support/staff-portal';
+import { DeliveriesPage } from '../support/pages/deliveries-page';
+import { expectDescribed } from '../support/described';
+import { sessionCookie, walkSandbox } from '../support/session';
 
 /**
  * Scheduled deliveries end to end, through the portal's HTTP API, against the e2e sandbox (behind a fault

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
-import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { waitUntil, type Instance, logFd } from './support/instances';
-import { startSandboxProcess } from './support/sandbox-process';
-import { startStaffPortal } from './support/staff-portal';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance, logFd } from '../support/instances';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { startStaffPortal } from '../support/staff-portal';
 
 /**
  * The deployment docs/deployment.md describes, run as written: Debian's nginx with docs/deploy/nginx.conf

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, signInKept, snapshot, test } from './fixtures';
+import { expect, signInKept, snapshot, test } from '../support/fixtures';
 
 /**
  * /developers: API v1's reference rendered from the document the portal serves, in the portal's frame and theme,

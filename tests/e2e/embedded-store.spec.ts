@@ -8,9 +8,9 @@ import { receiverAccepts } from '../support/webhook-signature';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { E2E, upstreamEnv } from './ports';
-import { startInstance, usersCommand, waitUntil, type Instance } from './support/instances';
-import { hasSession, jsonSignIn, signOut } from './support/session';
+import { E2E, upstreamEnv } from '../support/ports';
+import { startInstance, usersCommand, waitUntil, type Instance } from '../support/instances';
+import { hasSession, jsonSignIn, signOut } from '../support/session';
 
 /** The embedded default: state in a file database that outlives the process and is shared with `npm run users`. */
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, signInKept, snapshot, test } from './fixtures';
-import { E2E } from './ports';
+import { expect, signInKept, snapshot, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
 
 /** Each upstream fault as a person meets it: a clear panel, a retry, never an empty table. */
 

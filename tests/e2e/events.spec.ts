@@ -10,13 +10,13 @@ import { EventSource } from 'eventsource';
 import pg from 'pg';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { startCuttingProxy } from '../support/cutting-proxy';
-import { expect, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { changeFeedIds, eventPages, pollAndWait, postToken, sandboxHook, startHookedSandbox, type Event } from './support/events';
-import { webhooksFromThePage } from './support/webhooks-flow';
-import { waitUntil, type Instance } from './support/instances';
-import { jsonSignIn, sessionCookie } from './support/session';
-import { startStaffPortal } from './support/staff-portal';
+import { expect, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { changeFeedIds, eventPages, pollAndWait, postToken, sandboxHook, startHookedSandbox, type Event } from '../support/events';
+import { webhooksFromThePage } from '../support/webhooks-flow';
+import { waitUntil, type Instance } from '../support/instances';
+import { jsonSignIn, sessionCookie } from '../support/session';
+import { startStaffPortal } from '../support/staff-portal';
 
 /**
  * API v1's event stream end to end, without a browser: a portal started with `npm start` watching a sandbox of

@@ -1,7 +1,7 @@
-import { expect, openAccount, ROLES, settled, signInKept, test } from './fixtures';
-import { E2E } from './ports';
-import { walkSandbox } from './support/session';
-import { eventsCutShort } from './pages/records-page';
+import { expect, openAccount, ROLES, settled, signInKept, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { walkSandbox } from '../support/session';
+import { eventsCutShort } from '../support/pages/records-page';
 
 /**
  * Pages fit for all-day use (every page at a desktop and a phone: fit.spec.ts): a skip link leads to the

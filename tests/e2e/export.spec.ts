@@ -4,9 +4,9 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import Papa from 'papaparse';
 import { CSV_COLUMNS } from '@/lib/export/csv';
-import { expect, signIn, test } from './fixtures';
-import { E2E, e2eDay } from './ports';
-import { sessionCookie, walkSandbox } from './support/session';
+import { expect, signIn, test } from '../support/fixtures';
+import { E2E, e2eDay } from '../support/ports';
+import { sessionCookie, walkSandbox } from '../support/session';
 
 /**
  * Exports over real HTTP: the portal's route handlers, walking the sandbox. Expected record sets come

@@ -1,7 +1,7 @@
-import { expect, signInKept, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { sessionCookie } from './support/session';
-import { startStaffPortal } from './support/staff-portal';
+import { expect, signInKept, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { sessionCookie } from '../support/session';
+import { startStaffPortal } from '../support/staff-portal';
 
 /**
  * The upstream fault matrix, over real HTTP: a portal (retries 1, timeout 1.5 s) behind the fault proxy

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expect, signIn, test } from './fixtures';
-import { E2E } from './ports';
-import { sessionCookie } from './support/session';
-import { expectDescribed } from './support/described';
+import { expect, signIn, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { sessionCookie } from '../support/session';
+import { expectDescribed } from '../support/described';
 
 /**
  * Feed health on the main portal (the sandbox, polled at start): each sport the feed watches, with its state,

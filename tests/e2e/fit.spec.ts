@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import { expect, settled, signInKept, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { startSandboxProcess } from './support/sandbox-process';
-import { startStaffPortal, type StaffPortal } from './support/staff-portal';
-import { eventsCutShort } from './pages/records-page';
+import { expect, settled, signInKept, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { startStaffPortal, type StaffPortal } from '../support/staff-portal';
+import { eventsCutShort } from '../support/pages/records-page';
 
 /**
  * Every page at a desktop (1440×900) and a phone (390×844): no page scrolls sideways, the current page is marked

@@ -1,6 +1,6 @@
-import { expect, signInKept, test } from './fixtures';
-import { E2E } from './ports';
-import { sessionCookie } from './support/session';
+import { expect, signInKept, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { sessionCookie } from '../support/session';
 
 /**
  * "Is everything fine?" at a glance: the overview's tiles and the /results summary, each figure checked

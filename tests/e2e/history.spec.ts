@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { canonicalJson } from '../../lib/vocabulary/version';
-import { expect, signIn, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { waitUntil, logFd } from './support/instances';
-import { startStaffPortal, type StaffPortal } from './support/staff-portal';
-import { sessionCookie } from './support/session';
+import { expect, signIn, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { waitUntil, logFd } from '../support/instances';
+import { startStaffPortal, type StaffPortal } from '../support/staff-portal';
+import { sessionCookie } from '../support/session';
 
 /**
  * Record history end to end: a portal started with `npm start` polls a sandbox of this spec's own whose clock

@@ -1,6 +1,6 @@
-import { expect, test } from './fixtures';
-import { E2E } from './ports';
-import { sessionCookie } from './support/session';
+import { expect, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { sessionCookie } from '../support/session';
 
 /**
  * Hostile input on every input a person controls, on every page and handler that takes it, against the

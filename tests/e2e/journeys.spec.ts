@@ -1,6 +1,6 @@
-import { expect, openAccount, ROLES, sandboxApi, signIn, signInKept, snapshot, test } from './fixtures';
-import { RecordsPage } from './pages/records-page';
-import { e2eDay } from './ports';
+import { expect, openAccount, ROLES, sandboxApi, signIn, signInKept, snapshot, test } from '../support/fixtures';
+import { RecordsPage } from '../support/pages/records-page';
+import { e2eDay } from '../support/ports';
 
 type List = {
   data: {

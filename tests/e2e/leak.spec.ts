@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, ROLES, sandboxApi, signIn, test } from './fixtures';
-import { E2E, e2eDay } from './ports';
+import { expect, ROLES, sandboxApi, signIn, test } from '../support/fixtures';
+import { E2E, e2eDay } from '../support/ports';
 
 /**
  * The partner key never reaches a browser. The e2e portals run with a canary key (and `npm test` builds

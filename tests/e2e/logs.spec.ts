@@ -1,9 +1,9 @@
-import { expect, STAFF, test } from './fixtures';
-import { E2E, e2eDay, upstreamEnv } from './ports';
-import { waitUntil, type Instance } from './support/instances';
-import { startSandboxProcess } from './support/sandbox-process';
-import { sessionCookie } from './support/session';
-import { startStaffPortal } from './support/staff-portal';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, e2eDay, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance } from '../support/instances';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { sessionCookie } from '../support/session';
+import { startStaffPortal } from '../support/staff-portal';
 
 /**
  * The portal's logs as an operations team reads them (docs/operations.md#logs): every line its processes

@@ -5,9 +5,9 @@ import { expect, test } from '@playwright/test';
 import { createFaultProxy } from '../support/fault-proxy';
 import { postgresMissing, startPostgres, type TestPostgres } from '../support/postgres';
 import { writeUsersFile } from '../support/users-file';
-import { E2E, upstreamEnv } from './ports';
-import { startInstance, usersCommand, waitUntil, type Instance } from './support/instances';
-import { hasSession, jsonSignIn, signOut } from './support/session';
+import { E2E, upstreamEnv } from '../support/ports';
+import { startInstance, usersCommand, waitUntil, type Instance } from '../support/instances';
+import { hasSession, jsonSignIn, signOut } from '../support/session';
 
 /**
  * Two portal processes on one PostgreSQL, as on two machines: each with its own data dir and users file,

@@ -5,12 +5,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
-import { expect, STAFF, test } from './fixtures';
-import { E2E, e2eDay, upstreamEnv } from './ports';
-import { waitUntil, type Instance, logFd } from './support/instances';
-import { startSandboxProcess } from './support/sandbox-process';
-import { sessionCookie } from './support/session';
-import { startStaffPortal } from './support/staff-portal';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, e2eDay, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance, logFd } from '../support/instances';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { sessionCookie } from '../support/session';
+import { startStaffPortal } from '../support/staff-portal';
 
 /**
  * Metrics as an operations team reads them: a real Prometheus (Debian's package, started here on a free

@@ -1,9 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
 import { startOp, type TestOp } from '../support/oidc-op';
-import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { waitUntil, type Instance } from './support/instances';
-import { startStaffPortal } from './support/staff-portal';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance } from '../support/instances';
+import { startStaffPortal } from '../support/staff-portal';
 
 /**
  * Single sign-on end to end in Chromium, against a real OpenID provider started here on loopback: PKCE,

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures';
+import { expect, signIn, test } from '../support/fixtures';
 
 /**
  * The frame's panels over the page: the sidebar folds to icons (remembered per person); on a phone the navigation

@@ -1,6 +1,6 @@
-import { expect, openAccount, signIn, test } from './fixtures';
-import { E2E } from './ports';
-import { sessionCookie } from './support/session';
+import { expect, openAccount, signIn, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { sessionCookie } from '../support/session';
 
 /**
  * Time zone, theme and table density are each person's: chosen in one browser, they follow the person to

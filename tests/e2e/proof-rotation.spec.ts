@@ -4,11 +4,11 @@ import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { startInstance, type Instance } from './support/instances';
-import { startSandboxProcess } from './support/sandbox-process';
-import { sessionCookie } from './support/session';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { startInstance, type Instance } from '../support/instances';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { sessionCookie } from '../support/session';
 import { writeUsersFile } from '../support/users-file';
 
 /**

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { compactVerify, createRemoteJWKSet } from 'jose';
-import { expect, signIn, test } from './fixtures';
-import { E2E } from './ports';
-import { sessionCookie } from './support/session';
+import { expect, signIn, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { sessionCookie } from '../support/session';
 
 /**
  * Signed manifests end to end: an export's manifest and JWS, checked by the standalone verifier (run with Node
@@ -163,8 +163,15 @@ test('JSON and JSON Lines exports verify too; the verifier is downloadable from 
   const cut = await verify([lines.file, '--keys', lines.keysFile]);
   expect(cut.code).not.toBe(0);
   expect(cut.out).toMatch(/records: the file's is \d+, the manifest says \d+/);
-  const served = Buffer.from(await (await fetch(`${main}/verify-picks-file.mjs`)).arrayBuffer());
-  expect(served.equals(await readFile(VERIFIER))).toBe(true);
+  // What a recipient downloads: the verifier and its readers, served as they are in public/, run from a folder of their own.
+  const kit = await mkdtemp(path.join(tmpdir(), 'verifier-'));
+  for (const name of ['verify-picks-file.mjs', 'picks-file-readers.mjs']) {
+    const served = Buffer.from(await (await fetch(`${main}/${name}`)).arrayBuffer());
+    expect(served.equals(await readFile(path.resolve('public', name))), name).toBe(true);
+    await writeFile(path.join(kit, name), served);
+  }
+  const downloaded = await run(process.execPath, [path.join(kit, 'verify-picks-file.mjs'), got.file, '--keys', got.keysFile], { cwd: kit });
+  expect(downloaded.stdout).toContain(`ok   records: ${(JSON.parse(got.bytes.toString('utf8')) as { data: unknown[] }).data.length}`);
 });
 
 test('records outside the licence are delivered, flagged in the manifest and marked in “My exports”', async ({ page }) => {

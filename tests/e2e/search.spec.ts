@@ -1,5 +1,5 @@
-import { expect, signInKept, test } from './fixtures';
-import { RecordsPage } from './pages/records-page';
+import { expect, signInKept, test } from '../support/fixtures';
+import { RecordsPage } from '../support/pages/records-page';
 
 /**
  * Search and the whole set's order on /picks, from the portal's index of the licensed set (lib/records/search.ts),

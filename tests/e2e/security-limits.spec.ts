@@ -1,6 +1,6 @@
-import { expect, signIn, STAFF, test } from './fixtures';
-import { E2E } from './ports';
-import { jsonSignIn, sessionCookie } from './support/session';
+import { expect, signIn, STAFF, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { jsonSignIn, sessionCookie } from '../support/session';
 
 /** Issue 11: sign-in limits on real addresses, walk slots, cross-site refusals, aborted pages, CSP, a redacted /me. */
 

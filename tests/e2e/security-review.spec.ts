@@ -1,4 +1,4 @@
-import { expectDescribed } from './support/described';
+import { expectDescribed } from '../support/described';
 import { mkdtempSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';
@@ -8,11 +8,11 @@ import path from 'node:path';
 import { createFaultProxy } from '../support/fault-proxy';
 import { startSshd, sshdMissing, type TestSshd } from '../support/sshd';
 import { receiverAccepts } from '../support/webhook-signature';
-import { expect, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { waitUntil, type Instance } from './support/instances';
-import { startStaffPortal } from './support/staff-portal';
-import { hasSession, jsonSignIn, sessionCookie, signOut } from './support/session';
+import { expect, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance } from '../support/instances';
+import { startStaffPortal } from '../support/staff-portal';
+import { hasSession, jsonSignIn, sessionCookie, signOut } from '../support/session';
 
 /**
  * The second security review's findings, each tried again over HTTP against a portal of this spec's own

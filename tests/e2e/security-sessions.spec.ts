@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { decode } from 'next-auth/jwt';
 import { OPEN_REDIRECT_VARIANTS } from '../support/redirect-variants';
-import { expect, STAFF, test, USERS } from './fixtures';
-import { E2E } from './ports';
-import { E2E_SECRET, hasSession, jsonSignIn, sessionCookie, sessionToken, signOut, withSetCookies } from './support/session';
+import { expect, STAFF, test, USERS } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { E2E_SECRET, hasSession, jsonSignIn, sessionCookie, sessionToken, signOut, withSetCookies } from '../support/session';
 
 /** Issue 11: sessions end for real, accounts are re-read, callbacks stay inside the portal, demo accounts stay on the sandbox. */
 

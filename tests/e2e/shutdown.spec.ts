@@ -4,12 +4,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { createFaultProxy } from '../support/fault-proxy';
 import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
-import { expect, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { waitUntil, type Instance } from './support/instances';
-import { startStaffPortal } from './support/staff-portal';
-import { startSandboxProcess } from './support/sandbox-process';
-import { sessionCookie, walkSandbox } from './support/session';
+import { expect, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { waitUntil, type Instance } from '../support/instances';
+import { startStaffPortal } from '../support/staff-portal';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { sessionCookie, walkSandbox } from '../support/session';
 
 /**
  * A clean stop (SIGTERM) of one of two instances on one PostgreSQL, as a rolling restart does it: the

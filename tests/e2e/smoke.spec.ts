@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './fixtures';
+import { expect, signIn, test } from '../support/fixtures';
 
 test('a signed-out visitor is sent to sign in, and comes back after', async ({ page }) => {
   await page.goto('/licence');

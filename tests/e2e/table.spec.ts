@@ -1,7 +1,7 @@
-import { expect, sandboxApi, signInKept, test } from './fixtures';
-import { E2E } from './ports';
-import { walkSandbox } from './support/session';
-import { RecordsPage } from './pages/records-page';
+import { expect, sandboxApi, signInKept, test } from '../support/fixtures';
+import { E2E } from '../support/ports';
+import { walkSandbox } from '../support/session';
+import { RecordsPage } from '../support/pages/records-page';
 
 /**
  * The records table after issue 13: server data rendered as plain markup, finished in the browser by one

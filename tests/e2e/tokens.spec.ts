@@ -4,14 +4,14 @@ import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { needPostgres, startPostgres, type TestPostgres } from '../support/postgres';
 import { v1Contract } from '../support/v1-contract';
-import { expect, signIn, STAFF, test } from './fixtures';
-import { E2E, upstreamEnv } from './ports';
-import { type Instance } from './support/instances';
-import { startStaffPortal } from './support/staff-portal';
-import { TokensPage } from './pages/tokens-page';
-import { startSandboxProcess } from './support/sandbox-process';
-import { sessionCookie } from './support/session';
-import { expectDescribed } from './support/described';
+import { expect, signIn, STAFF, test } from '../support/fixtures';
+import { E2E, upstreamEnv } from '../support/ports';
+import { type Instance } from '../support/instances';
+import { startStaffPortal } from '../support/staff-portal';
+import { TokensPage } from '../support/pages/tokens-page';
+import { startSandboxProcess } from '../support/sandbox-process';
+import { sessionCookie } from '../support/session';
+import { expectDescribed } from '../support/described';
 import { createPicksClient, walkPicks } from '../../clients/typescript/src';
 
 /**

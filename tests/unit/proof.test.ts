@@ -12,7 +12,8 @@ import { openStore, type Store } from '@/lib/store/open';
 import { listSigningKeys, markKeyCompromised, registerSigningKey, RetiredKeyError } from '@/lib/store/signing-keys';
 import { publishedKeys, signWith } from '@/lib/proof/signer';
 import type { LicenceSummary } from '@/lib/vocabulary/licence';
-import { checkJws, MANIFEST_TYPE, readCsv, readJsonLines, type Jwk } from '@/public/verify-picks-file.mjs';
+import { checkJws, MANIFEST_TYPE, type Jwk } from '@/public/verify-picks-file.mjs';
+import { readCsv, readJsonLines } from '@/public/picks-file-readers.mjs';
 import { embeddedPortalEnv, storeEngines } from '../support/store-engines';
 
 /**
@@ -290,7 +291,10 @@ describe('the standalone verifier', () => {
   it('runs with Node alone and says how to use it', async () => {
     const failed = await run(process.execPath, ['public/verify-picks-file.mjs']).catch((error: { code: number; stderr: string }) => error);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: node verify-picks-file.mjs <file> --keys') });
-    const source = await readFile('public/verify-picks-file.mjs', 'utf8');
-    expect([...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]).every((name) => name!.startsWith('node:'))).toBe(true);
+    // Node's own modules and its readers served beside it, nothing else: a recipient installs nothing.
+    for (const file of ['public/verify-picks-file.mjs', 'public/picks-file-readers.mjs']) {
+      const imports = [...(await readFile(file, 'utf8')).matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
+      expect(imports.filter((name) => !name.startsWith('node:') && name !== './picks-file-readers.mjs'), file).toEqual([]);
+    }
   });
 });

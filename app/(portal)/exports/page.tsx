@@ -82,8 +82,12 @@ export default async function ExportsPage() {
         signature lets anyone holding the portal’s public key check it (
         <a className={linkClass('underline')} href="/verify-picks-file.mjs">
           the verifier
+        </a>{' '}
+        and{' '}
+        <a className={linkClass('underline')} href="/picks-file-readers.mjs">
+          its readers
         </a>
-        ). “Run again” downloads the same filters anew.
+        , saved in one folder). “Run again” downloads the same filters anew.
       </PageHeader>
       {!history.ok ? (
         <ErrorPanel error={history.error} retryHref="/exports" />

@@ -51,7 +51,11 @@ export default async function ProofsPage() {
         <a className={linkClass('underline')} href="/verify-picks-file.mjs">
           verifier
         </a>{' '}
-        (Node alone runs it).
+        with{' '}
+        <a className={linkClass('underline')} href="/picks-file-readers.mjs">
+          its readers
+        </a>{' '}
+        (saved in one folder, Node alone runs them).
       </PageHeader>
       {!shown.ok ? (
         <ErrorPanel error={shown.error} retryHref="/admin/proofs" />

@@ -1,5 +1,5 @@
 import { expect, type Page, type Response as PageResponse } from '@playwright/test';
-import { answerChecker } from '../../support/openapi-check';
+import { answerChecker } from './openapi-check';
 
 /**
  * Every answer a browser spec gets from the portal's API, checked against the OpenAPI document the portal serves

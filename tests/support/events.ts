@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect } from '../fixtures';
+import { expect } from './fixtures';
 import { logFd, waitUntil } from './instances';
 
 /** What events.spec.ts shares: its sandbox with test hooks, tokens made through the API, the JSON pages of events. */

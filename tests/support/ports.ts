@@ -15,11 +15,11 @@ export const E2E = {
   /** The same again, for the security tests: a gate of its own, untouched by other specs' upstream pauses. */
   securityPort: 3207,
   faultProxyPort: 4220,
-  /** Where tests/e2e/support/start-servers.ts says that every shared server answers. */
+  /** Where tests/support/start-servers.ts says that every shared server answers. */
   readyPort: 4221,
   /** Each portal keeps its state in a data dir of its own (an embedded database), made afresh by its start command. */
   dataDir: (port: number) => `.data/e2e/${port}`,
-  /** Where a browser-test portal's output goes (tests/e2e/support/prepare-portal.ts makes the folder). */
+  /** Where a browser-test portal's output goes (tests/support/prepare-portal.ts makes the folder). */
   logFile: (port: number | string) => `.data/e2e-logs/${port}.log`,
   /** The full-licence key of the e2e sandbox is a canary: it must never reach a browser or a log (leak.spec.ts). */
   sandboxKey: readFileSync('tests/e2e/canary-key', 'utf8').trim(),

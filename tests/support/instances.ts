@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { E2E } from '../ports';
+import { E2E } from './ports';
 import { once } from 'node:events';
-import { ownerOnlyTestKey } from '../../support/test-key';
+import { ownerOnlyTestKey } from './test-key';
 
 export const TEST_SIGNING_KEY = ownerOnlyTestKey();
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { expect, signIn } from '../fixtures';
+import { expect, signIn } from './fixtures';
 import { eventPages, postToken, type Event } from './events';
 import { waitUntil } from './instances';
 

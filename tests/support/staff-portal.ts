@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { writeUsersFile } from '../../support/users-file';
-import { STAFF, type RoleName } from '../fixtures';
+import { writeUsersFile } from './users-file';
+import { STAFF, type RoleName } from './fixtures';
 import { startInstance, type Instance } from './instances';
 
 export interface StaffPortalOptions {
-  /** The staff accounts to import on first start (tests/e2e/fixtures.ts STAFF). */
+  /** The staff accounts to import on first start (tests/support/fixtures.ts STAFF). */
   roles: readonly RoleName[];
   /** Other accounts to import beside them. */
   others?: { email: string; password: string; role: RoleName }[];

@@ -1,6 +1,6 @@
 import { test as base, expect, type Cookie, type Page } from '@playwright/test';
 import { E2E } from './ports';
-import { watchAnswers } from './support/described';
+import { watchAnswers } from './described';
 
 export const USERS = {
   viewer: { email: 'viewer@demo.picks.test', password: 'demo-viewer-pass' },

@@ -1,11 +1,11 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { DEMO_USERS } from '../../../lib/auth/demo-users';
-import { writeUsersFile } from '../../support/users-file';
-import { STAFF } from '../fixtures';
+import { DEMO_USERS } from '../../lib/auth/demo-users';
+import { writeUsersFile } from './users-file';
+import { STAFF } from './fixtures';
 
 /**
- * Before each e2e portal's `npm start` (tests/e2e/support/start-servers.ts): empties its data dir, and for the
+ * Before each e2e portal's `npm start` (tests/support/start-servers.ts): empties its data dir, and for the
  * portals on a "real" upstream writes a users file as older portals kept it (ordinary accounts, one per role,
  * and demo accounts carried over from a sandbox setup, which these portals must refuse). The store imports it
  * on first start. Makes the folder of the portals' log files too. The file is written once (scrypt is slow on

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { encode } from 'next-auth/jwt';
-import { credentials, STAFF, type RoleName } from '../fixtures';
+import { credentials, STAFF, type RoleName } from './fixtures';
 
 /** The AUTH_SECRET of the e2e portals on a "real" upstream (playwright.config.ts). */
 export const E2E_SECRET = 'e2e-only-secret-not-for-production-0123456789';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { E2E } from '../ports';
+import { E2E } from './ports';
 import { waitUntil } from './instances';
 
 /**

@@ -54,6 +54,7 @@ export const STANDALONE_SPECS = [
   'upgrade.spec.ts',
   'history.spec.ts',
   'tokens.spec.ts',
+  'tokens-instances.spec.ts',
 ];
 
 /**

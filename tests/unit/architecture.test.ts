@@ -65,3 +65,24 @@ describe('the layers of lib/', () => {
     }
   }, 60_000);
 });
+
+describe('the tests themselves', () => {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+
+  it('keep their helpers in tests/support, and only specs in the suites’ folders', () => {
+    const stray = [
+      ...readdirSync('tests/e2e').filter((name) => !name.endsWith('.spec.ts') && name !== 'canary-key'),
+      ...readdirSync('tests/contract').filter((name) => !name.endsWith('.test.ts')),
+      ...readdirSync('tests/unit').filter((name) => !name.endsWith('.test.ts') && name !== 'fixtures'),
+    ];
+    expect(stray).toEqual([]);
+  });
+
+  it('are no file over 400 lines', () => {
+    const long = walk('tests')
+      .filter((file) => /\.tsx?$/.test(file) && !file.includes('/fixtures/'))
+      .filter((file) => readFileSync(file, 'utf8').split('\n').length > 400);
+    expect(long).toEqual([]);
+  });
+});

@@ -48,7 +48,8 @@ export type RequestPolicy = (req: IncomingMessage, res: ServerResponse) => boole
 
 // Hashed assets, the image optimiser, the icons and the offline verifier recipients download: no page, no nonce, no sign-in
 // needed. Judged on the path as it will be routed, and only when that is the path as sent (no dot segments, %2e%2e included).
-const ASSETS = /^\/(?:_next\/static\/[^/][^?#]*|_next\/image|favicon\.ico|icon\.svg|verify-picks-(?:file|events)\.mjs|picks-file-readers\.mjs)$/;
+const ASSETS =
+  /^\/(?:_next\/static\/[^/][^?#]*|_next\/image|favicon\.ico|icon\.svg|verify-picks-(?:file|events)\.mjs|picks-file-readers\.mjs)$/;
 // next dev's own endpoints (hot reload, error overlay).
 const DEV_ASSETS = /^\/(?:_next\/|__nextjs)/;
 const ORIGIN = 'http://portal.invalid';

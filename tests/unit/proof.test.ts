@@ -294,7 +294,10 @@ describe('the standalone verifier', () => {
     // Node's own modules and its readers served beside it, nothing else: a recipient installs nothing.
     for (const file of ['public/verify-picks-file.mjs', 'public/picks-file-readers.mjs']) {
       const imports = [...(await readFile(file, 'utf8')).matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
-      expect(imports.filter((name) => !name.startsWith('node:') && name !== './picks-file-readers.mjs'), file).toEqual([]);
+      expect(
+        imports.filter((name) => !name.startsWith('node:') && name !== './picks-file-readers.mjs'),
+        file,
+      ).toEqual([]);
     }
   });
 });

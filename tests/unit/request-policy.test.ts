@@ -82,7 +82,14 @@ describe('request policy over http', () => {
       const res = await fetch(`${plain.url}${path}`, { redirect: 'manual' });
       expect(res.status, path).toBe(200);
     }
-    for (const path of ['/_next/static/chunks/app.js', '/_next/image?url=x', '/icon.svg', '/favicon.ico', '/verify-picks-file.mjs', '/picks-file-readers.mjs']) {
+    for (const path of [
+      '/_next/static/chunks/app.js',
+      '/_next/image?url=x',
+      '/icon.svg',
+      '/favicon.ico',
+      '/verify-picks-file.mjs',
+      '/picks-file-readers.mjs',
+    ]) {
       const res = await fetch(`${plain.url}${path}`, {
         redirect: 'manual',
         headers: { 'content-security-policy': "script-src 'nonce-client'" },

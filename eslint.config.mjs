@@ -9,6 +9,14 @@ import tseslint from 'typescript-eslint';
 // Next's rules (Core Web Vitals), React and its hooks, accessibility, typescript-eslint; formatting is Prettier's.
 // These are the plugins eslint-config-next bundles, named one by one: its import resolver needs native
 // packages the registry these machines use does not carry for every platform, which breaks `npm ci`.
+// The kit's looks (below): a tinted background, a rounded corner and a border on a container.
+const TINT = String.raw`/\bbg-(amber|red|green|sky|emerald|yellow|rose|blue|orange)-(50|100)\b/`;
+const ROUNDED = String.raw`/(^|\s)rounded(-[a-z0-9]+)?(\s|$)/`;
+const BORDER = String.raw`/(^|\s)border(\s|$)/`;
+const CONTAINERS = ['div', 'section', 'article', 'aside', 'header', 'p', 'li', 'form', 'details', 'fieldset']
+  .map((n) => `[name.name='${n}']`)
+  .join(', ');
+
 export default defineConfig([
   ...tseslint.configs.recommended,
   react.configs.flat.recommended,
@@ -28,6 +36,29 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  // The UI kit's looks come from its components (components/ui/), checked by what the JSX uses: a page's h1 is
+  // PageTitle or PageHeader, a tinted box is a Notice (a pill a Badge), a bordered panel a Card (tests/unit/ui-kit.test.ts).
+  {
+    files: ['app/**/*.tsx', 'components/**/*.tsx'],
+    ignores: ['components/ui/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXOpeningElement[name.name='h1']",
+          message: 'A page’s title is <PageTitle> or <PageHeader> (components/ui/page-header.tsx).',
+        },
+        {
+          selector: `JSXAttribute[name.name='className'] :matches(Literal[value=${TINT}], TemplateElement[value.raw=${TINT}])`,
+          message: 'A tinted box is <Notice tone=…> (components/ui/notice.tsx); a short word in a pill is <Badge tone=…>.',
+        },
+        {
+          selector: `JSXOpeningElement:matches(${CONTAINERS}) > JSXAttribute[name.name='className'] :matches(Literal[value=${ROUNDED}][value=${BORDER}], TemplateElement[value.raw=${ROUNDED}][value.raw=${BORDER}])`,
+          message: 'A bordered panel is <Card> or cardClass() (components/ui/card.tsx); nothing to show is <EmptyState>.',
+        },
       ],
     },
   },

@@ -2,6 +2,7 @@ import { PortalLink } from '@/components/portal-link';
 import { getPortalSession } from '@/lib/http/session';
 import { connection } from 'next/server';
 import { linkClass } from '@/components/ui/text-link';
+import { PageTitle } from '@/components/ui/page-header';
 
 export default async function NotFound() {
   // Rendered per request, not prerendered: a static page would carry no CSP nonce, and its scripts would be blocked.
@@ -9,7 +10,7 @@ export default async function NotFound() {
   const session = await getPortalSession();
   const body = (
     <div className="mx-auto max-w-xl py-10 text-center">
-      <h1 className="text-2xl font-semibold">Not found</h1>
+      <PageTitle>Not found</PageTitle>
       <p className="mt-2 text-slate-600">There is nothing here, or the record is not in your licence.</p>
       <PortalLink href="/" className={linkClass('mt-6 inline-block font-medium')}>
         Back to the overview

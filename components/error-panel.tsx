@@ -1,6 +1,7 @@
 import { PortalLink } from '@/components/portal-link';
 import { errorTitle, type AppErrorJson } from '@/lib/errors';
 import { buttonClass } from '@/components/ui/button';
+import { Notice } from '@/components/ui/notice';
 
 /** An upstream or portal error as a person can act on it. Never looks like an empty result. */
 export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHref: string }) {
@@ -8,12 +9,7 @@ export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHre
   // The portal's own parsers put each field's problem in details and in the message: say each once, as a list.
   const problems = details.length > 0 && details.every(([key, problem]) => error.message.includes(`${key} ${problem}`));
   return (
-    <section
-      role="alert"
-      aria-labelledby="error-title"
-      data-error-code={error.code}
-      className="rounded-lg border border-red-200 bg-red-50 p-5 text-red-900"
-    >
+    <Notice as="section" tone="danger" role="alert" aria-labelledby="error-title" data-error-code={error.code}>
       <h2 id="error-title" className="text-base font-semibold">
         {errorTitle(error.code)}
       </h2>
@@ -67,6 +63,6 @@ export function ErrorPanel({ error, retryHref }: { error: AppErrorJson; retryHre
           )}
         </span>
       </p>
-    </section>
+    </Notice>
   );
 }

@@ -14,6 +14,7 @@ import { unhealthySports } from '@/lib/feed-health';
 import { tokensNearLimits } from '@/lib/http/token-pages';
 import { cardClass } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
+import { Notice } from '@/components/ui/notice';
 
 export default async function OverviewPage() {
   const session = await requirePage('browse', '/');
@@ -35,12 +36,7 @@ export default async function OverviewPage() {
         Signed in as <span className="font-medium">{session.user.email}</span> ({role}).
       </PageHeader>
       {unhealthy && unhealthy.length > 0 ? (
-        <section
-          aria-labelledby="feed-alerts"
-          role="alert"
-          className="rounded-lg border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900"
-          data-testid="feed-alerts"
-        >
+        <Notice as="section" tone="warning" aria-labelledby="feed-alerts" role="alert" testId="feed-alerts">
           <h2 id="feed-alerts" className="font-semibold">
             The feed is not healthy for {unhealthy.length === 1 ? 'a sport' : `${unhealthy.length} sports`}
           </h2>
@@ -55,14 +51,10 @@ export default async function OverviewPage() {
           <PortalLink href="/health" className="mt-2 inline-block font-medium underline">
             Open feed health →
           </PortalLink>
-        </section>
+        </Notice>
       ) : null}
       {nearLimits.length > 0 ? (
-        <section
-          aria-labelledby="token-limits"
-          className="rounded-lg border border-amber-200 bg-amber-50 p-5 text-sm text-amber-900"
-          data-testid="token-limits"
-        >
+        <Notice as="section" tone="warning" aria-labelledby="token-limits" testId="token-limits">
           <h2 id="token-limits" className="font-semibold">
             {nearLimits.length === 1 ? 'An API token is' : `${nearLimits.length} API tokens are`} near a limit
           </h2>
@@ -76,7 +68,7 @@ export default async function OverviewPage() {
               </li>
             ))}
           </ul>
-        </section>
+        </Notice>
       ) : null}
       <OverviewTiles licence={licence} changes={changes} deliveries={can(role, 'deliveries') ? deliveries : undefined} />
       <div className="grid gap-4 md:grid-cols-3">
@@ -128,12 +120,7 @@ export default async function OverviewPage() {
         </section>
       </div>
       {deliveries && (deliveries.failing.length > 0 || deliveries.paused.length > 0 || deliveries.empty.length > 0) ? (
-        <section
-          aria-labelledby="delivery-alerts"
-          role="alert"
-          className="rounded-lg border border-red-200 bg-red-50 p-5 text-sm text-red-900"
-          data-testid="delivery-alerts"
-        >
+        <Notice as="section" tone="danger" aria-labelledby="delivery-alerts" role="alert" testId="delivery-alerts">
           <h2 id="delivery-alerts" className="font-semibold">
             Deliveries need attention
           </h2>
@@ -147,7 +134,7 @@ export default async function OverviewPage() {
           <PortalLink href="/deliveries" className="mt-2 inline-block font-medium underline">
             Open deliveries →
           </PortalLink>
-        </section>
+        </Notice>
       ) : null}
       <ChangeCounts result={changes} />
     </div>

@@ -6,6 +6,8 @@ import { safeCallbackPath } from '@/lib/auth/callback';
 import { getPortalSession } from '@/lib/http/session';
 import { getConfig } from '@/lib/config';
 import { DEMO_USERS } from '@/lib/auth/demo-users';
+import { PageTitle } from '@/components/ui/page-header';
+import { Card } from '@/components/ui/card';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
@@ -18,12 +20,12 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
 
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
-      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+      <Card className="w-full max-w-sm p-8 shadow-sm">
         <div className="mb-6 flex items-center gap-3">
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src="/icon.svg" alt="" width={36} height={36} />
           <div>
-            <h1 className="text-lg font-semibold">Picks Partner Portal</h1>
+            <PageTitle size="card">Picks Partner Portal</PageTitle>
             <p className="text-sm text-slate-500">Sign in with your portal account</p>
           </div>
         </div>
@@ -43,7 +45,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             </ul>
           </details>
         )}
-      </div>
+      </Card>
     </main>
   );
 }

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { SIGN_IN_ERRORS } from '@/lib/vocabulary/sign-in-errors';
 import { Button } from '@/components/ui/button';
+import { Notice } from '@/components/ui/notice';
 
 export function LoginForm({
   callbackUrl,
@@ -71,9 +72,9 @@ export function LoginForm({
           />
         </div>
         {error && (
-          <p id="login-error" role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          <Notice tone="danger" id="login-error" role="alert">
             {error}
-          </p>
+          </Notice>
         )}
         <Button type="submit" tone="primary" size="lg" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}

@@ -1,6 +1,7 @@
 import type { FeedStatus } from '@/lib/changes/view';
 import { UtcTime } from '@/components/utc-time';
 import { cardClass } from '@/components/ui/card';
+import { Notice } from '@/components/ui/notice';
 
 /** The change feed's status line: last complete poll, next poll, window, records watched; a failed poll said plainly. */
 export function FeedStatusLine({ status }: { status: FeedStatus }) {
@@ -32,15 +33,15 @@ export function FeedStatusLine({ status }: { status: FeedStatus }) {
         · <span data-testid="feed-watched">{status.watched.toLocaleString('en-GB')}</span> records watched
       </p>
       {status.walk ? (
-        <p className="rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="feed-walk">
+        <Notice tone="warning" testId="feed-walk">
           During the last complete poll {status.walk}.
-        </p>
+        </Notice>
       ) : null}
       {status.failure ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900" data-testid="feed-failure">
+        <Notice tone="danger" role="alert" testId="feed-failure">
           The poll started <UtcTime iso={status.failure.at} /> failed and recorded nothing: {status.failure.error}. The next poll starts
           over.
-        </p>
+        </Notice>
       ) : null}
     </section>
   );

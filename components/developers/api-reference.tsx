@@ -118,7 +118,7 @@ export function ApiReference({ tokens, portalApi, theme }: { tokens: OwnToken[];
           “Try” sends requests as you, signed in: what changes data changes it, and is in the audit trail.
         </p>
       )}
-      <div className="overflow-hidden rounded-lg border border-slate-200" data-testid="api-reference">
+      <div className={cardClass('overflow-hidden')} data-testid="api-reference">
         <RapiDoc
           key={doc}
           specUrl={doc === 'v1' ? '/api/v1/openapi.json' : '/api/openapi.json'}

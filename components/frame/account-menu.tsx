@@ -10,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { useEscape } from '@/components/ui/use-escape';
 import type { Theme } from '@/lib/theme';
 import type { Role } from '@/lib/vocabulary/roles';
+import { panelClass } from '@/components/ui/popover';
 
 /**
  * Who is signed in, and what is theirs to set: the person and their role, the time zone and theme every
@@ -61,11 +62,7 @@ export function AccountMenu({ email, role, theme }: { email: string; role: Role;
         <span className="sr-only md:hidden">{email}</span>
         <Icon svg={ChevronDown} className="size-4 text-slate-500" />
       </button>
-      <div
-        id={panelId}
-        hidden={!open}
-        className="absolute right-0 z-40 mt-1 w-72 space-y-3 rounded-md border border-slate-200 bg-white p-4 text-sm shadow-lg"
-      >
+      <div id={panelId} hidden={!open} className={panelClass('right-0 z-40 w-72 space-y-3 p-4')}>
         {drawn && (
           <>
             <div className="space-y-1">

@@ -36,12 +36,7 @@ export function RecordHistory({ versions, recordedSince }: { versions: HistoryEn
       ) : (
         <ol className="mt-3 space-y-3">
           {[...versions].reverse().map((entry) => (
-            <li
-              key={entry.version}
-              className="rounded border border-slate-200 p-3 text-sm"
-              data-version={entry.version}
-              data-kind={entry.kind}
-            >
+            <li key={entry.version} className={cardClass('p-3 text-sm')} data-version={entry.version} data-kind={entry.kind}>
               <div className="flex flex-wrap items-baseline gap-x-3">
                 <span className="font-medium">
                   Version {entry.version}: {KIND[entry.kind]}

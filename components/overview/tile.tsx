@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { PortalLink } from '@/components/portal-link';
-import { cardClass } from '@/components/ui/card';
+import { ATTENTION_CARD, cardClass } from '@/components/ui/card';
 import { labelClass } from '@/components/ui/field';
 
 /** One overview tile: what it counts, the figure, a line of detail; the whole tile leads to its page. */
@@ -24,7 +24,7 @@ export function Tile({
       href={href}
       data-testid={`tile-${id}`}
       data-tone={tone}
-      className={cardClass('block min-w-0 p-4 hover:border-brand-500 data-[tone=attention]:border-red-300 data-[tone=attention]:bg-red-50')}
+      className={cardClass(`block min-w-0 p-4 hover:border-brand-500 ${ATTENTION_CARD}`)}
     >
       <span className={labelClass('block')}>{label}</span>
       <span className="mt-1 block text-2xl font-semibold tabular-nums" data-value="">

@@ -3,6 +3,10 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { buttonClass } from '@/components/ui/button';
 
+/** The class of a panel that opens over the page beside its button (a popover, the account menu). */
+export const panelClass = (extra = ''): string =>
+  `absolute mt-1 rounded-md border border-slate-200 bg-white text-sm shadow-lg ${extra}`.trim();
+
 /**
  * A button that opens a small panel beside it (the table's columns, the export's choices): a <details>, so
  * it opens without JavaScript and is keyboard reachable; a click elsewhere or Escape closes it.
@@ -43,11 +47,7 @@ export function Popover({
   return (
     <details ref={ref} className="relative inline-block" data-testid={testId}>
       <summary className={buttonClass('secondary', 'md', 'cursor-pointer list-none [&::-webkit-details-marker]:hidden')}>{label}</summary>
-      <div
-        className={`absolute z-20 mt-1 space-y-2 rounded-md border border-slate-200 bg-white p-3 text-sm shadow-lg ${align === 'right' ? 'right-0' : 'left-0'} ${width}`}
-      >
-        {children}
-      </div>
+      <div className={panelClass(`z-20 space-y-2 p-3 ${align === 'right' ? 'right-0' : 'left-0'} ${width}`)}>{children}</div>
     </details>
   );
 }

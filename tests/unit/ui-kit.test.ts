@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import { Badge, StatusBadge } from '@/components/ui/badge';
 import { DataTable } from '@/components/ui/data-table';
@@ -41,6 +42,68 @@ describe('the UI kit', () => {
     const using = (name: string) => files.filter((file) => readFileSync(path.join(root, file), 'utf8').includes(name)).length;
     expect(using('cardClass(')).toBeGreaterThanOrEqual(20);
     expect(using('linkClass(')).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('the kit’s looks are checked by what the JSX uses (eslint.config.mjs)', () => {
+  const lint = async (code: string, filePath = 'components/example/panel.tsx') =>
+    (await new ESLint({ cwd: root }).lintText(code, { filePath: path.join(root, filePath) }))[0]!.messages
+      .filter((m) => m.ruleId === 'no-restricted-syntax')
+      .map((m) => `${m.line}: ${m.message.split(' (')[0]}`);
+
+  it('refuses a hand-made heading, notice, pill and card, whatever their classes, naming the component to use', async () => {
+    const made = [
+      'export function Panel({ n }: { n: number }) {',
+      '  return (',
+      '    <section>',
+      '      <h1 className="text-3xl font-bold">Deliveries</h1>',
+      '      <p role="alert" className={`mt-2 rounded bg-rose-100 p-2 ${n}`}>Failed</p>',
+      '      <span className="rounded-full bg-amber-100 px-2">3 late</span>',
+      '      <div className="rounded-xl border p-6">{n}</div>',
+      '    </section>',
+      '  );',
+      '}',
+    ].join('\n');
+    expect(await lint(made)).toEqual([
+      '4: A page’s title is <PageTitle> or <PageHeader>',
+      '5: A tinted box is <Notice tone=…>',
+      '6: A tinted box is <Notice tone=…>',
+      '7: A bordered panel is <Card> or cardClass()',
+    ]);
+  });
+
+  it('lets the same page through when it uses the kit, and the kit itself write its looks', async () => {
+    const kit = [
+      "import { Card } from '@/components/ui/card';",
+      "import { Notice } from '@/components/ui/notice';",
+      "import { PageHeader } from '@/components/ui/page-header';",
+      'export function Panel({ n }: { n: number }) {',
+      '  return (',
+      '    <section>',
+      '      <PageHeader title="Deliveries" />',
+      '      <Notice tone="danger" role="alert">Failed</Notice>',
+      '      <Card className="p-6">{n}</Card>',
+      '    </section>',
+      '  );',
+      '}',
+    ].join('\n');
+    expect(await lint(kit)).toEqual([]);
+    expect(await lint(readFileSync(path.join(root, 'components/ui/notice.tsx'), 'utf8'), 'components/ui/notice.tsx')).toEqual([]);
+  });
+
+  it('gives every page its title through the kit', () => {
+    const pages = files.filter((file) => file.endsWith('/page.tsx'));
+    const titled = (file: string): boolean => {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      if (/<(PageHeader|PageTitle)\b/.test(text)) return true;
+      // A page that renders a shared view of app/ (the records' pages) is titled by it.
+      return [...text.matchAll(/from '(\.\.?\/[^']+)'/g)].some(([, to]) => {
+        const target = `${path.join(path.dirname(file), to!)}.tsx`;
+        return files.includes(target) && /<(PageHeader|PageTitle)\b/.test(readFileSync(path.join(root, target), 'utf8'));
+      });
+    };
+    expect(pages.length).toBeGreaterThan(20);
+    expect(pages.filter((file) => !titled(file))).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { tableOrder } from '@/components/records/heading-orders';
 import { OrderForm, SORT_CHOICES } from '@/components/records/order-form';
 import { PortalLink } from '@/components/portal-link';
 import { UtcTime } from '@/components/utc-time';
+import { EmptyState } from '@/components/ui/card';
 
 /**
  * /picks and /results with a search or an order of the whole set (`?q=`, `?sort=`): a page of the whole filtered set
@@ -95,7 +96,7 @@ export async function IndexedView({
         )}
       </p>
       {rows.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">
+        <EmptyState large testId="empty-state">
           {freshness.records === 0 ? (
             <>
               The index of the licensed set holds nothing yet: it fills as the change feed polls (within a minute of the start) and as
@@ -108,7 +109,7 @@ export async function IndexedView({
           ) : (
             <>No record in the index matches {words.length > 0 ? `“${words.join(' ')}” with ` : ''}these filters.</>
           )}
-        </p>
+        </EmptyState>
       ) : (
         <RecordsTable
           rows={rows}

@@ -16,6 +16,8 @@ import { tableOrder } from '@/components/records/heading-orders';
 import { PortalLink } from '@/components/portal-link';
 import { indexTotalWithin } from '@/lib/records/facets';
 import { licenceOrNull } from '@/lib/picks-api/portal';
+import { Notice } from '@/components/ui/notice';
+import { EmptyState } from '@/components/ui/card';
 
 const invalidPage = (problem: string, sent: string) =>
   new AppError({ code: 'INVALID_FILTERS', message: `One or more filters are invalid: ${problem}.`, details: { page: sent } }).toJSON();
@@ -100,34 +102,34 @@ export async function RecordsView({
   return (
     <section aria-label={kind === 'picks' ? 'Picks' : 'Results'} className="space-y-3">
       {jump?.to === 'past-the-end' && (
-        <p role="status" data-testid="past-the-end" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <Notice tone="warning" role="status" testId="past-the-end">
           Page {number.page!.toLocaleString('en-GB')} is past the last page: these filters have {plural(jump.lastPage, 'page')} of {size}.
           This is the last one.
-        </p>
+        </Notice>
       )}
       {jump?.to === 'too-far' && (
-        <p role="status" data-testid="too-far" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <Notice tone="warning" role="status" testId="too-far">
           Page {number.page!.toLocaleString('en-GB')} is further in than the portal walks to (page {jump.furthest.toLocaleString('en-GB')}{' '}
           at {size} a page): narrow the dates, or take larger pages. This is the first page.
-        </p>
+        </Notice>
       )}
       {circular && (
-        <p role="alert" data-testid="circular-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <Notice tone="warning" role="alert" testId="circular-cursor">
           The Picks API offered a next page it has already given; paging stops here (request {requestId ?? 'unknown'}).
-        </p>
+        </Notice>
       )}
       {hasMore && !offered && (
-        <p role="alert" data-testid="missing-cursor" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        <Notice tone="warning" role="alert" testId="missing-cursor">
           The Picks API says there are more records but gave no way to reach them (request {requestId ?? 'unknown'}).
-        </p>
+        </Notice>
       )}
       {rows.length === 0 ? (
         <>
           {count}
-          <div className="rounded-lg border border-dashed border-slate-300 bg-white p-10 text-center" data-testid="empty-state">
+          <EmptyState large testId="empty-state">
             <p className="font-medium">No records match these filters.</p>
             <p className="mt-1 text-sm text-slate-600">The licence delivered nothing for them. Widen the dates or clear a filter.</p>
-          </div>
+          </EmptyState>
         </>
       ) : (
         <RecordsTable

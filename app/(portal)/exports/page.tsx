@@ -10,6 +10,7 @@ import { PortalLink } from '@/components/portal-link';
 import { EmptyState } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
 import { TextLink } from '@/components/ui/text-link';
+import { Badge } from '@/components/ui/badge';
 
 export const metadata: Metadata = { title: 'My exports' };
 
@@ -31,9 +32,10 @@ const COLUMNS: Column<AuditEntry>[] = [
         {outcomeCell(e.outcome, e.errorCode)}
         {e.proof?.licence.result === 'outside' ? (
           // Delivered as the upstream sent them; the signed manifest names the first of them.
-          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900" data-testid="outside-licence">
-            {e.proof.licence.outside.count} outside the licence
-          </span>
+          <>
+            {' '}
+            <Badge tone="warning" data-testid="outside-licence">{`${e.proof.licence.outside.count} outside the licence`}</Badge>
+          </>
         ) : null}
       </>
     ),

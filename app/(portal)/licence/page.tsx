@@ -4,7 +4,7 @@ import { isUtcDay, UtcTime } from '@/components/utc-time';
 import { ValueTree } from '@/components/value-tree';
 import { requirePage } from '@/lib/http/session';
 import { getLicence } from '@/lib/picks-api/portal';
-import { PageHeader } from '@/components/ui/page-header';
+import { PageHeader, PageTitle } from '@/components/ui/page-header';
 import { cardClass } from '@/components/ui/card';
 import { Badge } from '@/components/ui/badge';
 import { labelClass } from '@/components/ui/field';
@@ -51,7 +51,7 @@ export default async function LicencePage() {
   if (!licence.ok) {
     return (
       <div className="space-y-4">
-        <h1 className="text-2xl font-semibold">Licence</h1>
+        <PageTitle>Licence</PageTitle>
         <ErrorPanel error={licence.error.toJSON()} retryHref="/licence" />
       </div>
     );

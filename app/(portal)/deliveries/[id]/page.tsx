@@ -12,6 +12,8 @@ import type { Run } from '@/lib/store/delivery-runs';
 import { EmptyState } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
 import { TextLink } from '@/components/ui/text-link';
+import { Badge } from '@/components/ui/badge';
+import { PageTitle } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Delivery runs' };
 
@@ -38,13 +40,16 @@ const COLUMNS: Column<Run>[] = [
       <>
         {run.records ?? '—'}
         {run.outsideLicence ? (
-          <span
-            className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900"
-            data-testid="outside-licence"
-            title="Delivered as the upstream sent them; the run’s manifest names the first of them"
-          >
-            {run.outsideLicence} outside the licence
-          </span>
+          <>
+            {' '}
+            <Badge
+              tone="warning"
+              data-testid="outside-licence"
+              title="Delivered as the upstream sent them; the run’s manifest names the first of them"
+            >
+              {`${run.outsideLicence} outside the licence`}
+            </Badge>
+          </>
         ) : null}
       </>
     ),
@@ -99,7 +104,7 @@ export default async function DeliveryRunsPage({ params }: { params: Promise<{ i
         <ErrorPanel error={view.error} retryHref={`/deliveries/${encodeURIComponent(id)}`} />
       ) : (
         <>
-          <h1 className="text-2xl font-semibold">Runs of “{view.delivery!.name}”</h1>
+          <PageTitle>Runs of “{view.delivery!.name}”</PageTitle>
           <p className="text-sm text-slate-600">The latest 200, newest first. Also in the audit trail as delivery:{view.delivery!.name}.</p>
           <p className="text-sm text-slate-700" data-testid="resettled" data-count={view.resettled}>
             Re-settled after delivery: {plural(view.resettled, 'record')} in the last {RESETTLED_DAYS} days (records delivered settled whose

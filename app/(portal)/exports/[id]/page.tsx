@@ -8,6 +8,7 @@ import { requirePage } from '@/lib/http/session';
 import { settle } from '@/lib/errors';
 import { exportReconciliation, findExport } from '@/lib/http/reconcile';
 import { linkClass } from '@/components/ui/text-link';
+import { PageTitle } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Export' };
 
@@ -24,7 +25,7 @@ export default async function ExportPage({ params }: { params: Promise<{ id: str
       <PortalLink href="/exports" className={linkClass('text-sm')}>
         ← My exports
       </PortalLink>
-      <h1 className="text-2xl font-semibold">Export {info?.file ?? file.value.id}</h1>
+      <PageTitle>Export {info?.file ?? file.value.id}</PageTitle>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-6 gap-y-1 text-sm" data-testid="export-facts">
         <dt className="text-slate-500">Export id</dt>
         <dd className="font-mono text-xs">{file.value.id}</dd>

@@ -23,6 +23,8 @@ import { RecordHistory } from '@/components/history/record-history';
 import { recordHistory } from '@/lib/http/history';
 import { cardClass } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
+import { Notice } from '@/components/ui/notice';
+import { PageTitle } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Pick' };
 
@@ -50,12 +52,12 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
   if (!result.ok) {
     return (
       <div className="space-y-4">
-        <h1 className="text-2xl font-semibold">Pick</h1>
+        <PageTitle>Pick</PageTitle>
         {result.error.code === 'NOT_FOUND' ? (
-          <p className="rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="not-served">
+          <Notice tone="warning" testId="not-served">
             The Picks API no longer serves this record (<span className="font-mono text-xs">{id}</span>): it was withdrawn, or the licence
             no longer covers it. What the portal saw of it is below.
-          </p>
+          </Notice>
         ) : (
           <ErrorPanel error={result.error.toJSON()} retryHref={pickHref(id)} />
         )}
@@ -77,7 +79,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
           <span data-testid="place">{placeOf(row) || 'Competition not included'}</span>
           {competitionBesides(row) && <span>({competitionBesides(row)})</span>}
         </div>
-        <h1 className="mt-3 flex flex-wrap items-center gap-3 text-2xl font-semibold">
+        <PageTitle className="mt-3 flex flex-wrap items-center gap-3">
           <span className="inline-flex items-center gap-2">
             <Logo src={row.homeLogo} name={row.homeTeam} size={40} />
             {row.homeTeam ?? '—'}
@@ -87,7 +89,7 @@ export default async function PickPage({ params }: { params: Promise<{ id: strin
             <Logo src={row.awayLogo} name={row.awayTeam} size={40} />
             {row.awayTeam ?? '—'}
           </span>
-        </h1>
+        </PageTitle>
         <p className="mt-2 text-sm text-slate-600">
           <UtcTime iso={row.eventDate} /> · {row.eventDescription ?? ''}
         </p>

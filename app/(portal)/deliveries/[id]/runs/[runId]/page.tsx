@@ -5,6 +5,7 @@ import { requirePage } from '@/lib/http/session';
 import { settle } from '@/lib/errors';
 import { runReconciliation } from '@/lib/http/reconcile';
 import { linkClass } from '@/components/ui/text-link';
+import { PageTitle } from '@/components/ui/page-header';
 
 export const metadata: Metadata = { title: 'Delivery run' };
 
@@ -18,9 +19,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       <PortalLink href={`/deliveries/${encodeURIComponent(id)}`} className={linkClass('text-sm')}>
         ← All runs of this delivery
       </PortalLink>
-      <h1 className="text-2xl font-semibold">
+      <PageTitle>
         Run <span className="font-mono text-lg">{runId}</span>
-      </h1>
+      </PageTitle>
       <ReconciliationView
         result={result.ok ? { ok: true, value: result.value } : { ok: false, error: result.error.toJSON() }}
         retryHref={here}

@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, sandboxApi, settled, signInKept, test } from '../support/fixtures';
+import { LoginPage, PortalPage } from '../support/pages';
+import { RecordsPage } from '../support/pages/records-page';
 
 /** axe-core on every main page, in light and in dark mode: no violations at all. Tables sortable from the keyboard. */
 
@@ -20,7 +22,7 @@ async function audit(page: import('@playwright/test').Page, rules: 'all' | 'colo
 }
 
 test('sign-in page', async ({ page }) => {
-  await page.goto('/login');
+  await new LoginPage(page).visit();
   await audit(page);
 });
 
@@ -44,7 +46,7 @@ for (const group of [0, 1, 2, 3, 4, 5])
     const { data } = await sandboxApi<{ data: { id: string }[] }>('/picks?limit=1');
     for (const url of PAGES(data[0]!.id)[group]!) {
       await page.emulateMedia({ colorScheme: 'light' });
-      await page.goto(url);
+      await new PortalPage(page, url).visit();
       await settled(page);
       if (url === '/coverage') await page.getByTestId('coverage-report').waitFor();
       await audit(page);
@@ -58,7 +60,7 @@ for (const group of [0, 1, 2, 3, 4, 5])
 
 test('filters are labelled and the table sorts from the keyboard', async ({ page }) => {
   await signInKept(page, 'viewer');
-  await page.goto('/picks?sport=Football&limit=25');
+  await new RecordsPage(page, '/picks').visit('sport=Football&limit=25');
   for (const label of ['Sport', 'League', 'Status', 'Result', 'From (UTC day)', 'To (UTC day)', 'Page size']) {
     await expect(page.getByRole('search').getByLabel(label, { exact: true })).toBeVisible();
   }

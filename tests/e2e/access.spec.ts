@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
+import { LoginPage } from '../support/pages';
 
 /**
  * Every page and route handler in app/, found from the file tree so a new route cannot be forgotten,
@@ -110,7 +111,7 @@ test('security headers on pages', async ({ request }) => {
 
 test('callbackUrl cannot send anyone off the portal', async ({ page }) => {
   for (const evil of ['https://evil.example', '//evil.example', '/\\evil.example']) {
-    await page.goto(`/login?callbackUrl=${encodeURIComponent(evil)}`);
+    await new LoginPage(page).visit(`callbackUrl=${encodeURIComponent(evil)}`);
     await page.getByLabel('Email').fill('viewer@demo.picks.test');
     await page.getByLabel('Password').fill('demo-viewer-pass');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -121,7 +122,7 @@ test('callbackUrl cannot send anyone off the portal', async ({ page }) => {
 });
 
 test('the session cookie is HttpOnly and SameSite', async ({ page }) => {
-  await page.goto('/login');
+  await new LoginPage(page).visit();
   await page.getByLabel('Email').fill('viewer@demo.picks.test');
   await page.getByLabel('Password').fill('demo-viewer-pass');
   await page.getByRole('button', { name: 'Sign in' }).click();

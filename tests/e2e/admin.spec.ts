@@ -2,6 +2,7 @@ import { expect, signIn, snapshot, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { jsonSignIn, sessionCookie } from '../support/session';
 import { UsersPage } from '../support/pages/users-page';
+import { AuditPage } from '../support/pages';
 
 /** Users managed in the portal by an admin, in Chromium: the whole journey, the last-admin guard, and who may not. */
 
@@ -48,7 +49,7 @@ test('an admin adds, changes, resets, disables, enables and removes a user; each
   await expect(users.row(NEW)).toHaveCount(0);
   expect((await jsonSignIn(origin, NEW, second)).signedIn).toBe(false);
 
-  await page.goto(`/admin/audit?actor=admin%40demo.picks.test`);
+  await new AuditPage(page).visit('actor=admin%40demo.picks.test');
   // The action cell reads "action · target": the action is what comes before the dot.
   const actions = (await page.locator('[data-testid="audit-table"] tbody tr [data-cell="action"]').allTextContents()).map(
     (text) => text.split(' · ')[0]!,
@@ -71,7 +72,7 @@ test('the last enabled admin can be neither demoted, disabled nor removed', asyn
   await expect(users.result(me)).toContainText('last enabled admin');
   await page.reload();
   await expect(users.cell(me, 'role')).toHaveText('admin');
-  await page.goto('/admin/audit?action=user.role&outcome=failed');
+  await new AuditPage(page).visit('action=user.role&outcome=failed');
   await expect(page.getByTestId('audit-table')).toContainText('LAST_ADMIN');
 });
 
@@ -87,7 +88,7 @@ test('other roles get 403 for the admin pages', async () => {
 
 test('bad audit filters on the page show the error, not an empty table', async ({ page }) => {
   await signIn(page, 'admin', '/admin/audit?outcome=sometimes');
-  await page.goto('/admin/audit?outcome=sometimes');
+  await new AuditPage(page).visit('outcome=sometimes');
   await expect(page.locator('[data-error-code="INVALID_FILTERS"]')).toContainText('outcome');
   await expect(page.getByTestId('audit-table')).toHaveCount(0);
 });

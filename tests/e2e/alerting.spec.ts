@@ -9,6 +9,7 @@ import { type Instance } from '../support/instances';
 import { startStaffPortal } from '../support/staff-portal';
 import { startSandboxProcess } from '../support/sandbox-process';
 import { sessionCookie } from '../support/session';
+import { AlertsPage, FeedHealthPage } from '../support/pages';
 
 /**
  * Feed health and its alerts end to end: two portals on one PostgreSQL (`npm start`) poll a sandbox of this
@@ -208,13 +209,13 @@ test('webhooks are for admins from the portal itself; wrong ones are named; the 
   await page
     .context()
     .addCookies(admin.split('; ').map((pair) => ({ name: pair.split('=')[0]!, value: pair.split('=').slice(1).join('='), url: origin })));
-  await page.goto(`${origin}/alerts`);
+  await new AlertsPage(page, origin).visit();
   await expect(page.getByTestId('webhook-list')).toContainText('Ops receiver');
   const html = await page.content();
   expect(html).not.toContain(WEBHOOK_SECRET);
   expect(html).not.toContain('private-part');
 
-  await page.goto(`${origin}/health`);
+  await new FeedHealthPage(page, origin).visit();
   const form = page.getByRole('form', { name: 'Alert emails for me' });
   await form.getByLabel('One daily digest instead').check();
   await form.getByRole('button', { name: 'Save' }).click();

@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { expect, signIn, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { jsonSignIn, sessionCookie } from '../support/session';
+import { ExportsPage } from '../support/pages';
 
 /**
  * The audit trail end to end: what an editor's export sent is what the admin's download of the trail says
@@ -84,7 +85,7 @@ test('an editor finds the export in "My exports", with its manifest and a run-ag
   const sha256 = createHash('sha256').update(bytes).digest('hex');
 
   await signIn(page, 'editor', '/exports');
-  await page.goto('/exports');
+  await new ExportsPage(page).visit();
   const row = page.locator('[data-testid="exports-table"] tbody tr').first();
   await expect(row).toContainText('league: NBA');
   await expect(row.locator('[data-cell="outcome"]')).toHaveText('complete');

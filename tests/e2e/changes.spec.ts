@@ -11,6 +11,7 @@ import { E2E, upstreamEnv } from '../support/ports';
 import { waitUntil, type Instance, logFd } from '../support/instances';
 import { startStaffPortal } from '../support/staff-portal';
 import { sessionCookie } from '../support/session';
+import { ChangesPage, LoginPage, OverviewPage } from '../support/pages';
 
 /**
  * The change feed end to end: portals started with `npm start` against a sandbox of this spec's own whose
@@ -206,7 +207,7 @@ test.describe.serial('one portal watching the sandbox', () => {
   test('in Chromium: the page lists the changes, filters by kind in the URL, links each to its pick, and says where the feed stands', async ({
     page,
   }) => {
-    await page.goto(`${portal.origin}/login?callbackUrl=/changes`);
+    await new LoginPage(page, portal.origin).visit('callbackUrl=/changes');
     await page.getByLabel('Email').fill(STAFF.viewer.email);
     await page.getByLabel('Password').fill(STAFF.viewer.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -229,14 +230,14 @@ test.describe.serial('one portal watching the sandbox', () => {
     expect((await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-change')))).sort()).toEqual([...withdrawnIds].sort());
     await expect(rows.first().locator('td').nth(6)).toHaveText('not delivered');
 
-    await page.goto(`${portal.origin}/changes?kind=updated`);
+    await new ChangesPage(page, portal.origin).visit('kind=updated');
     const link = page.locator(`[data-change="${updatedId}"] a`).first();
     await link.click();
     await page.waitForURL((url) => decodeURIComponent(url.pathname) === `/picks/${updatedId}`);
     await expect(page.getByText('7.77').first()).toBeVisible();
 
     // The overview counts what the feed holds for someone who has not visited since (everything, for this viewer's first visit).
-    await page.goto(`${portal.origin}/`);
+    await new OverviewPage(page, portal.origin).visit();
     const counts = page.getByTestId('change-counts');
     await expect(counts.locator('[data-kind=withdrawn] span').first()).toHaveText('2');
     await expect(counts.locator('[data-kind=updated] span').first()).toHaveText(

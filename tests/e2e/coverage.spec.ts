@@ -1,6 +1,7 @@
 import { expect, signInKept, snapshot, test } from '../support/fixtures';
 import { E2E, e2eDay } from '../support/ports';
 import { sessionCookie, walkSandbox } from '../support/session';
+import { CoveragePage } from '../support/pages';
 
 /** Coverage for account managers, in Chromium against the e2e sandbox (frozen at E2E.now). */
 
@@ -67,7 +68,7 @@ test('progress shows while the walk runs', async ({ page }) => {
   await fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify([{ path: '^/api/v1/picks', delayMs: 400 }]) });
   try {
     await signInKept(page, 'manager', '/', `http://localhost:${E2E.faultyPort}`);
-    await page.goto(`http://localhost:${E2E.faultyPort}/coverage`);
+    await new CoveragePage(page, `http://localhost:${E2E.faultyPort}`).visit();
     await expect(page.getByTestId('coverage-progress')).toContainText(/[1-9][\d,]* records, \d+ upstream requests so far/);
     await expect(page.getByTestId('coverage-report')).toBeVisible({ timeout: 30_000 });
   } finally {
@@ -78,7 +79,7 @@ test('progress shows while the walk runs', async ({ page }) => {
 test('a failed walk shows the error and no figures', async ({ page }) => {
   const origin = `http://localhost:${E2E.suspendedPort}`;
   await signInKept(page, 'manager', '/', origin);
-  await page.goto(`${origin}/coverage`);
+  await new CoveragePage(page, origin).visit();
   await expect(page.locator('[data-error-code="LICENCE_UNAVAILABLE"]').first()).toBeVisible();
   await expect(page.getByTestId('coverage-report')).toHaveCount(0);
 });
@@ -87,7 +88,7 @@ for (const role of ['viewer', 'editor'] as const) {
   test(`a ${role} is refused coverage, page and data`, async ({ page }) => {
     await signInKept(page, role);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coverage' })).toHaveCount(0);
-    const res = await page.goto('/coverage');
+    const res = await new CoveragePage(page).visit();
     expect(res!.status()).toBe(403);
     await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
     const api = await fetch(`http://127.0.0.1:${E2E.port}/api/coverage`, {

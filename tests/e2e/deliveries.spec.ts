@@ -14,6 +14,7 @@ import { type Instance } from '../support/instances';
 import { DeliveriesPage } from '../support/pages/deliveries-page';
 import { sessionCookie, walkSandbox } from '../support/session';
 import { api, runOf, startDeliveryPortal, stopDeliveryPortals } from '../support/delivery-portal';
+import { DeliveryPage } from '../support/pages';
 
 /**
  * Scheduled deliveries end to end, through the portal's HTTP API, against the e2e sandbox (behind a fault
@@ -127,7 +128,7 @@ test.describe.serial('deliveries on one portal', () => {
     expect(plain).toMatchObject({ outcome: 'complete', outsideLicence: null });
 
     await signIn(page, 'editor', `/deliveries/${id}`, portal.origin);
-    await page.goto(`${portal.origin}/deliveries/${id}`);
+    await new DeliveryPage(page, id, portal.origin).visit();
     const rows = page.getByTestId('runs-table').locator('tbody tr');
     await expect(rows.filter({ has: page.getByTestId('outside-licence') })).toHaveCount(1);
     await expect(page.locator(`tr[data-run="${String(run.id)}"]`).getByTestId('outside-licence')).toHaveText(

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signInKept, snapshot, test } from '../support/fixtures';
+import { DevelopersPage } from '../support/pages';
 
 /**
  * /developers: API v1's reference rendered from the document the portal serves, in the portal's frame and theme,
@@ -42,7 +43,7 @@ test('the reference at 1440 and 390 px, light and dark: whole, axe-clean, no sid
     for (const scheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height: width === 1440 ? 900 : 844 });
       await page.emulateMedia({ colorScheme: scheme });
-      await page.goto('/developers');
+      await new DevelopersPage(page).visit();
       await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
       // Every endpoint of the document is there, under its path.
       for (const path of ['/api/v1/picks', '/api/v1/results', '/api/v1/picks/{id}', '/api/v1/me', '/api/v1/health', '/api/v1/events'])
@@ -76,7 +77,7 @@ test('“Try” with one’s own token, chosen: API v1 answers as that token thr
   test.setTimeout(90_000);
   await signInKept(page, 'editor', '/developers');
   const tennis = await makeToken(page, ['Tennis']);
-  await page.goto('/developers');
+  await new DevelopersPage(page).visit();
   await page.getByLabel('Try requests with', { exact: true }).selectOption(tennis.id);
   await expect(page.getByTestId('try-with')).toContainText(`as your token “${tennis.name}” (may read picks; Tennis)`);
   await expect(page.getByLabel('The token', { exact: true })).toHaveCount(0);
@@ -105,7 +106,7 @@ test('“Try” with a pasted token sends it to /api/v1 alone, without the cooki
   test.setTimeout(90_000);
   await signInKept(page, 'editor', '/developers');
   const tennis = await makeToken(page, ['Tennis']);
-  await page.goto('/developers');
+  await new DevelopersPage(page).visit();
   await page.getByLabel('Try requests with', { exact: true }).selectOption('');
   await page.getByLabel('The token', { exact: true }).fill('pvt_short');
   await page.getByRole('button', { name: 'Use for requests' }).click();
@@ -173,7 +174,7 @@ test('admins also get the portal’s own API; a role without tokens is refused t
 
   const viewer = await browser.newPage();
   await signInKept(viewer, 'viewer');
-  const refused = await viewer.goto('/developers');
+  const refused = await new DevelopersPage(viewer).visit();
   expect(refused!.status()).toBe(403);
   await viewer.close();
 });

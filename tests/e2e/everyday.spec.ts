@@ -1,7 +1,9 @@
 import { expect, openAccount, ROLES, settled, signInKept, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { walkSandbox } from '../support/session';
-import { eventsCutShort } from '../support/pages/records-page';
+import { eventsCutShort, RecordsPage, recordsTable } from '../support/pages/records-page';
+import { LicencePage, NoSuchPage, PortalPage } from '../support/pages';
+import { UsersPage } from '../support/pages/users-page';
 
 /**
  * Pages fit for all-day use (every page at a desktop and a phone: fit.spec.ts): a skip link leads to the
@@ -25,7 +27,7 @@ test('at 1440×900 every role sees 14 rows of /picks above the fold under a one-
       .toBeGreaterThan(0);
     await page.reload();
     await expect(page.getByTestId('index-total')).toBeVisible();
-    const rows = page.getByTestId('records-table').locator('tbody tr');
+    const rows = recordsTable(page).locator('tbody tr');
     await expect(rows).toHaveCount(50);
     const visible = await rows.evaluateAll((trs) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length);
     expect(visible, role).toBeGreaterThanOrEqual(14);
@@ -60,11 +62,11 @@ test('at 1440×900 the other lists read without sideways scrolling, 14 rows abov
     const page = await context.newPage();
     await signInKept(page, role, '/');
     for (const path of lists[role]!) {
-      await page.goto(path);
+      await new PortalPage(page, path).visit();
       await settled(page);
       // The list's rows (the records' table, or the page's first: summaries are folded into a line or a toggle above it).
       const records = path.startsWith('/results');
-      const rows = (records ? page.getByTestId('records-table') : page.locator('main table').first()).locator('tbody > tr');
+      const rows = (records ? recordsTable(page) : page.locator('main table').first()).locator('tbody > tr');
       if (records) await expect(rows).toHaveCount(50);
       const measured = await rows.evaluateAll((trs) => ({
         all: trs.length,
@@ -105,8 +107,7 @@ test('the total is counted in the background, and paging goes first, previous, n
     `Records ${((last - 1) * 200 + 1).toLocaleString('en-GB')}–${all.length.toLocaleString('en-GB')}, the last of them`,
   );
   expect(
-    await page
-      .getByTestId('records-table')
+    await recordsTable(page)
       .locator('tbody tr')
       .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-pick-id'))),
   ).toEqual(all.slice((last - 1) * 200).map((pick) => pick.id));
@@ -124,8 +125,8 @@ test('comfortable rows and the columns shown are each person’s, drawn by the s
   await page.getByLabel('Comfortable rows').check();
   await page.getByRole('checkbox', { name: 'Line' }).uncheck();
   await page.reload();
-  await expect(page.getByTestId('records-table')).toHaveAttribute('data-density', 'comfortable');
-  await expect(page.getByTestId('records-table').locator('th', { hasText: 'Line' })).toHaveCount(0);
+  await expect(recordsTable(page)).toHaveAttribute('data-density', 'comfortable');
+  await expect(recordsTable(page).locator('th', { hasText: 'Line' })).toHaveCount(0);
   await expect
     .poll(async () => ((await (await page.request.get('/api/preferences')).json()) as { preferences: object }).preferences)
     .toMatchObject({ density: 'comfortable', hiddenColumns: ['competition', 'line', 'bookmaker', 'confidenceTier', 'publishedAt'] });
@@ -146,7 +147,7 @@ test('a time zone chosen on one page is used for the times of every other page, 
   };
   await choose('Asia/Tokyo');
   for (const path of ['/', '/picks?limit=25', '/results?limit=25', '/changes', '/admin/users', '/admin/audit', '/exports', '/licence']) {
-    await page.goto(path);
+    await new PortalPage(page, path).visit();
     await settled(page);
     const times = page.locator('main time[datetime]:not([data-day])');
     if (!['/exports', '/changes', '/licence'].includes(path)) expect((await times.allInnerTexts()).length, path).toBeGreaterThan(0);
@@ -156,10 +157,10 @@ test('a time zone chosen on one page is used for the times of every other page, 
       .toEqual([]);
   }
   // The licence's expiry is a day: shown as that day, in no zone.
-  await page.goto('/licence');
+  await new LicencePage(page).visit();
   await expect(page.locator('main time[data-day]').first()).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
   await choose('UTC');
-  await page.goto('/picks?limit=5');
+  await new RecordsPage(page, '/picks').visit('limit=5');
   await settled(page);
   const utc = await page.locator('main time[datetime]').allInnerTexts();
   expect(utc.length).toBeGreaterThan(0);
@@ -191,7 +192,7 @@ test('the records pages open on a useful window, stated in the address, with one
   await presets.getByRole('link', { name: 'All dates' }).click();
   await page.waitForURL((url) => !url.search.includes('from='));
   await expect(presets.locator('[aria-current=true]')).toHaveText('All dates');
-  await page.goto('/results');
+  await new RecordsPage(page, '/results').visit();
   await page.waitForURL(/\/results\?/);
   expect(new URL(page.url()).search).toBe(`?from=${day(-6)}&to=${day(0)}`);
 });
@@ -203,11 +204,11 @@ test('a skip link leads to the content, and the 404 and 403 pages keep the frame
   await expect(skip).toBeFocused();
   await skip.press('Enter');
   await expect(page.locator('main#main')).toBeFocused();
-  const missing = await page.goto('/no-such-page');
+  const missing = await new NoSuchPage(page, '/no-such-page').visit();
   expect(missing!.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Picks' })).toBeVisible();
-  const refused = await page.goto('/admin/users');
+  const refused = await new UsersPage(page).visit();
   expect(refused!.status()).toBe(403);
   await expect(page.getByRole('heading', { name: 'Not for your role' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Picks' })).toBeVisible();

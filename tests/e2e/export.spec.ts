@@ -7,6 +7,7 @@ import { CSV_COLUMNS } from '@/lib/export/csv';
 import { expect, signIn, test } from '../support/fixtures';
 import { E2E, e2eDay } from '../support/ports';
 import { sessionCookie, walkSandbox } from '../support/session';
+import { RecordsPage, recordsTable } from '../support/pages/records-page';
 
 /**
  * Exports over real HTTP: the portal's route handlers, walking the sandbox. Expected record sets come
@@ -218,7 +219,7 @@ test.describe('through a faulty upstream', () => {
   test('an editor exports from the picks page, with progress, and gets the whole file', async ({ page }) => {
     await faults([{ path: '^/api/v1/picks', delayMs: 120 }]);
     await signIn(page, 'editor', '/licence', `http://localhost:${E2E.faultyPort}`); // no walk of its own
-    await page.goto(`http://localhost:${E2E.faultyPort}/picks?sport=Football`);
+    await new RecordsPage(page, '/picks', `http://localhost:${E2E.faultyPort}`).visit('sport=Football');
     const expected = (await walkSandbox(sandbox, E2E.sandboxKey, 'picks', { sport: 'Football' })).map((p) => p.id);
 
     const download = page.waitForEvent('download');
@@ -259,7 +260,7 @@ test.describe('through a faulty upstream', () => {
   test('a cancelled export in the page saves nothing and says so', async ({ page }) => {
     await faults([{ path: '^/api/v1/picks', delayMs: 300 }]);
     await signIn(page, 'editor', '/licence', `http://localhost:${E2E.faultyPort}`); // no walk of its own
-    await page.goto(`http://localhost:${E2E.faultyPort}/picks?limit=50`);
+    await new RecordsPage(page, '/picks', `http://localhost:${E2E.faultyPort}`).visit('limit=50');
     let downloads = 0;
     page.on('download', () => (downloads += 1));
     await openExport(page);
@@ -271,7 +272,7 @@ test.describe('through a faulty upstream', () => {
 
   test('a failed export in the page says it failed and saves nothing', async ({ page }) => {
     await signIn(page, 'editor', '/licence', `http://localhost:${E2E.faultyPort}`); // no walk of its own
-    await page.goto(`http://localhost:${E2E.faultyPort}/picks?limit=50`);
+    await new RecordsPage(page, '/picks', `http://localhost:${E2E.faultyPort}`).visit('limit=50');
     await faults([{ path: '^/api/v1/picks', from: 3, status: 503 }]);
     let downloads = 0;
     page.on('download', () => (downloads += 1));
@@ -285,8 +286,8 @@ test.describe('through a faulty upstream', () => {
 
 test('a viewer sees no export control', async ({ page }) => {
   await signIn(page, 'viewer', '/picks');
-  await page.goto('/picks');
-  await expect(page.getByTestId('records-table')).toBeVisible();
+  await new RecordsPage(page, '/picks').visit();
+  await expect(recordsTable(page)).toBeVisible();
   await expect(page.getByTestId('export-menu')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'CSV', exact: true })).toHaveCount(0);
 });

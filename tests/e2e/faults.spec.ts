@@ -2,6 +2,7 @@ import { expect, signInKept, test } from '../support/fixtures';
 import { E2E, upstreamEnv } from '../support/ports';
 import { sessionCookie } from '../support/session';
 import { startStaffPortal } from '../support/staff-portal';
+import { RecordsPage, recordsTable } from '../support/pages/records-page';
 
 /**
  * The upstream fault matrix, over real HTTP: a portal (retries 1, timeout 1.5 s) behind the fault proxy
@@ -125,8 +126,8 @@ async function exportOutcome(): Promise<'refused' | 'broke off' | 'complete'> {
 
 async function portalStillServes(page: import('@playwright/test').Page) {
   await fetch(`${proxy}/__faults`, { method: 'DELETE' });
-  await page.goto(`${origin}/picks?sport=Tennis&limit=5`);
-  await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(5);
+  await new RecordsPage(page, '/picks', origin).visit('sport=Tennis&limit=5');
+  await expect(recordsTable(page).locator('tbody tr')).toHaveCount(5);
 }
 
 // + the very large page, + 429 with a long Retry-After (last: it pauses the whole process, by design).
@@ -136,16 +137,16 @@ for (const kind of KINDS) {
   test(`upstream fault: ${kind.name}`, async ({ page }) => {
     await signInKept(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
     await faults(kind.rules());
-    await page.goto(`${origin}/picks?limit=50`);
+    await new RecordsPage(page, '/picks', origin).visit('limit=50');
     if (kind.code) {
       const panel = page.locator(`[data-error-code="${kind.code}"]`).first();
       await expect(panel).toBeVisible();
       if (kind.requestId) await expect(panel).toContainText(kind.requestId);
       await expect(page.getByTestId('empty-state')).toHaveCount(0);
-      await expect(page.getByTestId('records-table')).toHaveCount(0);
+      await expect(recordsTable(page)).toHaveCount(0);
     } else {
       // A broken list still shows the page it has, says what is wrong with its paging, and offers no way round.
-      await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(1);
+      await expect(recordsTable(page).locator('tbody tr')).toHaveCount(1);
       if (kind.exportBreaksMidway) {
         await page.getByRole('link', { name: 'Next →' }).first().click();
         await expect(page.getByTestId('circular-cursor')).toContainText('req_rep');
@@ -163,8 +164,8 @@ for (const kind of KINDS) {
 test('upstream fault: a very large page is handled', async ({ page }) => {
   await signInKept(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
   await faults([{ path: '^/api/v1/picks', status: 200, body: bigPage() }]);
-  await page.goto(`${origin}/picks?limit=50`);
-  await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(200);
+  await new RecordsPage(page, '/picks', origin).visit('limit=50');
+  await expect(recordsTable(page).locator('tbody tr')).toHaveCount(200);
   const res = await fetch(`${api}/api/export/picks?format=json`, { headers: { cookie } });
   const doc = await res.json();
   expect(doc.count).toBe(200);
@@ -181,8 +182,8 @@ for (const transient of [
   test(`a transient fault is retried and then succeeds: ${transient.name}`, async ({ page }) => {
     await signInKept(page, 'editor', '/licence', origin); // a page that starts no walk (the overview's tiles would)
     await faults([transient.rule]);
-    await page.goto(`${origin}/picks?sport=Tennis&limit=5`);
-    await expect(page.getByTestId('records-table').locator('tbody tr')).toHaveCount(5);
+    await new RecordsPage(page, '/picks', origin).visit('sport=Tennis&limit=5');
+    await expect(recordsTable(page).locator('tbody tr')).toHaveCount(5);
     await faults([{ ...transient.rule }]);
     const res = await fetch(`${api}/api/export/picks?format=json&sport=Cricket`, { headers: { cookie } });
     expect(res.status).toBe(200);
@@ -198,7 +199,7 @@ test('upstream fault: 429 with a long Retry-After pauses the whole portal, witho
   // Signed in on a page that starts no walk of its own (the overview's tiles would meet the 429 first).
   await signInKept(page, 'editor', '/licence', origin);
   await faults([{ path: '^/api/v1/picks', status: 429, headers: { 'Retry-After': '120' }, body: err('THROTTLED', 'req_429') }]);
-  await page.goto(`${origin}/picks?limit=50`);
+  await new RecordsPage(page, '/picks', origin).visit('limit=50');
   const panel = page.locator('[data-error-code="THROTTLED"]').first();
   await expect(panel).toContainText('req_429');
   await expect(panel).toContainText(/Try again in 1[12]\d s/);
@@ -207,7 +208,7 @@ test('upstream fault: 429 with a long Retry-After pauses the whole portal, witho
 
   await fetch(`${proxy}/__faults`, { method: 'DELETE' });
   await fetch(`${proxy}/__requests`, { method: 'DELETE' });
-  await page.goto(`${origin}/results?sport=Tennis`);
+  await new RecordsPage(page, '/results', origin).visit('sport=Tennis');
   await expect(page.locator('[data-error-code="THROTTLED"]').first()).toContainText(/Try again in \d+ s/);
   const asked = ((await (await fetch(`${proxy}/__requests`)).json()) as { path: string }[]).filter(
     (r) => r.path.startsWith('/api/v1/picks') || r.path.startsWith('/api/v1/results'),
@@ -230,12 +231,12 @@ test('a page tells a person within 10 s when the upstream takes the request and 
     await signInKept(page, 'viewer', '/licence', portal.origin);
     await faults([{ path: '^/api/v1/(picks|results)', delayMs: 120_000 }]);
     const started = Date.now();
-    await page.goto(`${portal.origin}/picks?sport=Tennis`, { waitUntil: 'commit' });
+    await new RecordsPage(page, '/picks', portal.origin).visit('sport=Tennis', { waitUntil: 'commit' });
     const panel = page.locator('[data-error-code="UPSTREAM_TIMEOUT"]').first();
     await expect(panel).toContainText('did not answer within 10 s', { timeout: 40_000 });
     expect(Date.now() - started, 'the error shows within the page’s wait (and the time to draw it)').toBeLessThan(14_000);
     await expect(panel.getByRole('link', { name: 'Retry' })).toBeVisible();
-    await expect(page.getByTestId('records-table')).toHaveCount(0);
+    await expect(recordsTable(page)).toHaveCount(0);
   } finally {
     await fetch(`${proxy}/__faults`, { method: 'DELETE' });
     await portal.stop();

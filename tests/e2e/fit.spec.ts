@@ -3,7 +3,8 @@ import { expect, settled, signInKept, test } from '../support/fixtures';
 import { E2E, upstreamEnv } from '../support/ports';
 import { startSandboxProcess } from '../support/sandbox-process';
 import { startStaffPortal, type StaffPortal } from '../support/staff-portal';
-import { eventsCutShort } from '../support/pages/records-page';
+import { eventsCutShort, RecordsPage } from '../support/pages/records-page';
+import { LicencePage, PortalPage } from '../support/pages';
 
 /**
  * Every page at a desktop (1440×900) and a phone (390×844): no page scrolls sideways, the current page is marked
@@ -98,10 +99,10 @@ test.describe('with the shapes real upstreams send', () => {
     test(`${size.name}, admin: every page fits, and the names show whole or cut with room`, async ({ page }) => {
       test.setTimeout(120_000);
       await walk(page, size, portal!.origin);
-      await page.goto(`${portal!.origin}/licence`);
+      await new LicencePage(page, portal!.origin).visit();
       await expect(page.getByText('Worldwide multi-sport data licence', { exact: false }).first()).toBeAttached();
       if (size.name === 'desktop') {
-        await page.goto(`${portal!.origin}/picks?limit=50`);
+        await new RecordsPage(page, '/picks', portal!.origin).visit('limit=50');
         await expect(page.locator('[data-records] .teams b').first()).toBeVisible();
         // Markup in a name is its text, never markup.
         expect(await page.locator('[data-records] .teams b', { hasText: '<b>Oficial</b>' }).count()).toBeGreaterThan(0);
@@ -113,11 +114,11 @@ test.describe('with the shapes real upstreams send', () => {
 /** Opens a page; a reload the portal makes for the person's preferences (another spec changed them) is waited out and the page asked again. */
 async function go(page: Page, url: string) {
   try {
-    await page.goto(url);
+    await new PortalPage(page, url).visit();
   } catch (error) {
     if (!String(error).includes('interrupted by another navigation')) throw error;
     await page.waitForLoadState('load');
-    await page.goto(url);
+    await new PortalPage(page, url).visit();
   }
 }
 

@@ -1,6 +1,7 @@
 import { expect, signInKept, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { sessionCookie } from '../support/session';
+import { RecordsPage } from '../support/pages/records-page';
 
 /**
  * "Is everything fine?" at a glance: the overview's tiles and the /results summary, each figure checked
@@ -68,7 +69,7 @@ test('/results opens with a summary of the filtered set: outcomes, hit rate, by 
   await expect(summary.getByTestId('summary-hit-rate')).toHaveText(expected.hitRate);
 
   // Narrowed to one league: the tier table adds up to that league's results, tier by tier.
-  await page.goto(`/results?league=Premier+League&from=${day(-30)}&to=${day(0)}`);
+  await new RecordsPage(page, '/results').visit(`league=Premier+League&from=${day(-30)}&to=${day(0)}`);
   const records = await walk('results', { league: 'Premier League', ...instants(day(-30), day(0)) });
   const tiers = [...new Set(records.map((r) => r.confidenceTier ?? '(no tier)'))].sort();
   // The breakdown is folded under the summary's line (the records stay in view), a click away.

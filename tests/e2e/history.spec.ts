@@ -8,6 +8,7 @@ import { E2E, upstreamEnv } from '../support/ports';
 import { waitUntil, logFd } from '../support/instances';
 import { startStaffPortal, type StaffPortal } from '../support/staff-portal';
 import { sessionCookie } from '../support/session';
+import { ExportPage, HistoryPage, PickPage } from '../support/pages';
 
 /**
  * Record history end to end: a portal started with `npm start` polls a sandbox of this spec's own whose clock
@@ -137,13 +138,13 @@ test('a record’s versions on its page and in JSON; the set at a moment is what
   expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
 
   await signIn(page, 'viewer', `/picks/${encodeURIComponent(corrected.id)}`, portal.origin);
-  await page.goto(`${portal.origin}/picks/${encodeURIComponent(corrected.id)}`);
+  await new PickPage(page, corrected.id, portal.origin).visit();
   const versions = page.getByTestId('record-history').locator('li[data-version]');
   await expect(versions).toHaveCount(2);
   await expect(versions.first()).toHaveAttribute('data-kind', 'changed');
   await expect(versions.first().locator('[data-field="result"]')).toHaveText(`result: ${String(corrected.result)} → ${flipped}`);
   // The withdrawn record: no longer served, its history still shown.
-  await page.goto(`${portal.origin}/picks/${encodeURIComponent(gone.id)}`);
+  await new PickPage(page, gone.id, portal.origin).visit();
   await expect(page.getByTestId('not-served')).toBeVisible();
   await expect(page.getByTestId('record-history').locator('li[data-version]').first()).toHaveAttribute('data-kind', 'withdrawn');
 
@@ -204,13 +205,13 @@ test('a record’s versions on its page and in JSON; the set at a moment is what
   expect((await refused(`from=${new Date(w1.at).toISOString()}&to=${new Date(at0).toISOString()}`)).to).toBe('must be after from');
 
   // The page: the set at a moment and the difference, with the files for those who may export.
-  await page.goto(`${portal.origin}/history?asOf=${encodeURIComponent(new Date(w1.at).toISOString())}&from=${w1.from}&to=${w1.to}`);
+  await new HistoryPage(page, portal.origin).visit(`asOf=${encodeURIComponent(new Date(w1.at).toISOString())}&from=${w1.from}&to=${w1.to}`);
   await expect(page.getByTestId('history-count')).toHaveAttribute('data-count', String(served1.size));
-  await page.goto(
-    `${portal.origin}/history?from=${encodeURIComponent(new Date(at0).toISOString())}&to=${encodeURIComponent(new Date(w1.at).toISOString())}`,
+  await new HistoryPage(page, portal.origin).visit(
+    `from=${encodeURIComponent(new Date(at0).toISOString())}&to=${encodeURIComponent(new Date(w1.at).toISOString())}`,
   );
   await expect(page.getByTestId('history-differences').locator(`tr[data-id="${gone.id}"]`)).toHaveAttribute('data-change', 'withdrawn');
-  await page.goto(`${portal.origin}/history?asOf=2020-01-01`);
+  await new HistoryPage(page, portal.origin).visit('asOf=2020-01-01');
   await expect(page.locator('[data-error-code="INVALID_FILTERS"]')).toContainText('is before');
 });
 
@@ -257,12 +258,12 @@ test('an export answers with its id; after the sandbox corrects one of its recor
   ]);
 
   await signIn(page, 'editor', `/exports/${exportId}`, portal.origin);
-  await page.goto(`${portal.origin}/exports/${exportId}`);
+  await new ExportPage(page, exportId, portal.origin).visit();
   await expect(page.getByTestId('reconcile-counts')).toHaveAttribute('data-changed', '1');
   await expect(page.getByTestId('reconcile-changed').locator(`tr[data-id="${target.id}"]`)).toHaveAttribute(
     'data-kinds',
     'result resettled odds',
   );
-  await page.goto(`${portal.origin}/exports/exp_00000000000000000000`);
+  await new ExportPage(page, 'exp_00000000000000000000', portal.origin).visit();
   await expect(page.getByRole('heading', { name: /not found/i })).toBeVisible();
 });

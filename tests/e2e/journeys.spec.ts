@@ -1,6 +1,7 @@
 import { expect, openAccount, ROLES, sandboxApi, signIn, signInKept, snapshot, test } from '../support/fixtures';
 import { RecordsPage } from '../support/pages/records-page';
 import { e2eDay } from '../support/ports';
+import { NoSuchPage, PickPage, PortalPage } from '../support/pages';
 
 type List = {
   data: {
@@ -147,7 +148,7 @@ for (const role of ROLES)
       await openAccount(page);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.waitForURL(/\/login/);
-      await page.goto('/picks');
+      await new RecordsPage(page, '/picks').visit();
       await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fpicks/);
     });
   });
@@ -157,13 +158,13 @@ test('ids with : ~ + = open their detail page; an unknown id is the not-found pa
   const { data } = await sandboxApi<List>('/picks?limit=1');
   const id = data[0]!.id;
   expect(id).toMatch(/[:~+=]/);
-  await page.goto(`/picks/${encodeURIComponent(id)}`);
+  await new PickPage(page, id).visit();
   await expect(page.getByText(id, { exact: true }).first()).toBeVisible();
   // An unknown id answers HTTP 404, not a not-found page sent with 200.
-  const unknown = await page.goto(`/picks/${encodeURIComponent('pk:nope:0~0+0=')}`);
+  const unknown = await new PickPage(page, 'pk:nope:0~0+0=').visit();
   expect(unknown!.status()).toBe(404);
   await expect(page.getByTestId('pick-not-found')).toBeVisible();
-  const malformed = await page.goto('/picks/%E0%A4%A');
+  const malformed = await new NoSuchPage(page, '/picks/%E0%A4%A').visit();
   expect(malformed!.status()).toBe(400);
   await expect(page.getByText('malformed %-escape')).toBeVisible();
 });
@@ -186,7 +187,7 @@ test('upstream text with markup shows literally and never runs', async ({ page }
     dialogs += 1;
     void dialog.dismiss();
   });
-  await page.goto(`/picks/${encodeURIComponent(found!.id)}`);
+  await new PickPage(page, found!.id).visit();
   await expect(page.getByTestId('reasoning')).toHaveText(found!.reasoning);
   expect(await page.locator('[data-testid=reasoning] script, [data-testid=reasoning] b').count()).toBe(0);
   expect(dialogs).toBe(0);
@@ -223,7 +224,7 @@ test('a page view asks the portal for the page alone: no link prefetches it woul
   });
   for (const path of ['/', '/picks?limit=50', '/licence', '/changes']) {
     asked.length = 0;
-    await page.goto(path);
+    await new PortalPage(page, path).visit();
     await page.waitForLoadState('networkidle');
     await page.mouse.move(200, 30); // over the header's links, too
     await page.waitForTimeout(1_000);

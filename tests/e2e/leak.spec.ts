@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, ROLES, sandboxApi, signIn, test } from '../support/fixtures';
 import { E2E, e2eDay } from '../support/ports';
+import { PortalPage } from '../support/pages';
 
 /**
  * The partner key never reaches a browser. The e2e portals run with a canary key (and `npm test` builds
@@ -66,7 +67,7 @@ async function visited(page: Page) {
 
 async function crawl(page: Page, origin: string, role: (typeof ROLES)[number] | null, pickId: string) {
   const visit = async (url: string) => {
-    await page.goto(`${origin}${url}`);
+    await new PortalPage(page, url, origin).visit();
     await visited(page);
   };
   if (role) await signIn(page, role, '/', origin);
@@ -156,7 +157,7 @@ test('nor does any page or export while the upstream fails in each way', async (
   try {
     for (const fault of faults) {
       await fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify([{ path: '^/api/v1/', ...fault }]) });
-      for (const url of ['/licence', '/picks', '/results']) await page.goto(`${origin}${url}`);
+      for (const url of ['/licence', '/picks', '/results']) await new PortalPage(page, url, origin).visit();
       const res = await page.request.get(`${origin}/api/export/picks?format=csv`);
       seen.push({ url: 'export', status: res.status(), body: await res.text().catch(() => ''), headers: JSON.stringify(res.headers()) });
     }

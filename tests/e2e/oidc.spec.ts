@@ -4,6 +4,8 @@ import { expect, STAFF, test } from '../support/fixtures';
 import { E2E, upstreamEnv } from '../support/ports';
 import { waitUntil, type Instance } from '../support/instances';
 import { startStaffPortal } from '../support/staff-portal';
+import { LoginPage } from '../support/pages';
+import { RecordsPage } from '../support/pages/records-page';
 
 /**
  * Single sign-on end to end in Chromium, against a real OpenID provider started here on loopback: PKCE,
@@ -55,7 +57,7 @@ test.afterAll(async () => {
 async function signOn(browser: Browser, login: keyof typeof ACCOUNTS): Promise<Page> {
   const context = await browser.newContext({ baseURL: origin });
   const page = await context.newPage();
-  await page.goto('/login');
+  await new LoginPage(page).visit();
   await page.getByRole('button', { name: 'Continue with Partner SSO' }).click();
   await page.locator('input[name=login]').fill(login);
   await page.locator('input[name=password]').fill('any password');
@@ -109,7 +111,7 @@ test.describe.serial('single sign-on against a real OpenID provider', () => {
     expect(await sessionOf(ed)).toMatchObject({ user: { role: 'editor' } });
     const adminContext = await browser.newContext({ baseURL: origin });
     const admin = await adminContext.newPage();
-    await admin.goto('/login?callbackUrl=/admin/users');
+    await new LoginPage(admin).visit('callbackUrl=/admin/users');
     await admin.getByLabel('Email').fill(STAFF.admin.email);
     await admin.getByLabel('Password').fill(STAFF.admin.password);
     await admin.getByRole('button', { name: 'Sign in' }).click();
@@ -121,7 +123,7 @@ test.describe.serial('single sign-on against a real OpenID provider', () => {
     await form.getByRole('button', { name: 'Disable' }).click();
     await expect(admin.locator('tr[data-user="ed@partner.example"] [data-cell="status"]')).toHaveText('disabled');
     await waitUntil(async () => JSON.stringify(await sessionOf(ed)) === '{}', 'the disabled session to end', 15_000);
-    await ed.goto('/picks');
+    await new RecordsPage(ed, '/picks').visit();
     expect(new URL(ed.url()).pathname).toBe('/login');
     const again = await signOn(browser, 'ed');
     expect(new URL(again.url()).pathname).toBe('/login');

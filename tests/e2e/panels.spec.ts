@@ -1,4 +1,5 @@
 import { expect, signIn, test } from '../support/fixtures';
+import { recordsTable } from '../support/pages/records-page';
 
 /**
  * The frame's panels over the page: the sidebar folds to icons (remembered per person); on a phone the navigation
@@ -66,7 +67,7 @@ test('on a phone the filters fold behind "Filters (n)" into a sheet held like a 
   const chips = page.getByTestId('filter-chips');
   await expect(chips.getByRole('button')).toHaveText('Filters (2)');
   await expect(chips.getByRole('link')).toHaveText(['Sport: Football', 'Status: settled']);
-  await expect(page.getByTestId('records-table').locator('tbody tr').first()).toBeInViewport();
+  await expect(recordsTable(page).locator('tbody tr').first()).toBeInViewport();
   await chips.getByRole('link', { name: 'Sport: Football, remove' }).click();
   await page.waitForURL((url) => !url.search.includes('sport='));
   expect(new URL(page.url()).search).toBe('?status=settled&limit=25');

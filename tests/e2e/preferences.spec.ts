@@ -1,6 +1,7 @@
 import { expect, openAccount, signIn, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { sessionCookie } from '../support/session';
+import { recordsTable } from '../support/pages/records-page';
 
 /**
  * Time zone, theme and table density are each person's: chosen in one browser, they follow the person to
@@ -35,7 +36,7 @@ test('a person’s time zone, theme and density follow them to another browser, 
   await expect(b.locator('html')).toHaveAttribute('data-theme', 'dark');
   await openAccount(b);
   await expect(b.getByLabel('Time zone')).toHaveValue('Asia/Tokyo');
-  await expect(b.getByTestId('records-table')).toHaveAttribute('data-density', 'comfortable');
+  await expect(recordsTable(b)).toHaveAttribute('data-density', 'comfortable');
   // The rows' times are shown once the page's table has its rows (it may still be streaming in).
   await expect(b.locator('main time[datetime]:not([data-day])').first()).toContainText(/GMT\+9|JST/);
   const times = await b.locator('main time[datetime]:not([data-day])').allInnerTexts();
@@ -50,7 +51,7 @@ test('a person’s time zone, theme and density follow them to another browser, 
   await openAccount(b);
   await expect(b.getByLabel('Time zone')).toHaveValue('');
   await expect(b.locator('html')).not.toHaveAttribute('data-theme', 'dark');
-  await expect(b.getByTestId('records-table')).toHaveAttribute('data-density', 'compact');
+  await expect(recordsTable(b)).toHaveAttribute('data-density', 'compact');
 
   // Back to the defaults for the manager, for the tests after this one.
   const reset = await a.request.put('/api/preferences', {

@@ -8,6 +8,7 @@ import { compactVerify, createRemoteJWKSet } from 'jose';
 import { expect, signIn, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { sessionCookie } from '../support/session';
+import { ExportsPage, ProofsPage } from '../support/pages';
 
 /**
  * Signed manifests end to end: an export's manifest and JWS, checked by the standalone verifier (run with Node
@@ -200,7 +201,7 @@ test('records outside the licence are delivered, flagged in the manifest and mar
     expect(result.out).toContain(`outside the licence: ${outside.length} records`);
 
     await signIn(page, 'editor', '/exports', faulty);
-    await page.goto(`${faulty}/exports`);
+    await new ExportsPage(page, faulty).visit();
     const row = page.locator(`[data-testid="exports-table"] tbody tr[data-export="${got.seq}"]`);
     await expect(row.getByTestId('outside-licence')).toHaveText(`${outside.length} outside the licence`);
   } finally {
@@ -212,7 +213,7 @@ test('an admin sees the keys and checkpoints, and checks a file and its signatur
   const got = await exportAndFetch(main, 'editor', '/api/export/picks?format=csv&league=NBA');
   const kid = JSON.parse(Buffer.from(got.jws.split('.')[0]!, 'base64url').toString()).kid as string;
   await signIn(page, 'admin', '/admin/proofs');
-  await page.goto('/admin/proofs');
+  await new ProofsPage(page).visit();
   await expect(page.getByTestId('keys-table').locator(`tr[data-kid="${kid}"]`)).toContainText('signing now');
   await expect(page.getByTestId('sealed-summary')).toContainText(/sealed/);
 

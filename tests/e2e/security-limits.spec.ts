@@ -117,7 +117,7 @@ test('exports and coverage started by another site are refused before any upstre
   // The same through Chromium: signed in, then a link on another site (the fault proxy's origin) to an export.
   // Signed in on a page that starts no walk of its own (the overview's tiles ask the upstream after load).
   await signIn(page, 'admin', '/licence', `http://localhost:${E2E.securityPort}`);
-  await page.goto(`${proxy}/__requests`);
+  await page.goto(`${proxy}/__requests`); // not the portal: the fault proxy's log of what it was asked
   const answer = page.waitForResponse((res) => res.url().includes('/api/export/picks'));
   await page.evaluate((target) => (location.href = target), `http://localhost:${E2E.securityPort}/api/export/picks?format=csv`);
   expect((await answer).status()).toBe(403);

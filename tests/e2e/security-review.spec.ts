@@ -13,6 +13,7 @@ import { E2E, upstreamEnv } from '../support/ports';
 import { waitUntil, type Instance } from '../support/instances';
 import { startStaffPortal } from '../support/staff-portal';
 import { hasSession, jsonSignIn, sessionCookie, signOut } from '../support/session';
+import { LoginPage } from '../support/pages';
 
 /**
  * The second security review's findings, each tried again over HTTP against a portal of this spec's own
@@ -320,7 +321,7 @@ test.describe.serial('the second security review, over HTTP', () => {
     expect(first.signedIn).toBe(true);
     expect(await session(first.cookie)).toMatchObject({ user: { email: RESET_ME.email, role: 'editor' } });
 
-    await page.goto(`${origin}/login?callbackUrl=/admin/users`);
+    await new LoginPage(page, origin).visit('callbackUrl=/admin/users');
     await page.getByLabel('Email').fill(STAFF.admin.email);
     await page.getByLabel('Password').fill(STAFF.admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -5,6 +5,7 @@ import { OPEN_REDIRECT_VARIANTS } from '../support/redirect-variants';
 import { expect, STAFF, test, USERS } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { E2E_SECRET, hasSession, jsonSignIn, sessionCookie, sessionToken, signOut, withSetCookies } from '../support/session';
+import { LoginPage } from '../support/pages';
 
 /** Issue 11: sessions end for real, accounts are re-read, callbacks stay inside the portal, demo accounts stay on the sandbox. */
 
@@ -159,7 +160,7 @@ test.describe('callback URLs stay inside the portal', () => {
     test.setTimeout(180_000);
     for (const variant of OPEN_REDIRECT_VARIANTS) {
       await context.clearCookies();
-      await page.goto(`/login?callbackUrl=${encodeURIComponent(variant)}`);
+      await new LoginPage(page).visit(`callbackUrl=${encodeURIComponent(variant)}`);
       await page.getByLabel('Email').fill(USERS.viewer.email);
       await page.getByLabel('Password').fill(USERS.viewer.password);
       await page.getByRole('button', { name: 'Sign in' }).click();

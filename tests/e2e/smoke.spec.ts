@@ -1,7 +1,8 @@
 import { expect, signIn, test } from '../support/fixtures';
+import { LicencePage, LoginPage } from '../support/pages';
 
 test('a signed-out visitor is sent to sign in, and comes back after', async ({ page }) => {
-  await page.goto('/licence');
+  await new LicencePage(page).visit();
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2Flicence$/);
   await signIn(page, 'viewer', '/');
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
@@ -10,7 +11,7 @@ test('a signed-out visitor is sent to sign in, and comes back after', async ({ p
 });
 
 test('a wrong password is refused with a clear message', async ({ page }) => {
-  await page.goto('/login');
+  await new LoginPage(page).visit();
   await page.getByLabel('Email').fill('viewer@demo.picks.test');
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -19,7 +20,7 @@ test('a wrong password is refused with a clear message', async ({ page }) => {
 });
 
 test('beside the sandbox the sign-in page lists the demo sign-ins npm start prints', async ({ page }) => {
-  await page.goto('/login');
+  await new LoginPage(page).visit();
   const demo = page.getByTestId('demo-sign-ins');
   await demo.getByText('Demo sign-ins (sandbox only)').click();
   await expect(demo.getByRole('listitem')).toHaveText([

@@ -1,7 +1,7 @@
 import { expect, sandboxApi, signInKept, test } from '../support/fixtures';
 import { E2E } from '../support/ports';
 import { walkSandbox } from '../support/session';
-import { RecordsPage } from '../support/pages/records-page';
+import { RecordsPage, recordsTable } from '../support/pages/records-page';
 
 /**
  * The records table after issue 13: server data rendered as plain markup, finished in the browser by one
@@ -111,7 +111,7 @@ test('a page by its number: walked to from the first, past the last page said so
   expect(pages).toBeGreaterThan(3);
   expect(pages).toBeLessThan(100); // past the end is found within the pages the portal walks
   await signInKept(page, 'viewer', `/picks?sport=Football&limit=${size}&page=3`);
-  const table = page.getByTestId('records-table');
+  const table = recordsTable(page);
   await expect(page.getByTestId('page-number').first()).toHaveText('Page 3');
   expect(await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-pick-id')))).toEqual(
     all.slice(2 * size, 3 * size).map((r) => r.id),
@@ -121,7 +121,7 @@ test('a page by its number: walked to from the first, past the last page said so
   await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
   await expect(table.locator('tbody tr').first()).toHaveAttribute('data-pick-id', all[size]!.id);
 
-  await page.goto(`/picks?sport=Football&limit=${size}&page=9999`);
+  await new RecordsPage(page, '/picks').visit(`sport=Football&limit=${size}&page=9999`);
   await expect(page.getByTestId('past-the-end')).toContainText(
     `Page 9,999 is past the last page: these filters have ${pages} pages of ${size}`,
   );
@@ -135,9 +135,9 @@ test('a page by its number: walked to from the first, past the last page said so
   await expect(page.getByTestId('page-number').first()).toHaveText('Page 2');
 
   // Further in than the portal walks (page 100): said so, with the first page shown.
-  await page.goto(`/picks?sport=Football&limit=1&page=101`);
+  await new RecordsPage(page, '/picks').visit('sport=Football&limit=1&page=101');
   await expect(page.getByTestId('too-far')).toContainText('Page 101 is further in than the portal walks to (page 100 at 1 a page)');
 
-  await page.goto('/picks?page=two');
+  await new RecordsPage(page, '/picks').visit('page=two');
   await expect(page.locator('[data-error-code="INVALID_FILTERS"]')).toContainText('page must be a whole number from 1');
 });

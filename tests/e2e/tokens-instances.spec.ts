@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { expect, signIn, STAFF, test } from '../support/fixtures';
 import { TokensPage } from '../support/pages/tokens-page';
 import { expectNothingSecret, tokenPortals } from '../support/token-portals';
+import { OverviewPage } from '../support/pages';
 
 /**
  * API tokens across two portals on one PostgreSQL (tests/support/token-portals.ts): expiry, revocation and scope
@@ -308,7 +309,7 @@ test('on /tokens an admin makes a token, sees it once, watches its use and is to
   await tokens.openToken('Newsletter job');
   await expect(tokens.usageRows()).toHaveCount(1, { timeout: 15_000 });
   await expect(tokens.usageRows()).toContainText(['10']);
-  await page.goto(`${A()}/`);
+  await new OverviewPage(page, A()).visit();
   await expect(page.getByTestId('token-limits')).toContainText(/Newsletter job: 83 % of today’s quota used/, { timeout: 15_000 });
 
   // Revoked from its page: refused at once, marked revoked.

@@ -85,4 +85,36 @@ describe('the tests themselves', () => {
       .filter((file) => readFileSync(file, 'utf8').split('\n').length > 400);
     expect(long).toEqual([]);
   });
+
+  it('open pages through page objects: one for every page of the portal, and no spec goes to a page by itself', () => {
+    const pagesDir = 'tests/support/pages';
+    const objects = readdirSync(pagesDir)
+      .map((name) => readFileSync(path.join(pagesDir, name), 'utf8'))
+      .join('\n');
+    const paths = new Set(
+      [...objects.matchAll(/super\(page, (?:'([^']+)'|`([^`]+)`|path)/g)].map(([, plain, template]) =>
+        (plain ?? template ?? '').replace(/\$\{[^}]+\}/g, '[x]'),
+      ),
+    );
+    const routes = walk('app')
+      .filter((file) => file.endsWith('/page.tsx'))
+      .map((file) =>
+        `/${path
+          .dirname(file)
+          .split('/')
+          .slice(1)
+          .filter((part) => !part.startsWith('('))
+          .join('/')}`.replace(/\[[^\]]+\]/g, '[x]'),
+      );
+    const records = ['/picks', '/results']; // RecordsPage takes its path
+    expect(routes.filter((route) => !paths.has(route) && !records.includes(route))).toEqual([]);
+    const specs = readdirSync('tests/e2e').filter((name) => name.endsWith('.spec.ts'));
+    const byHand = specs.flatMap((name) =>
+      readFileSync(path.join('tests/e2e', name), 'utf8')
+        .split('\n')
+        .filter((line) => /\.goto\(|getByTestId\('records-table'\)/.test(line) && !line.includes('// not the portal'))
+        .map((line) => `${name}: ${line.trim()}`),
+    );
+    expect(byHand).toEqual([]);
+  });
 });

@@ -1,14 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
+import { PortalPage } from './portal-page';
 import { STAFF } from '../fixtures';
 
 /** /deliveries on a portal of a spec's own: sign-in, the list (a row per delivery) and the "New delivery" form. */
-export class DeliveriesPage {
+export class DeliveriesPage extends PortalPage {
   readonly form: Locator;
 
-  constructor(
-    readonly page: Page,
-    readonly origin: string,
-  ) {
+  constructor(page: Page, origin: string) {
+    super(page, '/deliveries', origin);
     this.form = page.getByRole('form', { name: 'New delivery' });
   }
 

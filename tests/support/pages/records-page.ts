@@ -1,23 +1,20 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { PortalPage } from './portal-page';
+
+/** The records' table of the page a spec is on (/picks, /results, the search): for a page not opened through RecordsPage. */
+export const recordsTable = (page: Page): Locator => page.getByTestId('records-table');
 
 /** The /picks and /results pages: filter form, table, pager. */
-export class RecordsPage {
+export class RecordsPage extends PortalPage {
   readonly table: Locator;
   readonly rows: Locator;
   readonly form: Locator;
 
-  constructor(
-    readonly page: Page,
-    readonly path: '/picks' | '/results',
-  ) {
-    this.table = page.getByTestId('records-table');
+  constructor(page: Page, path: '/picks' | '/results', origin = '') {
+    super(page, path, origin);
+    this.table = recordsTable(page);
     this.rows = this.table.locator('tbody tr');
     this.form = page.getByRole('search');
-  }
-
-  async open(query = '') {
-    await this.page.goto(`${this.path}${query ? `?${query}` : ''}`);
-    await expect(this.page.getByRole('heading', { level: 1 })).toBeVisible();
   }
 
   async filter(values: Partial<Record<'Sport' | 'League' | 'Status' | 'Result' | 'Page size', string>> & { from?: string; to?: string }) {

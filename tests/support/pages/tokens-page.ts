@@ -1,12 +1,14 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { PortalPage } from './portal-page';
 
 /** /tokens and a token's page: the "Make a token" form, the token shown once, the table, the use, revoking. */
-export class TokensPage {
+export class TokensPage extends PortalPage {
   readonly form: Locator;
   readonly problem: Locator;
   readonly shown: Locator;
 
-  constructor(readonly page: Page) {
+  constructor(page: Page, origin = '') {
+    super(page, '/tokens', origin);
     this.form = page.getByRole('form', { name: 'Make a token' });
     this.problem = page.getByTestId('token-problem');
     this.shown = page.getByTestId('new-token-value');

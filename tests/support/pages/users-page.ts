@@ -1,16 +1,19 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { PortalPage } from './portal-page';
 
 /** /admin/users: the form that adds a user, and each user's row and form (role, password, disable, remove). */
-export class UsersPage {
+export class UsersPage extends PortalPage {
   readonly add: Locator;
 
-  constructor(readonly page: Page) {
+  constructor(page: Page, origin = '') {
+    super(page, '/admin/users', origin);
     this.add = page.getByRole('form', { name: 'Add a user' });
   }
 
   async open() {
-    await this.page.goto('/admin/users');
+    const response = await this.visit();
     await expect(this.add).toBeVisible();
+    return response;
   }
 
   /** Adds a user; returns the one-time password shown once. */

@@ -1,0 +1,143 @@
+import type { Locator, Page } from '@playwright/test';
+import { PortalPage } from './portal-page';
+
+/**
+ * The portal's pages, one class each (app/**\/page.tsx): the specs open them and find their parts here. Pages with
+ * richer forms have their own files (records-page.ts, deliveries-page.ts, tokens-page.ts, users-page.ts).
+ */
+
+export { PortalPage } from './portal-page';
+
+const at = (id: string) => encodeURIComponent(id);
+
+/** / — the overview: tiles and what needs attention. */
+export class OverviewPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/', origin);
+  }
+  tile(id: string): Locator {
+    return this.page.getByTestId(`tile-${id}`);
+  }
+}
+
+/** /login — the sign-in form. */
+export class LoginPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/login', origin);
+  }
+  async signIn(email: string, password: string) {
+    await this.page.getByLabel('Email').fill(email);
+    await this.page.getByLabel('Password').fill(password);
+    await this.page.getByRole('button', { name: 'Sign in' }).click();
+  }
+  get error(): Locator {
+    return this.page.locator('#login-error');
+  }
+}
+
+/** /picks/<id> — one pick, its versions and history. */
+export class PickPage extends PortalPage {
+  constructor(page: Page, id: string, origin = '') {
+    super(page, `/picks/${at(id)}`, origin);
+  }
+}
+
+/** /licence — the licence and its scope. */
+export class LicencePage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/licence', origin);
+  }
+}
+
+/** /coverage — coverage reports. */
+export class CoveragePage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/coverage', origin);
+  }
+}
+
+/** /changes — the change feed. */
+export class ChangesPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/changes', origin);
+  }
+}
+
+/** /history — record history: a set at a moment, changes between two. */
+export class HistoryPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/history', origin);
+  }
+}
+
+/** /health — feed health. */
+export class FeedHealthPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/health', origin);
+  }
+}
+
+/** /alerts — the notification log, digests, alert webhooks. */
+export class AlertsPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/alerts', origin);
+  }
+}
+
+/** /exports — my exports; /exports/<id> — one export's manifest. */
+export class ExportsPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/exports', origin);
+  }
+}
+export class ExportPage extends PortalPage {
+  constructor(page: Page, id: string, origin = '') {
+    super(page, `/exports/${at(id)}`, origin);
+  }
+}
+
+/** /deliveries/<id> — a delivery's runs; /deliveries/<id>/runs/<run> — one run. */
+export class DeliveryPage extends PortalPage {
+  constructor(page: Page, id: string, origin = '') {
+    super(page, `/deliveries/${at(id)}`, origin);
+  }
+}
+export class DeliveryRunPage extends PortalPage {
+  constructor(page: Page, id: string, runId: string, origin = '') {
+    super(page, `/deliveries/${at(id)}/runs/${at(runId)}`, origin);
+  }
+}
+
+/** /tokens/<id> — one token's page. */
+export class TokenPage extends PortalPage {
+  constructor(page: Page, id: string, origin = '') {
+    super(page, `/tokens/${at(id)}`, origin);
+  }
+}
+
+/** /developers — the API reference and the token console. */
+export class DevelopersPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/developers', origin);
+  }
+}
+
+/** /admin/audit — the audit trail. */
+export class AuditPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/admin/audit', origin);
+  }
+  get table(): Locator {
+    return this.page.getByTestId('audit-table');
+  }
+}
+
+/** /admin/proofs — signing keys and "check a file". */
+export class ProofsPage extends PortalPage {
+  constructor(page: Page, origin = '') {
+    super(page, '/admin/proofs', origin);
+  }
+}
+
+/** An address that is no page of the portal: what a wrong link shows. */
+export class NoSuchPage extends PortalPage {}

@@ -68,7 +68,7 @@ export const ONE_AT_A_TIME = [
   'export.spec.ts',
   'faults.spec.ts',
   'hostile.spec.ts',
-  'leak.spec.ts',
+  'leak-faults.spec.ts',
   'proof.spec.ts',
   'security-limits.spec.ts',
   'preferences.spec.ts',

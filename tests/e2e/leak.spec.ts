@@ -4,18 +4,15 @@ import type { Page } from '@playwright/test';
 import { expect, ROLES, sandboxApi, signIn, test } from '../support/fixtures';
 import { E2E, e2eDay } from '../support/ports';
 import { PortalPage } from '../support/pages';
+import { hits, record, visited, type Seen } from '../support/leak';
 
 /**
  * The partner key never reaches a browser. The e2e portals run with a canary key (and `npm test` builds
  * with it): it must appear zero times, plain or base64, in the build's static files and prerendered
  * output, and in every response body, header and cookie a browser sees while every role (and a
- * signed-out visitor) walks every page, provokes each error kind and exports. scripts/test.sh scans the
- * portals' logs the same way after the run.
+ * signed-out visitor) walks every page and exports; leak-faults.spec.ts provokes each error kind.
+ * scripts/test.sh scans the portals' logs the same way after the run.
  */
-
-const canary = E2E.sandboxKey;
-const forms = [canary, Buffer.from(canary).toString('base64').replace(/=+$/, ''), Buffer.from(canary).toString('base64url')];
-const hits = (text: string) => forms.filter((form) => text.includes(form)).length;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -30,40 +27,6 @@ test('the build holds no copy of the key: static files and prerendered output', 
   const leaking = shipped.filter((file) => hits(readFileSync(file, 'latin1')) > 0);
   expect(leaking).toEqual([]);
 });
-
-interface Seen {
-  url: string;
-  status: number;
-  body: string;
-  headers: string;
-}
-
-/** Every response's body is read as it comes; `drained` waits for the reads still going (prefetches included). */
-function record(page: Page, seen: Seen[], consoleLines: string[]) {
-  const reading = new Set<Promise<void>>();
-  page.on('console', (message) => consoleLines.push(message.text()));
-  page.on('response', (response) => {
-    const read = response
-      .text()
-      .catch(() => '')
-      .then((body) => {
-        seen.push({ url: response.url(), status: response.status(), body, headers: JSON.stringify(response.headers()) });
-      });
-    reading.add(read);
-    void read.finally(() => reading.delete(read));
-  });
-  return { drained: () => Promise.all([...reading]) };
-}
-
-/**
- * A page is loaded, then given a bounded while for its prefetches to answer (what was asked meanwhile is read
- * whole by `drained`): an unbounded 'networkidle' waited out a whole test on a busy CI machine. Not `settled`:
- * the sign-in page and Next's own 400 page have no portal frame to say they are ready.
- */
-async function visited(page: Page) {
-  await page.waitForLoadState('load');
-  await page.waitForLoadState('networkidle', { timeout: 8_000 }).catch(() => undefined);
-}
 
 async function crawl(page: Page, origin: string, role: (typeof ROLES)[number] | null, pickId: string) {
   const visit = async (url: string) => {
@@ -135,37 +98,3 @@ for (const role of [null, ...ROLES]) {
     expect(consoleLines.filter((line) => hits(line) > 0)).toEqual([]);
   });
 }
-
-test('nor does any page or export while the upstream fails in each way', async ({ page }) => {
-  const proxy = `http://127.0.0.1:${E2E.faultProxyPort}`;
-  const origin = `http://localhost:${E2E.faultyPort}`;
-  const seen: Seen[] = [];
-  const consoleLines: string[] = [];
-  const { drained } = record(page, seen, consoleLines);
-  await signIn(page, 'admin', '/', origin);
-  const faults = [
-    { status: 401, body: '{"error":{"code":"UNAUTHORIZED","message":"bad key","requestId":"req_1"}}' },
-    { status: 403, body: '{"error":{"code":"FORBIDDEN","message":"no","requestId":"req_2"}}' },
-    // A short pause: a long one would hold this portal's every request for that long, and the specs after this
-    // one share it (proof.spec waited out most of 120 s).
-    { status: 429, headers: { 'Retry-After': '2' }, body: '' },
-    { status: 500, body: 'Internal error' },
-    { status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Bad gateway</body></html>' },
-    { status: 200, body: '{"data":[{"id":1}],"page":{"hasMore":false}}' },
-    { kind: 'truncate' },
-  ];
-  try {
-    for (const fault of faults) {
-      await fetch(`${proxy}/__faults`, { method: 'POST', body: JSON.stringify([{ path: '^/api/v1/', ...fault }]) });
-      for (const url of ['/licence', '/picks', '/results']) await new PortalPage(page, url, origin).visit();
-      const res = await page.request.get(`${origin}/api/export/picks?format=csv`);
-      seen.push({ url: 'export', status: res.status(), body: await res.text().catch(() => ''), headers: JSON.stringify(res.headers()) });
-    }
-  } finally {
-    await fetch(`${proxy}/__faults`, { method: 'DELETE' });
-  }
-  await drained();
-  expect(seen.filter((s) => s.status >= 400 || s.body.includes('data-error-code')).length).toBeGreaterThan(20); // the faults really showed
-  expect(seen.filter((s) => hits(s.body) + hits(s.headers) > 0).map((s) => `${s.status} ${s.url}`)).toEqual([]);
-  expect(consoleLines.filter((line) => hits(line) > 0)).toEqual([]);
-});

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { E2E, upstreamEnv } from './tests/support/ports';
 import type { SharedServer } from './tests/support/start-servers';
@@ -46,6 +47,7 @@ const behindFaultProxy = (port: number) =>
 /** Specs that start every server they use (their own sandbox, portals, PostgreSQL): run after this suite (playwright.standalone.config.ts). */
 export const STANDALONE_SPECS = [
   'alerting.spec.ts',
+  'alerting-states.spec.ts',
   'shutdown.spec.ts',
   'metrics.spec.ts',
   'logs.spec.ts',
@@ -124,8 +126,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  // Two workers on two cores: the specs of ONE_AT_A_TIME on one, the others beside them.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  // One worker more than the cores (two on two): the specs of ONE_AT_A_TIME on one, the others beside them. The
+  // browser tests spend much of their time waiting on servers and timers; the cores were a quarter idle with one each.
+  workers: Number(process.env.E2E_WORKERS ?? availableParallelism() + 1),
   projects: [
     { name: 'one-at-a-time', testMatch: specs(ONE_AT_A_TIME), workers: 1 },
     { name: 'beside', testIgnore: specs([...ONE_AT_A_TIME, ...STANDALONE_SPECS]) },

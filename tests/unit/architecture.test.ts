@@ -49,8 +49,9 @@ describe('the layers of lib/', () => {
       for (const entry of ['lib', '.dependency-cruiser.mjs', 'tsconfig.json', 'package.json'])
         cpSync(entry, path.join(copy, entry), { recursive: true });
       symlinkSync(path.resolve('node_modules'), path.join(copy, 'node_modules'));
+      // The module changed and what it imports (npm test's first step checks the whole tree).
       const check = () =>
-        run(depcruise, ['lib', '--output-type', 'err'], { cwd: copy }).then(
+        run(depcruise, ['lib/deliveries/limits.ts', '--output-type', 'err'], { cwd: copy }).then(
           () => 'passed',
           (error: { stdout: string }) => error.stdout,
         );

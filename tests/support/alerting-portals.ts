@@ -148,8 +148,9 @@ export function alertingPortals(options: { sandboxPort: number; ports: readonly 
     pgServer?.destroy();
   });
 
-  /** An admin adds the signed webhook on the first instance; answers the response's text. */
-  async function addWebhook(): Promise<{ status: number; text: string }> {
+  /** An admin adds the signed webhook every alert goes to (its secret and its URL's path not in the answer); the feed starts healthy, unannounced. */
+  async function addWebhook(): Promise<void> {
+    needPg();
     const origin = instances[0]!.origin;
     const { port } = s.receiver.address() as { port: number };
     const res = await fetch(`${origin}/api/alerts/webhooks`, {
@@ -163,7 +164,12 @@ export function alertingPortals(options: { sandboxPort: number; ports: readonly 
         kinds: ['sport.degraded', 'sport.down', 'sport.recovered', 'licence.refused', 'licence.changed', 'portal.not-polling'],
       }),
     });
-    return { status: res.status, text: await res.text() };
+    expect(res.status).toBe(201);
+    const text = await res.text();
+    expect(text).not.toContain(WEBHOOK_SECRET);
+    expect(text).not.toContain('private-part');
+    await waitFor('healthy', null, /./);
+    expect(s.inbox).toHaveLength(0); // a first healthy state is not news
   }
 
   return {

@@ -93,7 +93,7 @@ describe('the tests themselves', () => {
       .map((name) => readFileSync(path.join(pagesDir, name), 'utf8'))
       .join('\n');
     const paths = new Set(
-      [...objects.matchAll(/super\(page, (?:'([^']+)'|`([^`]+)`|path)/g)].map(([, plain, template]) =>
+      [...objects.matchAll(/(?:super\(page, |fixedAt\()(?:'([^']+)'|`([^`]+)`|path)/g)].map(([, plain, template]) =>
         (plain ?? template ?? '').replace(/\$\{[^}]+\}/g, '[x]'),
       ),
     );

@@ -10,21 +10,24 @@ export { PortalPage } from './portal-page';
 
 const at = (id: string) => encodeURIComponent(id);
 
+/** The class of a page at a fixed address: it takes the page and, for another portal than the base URL, its origin. */
+function fixedAt(path: string) {
+  return class extends PortalPage {
+    constructor(page: Page, origin = '') {
+      super(page, path, origin);
+    }
+  };
+}
+
 /** / — the overview: tiles and what needs attention. */
-export class OverviewPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/', origin);
-  }
+export class OverviewPage extends fixedAt('/') {
   tile(id: string): Locator {
     return this.page.getByTestId(`tile-${id}`);
   }
 }
 
 /** /login — the sign-in form. */
-export class LoginPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/login', origin);
-  }
+export class LoginPage extends fixedAt('/login') {
   async signIn(email: string, password: string) {
     await this.page.getByLabel('Email').fill(email);
     await this.page.getByLabel('Password').fill(password);
@@ -43,53 +46,25 @@ export class PickPage extends PortalPage {
 }
 
 /** /licence — the licence and its scope. */
-export class LicencePage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/licence', origin);
-  }
-}
+export class LicencePage extends fixedAt('/licence') {}
 
 /** /coverage — coverage reports. */
-export class CoveragePage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/coverage', origin);
-  }
-}
+export class CoveragePage extends fixedAt('/coverage') {}
 
 /** /changes — the change feed. */
-export class ChangesPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/changes', origin);
-  }
-}
+export class ChangesPage extends fixedAt('/changes') {}
 
 /** /history — record history: a set at a moment, changes between two. */
-export class HistoryPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/history', origin);
-  }
-}
+export class HistoryPage extends fixedAt('/history') {}
 
 /** /health — feed health. */
-export class FeedHealthPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/health', origin);
-  }
-}
+export class FeedHealthPage extends fixedAt('/health') {}
 
 /** /alerts — the notification log, digests, alert webhooks. */
-export class AlertsPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/alerts', origin);
-  }
-}
+export class AlertsPage extends fixedAt('/alerts') {}
 
 /** /exports — my exports; /exports/<id> — one export's manifest. */
-export class ExportsPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/exports', origin);
-  }
-}
+export class ExportsPage extends fixedAt('/exports') {}
 export class ExportPage extends PortalPage {
   constructor(page: Page, id: string, origin = '') {
     super(page, `/exports/${at(id)}`, origin);
@@ -116,28 +91,17 @@ export class TokenPage extends PortalPage {
 }
 
 /** /developers — the API reference and the token console. */
-export class DevelopersPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/developers', origin);
-  }
-}
+export class DevelopersPage extends fixedAt('/developers') {}
 
 /** /admin/audit — the audit trail. */
-export class AuditPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/admin/audit', origin);
-  }
+export class AuditPage extends fixedAt('/admin/audit') {
   get table(): Locator {
     return this.page.getByTestId('audit-table');
   }
 }
 
 /** /admin/proofs — signing keys and "check a file". */
-export class ProofsPage extends PortalPage {
-  constructor(page: Page, origin = '') {
-    super(page, '/admin/proofs', origin);
-  }
-}
+export class ProofsPage extends fixedAt('/admin/proofs') {}
 
 /** An address that is no page of the portal: what a wrong link shows. */
 export class NoSuchPage extends PortalPage {}

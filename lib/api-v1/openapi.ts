@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_EVENTS_PAGE } from './events-query';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { V1_LIST_PARAMS, V1_MAX_PAGE_SIZE, V1_PARAMS } from './params';
 
@@ -64,7 +65,7 @@ const ok = (description: string, schema: z.ZodType): ZodOpenApiResponsesObject =
 const listQuery = (endpoint: keyof typeof V1_LIST_PARAMS) =>
   z.object(
     Object.fromEntries(
-      [...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [key, V1_PARAMS[key as keyof typeof V1_PARAMS].optional()]),
+      [...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [key, (key === 'limit' ? DOCUMENTED_LIMIT : V1_PARAMS[key as keyof typeof V1_PARAMS]).optional()]),
     ),
   );
 
@@ -79,7 +80,15 @@ const list = (endpoint: 'picks' | 'results', summary: string): ZodOpenApiOperati
   responses: { ...ok('A page of records.', pickPageSchema), '400': refusal('INVALID_FILTERS: every wrong parameter named.') },
 });
 
-const whole = z.string().regex(/^\d+$/);
+/** The page size as a client should send it: the spec's cap (§4.2) as the maximum; the handler serves more as the cap. */
+const DOCUMENTED_LIMIT = z
+  .int()
+  .min(1)
+  .max(V1_MAX_PAGE_SIZE)
+  .meta({ description: `Page size, 1–${V1_MAX_PAGE_SIZE} (more is served as ${V1_MAX_PAGE_SIZE}). Absent: the upstream's default.` });
+
+/** A whole number a query parameter takes, with the bounds the handler checks (integers in the document, not strings). */
+const whole = (min: number, max?: number) => (max === undefined ? z.int().min(min) : z.int().min(min).max(max));
 
 export function v1Document() {
   return createDocument({
@@ -144,8 +153,8 @@ export function v1Document() {
             'JSON pages for any Accept but text/event-stream (which streams server-sent events instead: docs/api-v1.md). Ask again with `after` = `page.nextAfter`.',
           requestParams: {
             query: z.object({
-              after: whole.optional().meta({ description: 'The last event id read (0: the oldest kept). Absent: from now.' }),
-              limit: whole.optional().meta({ description: '1–1,000; default 100.' }),
+              after: whole(0).optional().meta({ description: 'The last event id read (0: the oldest kept). Absent: from now.' }),
+              limit: whole(1, MAX_EVENTS_PAGE).optional().meta({ description: '1–1,000; default 100.' }),
             }),
           },
           responses: { ...ok('A page of events.', eventsPageSchema), '400': refusal('INVALID_FILTERS.') },
@@ -156,7 +165,7 @@ export function v1Document() {
           tags: ['events'],
           operationId: 'getEventsReceipt',
           summary: 'A signed statement of the events from one id to another',
-          requestParams: { query: z.object({ from: whole, to: whole }) },
+          requestParams: { query: z.object({ from: whole(1), to: whole(1) }) },
           responses: { ...ok('The receipt and its JWS.', receiptSchema), '400': refusal('INVALID_FILTERS.') },
         },
       },
@@ -177,8 +186,8 @@ export function v1Document() {
               kind: z.enum(['picks', 'results']).optional().meta({ description: 'picks (default) or results (settled records).' }),
               sort: z.enum(V1_SEARCH_SORTS).optional(),
               dir: z.enum(['asc', 'desc']).optional(),
-              page: whole.optional().meta({ description: 'The page number, from 1.' }),
-              limit: whole.optional().meta({ description: `1–${V1_MAX_PAGE_SIZE}; default 50.` }),
+              page: whole(1, 1_000_000).optional().meta({ description: 'The page number, from 1.' }),
+              limit: whole(1, V1_MAX_PAGE_SIZE).optional().meta({ description: `1–${V1_MAX_PAGE_SIZE}; default 50.` }),
               sport: V1_PARAMS.sport.optional(),
               league: V1_PARAMS.league.optional(),
               status: V1_PARAMS.status.optional(),
@@ -195,7 +204,12 @@ export function v1Document() {
           tags: ['events'],
           operationId: 'listEventCheckpoints',
           summary: 'The token’s signed checkpoints',
-          requestParams: { query: z.object({ after: whole.optional(), limit: whole.optional() }) },
+          requestParams: {
+            query: z.object({
+              after: whole(0).optional().meta({ description: 'The last checkpoint’s event id read; default 0.' }),
+              limit: whole(1, 1_000).optional().meta({ description: '1–1,000; default 100.' }),
+            }),
+          },
           responses: { ...ok('Checkpoints, oldest first.', checkpointsSchema), '400': refusal('INVALID_FILTERS.') },
         },
       },

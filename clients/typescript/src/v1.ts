@@ -1065,9 +1065,9 @@ export interface operations {
     parameters: {
       query?: {
         /** @description The last event id read (0: the oldest kept). Absent: from now. */
-        after?: string;
+        after?: number;
         /** @description 1–1,000; default 100. */
-        limit?: string;
+        limit?: number;
       };
       header?: never;
       path?: never;
@@ -1203,8 +1203,8 @@ export interface operations {
   getEventsReceipt: {
     parameters: {
       query: {
-        from: string;
-        to: string;
+        from: number;
+        to: number;
       };
       header?: never;
       path?: never;
@@ -1347,9 +1347,9 @@ export interface operations {
         sort?: 'relevance' | 'eventDate' | 'published' | 'settled' | 'odds' | 'probability' | 'status' | 'result' | 'sport' | 'league';
         dir?: 'asc' | 'desc';
         /** @description The page number, from 1. */
-        page?: string;
+        page?: number;
         /** @description 1–200; default 50. */
-        limit?: string;
+        limit?: number;
         sport?: string;
         league?: string;
         status?: 'upcoming' | 'live' | 'settled' | 'void';
@@ -1491,8 +1491,10 @@ export interface operations {
   listEventCheckpoints: {
     parameters: {
       query?: {
-        after?: string;
-        limit?: string;
+        /** @description The last checkpoint’s event id read; default 0. */
+        after?: number;
+        /** @description 1–1,000; default 100. */
+        limit?: number;
       };
       header?: never;
       path?: never;

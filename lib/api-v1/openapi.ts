@@ -65,7 +65,10 @@ const ok = (description: string, schema: z.ZodType): ZodOpenApiResponsesObject =
 const listQuery = (endpoint: keyof typeof V1_LIST_PARAMS) =>
   z.object(
     Object.fromEntries(
-      [...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [key, (key === 'limit' ? DOCUMENTED_LIMIT : V1_PARAMS[key as keyof typeof V1_PARAMS]).optional()]),
+      [...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [
+        key,
+        (key === 'limit' ? DOCUMENTED_LIMIT : V1_PARAMS[key as keyof typeof V1_PARAMS]).optional(),
+      ]),
     ),
   );
 
@@ -187,7 +190,9 @@ export function v1Document() {
               sort: z.enum(V1_SEARCH_SORTS).optional(),
               dir: z.enum(['asc', 'desc']).optional(),
               page: whole(1, 1_000_000).optional().meta({ description: 'The page number, from 1.' }),
-              limit: whole(1, V1_MAX_PAGE_SIZE).optional().meta({ description: `1–${V1_MAX_PAGE_SIZE}; default 50.` }),
+              limit: whole(1, V1_MAX_PAGE_SIZE)
+                .optional()
+                .meta({ description: `1–${V1_MAX_PAGE_SIZE}; default 50.` }),
               sport: V1_PARAMS.sport.optional(),
               league: V1_PARAMS.league.optional(),
               status: V1_PARAMS.status.optional(),

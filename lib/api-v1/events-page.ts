@@ -51,7 +51,8 @@ export async function eventsPageAnswer(request: V1Request, token: ApiToken, requ
     served = read.events.length;
     const lastId = Math.max(point.last, read.scanned);
     const body: V1EventPage = {
-      data: read.events,
+      // Each event's record is one the change feed keyed by its id (the event's pickId): its id is always there.
+      data: read.events as V1EventPage['data'],
       gap: point.gap && { after: point.gap.asked, firstId: point.gap.first, message: gapMessage(point.gap, days) },
       page: { after: point.after, nextAfter: read.scanned, lastId, hasMore: read.scanned < lastId },
       requestId,

@@ -222,9 +222,13 @@ export async function listAnswer(
       const encoding = encodingOf(list);
       // A page read as byte strings: its sport and league as real text, what a scope names.
       const asText = (value: unknown) => (encoding === 'latin1' && typeof value === 'string' ? textOfByteString(value) : value);
+      // A record without an id cannot be told apart, paged past or asked for again: API v1 promises every record's
+      // id (its OpenAPI document types it a string), so one the upstream sent without is dropped (docs/api-v1.md).
       const kept = list.data.filter((record) => {
         const [sport, league] = [asText(record.sport), asText(record.league)];
         return (
+          typeof record.id === 'string' &&
+          record.id !== '' &&
           inScope({ sport, league, eventDate: record.eventDate }, token.scope) &&
           (!part.sport || sport === part.sport) &&
           (!part.league || league === part.league)

@@ -82,7 +82,8 @@ export async function searchAnswer(request: V1Request, token: ApiToken, requestI
     const withheld = withheldFields(scope);
     served = found.records.length;
     const body: z.infer<typeof searchPageSchema> = {
-      data: found.records.map((record) => projectRecord(record, withheld)),
+      // The index keeps records by their id: every one it answers has it.
+      data: found.records.map((record) => projectRecord(record, withheld)) as z.infer<typeof searchPageSchema>['data'],
       page: { number: found.page, size: found.size, total: found.total, lastPage: found.lastPage },
       index: { lastPollAt: found.freshness.lastPollAt, followedAt: found.freshness.indexedAt },
       requestId,

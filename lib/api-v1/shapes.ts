@@ -26,11 +26,18 @@ export const v1ErrorSchema = z
   .meta({ id: 'Error', description: 'Every error (spec §7).' });
 export type V1ErrorBody = z.infer<typeof v1ErrorSchema>;
 
-export const recordSchema = pickSchema.meta({
-  id: 'Pick',
-  description:
-    'A licensed pick (spec §2.2). Every field may be null or absent, both meaning “not included”; fields may be added (§9). A token without a content reads records without its fields: picks — odds, oddsFormat, bookmaker, probability, confidenceTier, reasoning; results — result, settledAt.',
-});
+export const recordSchema = pickSchema
+  .extend({
+    id: z
+      .string()
+      .min(1)
+      .meta({ description: 'Always present in the portal’s answers: a record the upstream sent without one is not served.' }),
+  })
+  .meta({
+    id: 'Pick',
+    description:
+      'A licensed pick (spec §2.2). Every field may be null or absent, both meaning “not included”; fields may be added (§9). A token without a content reads records without its fields: picks — odds, oddsFormat, bookmaker, probability, confidenceTier, reasoning; results — result, settledAt.',
+  });
 
 export const pickPageSchema = z
   .strictObject({

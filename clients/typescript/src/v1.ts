@@ -182,7 +182,8 @@ export interface components {
     };
     /** @description A licensed pick (spec §2.2). Every field may be null or absent, both meaning “not included”; fields may be added (§9). A token without a content reads records without its fields: picks — odds, oddsFormat, bookmaker, probability, confidenceTier, reasoning; results — result, settledAt. */
     Pick: {
-      id?: string | null;
+      /** @description Always present in the portal’s answers: a record the upstream sent without one is not served. */
+      id: string;
       sport?: string | null;
       league?: string | null;
       roundOrWeek?: string | null;

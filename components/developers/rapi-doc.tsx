@@ -131,6 +131,8 @@ export function RapiDoc({
       update-route="false"
       fill-request-fields-with-example="false"
       fetch-credentials={credentials}
+      // Tried here, on the address this page was opened at (the documents name the portal's public URL).
+      server-url={window.location.origin}
       style={{ display: 'block', minHeight: '24rem' }}
     />
   );

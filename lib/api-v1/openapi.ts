@@ -25,7 +25,21 @@ import {
 
 /** What both documents (this one and ./portal.ts) say of themselves alike. */
 export const LICENSE = { name: 'The partner’s data licence', identifier: 'LicenseRef-partner-data-licence' };
-export const SERVERS = [{ url: '/', description: 'This portal' }];
+/**
+ * Where the documents say the portal is: its public URL (NEXTAUTH_URL's origin) in the documents a portal serves, so a
+ * generator or a reader of the document knows the absolute address; the committed copy (scripts/openapi.ts), made
+ * without a portal, names the host as a variable to fill in.
+ */
+export const serversAt = (origin?: string) =>
+  origin
+    ? [{ url: origin, description: 'This portal' }]
+    : [
+        {
+          url: 'https://{portal}',
+          description: 'The partner portal',
+          variables: { portal: { default: 'portal.example', description: 'The portal’s host, as in its public URL (NEXTAUTH_URL).' } },
+        },
+      ];
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 const privateHeaders = {
@@ -93,7 +107,8 @@ const DOCUMENTED_LIMIT = z
 /** A whole number a query parameter takes, with the bounds the handler checks (integers in the document, not strings). */
 const whole = (min: number, max?: number) => (max === undefined ? z.int().min(min) : z.int().min(min).max(max));
 
-export function v1Document() {
+/** API v1's document; `origin`: the serving portal's public origin (absent: the committed copy's host variable). */
+export function v1Document(origin?: string) {
   return createDocument({
     openapi: '3.1.0',
     info: {
@@ -103,7 +118,7 @@ export function v1Document() {
       description:
         'The Licensed Sports Picks API v1, served by the partner portal to API tokens inside each token’s scope, rate and daily quota. A client written for the upstream works by changing its base address and key. Every answer is private and never cached; errors are `{ error: { code, message, requestId } }`.',
     },
-    servers: SERVERS,
+    servers: serversAt(origin),
     security: [{ bearer: [] }],
     components: {
       securitySchemes: {

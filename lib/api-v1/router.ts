@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { getConfig } from '../config';
+import { getConfig, portalOrigin } from '../config';
 import { currentRequestId } from '../log/request';
 import { picksApi } from '../picks-api';
 import { getRecentHealth, getRecentLicence } from '../picks-api/portal';
@@ -189,7 +189,7 @@ async function healthAnswer({ requestId }: Call): Promise<Answer> {
 
 /** The OpenAPI document of API v1 (lib/api-v1/openapi.ts): no token needed, it holds no data; made once a process. */
 function openapiAnswer(): V1Result {
-  openapiText ??= JSON.stringify(v1Document());
+  openapiText ??= JSON.stringify(v1Document(portalOrigin(getConfig())));
   return {
     status: 200,
     headers: {

@@ -4,7 +4,7 @@ import { portalErrorSchema } from '../vocabulary/error-schema';
 import { rolesWith } from '../vocabulary/roles';
 import { MEDIA_TYPES } from '../export/file-headers';
 import { PORTAL_OPERATIONS, type FileAnswer, type PortalOperation } from './portal-operations';
-import { LICENSE, SERVERS } from '../api-v1/openapi';
+import { LICENSE, serversAt } from '../api-v1/openapi';
 
 /**
  * The OpenAPI 3.1 document of the portal's own HTTP API (GET /api/openapi.json, signed in), made by zod-openapi
@@ -86,7 +86,8 @@ const pathParams = (path: string) => {
   return names.length ? { path: z.object(Object.fromEntries(names.map((n) => [n, z.string().min(1)]))) } : undefined;
 };
 
-export function portalDocument() {
+/** `origin`: the serving portal's public origin (absent: a host variable). */
+export function portalDocument(origin?: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const o of PORTAL_OPERATIONS) {
     const roles = o.capability ? rolesWith(o.capability) : [];
@@ -119,7 +120,7 @@ export function portalDocument() {
       description:
         'What the portal’s pages use, open to scripts with a signed-in session (docs/api.md). Each operation names the roles that may call it (`x-roles`).',
     },
-    servers: SERVERS,
+    servers: serversAt(origin),
     tags,
     components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: '__Host-portal.session', description: SESSION } } },
     paths,

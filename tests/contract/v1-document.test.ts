@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@/lib/store/open';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
@@ -60,5 +61,19 @@ describe('a record without an id', () => {
     const body = (await res.json()) as { data: { id: unknown }[] };
     expect(body.data.map((r) => r.id)).toEqual(direct.data.slice(3).map((r) => r.id));
     expect(answerChecker(v1Document())('GET', '/api/v1/picks', 200, body, res.headers.get('content-type'))).toBeNull();
+  });
+});
+
+describe('the document a portal serves', () => {
+  it('names the portal by its public URL, and types every record’s id a string; the committed copy names the host as a variable', async () => {
+    const { serveV1OnNext } = await import('@/lib/api-v1/http');
+    const { getConfig, portalOrigin } = await import('@/lib/config');
+    const res = await serveV1OnNext(new Request('http://portal.test/api/v1/openapi.json'));
+    const served = (await res.json()) as { servers: { url: string }[]; components: { schemas: { Pick: { required?: string[] } } } };
+    expect(served.servers).toEqual([{ url: portalOrigin(getConfig()), description: 'This portal' }]);
+    expect(served.servers[0]!.url).toMatch(/^https?:\/\/[^/]+$/);
+    expect(served.components.schemas.Pick.required).toEqual(['id']);
+    const committed = JSON.parse(await readFile('clients/typescript/openapi/v1.json', 'utf8')) as { servers: { url: string }[] };
+    expect(committed.servers.map((s) => s.url)).toEqual(['https://{portal}']);
   });
 });

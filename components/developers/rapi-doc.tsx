@@ -97,8 +97,15 @@ export function RapiDoc({
 
   useEffect(() => {
     const doc = element.current;
-    if (!doc || !beforeTry) return;
-    const change = (event: Event) => beforeTry((event as CustomEvent<{ request: TriedRequest }>).detail.request);
+    if (!doc) return;
+    const change = (event: Event) => {
+      const request = (event as CustomEvent<{ request: TriedRequest }>).detail.request;
+      // Tried at the address this page was opened at: the documents name the portal's public URL, which a page
+      // opened at another address of the same portal may not reach (its CSP allows only itself).
+      const url = new URL(request.url, window.location.href);
+      if (url.origin !== window.location.origin) request.url = `${window.location.origin}${url.pathname}${url.search}`;
+      beforeTry?.(request);
+    };
     doc.addEventListener('before-try', change);
     return () => doc.removeEventListener('before-try', change);
   }, [ready, beforeTry]);
@@ -131,8 +138,6 @@ export function RapiDoc({
       update-route="false"
       fill-request-fields-with-example="false"
       fetch-credentials={credentials}
-      // Tried here, on the address this page was opened at (the documents name the portal's public URL).
-      server-url={window.location.origin}
       style={{ display: 'block', minHeight: '24rem' }}
     />
   );

@@ -47,6 +47,7 @@ export const LAYERS = [
   { name: 'deliveries', says: 'scheduled deliveries, destinations, runs', members: ['deliveries'] },
   { name: 'alerts', says: 'they listen to what deliveries, feed health and the feed publish', members: ['alerts'] },
   { name: 'API v1', says: 'the partner API served before Next: router, lists, search, events, its OpenAPI document', members: ['api-v1'] },
+  { name: 'assistants', says: 'the MCP server: tools that read through API v1', members: ['mcp'] },
   { name: 'consumers', says: 'consumer webhooks; the command palette’s finder', members: ['webhooks', 'find'] },
   { name: 'documents', says: 'the portal API’s OpenAPI document', members: ['openapi'] },
   { name: 'HTTP edge', says: 'what reads a request or a session and writes a response; the request policy', members: ['http'] },

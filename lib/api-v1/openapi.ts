@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { MAX_EVENTS_PAGE } from './events-query';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { V1_LIST_PARAMS, V1_MAX_PAGE_SIZE, V1_PARAMS } from './params';
+import { V1_QUERIES, whole } from './queries';
 
 import {
   checkpointsSchema,
@@ -10,7 +9,6 @@ import {
   pickPageSchema,
   receiptSchema,
   searchPageSchema,
-  V1_SEARCH_SORTS,
   v1ErrorSchema,
   v1HealthSchema,
   v1MeSchema,
@@ -76,16 +74,6 @@ const ok = (description: string, schema: z.ZodType): ZodOpenApiResponsesObject =
   ...common,
 });
 
-const listQuery = (endpoint: keyof typeof V1_LIST_PARAMS) =>
-  z.object(
-    Object.fromEntries(
-      [...V1_LIST_PARAMS[endpoint], 'limit', 'cursor'].map((key) => [
-        key,
-        (key === 'limit' ? DOCUMENTED_LIMIT : V1_PARAMS[key as keyof typeof V1_PARAMS]).optional(),
-      ]),
-    ),
-  );
-
 const PAGING =
   'Paging (spec §4.2): ask for the first page without `cursor`; while `page.hasMore` is true, ask again with `cursor` set to `page.nextCursor` and the same filters; a null `page.nextCursor` ends the set. Unknown, repeated, empty or malformed parameters are 400 INVALID_FILTERS, every one named.';
 
@@ -93,19 +81,9 @@ const list = (endpoint: 'picks' | 'results', summary: string): ZodOpenApiOperati
   operationId: endpoint === 'picks' ? 'listPicks' : 'listResults',
   summary,
   description: PAGING,
-  requestParams: { query: listQuery(endpoint) },
+  requestParams: { query: V1_QUERIES[endpoint] },
   responses: { ...ok('A page of records.', pickPageSchema), '400': refusal('INVALID_FILTERS: every wrong parameter named.') },
 });
-
-/** The page size as a client should send it: the spec's cap (§4.2) as the maximum; the handler serves more as the cap. */
-const DOCUMENTED_LIMIT = z
-  .int()
-  .min(1)
-  .max(V1_MAX_PAGE_SIZE)
-  .meta({ description: `Page size, 1–${V1_MAX_PAGE_SIZE} (more is served as ${V1_MAX_PAGE_SIZE}). Absent: the upstream's default.` });
-
-/** A whole number a query parameter takes, with the bounds the handler checks (integers in the document, not strings). */
-const whole = (min: number, max?: number) => (max === undefined ? z.int().min(min) : z.int().min(min).max(max));
 
 /** API v1's document; `origin`: the serving portal's public origin (absent: the committed copy's host variable). */
 export function v1Document(origin?: string) {
@@ -170,10 +148,7 @@ export function v1Document(origin?: string) {
           description:
             'JSON pages for any Accept but text/event-stream (which streams server-sent events instead: docs/api-v1.md). Ask again with `after` = `page.nextAfter`.',
           requestParams: {
-            query: z.object({
-              after: whole(0).optional().meta({ description: 'The last event id read (0: the oldest kept). Absent: from now.' }),
-              limit: whole(1, MAX_EVENTS_PAGE).optional().meta({ description: '1–1,000; default 100.' }),
-            }),
+            query: V1_QUERIES.events,
           },
           responses: { ...ok('A page of events.', eventsPageSchema), '400': refusal('INVALID_FILTERS.') },
         },
@@ -195,26 +170,7 @@ export function v1Document(origin?: string) {
           description:
             'Not an upstream operation: answered from the portal’s index of the licensed set (docs/search.md), within the token’s scope. Each record answered is one of its daily records.',
           requestParams: {
-            query: z.object({
-              q: z
-                .string()
-                .max(200)
-                .optional()
-                .meta({ description: 'Words to find (case and accents folded, parts of words match); required unless sort is given.' }),
-              kind: z.enum(['picks', 'results']).optional().meta({ description: 'picks (default) or results (settled records).' }),
-              sort: z.enum(V1_SEARCH_SORTS).optional(),
-              dir: z.enum(['asc', 'desc']).optional(),
-              page: whole(1, 1_000_000).optional().meta({ description: 'The page number, from 1.' }),
-              limit: whole(1, V1_MAX_PAGE_SIZE)
-                .optional()
-                .meta({ description: `1–${V1_MAX_PAGE_SIZE}; default 50.` }),
-              sport: V1_PARAMS.sport.optional(),
-              league: V1_PARAMS.league.optional(),
-              status: V1_PARAMS.status.optional(),
-              result: V1_PARAMS.result.optional(),
-              from: V1_PARAMS.from.optional(),
-              to: V1_PARAMS.to.optional(),
-            }),
+            query: V1_QUERIES.search,
           },
           responses: { ...ok('A page of the records found, and how many in all.', searchPageSchema), '400': refusal('INVALID_FILTERS.') },
         },

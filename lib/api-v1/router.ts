@@ -47,10 +47,13 @@ async function answer(request: V1Request, work: (call: Call) => Promise<Answer>)
   let result: V1Result;
   let records = 0;
   try {
-    token = request.tried
-      ? await triedToken(request.tried)
-      : await authenticate(request.header('authorization'), request.header('cookie') !== null);
-    await takeRequest(token);
+    if (request.actor) token = request.actor;
+    else {
+      token = request.tried
+        ? await triedToken(request.tried)
+        : await authenticate(request.header('authorization'), request.header('cookie') !== null);
+      await takeRequest(token);
+    }
     const done = await work({ request, token, requestId });
     records = done.records;
     result = { status: 200, headers: { ...V1_HEADERS, 'X-Request-Id': requestId }, body: done.body };

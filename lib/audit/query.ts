@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   'proof.compromised',
   'backup.restore',
   'index.rebuild',
+  'mcp.call',
 ] as const;
 export const AUDIT_OUTCOMES = ['complete', 'failed', 'cancelled'] as const;
 

@@ -6,13 +6,10 @@ import { getRecentLicence } from '../picks-api/portal';
 import { startProof } from '../proof/file-proof';
 import { fromStore } from '../store';
 import { claimWalkSlot } from '../walk-slots';
-import { historySince, readRecordHistory } from '../store/history-read';
 import { historyCoverage } from '../history/coverage';
-import { historyOf } from '../history/diff';
+import { recordHistory } from '../history/record';
 import { differenceStream, momentStream } from '../history/files';
 import { parseHistoryQuery, type HistoryQuery } from '../history/query';
-import type { z } from 'zod';
-import type { recordHistorySchema } from '../history/answers';
 
 /**
  * GET /api/history (the set at a moment, or the difference between two) and GET /api/picks/<id>/history.
@@ -77,12 +74,6 @@ export async function historyFileResponse(
     if (context) await recordExportRefused(context, error, startedAt);
     return toAppError(error).toResponse();
   }
-}
-
-/** A record's versions as the portal saw them; 404 when it never saw the record. */
-export async function recordHistory(id: string): Promise<z.infer<typeof recordHistorySchema>> {
-  const [versions, sinceMs] = await fromStore((db) => Promise.all([readRecordHistory(db, id), historySince(db)]));
-  return { id, recordedSince: iso(sinceMs), versions: historyOf(versions) };
 }
 
 export async function recordHistoryResponse(id: string): Promise<Response> {

@@ -53,7 +53,8 @@ const ASSETS =
 // next dev's own endpoints (hot reload, error overlay).
 const DEV_ASSETS = /^\/(?:_next\/|__nextjs)/;
 const ORIGIN = 'http://portal.invalid';
-const V1 = /^\/api\/v1(?:\/|$)/;
+/** API v1 and the MCP server: a bearer token only, never a cookie (lib/tokens/access.ts). */
+const BEARER_ONLY = /^\/api\/(?:v1|mcp)(?:\/|$)/;
 
 export function requestPolicyOptions(config: PortalConfig): RequestPolicyOptions {
   return {
@@ -92,10 +93,11 @@ export function createRequestPolicy(options: RequestPolicyOptions): RequestPolic
     const headers = req.headers;
     const raw = req.url ?? '/';
     const url = parsePath(raw);
-    // The portal's API v1 takes a bearer token and never a cookie, and only reads: no request there is made in a
-    // signed-in person's name, so no origin is asked for (a POST gets the spec's 405 from the route). Judged on
-    // the path as Next will route it (dot segments resolved), never on the raw one.
-    const refused = url && V1.test(url.pathname) ? null : originProblem(req.method, headers, options.origin);
+    // The portal's API v1 and its MCP server take a bearer token and never a cookie, and only read: no request there
+    // is made in a signed-in person's name, so no origin is asked for (a POST to API v1 gets the spec's 405 from the
+    // route; the MCP server takes JSON-RPC by POST). Judged on the path as Next will route it (dot segments
+    // resolved), never on the raw one.
+    const refused = url && BEARER_ONLY.test(url.pathname) ? null : originProblem(req.method, headers, options.origin);
     if (refused) {
       const portalRequestId = res.getHeader('x-request-id') ?? null;
       const body = JSON.stringify({ error: { status: 403, code: 'FORBIDDEN', message: refused, requestId: null, portalRequestId } });

@@ -6,7 +6,7 @@ import { facetCounts, FACETS, type Facet } from '../store/record-search';
 import { indexSize } from '../store/record-index';
 import type { LicenceSummary } from '../vocabulary/licence';
 import { waitHitBound } from '../waits';
-import { allowedBy, countInIndex, indexState, searchWords, whereOf } from './search';
+import { allowedBy, countInIndex, indexState, searchWords, whereOf, type Allowed } from './search';
 
 /**
  * Facets of the records pages, as Datasette shows them: for each filter (sport, league, status, result), how many
@@ -29,13 +29,17 @@ const SHOWN = 200;
 export const FACETS_WAIT_MS = 300;
 const cache = () => processSlot<Map<string, FacetValues[]>>('recordFacets').once(() => new Map());
 
-export async function recordFacets(
+export function recordFacets(
   kind: FilterKind,
   filters: PickFilters,
   q: string | undefined,
   licence: LicenceSummary | null,
 ): Promise<FacetAnswer> {
-  const allowed = allowedBy(licence);
+  return facetsOf(kind, filters, q, allowedBy(licence));
+}
+
+/** The facets within what `allowed` says (the licence's, or narrowed further to a token's scope: lib/mcp). */
+export async function facetsOf(kind: FilterKind, filters: PickFilters, q: string | undefined, allowed: Allowed): Promise<FacetAnswer> {
   const where = whereOf(kind, filters, searchWords(q), allowed);
   const names = FACETS.filter((name) => kind === 'picks' || name !== 'status');
   return fromStore(async (db) => {

@@ -178,3 +178,28 @@ test('admins also get the portal’s own API; a role without tokens is refused t
   expect(refused!.status()).toBe(403);
   await viewer.close();
 });
+
+test('an assistant’s client reaches the MCP server through the portal’s own server, with a token alone', async ({ page, playwright }) => {
+  await signInKept(page, 'editor', '/developers');
+  const tennis = await makeToken(page, ['Tennis']);
+  // A partner's machine: no cookie, no Origin (bearer-only, as API v1: lib/http/request-policy.ts).
+  const client = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
+  const rpc = (body: object, token = tennis.token) =>
+    client.post('/api/mcp', {
+      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json, text/event-stream' },
+      data: { jsonrpc: '2.0', ...body },
+    });
+  const init = await rpc({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+  });
+  expect(init.status()).toBe(200);
+  expect((await init.json()).result.serverInfo.name).toBe('picks-partner-portal');
+  const called = await rpc({ id: 2, method: 'tools/call', params: { name: 'list_picks', arguments: { limit: 3 } } });
+  const data = (await called.json()).result.structuredContent.data as { sport: string }[];
+  expect(data).toHaveLength(3);
+  expect(new Set(data.map((p) => p.sport))).toEqual(new Set(['Tennis']));
+  expect((await rpc({ id: 3, method: 'tools/list' }, `pvt_${'x'.repeat(43)}`)).status()).toBe(401);
+  await client.dispose();
+});

@@ -221,7 +221,7 @@ describe('request policy over http', () => {
     expect((await fetch(`${plain.url}/api/health`, { headers: { 'sec-fetch-site': 'same-site' } })).status).toBe(200);
   });
 
-  it('asks no Origin of the token-only API v1 (its routes answer 405 to anything but GET), judged on the routed path', async () => {
+  it('asks no Origin of the token-only API v1 and MCP server (bearer, never a cookie), judged on the routed path', async () => {
     // fetch would resolve the dot segments itself: send the path as written, as a client could.
     const rawPost = (path: string) =>
       new Promise<number>((resolve, reject) => {
@@ -237,6 +237,10 @@ describe('request policy over http', () => {
     expect(await rawPost('/api/v1/../tokens')).toBe(403);
     expect(await rawPost('/api/v1/%2e%2e/tokens')).toBe(403);
     expect(await rawPost('/api/v10/picks')).toBe(403);
+    // The MCP server takes JSON-RPC by POST from an assistant's machine: no Origin there either.
+    expect(await rawPost('/api/mcp')).toBe(200);
+    expect(await rawPost('/api/mcp/../tokens')).toBe(403);
+    expect(await rawPost('/api/mcpx')).toBe(403);
   });
 
   it('refuses a body over the limit with 413 before it is read, by Content-Length or as it streams', async () => {

@@ -20,7 +20,7 @@ import {
 } from '@/lib/picks-api/pick-view';
 import { getPickDetail } from '@/lib/picks-api/portal';
 import { RecordHistory } from '@/components/history/record-history';
-import { recordHistory } from '@/lib/http/history';
+import { recordHistory } from '@/lib/history/record';
 import { cardClass } from '@/components/ui/card';
 import { linkClass } from '@/components/ui/text-link';
 import { Notice } from '@/components/ui/notice';

@@ -1,6 +1,21 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import { webhookEntries } from './catalogue';
+import {
+  EXAMPLE_CHECKPOINTS,
+  EXAMPLE_EVENT_PAGE,
+  EXAMPLE_HEALTH,
+  EXAMPLE_ME,
+  EXAMPLE_PAGE,
+  EXAMPLE_PICK,
+  EXAMPLE_RECEIPT,
+  EXAMPLE_REQUEST_ID,
+  EXAMPLE_RESULTS,
+  EXAMPLE_SEARCH,
+  EXAMPLE_STREAM,
+} from './examples';
 import { V1_QUERIES, whole } from './queries';
+import type { V1ErrorCode } from '../tokens/refusal';
 
 import {
   checkpointsSchema,
@@ -39,18 +54,36 @@ export const serversAt = (origin?: string) =>
         },
       ];
 
-const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+const json = (schema: z.ZodType, example?: unknown) => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
 const privateHeaders = {
   'Cache-Control': z.literal('private, no-store').meta({ description: 'Every answer: private, never cached.' }),
   'X-Request-Id': z.string().meta({ description: 'The answer’s requestId.' }),
 };
 const headers = z.object(privateHeaders);
 
-const refusal = (description: string, extra: Record<string, z.ZodType> = {}) => ({
-  description,
-  headers: z.object({ ...privateHeaders, ...extra }),
-  content: json(v1ErrorSchema),
-});
+/** What each refusal's example says (the portal's own words for it). */
+const SAID: Partial<Record<V1ErrorCode, string>> = {
+  UNAUTHORIZED: 'Missing or invalid credentials.',
+  OUT_OF_SCOPE: 'The sport "Football" is in the licence but outside this token\'s scope, which covers Tennis.',
+  METHOD_NOT_ALLOWED: 'Only GET is supported.',
+  RATE_LIMITED: 'This token may make 600 requests a minute. Try again in a moment.',
+  UPSTREAM_ERROR: 'The data source failed. Try again shortly.',
+  UNAVAILABLE: 'The service is unavailable. Try again shortly.',
+  UPSTREAM_TIMEOUT: 'The data source did not answer in time. Try again.',
+  INVALID_FILTERS:
+    'One or more filters are invalid: from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).',
+  NOT_FOUND: 'No pick has that id.',
+};
+
+/** A refusal; its description opens with the code its example shows. */
+const refusal = (description: string, extra: Record<string, z.ZodType> = {}) => {
+  const code = /^[A-Z_]+/.exec(description)![0] as V1ErrorCode;
+  return {
+    description,
+    headers: z.object({ ...privateHeaders, ...extra }),
+    content: json(v1ErrorSchema, { error: { code, message: SAID[code], requestId: EXAMPLE_REQUEST_ID } }),
+  };
+};
 const retryAfter = { 'Retry-After': z.string().meta({ description: 'Seconds to wait before asking again.' }) };
 
 /** What every operation may answer besides its 200. */
@@ -69,10 +102,13 @@ const common: ZodOpenApiResponsesObject = {
   '504': refusal('UPSTREAM_TIMEOUT: the data source did not answer in time.'),
 };
 
-const ok = (description: string, schema: z.ZodType): ZodOpenApiResponsesObject => ({
-  '200': { description, headers, content: json(schema) },
+const ok = (description: string, schema: z.ZodType, example: unknown): ZodOpenApiResponsesObject => ({
+  '200': { description, headers, content: json(schema, example) },
   ...common,
 });
+
+const STREAM =
+  'Server-sent events. Each event is `id: <seq>`, `event: <type>` (pick.published, pick.changed, pick.settled, pick.withdrawn, pick.restored) and `data:` one Event as JSON (the schema Event; the same as a webhook’s `data`: see `webhooks`). Also: `retry: 3000` first; a comment `: alive <time>; last poll <time>` every 15 s; `event: gap` (`{ after, firstId, message }`) when resuming from before what is kept; `event: quota` (`{ code, message, retryAfterSeconds }`) when the token’s records for the day are spent, then the end; `event: closed` (`{ code, message }`) when the token is revoked, suspended or its scope changed. Resume with `Last-Event-ID`.';
 
 const PAGING =
   'Paging (spec §4.2): ask for the first page without `cursor`; while `page.hasMore` is true, ask again with `cursor` set to `page.nextCursor` and the same filters; a null `page.nextCursor` ends the set. Unknown, repeated, empty or malformed parameters are 400 INVALID_FILTERS, every one named.';
@@ -82,7 +118,10 @@ const list = (endpoint: 'picks' | 'results', summary: string): ZodOpenApiOperati
   summary,
   description: PAGING,
   requestParams: { query: V1_QUERIES[endpoint] },
-  responses: { ...ok('A page of records.', pickPageSchema), '400': refusal('INVALID_FILTERS: every wrong parameter named.') },
+  responses: {
+    ...ok('A page of records.', pickPageSchema, endpoint === 'picks' ? EXAMPLE_PAGE : EXAMPLE_RESULTS),
+    '400': refusal('INVALID_FILTERS: every wrong parameter named.'),
+  },
 });
 
 /** API v1's document; `origin`: the serving portal's public origin (absent: the committed copy's host variable). */
@@ -111,7 +150,12 @@ export function v1Document(origin?: string) {
       { name: 'records', description: 'Picks and results, inside the token’s scope.' },
       { name: 'account', description: 'The caller and the service.' },
       { name: 'events', description: 'Changes pushed: the change feed as events (a token whose scope holds `changes`).' },
+      {
+        name: 'webhooks',
+        description: 'What the portal POSTs to a token’s consumer webhooks: each message type, signed as Standard Webhooks says.',
+      },
     ],
+    webhooks: webhookEntries(),
     paths: {
       '/api/v1/picks': { get: { tags: ['records'], ...list('picks', 'Licensed picks') } },
       '/api/v1/results': { get: { tags: ['records'], ...list('results', 'Licensed settled results') } },
@@ -121,7 +165,10 @@ export function v1Document(origin?: string) {
           operationId: 'getPick',
           summary: 'One pick by its id',
           requestParams: { path: z.object({ id: z.string().min(1).meta({ description: 'The record’s opaque id (percent-encoded).' }) }) },
-          responses: { ...ok('The record.', pickAnswerSchema), '404': refusal('NOT_FOUND: no pick has that id inside the token’s scope.') },
+          responses: {
+            ...ok('The record.', pickAnswerSchema, { data: EXAMPLE_PICK, requestId: EXAMPLE_REQUEST_ID }),
+            '404': refusal('NOT_FOUND: no pick has that id inside the token’s scope.'),
+          },
         },
       },
       '/api/v1/me': {
@@ -129,7 +176,7 @@ export function v1Document(origin?: string) {
           tags: ['account'],
           operationId: 'getMe',
           summary: 'The caller: its view of the licence, and the token',
-          responses: ok('The token’s view.', v1MeSchema),
+          responses: ok('The token’s view.', v1MeSchema, EXAMPLE_ME),
         },
       },
       '/api/v1/health': {
@@ -137,7 +184,7 @@ export function v1Document(origin?: string) {
           tags: ['account'],
           operationId: 'getHealth',
           summary: 'Whether the portal and its data source answer',
-          responses: ok('Both answer.', v1HealthSchema),
+          responses: ok('Both answer.', v1HealthSchema, EXAMPLE_HEALTH),
         },
       },
       '/api/v1/events': {
@@ -150,7 +197,21 @@ export function v1Document(origin?: string) {
           requestParams: {
             query: V1_QUERIES.events,
           },
-          responses: { ...ok('A page of events.', eventsPageSchema), '400': refusal('INVALID_FILTERS.') },
+          responses: {
+            ...ok('A page of events.', eventsPageSchema, EXAMPLE_EVENT_PAGE),
+            '200': {
+              description: 'A page of events (JSON), or with `Accept: text/event-stream` the stream itself.',
+              headers,
+              content: {
+                ...json(eventsPageSchema, EXAMPLE_EVENT_PAGE),
+                'text/event-stream': {
+                  schema: z.string().meta({ description: STREAM }),
+                  example: EXAMPLE_STREAM,
+                },
+              },
+            },
+            '400': refusal('INVALID_FILTERS.'),
+          },
         },
       },
       '/api/v1/events/receipt': {
@@ -159,7 +220,7 @@ export function v1Document(origin?: string) {
           operationId: 'getEventsReceipt',
           summary: 'A signed statement of the events from one id to another',
           requestParams: { query: z.object({ from: whole(1), to: whole(1) }) },
-          responses: { ...ok('The receipt and its JWS.', receiptSchema), '400': refusal('INVALID_FILTERS.') },
+          responses: { ...ok('The receipt and its JWS.', receiptSchema, EXAMPLE_RECEIPT), '400': refusal('INVALID_FILTERS.') },
         },
       },
       '/api/v1/search': {
@@ -172,7 +233,10 @@ export function v1Document(origin?: string) {
           requestParams: {
             query: V1_QUERIES.search,
           },
-          responses: { ...ok('A page of the records found, and how many in all.', searchPageSchema), '400': refusal('INVALID_FILTERS.') },
+          responses: {
+            ...ok('A page of the records found, and how many in all.', searchPageSchema, EXAMPLE_SEARCH),
+            '400': refusal('INVALID_FILTERS.'),
+          },
         },
       },
       '/api/v1/events/checkpoints': {
@@ -186,7 +250,7 @@ export function v1Document(origin?: string) {
               limit: whole(1, 1_000).optional().meta({ description: '1–1,000; default 100.' }),
             }),
           },
-          responses: { ...ok('Checkpoints, oldest first.', checkpointsSchema), '400': refusal('INVALID_FILTERS.') },
+          responses: { ...ok('Checkpoints, oldest first.', checkpointsSchema, EXAMPLE_CHECKPOINTS), '400': refusal('INVALID_FILTERS.') },
         },
       },
     },

@@ -18,6 +18,7 @@ import { sendMessage, testMessage } from '@/lib/webhooks/send';
 import { sendDue } from '@/lib/webhooks/start';
 import type { QuotaGate } from '@/lib/webhooks/quota';
 import { endpointView } from '@/lib/webhooks/view';
+import { webhookChecker } from '../support/openapi-check';
 import { DISABLE_AFTER_MS, GIVE_UP_MS, type SenderContext } from '@/lib/webhooks/worker';
 import { openStore, type Store } from '@/lib/store/open';
 import type { TokenScope } from '@/lib/vocabulary/tokens';
@@ -172,6 +173,10 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     expect(got.map((m) => m.data.hash)).toEqual(mine.map((e) => e.hash));
     expect(got.every((m) => m.data.record?.league === league || m.data.record === null)).toBe(true);
     expect(target.state.accepted.map((r) => r.headers['webhook-id'])).toEqual(mine.map((e) => `evt_${e.seq}`));
+    // Each body is what the OpenAPI document's `webhooks` say a message of its type is.
+    const { v1Document } = await import('@/lib/api-v1/openapi');
+    const check = webhookChecker(v1Document());
+    expect(target.state.accepted.map((r) => check(JSON.parse(r.body) as { type: string }))).toEqual(mine.map(() => null));
     // Linked as the stream links them: the chain is whole.
     for (let i = 1; i < got.length; i += 1) expect(got[i]!.data.prev).toBe(got[i - 1]!.data.hash);
     const attempts = await webhookAttempts(store.db, 'twh_000000000001', 1_000);
@@ -280,6 +285,8 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     });
     expect(pinned).toMatchObject({ outcome: 'delivered', code: 204 });
     expect(target.state.accepted.at(-1)!.verified!.type).toBe('webhook.test');
+    const { v1Document } = await import('@/lib/api-v1/openapi');
+    expect(webhookChecker(v1Document())(JSON.parse(target.state.accepted.at(-1)!.body) as { type: string })).toBeNull();
     const refused = await sendMessage(`https://receiver.invalid:${port}/hooks`, secret, testMessage(hook.id, 'ed', Date.now()), {
       allowPrivate: false,
       resolver,

@@ -60,3 +60,22 @@ export function answerChecker(
     return `${method} ${pathname} ${status}: ${problems.join('; ')}`;
   }
 }
+
+/**
+ * A webhook's body checked against the document's `webhooks` entry for its type (OpenAPI 3.1): null when it is
+ * what the document says that type's message is, otherwise where it is not.
+ */
+export function webhookChecker(document: object): (body: { type: string; [field: string]: unknown }) => string | null {
+  const doc = document as { webhooks: Record<string, unknown> };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'doc', ...doc } as object);
+  return (body) => {
+    if (!(body.type in doc.webhooks)) return `the document has no webhook "${body.type}"`;
+    const validate = ajv.getSchema(
+      `doc#/webhooks/${body.type.replace(/~/g, '~0').replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema`,
+    )!;
+    if (validate(body)) return null;
+    return `${body.type}: ${(validate.errors ?? []).map((e) => `${e.instancePath || '(the body)'} ${e.message}`).join('; ')}`;
+  };
+}

@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { generated, V1_JSON, V1_TYPES } from '@/scripts/openapi';
-import { answerChecker } from '../support/openapi-check';
+import { answerChecker, webhookChecker } from '../support/openapi-check';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
  * API v1's OpenAPI document: what is committed (the document, the client's types) is what the schemas make today; a
@@ -52,8 +54,35 @@ describe('API v1’s OpenAPI document', () => {
     expect(check('POST', '/api/v1/picks', 200, page)).toBe('POST /api/v1/picks is not in the document');
   });
 
+  it('shows an example of every answer and every webhook, each what its schema describes', async () => {
+    const document = JSON.parse(await readFile(V1_JSON, 'utf8')) as Json;
+    const check = answerChecker(document);
+    for (const [path, item] of Object.entries(document.paths as Json))
+      for (const [status, response] of Object.entries((item as Json).get.responses as Json)) {
+        const example = (response as Json).content['application/json'].example;
+        expect(example, `${path} ${status}`).toBeDefined();
+        expect(check('GET', path.replace('{id}', 'pk_1'), Number(status), example), `${path} ${status}`).toBeNull();
+      }
+    // The stream's own media type, beside the JSON page.
+    const events = document.paths['/api/v1/events'].get.responses['200'].content;
+    expect(Object.keys(events)).toEqual(['application/json', 'text/event-stream']);
+    expect(events['text/event-stream'].example).toMatch(/^retry: 3000\n: alive .*\n\nid: 1042\nevent: pick\.changed\ndata: \{"seq":1042,/);
+    // Every message a webhook receives, by type: the five events, the gap and the test event.
+    const { EVENT_TYPES } = await import('@/lib/vocabulary/tokens');
+    expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES, 'gap', 'webhook.test']);
+    const hook = webhookChecker(document);
+    for (const [type, entry] of Object.entries(document.webhooks as Json)) {
+      const post = (entry as Json).post;
+      expect(post.parameters.map((p: Json) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      const example = post.requestBody.content['application/json'].example;
+      expect(hook(example), type).toBeNull();
+      expect(hook({ ...example, data: { ...example.data, extra: 1 } }), type).toMatch(/must NOT have additional properties/);
+    }
+    expect(hook({ type: 'pick.archived', timestamp: 'x', data: {} })).toBe('the document has no webhook "pick.archived"');
+  });
+
   it(
-    'makes a parameter the API does not take, or a value it does not know, a type error in the generated client',
+    'makes a parameter the API does not take, or a value it does not know, a type error in the generated client; a pick’s id a string',
     { timeout: 60_000 },
     async () => {
       const args = [
@@ -68,7 +97,12 @@ describe('API v1’s OpenAPI document', () => {
         '--moduleResolution',
         'bundler',
       ];
-      const result = await run('npx', [...args, 'tests/unit/fixtures/client-wrong-parameter.ts']).then(
+      // One compilation of both: the wrong one has exactly its two errors, the one reading ids as strings none.
+      const result = await run('npx', [
+        ...args,
+        'tests/unit/fixtures/client-wrong-parameter.ts',
+        'tests/unit/fixtures/client-pick-id.ts',
+      ]).then(
         () => ({ stdout: '' }),
         (error: { stdout: string }) => error,
       );

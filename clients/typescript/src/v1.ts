@@ -167,19 +167,150 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'pick.published': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * pick.published
+     * @description A record is seen for the first time. POSTed to each webhook of a token that reads `changes` and chose this type, signed as Standard Webhooks says (docs/api-v1.md, “Consumer webhooks”).
+     */
+    post: operations['webhook_pick_published'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'pick.changed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * pick.changed
+     * @description A field of a record changed (odds, a line, the reasoning…); `changes` names each with before and after. POSTed to each webhook of a token that reads `changes` and chose this type, signed as Standard Webhooks says (docs/api-v1.md, “Consumer webhooks”).
+     */
+    post: operations['webhook_pick_changed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'pick.settled': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * pick.settled
+     * @description A record’s status became settled, or a result appeared. POSTed to each webhook of a token that reads `changes` and chose this type, signed as Standard Webhooks says (docs/api-v1.md, “Consumer webhooks”).
+     */
+    post: operations['webhook_pick_settled'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'pick.withdrawn': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * pick.withdrawn
+     * @description A record is gone from the data source while its event date is watched; `record` is null. POSTed to each webhook of a token that reads `changes` and chose this type, signed as Standard Webhooks says (docs/api-v1.md, “Consumer webhooks”).
+     */
+    post: operations['webhook_pick_withdrawn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'pick.restored': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * pick.restored
+     * @description A withdrawn record is back. POSTed to each webhook of a token that reads `changes` and chose this type, signed as Standard Webhooks says (docs/api-v1.md, “Consumer webhooks”).
+     */
+    post: operations['webhook_pick_restored'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  gap: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * gap
+     * @description The webhook fell behind what the portal keeps (7 days): read the current records (API v1 or a file), then go on. POSTed to each webhook of a token that reads `changes` and chose this type, signed as Standard Webhooks says (docs/api-v1.md, “Consumer webhooks”).
+     */
+    post: operations['webhook_gap'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * webhook.test
+     * @description Someone pressed “Send a test event” on the token’s page: the signature checks, nothing else to do. POSTed to each webhook of a token that reads `changes` and chose this type, signed as Standard Webhooks says (docs/api-v1.md, “Consumer webhooks”).
+     */
+    post: operations['webhook_webhook_test'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
-    /** @description One page of a list (spec §4.2). */
-    PickPage: {
-      data: components['schemas']['Pick'][];
-      page: {
-        /** @description Send as `cursor`, with the same filters, for the next page; null at the end. */
-        nextCursor: string | null;
-        hasMore: boolean;
-      };
-      requestId: components['schemas']['RequestId'];
-    };
     /** @description A licensed pick (spec §2.2). Every field may be null or absent, both meaning “not included”; fields may be added (§9). A token without a content reads records without its fields: picks — odds, oddsFormat, bookmaker, probability, confidenceTier, reasoning; results — result, settledAt. */
     Pick: {
       /** @description Always present in the portal’s answers: a record the upstream sent without one is not served. */
@@ -235,6 +366,34 @@ export interface components {
       isPlayerPick?: boolean | null;
     } & {
       [key: string]: unknown;
+    };
+    /** @description One entry of the change feed (docs/api-v1.md, “Events”). */
+    Event: {
+      seq: number;
+      /** @enum {string} */
+      type: 'pick.published' | 'pick.changed' | 'pick.settled' | 'pick.withdrawn' | 'pick.restored';
+      pickId: string;
+      /** Format: date-time */
+      detectedAt: string;
+      record: components['schemas']['Pick'] | null;
+      changes: {
+        [key: string]: {
+          before: unknown;
+          after: unknown;
+        };
+      } | null;
+      prev: string | null;
+      hash: string;
+    };
+    /** @description One page of a list (spec §4.2). */
+    PickPage: {
+      data: components['schemas']['Pick'][];
+      page: {
+        /** @description Send as `cursor`, with the same filters, for the next page; null at the end. */
+        nextCursor: string | null;
+        hasMore: boolean;
+      };
+      requestId: components['schemas']['RequestId'];
     };
     /** @description This answer’s id (`req_` and an identifier), also in the X-Request-Id header. */
     RequestId: string;
@@ -326,24 +485,6 @@ export interface components {
       };
       requestId: components['schemas']['RequestId'];
     };
-    /** @description One entry of the change feed (docs/api-v1.md, “Events”). */
-    Event: {
-      seq: number;
-      /** @enum {string} */
-      type: 'pick.published' | 'pick.changed' | 'pick.settled' | 'pick.withdrawn' | 'pick.restored';
-      pickId: string;
-      /** Format: date-time */
-      detectedAt: string;
-      record: components['schemas']['Pick'] | null;
-      changes: {
-        [key: string]: {
-          before: unknown;
-          after: unknown;
-        };
-      } | null;
-      prev: string | null;
-      hash: string;
-    };
     Receipt: {
       receipt: {
         tokenId: string;
@@ -426,6 +567,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "pk_01JC8ZK5T2",
+           *           "sport": "Football",
+           *           "league": "Northern Premier",
+           *           "roundOrWeek": "Week 14",
+           *           "eventMetadata": {
+           *             "competition": "Northern Premier League",
+           *             "stage": "Regular season"
+           *           },
+           *           "eventDescription": "Kingston City FC v Harbour Town",
+           *           "eventDate": "2026-11-28T15:00:00Z",
+           *           "homeTeam": "Kingston City FC",
+           *           "awayTeam": "Harbour Town",
+           *           "marketType": "Match result",
+           *           "selection": "Kingston City FC",
+           *           "line": null,
+           *           "odds": 2.1,
+           *           "oddsFormat": "decimal",
+           *           "bookmaker": "Northbet",
+           *           "probability": 0.52,
+           *           "confidenceTier": "medium",
+           *           "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+           *           "status": "upcoming",
+           *           "result": null,
+           *           "settledAt": null,
+           *           "publishedAt": "2026-11-25T08:30:00Z",
+           *           "attribution": "Data: Licensed Sports Picks",
+           *           "isPlayerPick": false
+           *         }
+           *       ],
+           *       "page": {
+           *         "nextCursor": "eyJ2IjoxLCJrIjoicGtfMDFKQzhaSzVUMiJ9",
+           *         "hasMore": true
+           *       },
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['PickPage'];
         };
       };
@@ -439,6 +620,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INVALID_FILTERS",
+           *         "message": "One or more filters are invalid: from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -454,6 +644,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -467,6 +666,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -480,6 +688,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -495,6 +712,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -508,6 +734,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -523,6 +758,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -536,6 +780,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -568,6 +821,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "pk_01JC8ZK5T2",
+           *           "sport": "Football",
+           *           "league": "Northern Premier",
+           *           "roundOrWeek": "Week 14",
+           *           "eventMetadata": {
+           *             "competition": "Northern Premier League",
+           *             "stage": "Regular season"
+           *           },
+           *           "eventDescription": "Kingston City FC v Harbour Town",
+           *           "eventDate": "2026-11-28T15:00:00Z",
+           *           "homeTeam": "Kingston City FC",
+           *           "awayTeam": "Harbour Town",
+           *           "marketType": "Match result",
+           *           "selection": "Kingston City FC",
+           *           "line": null,
+           *           "odds": 2.1,
+           *           "oddsFormat": "decimal",
+           *           "bookmaker": "Northbet",
+           *           "probability": 0.52,
+           *           "confidenceTier": "medium",
+           *           "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+           *           "status": "settled",
+           *           "result": "win",
+           *           "settledAt": "2026-11-28T16:55:00Z",
+           *           "publishedAt": "2026-11-25T08:30:00Z",
+           *           "attribution": "Data: Licensed Sports Picks",
+           *           "isPlayerPick": false
+           *         }
+           *       ],
+           *       "page": {
+           *         "nextCursor": null,
+           *         "hasMore": false
+           *       },
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['PickPage'];
         };
       };
@@ -581,6 +874,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INVALID_FILTERS",
+           *         "message": "One or more filters are invalid: from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -596,6 +898,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -609,6 +920,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -622,6 +942,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -637,6 +966,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -650,6 +988,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -665,6 +1012,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -678,6 +1034,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -705,6 +1070,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "pk_01JC8ZK5T2",
+           *         "sport": "Football",
+           *         "league": "Northern Premier",
+           *         "roundOrWeek": "Week 14",
+           *         "eventMetadata": {
+           *           "competition": "Northern Premier League",
+           *           "stage": "Regular season"
+           *         },
+           *         "eventDescription": "Kingston City FC v Harbour Town",
+           *         "eventDate": "2026-11-28T15:00:00Z",
+           *         "homeTeam": "Kingston City FC",
+           *         "awayTeam": "Harbour Town",
+           *         "marketType": "Match result",
+           *         "selection": "Kingston City FC",
+           *         "line": null,
+           *         "odds": 2.1,
+           *         "oddsFormat": "decimal",
+           *         "bookmaker": "Northbet",
+           *         "probability": 0.52,
+           *         "confidenceTier": "medium",
+           *         "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+           *         "status": "upcoming",
+           *         "result": null,
+           *         "settledAt": null,
+           *         "publishedAt": "2026-11-25T08:30:00Z",
+           *         "attribution": "Data: Licensed Sports Picks",
+           *         "isPlayerPick": false
+           *       },
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['PickAnswer'];
         };
       };
@@ -720,6 +1119,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -733,6 +1141,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -746,6 +1163,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "NOT_FOUND",
+           *         "message": "No pick has that id.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -759,6 +1185,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -774,6 +1209,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -787,6 +1231,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -802,6 +1255,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -815,6 +1277,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -839,6 +1310,48 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "partner": {
+           *         "name": "Example Media"
+           *       },
+           *       "licence": {
+           *         "id": "lic_2026_example",
+           *         "status": "active",
+           *         "sports": [
+           *           "Football",
+           *           "Tennis"
+           *         ],
+           *         "leagues": [
+           *           "Northern Premier",
+           *           "ATP Tour"
+           *         ],
+           *         "dateWindow": {
+           *           "from": "2026-01-01T00:00:00Z",
+           *           "to": "2027-01-01T00:00:00Z"
+           *         },
+           *         "contentMode": "full",
+           *         "channels": [
+           *           "web",
+           *           "app"
+           *         ],
+           *         "content": [
+           *           "picks",
+           *           "results",
+           *           "changes"
+           *         ],
+           *         "expiresAt": "2027-01-01T00:00:00.000Z"
+           *       },
+           *       "token": {
+           *         "id": "tok_4b1f0c2a9e7d",
+           *         "name": "CMS import",
+           *         "expiresAt": "2027-06-01T00:00:00.000Z",
+           *         "ratePerMinute": 600,
+           *         "dailyRecords": 500000
+           *       },
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['Me'];
         };
       };
@@ -854,6 +1367,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -867,6 +1389,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -880,6 +1411,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -895,6 +1435,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -908,6 +1457,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -923,6 +1481,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -936,6 +1503,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -960,6 +1536,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "service": "picks-partner-portal",
+           *       "version": "v1",
+           *       "time": "2026-11-25T08:35:10.000Z",
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['Health'];
         };
       };
@@ -975,6 +1560,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -988,6 +1582,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1001,6 +1604,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1016,6 +1628,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1029,6 +1650,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1044,6 +1674,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1057,6 +1696,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1076,7 +1724,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description A page of events. */
+      /** @description A page of events (JSON), or with `Accept: text/event-stream` the stream itself. */
       200: {
         headers: {
           /** @description Every answer: private, never cached. */
@@ -1086,7 +1734,128 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "seq": 1042,
+           *           "type": "pick.changed",
+           *           "pickId": "pk_01JC8ZK5T2",
+           *           "detectedAt": "2026-11-27T10:05:00.000Z",
+           *           "record": {
+           *             "id": "pk_01JC8ZK5T2",
+           *             "sport": "Football",
+           *             "league": "Northern Premier",
+           *             "roundOrWeek": "Week 14",
+           *             "eventMetadata": {
+           *               "competition": "Northern Premier League",
+           *               "stage": "Regular season"
+           *             },
+           *             "eventDescription": "Kingston City FC v Harbour Town",
+           *             "eventDate": "2026-11-28T15:00:00Z",
+           *             "homeTeam": "Kingston City FC",
+           *             "awayTeam": "Harbour Town",
+           *             "marketType": "Match result",
+           *             "selection": "Kingston City FC",
+           *             "line": null,
+           *             "odds": 1.95,
+           *             "oddsFormat": "decimal",
+           *             "bookmaker": "Northbet",
+           *             "probability": 0.52,
+           *             "confidenceTier": "medium",
+           *             "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+           *             "status": "upcoming",
+           *             "result": null,
+           *             "settledAt": null,
+           *             "publishedAt": "2026-11-25T08:30:00Z",
+           *             "attribution": "Data: Licensed Sports Picks",
+           *             "isPlayerPick": false
+           *           },
+           *           "changes": {
+           *             "odds": {
+           *               "before": 2.1,
+           *               "after": 1.95
+           *             }
+           *           },
+           *           "prev": "Yc4kPAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+           *           "hash": "Lr7dTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+           *         },
+           *         {
+           *           "seq": 1043,
+           *           "type": "pick.settled",
+           *           "pickId": "pk_01JC8ZK5T2",
+           *           "detectedAt": "2026-11-28T17:00:00.000Z",
+           *           "record": {
+           *             "id": "pk_01JC8ZK5T2",
+           *             "sport": "Football",
+           *             "league": "Northern Premier",
+           *             "roundOrWeek": "Week 14",
+           *             "eventMetadata": {
+           *               "competition": "Northern Premier League",
+           *               "stage": "Regular season"
+           *             },
+           *             "eventDescription": "Kingston City FC v Harbour Town",
+           *             "eventDate": "2026-11-28T15:00:00Z",
+           *             "homeTeam": "Kingston City FC",
+           *             "awayTeam": "Harbour Town",
+           *             "marketType": "Match result",
+           *             "selection": "Kingston City FC",
+           *             "line": null,
+           *             "odds": 1.95,
+           *             "oddsFormat": "decimal",
+           *             "bookmaker": "Northbet",
+           *             "probability": 0.52,
+           *             "confidenceTier": "medium",
+           *             "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+           *             "status": "settled",
+           *             "result": "win",
+           *             "settledAt": "2026-11-28T16:55:00Z",
+           *             "publishedAt": "2026-11-25T08:30:00Z",
+           *             "attribution": "Data: Licensed Sports Picks",
+           *             "isPlayerPick": false
+           *           },
+           *           "changes": {
+           *             "status": {
+           *               "before": "upcoming",
+           *               "after": "settled"
+           *             },
+           *             "result": {
+           *               "before": null,
+           *               "after": "win"
+           *             },
+           *             "settledAt": {
+           *               "before": null,
+           *               "after": "2026-11-28T16:55:00Z"
+           *             }
+           *           },
+           *           "prev": "Lr7dTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+           *           "hash": "Wm2sEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+           *         }
+           *       ],
+           *       "gap": null,
+           *       "page": {
+           *         "after": 1041,
+           *         "nextAfter": 1043,
+           *         "lastId": 1045,
+           *         "hasMore": true
+           *       },
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['EventPage'];
+          /**
+           * @example retry: 3000
+           *     : alive 2026-11-27T10:04:58.000Z; last poll 2026-11-27T10:04:30.000Z
+           *
+           *     id: 1042
+           *     event: pick.changed
+           *     data: {"seq":1042,"type":"pick.changed","pickId":"pk_01JC8ZK5T2","detectedAt":"2026-11-27T10:05:00.000Z","record":{"id":"pk_01JC8ZK5T2","sport":"Football","league":"Northern Premier","roundOrWeek":"Week 14","eventMetadata":{"competition":"Northern Premier League","stage":"Regular season"},"eventDescription":"Kingston City FC v Harbour Town","eventDate":"2026-11-28T15:00:00Z","homeTeam":"Kingston City FC","awayTeam":"Harbour Town","marketType":"Match result","selection":"Kingston City FC","line":null,"odds":1.95,"oddsFormat":"decimal","bookmaker":"Northbet","probability":0.52,"confidenceTier":"medium","reasoning":"Unbeaten in six at home; Harbour Town without their first-choice keeper.","status":"upcoming","result":null,"settledAt":null,"publishedAt":"2026-11-25T08:30:00Z","attribution":"Data: Licensed Sports Picks","isPlayerPick":false},"changes":{"odds":{"before":2.1,"after":1.95}},"prev":"Yc4kPAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","hash":"Lr7dTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}
+           *
+           *     id: 1043
+           *     event: pick.settled
+           *     data: {"seq":1043,"type":"pick.settled","pickId":"pk_01JC8ZK5T2","detectedAt":"2026-11-28T17:00:00.000Z","record":{"id":"pk_01JC8ZK5T2","sport":"Football","league":"Northern Premier","roundOrWeek":"Week 14","eventMetadata":{"competition":"Northern Premier League","stage":"Regular season"},"eventDescription":"Kingston City FC v Harbour Town","eventDate":"2026-11-28T15:00:00Z","homeTeam":"Kingston City FC","awayTeam":"Harbour Town","marketType":"Match result","selection":"Kingston City FC","line":null,"odds":1.95,"oddsFormat":"decimal","bookmaker":"Northbet","probability":0.52,"confidenceTier":"medium","reasoning":"Unbeaten in six at home; Harbour Town without their first-choice keeper.","status":"settled","result":"win","settledAt":"2026-11-28T16:55:00Z","publishedAt":"2026-11-25T08:30:00Z","attribution":"Data: Licensed Sports Picks","isPlayerPick":false},"changes":{"status":{"before":"upcoming","after":"settled"},"result":{"before":null,"after":"win"},"settledAt":{"before":null,"after":"2026-11-28T16:55:00Z"}},"prev":"Lr7dTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","hash":"Wm2sEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}
+           */
+          'text/event-stream': string;
         };
       };
       /** @description INVALID_FILTERS. */
@@ -1099,6 +1868,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INVALID_FILTERS",
+           *         "message": "One or more filters are invalid: from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1114,6 +1892,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1127,6 +1914,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1140,6 +1936,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1155,6 +1960,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1168,6 +1982,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1183,6 +2006,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1196,6 +2028,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1223,6 +2064,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "receipt": {
+           *         "tokenId": "tok_4b1f0c2a9e7d",
+           *         "from": 1041,
+           *         "to": 1045,
+           *         "count": 5,
+           *         "firstId": 1041,
+           *         "lastId": 1045,
+           *         "prev": "n2v8QAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+           *         "lastHash": "Hb3xNAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+           *         "issuedAt": "2026-11-28T17:15:00.000Z"
+           *       },
+           *       "jws": "eyJhbGciOiJFUzI1NiIsImtpZCI6InBvcnRhbC0xIn0.eyJ0b2tlbklkIjoidG9rXzRiMWYwYzJhOWU3ZCJ9.c2lnbmF0dXJl",
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['Receipt'];
         };
       };
@@ -1236,6 +2094,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INVALID_FILTERS",
+           *         "message": "One or more filters are invalid: from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1251,6 +2118,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1264,6 +2140,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1277,6 +2162,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1292,6 +2186,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1305,6 +2208,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1320,6 +2232,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1333,6 +2254,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1374,6 +2304,52 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "pk_01JC8ZK5T2",
+           *           "sport": "Football",
+           *           "league": "Northern Premier",
+           *           "roundOrWeek": "Week 14",
+           *           "eventMetadata": {
+           *             "competition": "Northern Premier League",
+           *             "stage": "Regular season"
+           *           },
+           *           "eventDescription": "Kingston City FC v Harbour Town",
+           *           "eventDate": "2026-11-28T15:00:00Z",
+           *           "homeTeam": "Kingston City FC",
+           *           "awayTeam": "Harbour Town",
+           *           "marketType": "Match result",
+           *           "selection": "Kingston City FC",
+           *           "line": null,
+           *           "odds": 2.1,
+           *           "oddsFormat": "decimal",
+           *           "bookmaker": "Northbet",
+           *           "probability": 0.52,
+           *           "confidenceTier": "medium",
+           *           "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+           *           "status": "upcoming",
+           *           "result": null,
+           *           "settledAt": null,
+           *           "publishedAt": "2026-11-25T08:30:00Z",
+           *           "attribution": "Data: Licensed Sports Picks",
+           *           "isPlayerPick": false
+           *         }
+           *       ],
+           *       "page": {
+           *         "number": 1,
+           *         "size": 50,
+           *         "total": 1,
+           *         "lastPage": 1
+           *       },
+           *       "index": {
+           *         "lastPollAt": "2026-11-25T08:35:00Z",
+           *         "followedAt": "2026-11-25T08:35:02Z"
+           *       },
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['SearchPage'];
         };
       };
@@ -1387,6 +2363,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INVALID_FILTERS",
+           *         "message": "One or more filters are invalid: from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1402,6 +2387,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1415,6 +2409,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1428,6 +2431,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1443,6 +2455,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1456,6 +2477,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1471,6 +2501,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1484,6 +2523,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1513,6 +2561,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "from": 1,
+           *           "to": 1000,
+           *           "count": 1000,
+           *           "lastHash": "Tz6gRAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+           *           "signedAt": "2026-11-20T03:00:00.000Z",
+           *           "jws": "eyJhbGciOiJFUzI1NiIsImtpZCI6InBvcnRhbC0xIn0.eyJmcm9tIjoxLCJ0byI6MTAwMH0.c2lnbmF0dXJl"
+           *         }
+           *       ],
+           *       "requestId": "req_8f14e45fceea167a"
+           *     }
+           */
           'application/json': components['schemas']['Checkpoints'];
         };
       };
@@ -1526,6 +2589,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "INVALID_FILTERS",
+           *         "message": "One or more filters are invalid: from must be a UTC timestamp such as 2026-11-01T00:00:00Z (for the whole day: 2026-11-01T00:00:00Z).",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1541,6 +2613,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAUTHORIZED",
+           *         "message": "Missing or invalid credentials.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1554,6 +2635,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "OUT_OF_SCOPE",
+           *         "message": "The sport \"Football\" is in the licence but outside this token's scope, which covers Tennis.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1567,6 +2657,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "METHOD_NOT_ALLOWED",
+           *         "message": "Only GET is supported.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1582,6 +2681,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "RATE_LIMITED",
+           *         "message": "This token may make 600 requests a minute. Try again in a moment.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1595,6 +2703,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_ERROR",
+           *         "message": "The data source failed. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1610,6 +2727,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UNAVAILABLE",
+           *         "message": "The service is unavailable. Try again shortly.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
       };
@@ -1623,8 +2749,579 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "UPSTREAM_TIMEOUT",
+           *         "message": "The data source did not answer in time. Try again.",
+           *         "requestId": "req_8f14e45fceea167a"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['Error'];
         };
+      };
+    };
+  };
+  webhook_pick_published: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message’s id: `evt_<seq>` for an event (the same at every attempt and resend: drop what you have seen). */
+        'webhook-id': string;
+        /** @description When it was signed, in seconds since 1970 (reject old ones). */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256, keyed by the webhook’s secret, of `<webhook-id>.<webhook-timestamp>.<body>`. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "pick.published",
+         *       "timestamp": "2026-11-25T08:35:00.000Z",
+         *       "data": {
+         *         "seq": 1041,
+         *         "type": "pick.published",
+         *         "pickId": "pk_01JC8ZK5T2",
+         *         "detectedAt": "2026-11-25T08:35:00.000Z",
+         *         "record": {
+         *           "id": "pk_01JC8ZK5T2",
+         *           "sport": "Football",
+         *           "league": "Northern Premier",
+         *           "roundOrWeek": "Week 14",
+         *           "eventMetadata": {
+         *             "competition": "Northern Premier League",
+         *             "stage": "Regular season"
+         *           },
+         *           "eventDescription": "Kingston City FC v Harbour Town",
+         *           "eventDate": "2026-11-28T15:00:00Z",
+         *           "homeTeam": "Kingston City FC",
+         *           "awayTeam": "Harbour Town",
+         *           "marketType": "Match result",
+         *           "selection": "Kingston City FC",
+         *           "line": null,
+         *           "odds": 2.1,
+         *           "oddsFormat": "decimal",
+         *           "bookmaker": "Northbet",
+         *           "probability": 0.52,
+         *           "confidenceTier": "medium",
+         *           "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+         *           "status": "upcoming",
+         *           "result": null,
+         *           "settledAt": null,
+         *           "publishedAt": "2026-11-25T08:30:00Z",
+         *           "attribution": "Data: Licensed Sports Picks",
+         *           "isPlayerPick": false
+         *         },
+         *         "changes": null,
+         *         "prev": "n2v8QAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *         "hash": "Yc4kPAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          type: 'pick.published';
+          /**
+           * Format: date-time
+           * @description When the portal detected it (for an event, its `detectedAt`).
+           */
+          timestamp: string;
+          /** @description The event exactly as the stream gives it: save it and check it with the verifier. */
+          data: components['schemas']['Event'];
+        };
+      };
+    };
+    responses: {
+      /** @description Taken: the next message follows. Answer within 15 s; redirects are not followed. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Refused: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, for a day. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_pick_changed: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message’s id: `evt_<seq>` for an event (the same at every attempt and resend: drop what you have seen). */
+        'webhook-id': string;
+        /** @description When it was signed, in seconds since 1970 (reject old ones). */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256, keyed by the webhook’s secret, of `<webhook-id>.<webhook-timestamp>.<body>`. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "pick.changed",
+         *       "timestamp": "2026-11-27T10:05:00.000Z",
+         *       "data": {
+         *         "seq": 1042,
+         *         "type": "pick.changed",
+         *         "pickId": "pk_01JC8ZK5T2",
+         *         "detectedAt": "2026-11-27T10:05:00.000Z",
+         *         "record": {
+         *           "id": "pk_01JC8ZK5T2",
+         *           "sport": "Football",
+         *           "league": "Northern Premier",
+         *           "roundOrWeek": "Week 14",
+         *           "eventMetadata": {
+         *             "competition": "Northern Premier League",
+         *             "stage": "Regular season"
+         *           },
+         *           "eventDescription": "Kingston City FC v Harbour Town",
+         *           "eventDate": "2026-11-28T15:00:00Z",
+         *           "homeTeam": "Kingston City FC",
+         *           "awayTeam": "Harbour Town",
+         *           "marketType": "Match result",
+         *           "selection": "Kingston City FC",
+         *           "line": null,
+         *           "odds": 1.95,
+         *           "oddsFormat": "decimal",
+         *           "bookmaker": "Northbet",
+         *           "probability": 0.52,
+         *           "confidenceTier": "medium",
+         *           "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+         *           "status": "upcoming",
+         *           "result": null,
+         *           "settledAt": null,
+         *           "publishedAt": "2026-11-25T08:30:00Z",
+         *           "attribution": "Data: Licensed Sports Picks",
+         *           "isPlayerPick": false
+         *         },
+         *         "changes": {
+         *           "odds": {
+         *             "before": 2.1,
+         *             "after": 1.95
+         *           }
+         *         },
+         *         "prev": "Yc4kPAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *         "hash": "Lr7dTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          type: 'pick.changed';
+          /**
+           * Format: date-time
+           * @description When the portal detected it (for an event, its `detectedAt`).
+           */
+          timestamp: string;
+          /** @description The event exactly as the stream gives it: save it and check it with the verifier. */
+          data: components['schemas']['Event'];
+        };
+      };
+    };
+    responses: {
+      /** @description Taken: the next message follows. Answer within 15 s; redirects are not followed. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Refused: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, for a day. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_pick_settled: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message’s id: `evt_<seq>` for an event (the same at every attempt and resend: drop what you have seen). */
+        'webhook-id': string;
+        /** @description When it was signed, in seconds since 1970 (reject old ones). */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256, keyed by the webhook’s secret, of `<webhook-id>.<webhook-timestamp>.<body>`. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "pick.settled",
+         *       "timestamp": "2026-11-28T17:00:00.000Z",
+         *       "data": {
+         *         "seq": 1043,
+         *         "type": "pick.settled",
+         *         "pickId": "pk_01JC8ZK5T2",
+         *         "detectedAt": "2026-11-28T17:00:00.000Z",
+         *         "record": {
+         *           "id": "pk_01JC8ZK5T2",
+         *           "sport": "Football",
+         *           "league": "Northern Premier",
+         *           "roundOrWeek": "Week 14",
+         *           "eventMetadata": {
+         *             "competition": "Northern Premier League",
+         *             "stage": "Regular season"
+         *           },
+         *           "eventDescription": "Kingston City FC v Harbour Town",
+         *           "eventDate": "2026-11-28T15:00:00Z",
+         *           "homeTeam": "Kingston City FC",
+         *           "awayTeam": "Harbour Town",
+         *           "marketType": "Match result",
+         *           "selection": "Kingston City FC",
+         *           "line": null,
+         *           "odds": 1.95,
+         *           "oddsFormat": "decimal",
+         *           "bookmaker": "Northbet",
+         *           "probability": 0.52,
+         *           "confidenceTier": "medium",
+         *           "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+         *           "status": "settled",
+         *           "result": "win",
+         *           "settledAt": "2026-11-28T16:55:00Z",
+         *           "publishedAt": "2026-11-25T08:30:00Z",
+         *           "attribution": "Data: Licensed Sports Picks",
+         *           "isPlayerPick": false
+         *         },
+         *         "changes": {
+         *           "status": {
+         *             "before": "upcoming",
+         *             "after": "settled"
+         *           },
+         *           "result": {
+         *             "before": null,
+         *             "after": "win"
+         *           },
+         *           "settledAt": {
+         *             "before": null,
+         *             "after": "2026-11-28T16:55:00Z"
+         *           }
+         *         },
+         *         "prev": "Lr7dTAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *         "hash": "Wm2sEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          type: 'pick.settled';
+          /**
+           * Format: date-time
+           * @description When the portal detected it (for an event, its `detectedAt`).
+           */
+          timestamp: string;
+          /** @description The event exactly as the stream gives it: save it and check it with the verifier. */
+          data: components['schemas']['Event'];
+        };
+      };
+    };
+    responses: {
+      /** @description Taken: the next message follows. Answer within 15 s; redirects are not followed. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Refused: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, for a day. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_pick_withdrawn: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message’s id: `evt_<seq>` for an event (the same at every attempt and resend: drop what you have seen). */
+        'webhook-id': string;
+        /** @description When it was signed, in seconds since 1970 (reject old ones). */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256, keyed by the webhook’s secret, of `<webhook-id>.<webhook-timestamp>.<body>`. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "pick.withdrawn",
+         *       "timestamp": "2026-11-28T17:05:00.000Z",
+         *       "data": {
+         *         "seq": 1044,
+         *         "type": "pick.withdrawn",
+         *         "pickId": "pk_01JC90AB7Q",
+         *         "detectedAt": "2026-11-28T17:05:00.000Z",
+         *         "record": null,
+         *         "changes": null,
+         *         "prev": "Wm2sEAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *         "hash": "Qa9uZAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          type: 'pick.withdrawn';
+          /**
+           * Format: date-time
+           * @description When the portal detected it (for an event, its `detectedAt`).
+           */
+          timestamp: string;
+          /** @description The event exactly as the stream gives it: save it and check it with the verifier. */
+          data: components['schemas']['Event'];
+        };
+      };
+    };
+    responses: {
+      /** @description Taken: the next message follows. Answer within 15 s; redirects are not followed. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Refused: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, for a day. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_pick_restored: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message’s id: `evt_<seq>` for an event (the same at every attempt and resend: drop what you have seen). */
+        'webhook-id': string;
+        /** @description When it was signed, in seconds since 1970 (reject old ones). */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256, keyed by the webhook’s secret, of `<webhook-id>.<webhook-timestamp>.<body>`. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "pick.restored",
+         *       "timestamp": "2026-11-28T17:10:00.000Z",
+         *       "data": {
+         *         "seq": 1045,
+         *         "type": "pick.restored",
+         *         "pickId": "pk_01JC90AB7Q",
+         *         "detectedAt": "2026-11-28T17:10:00.000Z",
+         *         "record": {
+         *           "id": "pk_01JC90AB7Q",
+         *           "sport": "Football",
+         *           "league": "Northern Premier",
+         *           "roundOrWeek": "Week 14",
+         *           "eventMetadata": {
+         *             "competition": "Northern Premier League",
+         *             "stage": "Regular season"
+         *           },
+         *           "eventDescription": "Kingston City FC v Harbour Town",
+         *           "eventDate": "2026-11-28T15:00:00Z",
+         *           "homeTeam": "Kingston City FC",
+         *           "awayTeam": "Harbour Town",
+         *           "marketType": "Match result",
+         *           "selection": "Draw",
+         *           "line": null,
+         *           "odds": 3.4,
+         *           "oddsFormat": "decimal",
+         *           "bookmaker": "Northbet",
+         *           "probability": 0.27,
+         *           "confidenceTier": "medium",
+         *           "reasoning": "Unbeaten in six at home; Harbour Town without their first-choice keeper.",
+         *           "status": "upcoming",
+         *           "result": null,
+         *           "settledAt": null,
+         *           "publishedAt": "2026-11-25T08:30:00Z",
+         *           "attribution": "Data: Licensed Sports Picks",
+         *           "isPlayerPick": false
+         *         },
+         *         "changes": null,
+         *         "prev": "Qa9uZAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+         *         "hash": "Hb3xNAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          type: 'pick.restored';
+          /**
+           * Format: date-time
+           * @description When the portal detected it (for an event, its `detectedAt`).
+           */
+          timestamp: string;
+          /** @description The event exactly as the stream gives it: save it and check it with the verifier. */
+          data: components['schemas']['Event'];
+        };
+      };
+    };
+    responses: {
+      /** @description Taken: the next message follows. Answer within 15 s; redirects are not followed. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Refused: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, for a day. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_gap: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message’s id: `evt_<seq>` for an event (the same at every attempt and resend: drop what you have seen). */
+        'webhook-id': string;
+        /** @description When it was signed, in seconds since 1970 (reject old ones). */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256, keyed by the webhook’s secret, of `<webhook-id>.<webhook-timestamp>.<body>`. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "gap",
+         *       "timestamp": "2026-12-02T09:00:00.000Z",
+         *       "data": {
+         *         "asked": 1040,
+         *         "first": 1203,
+         *         "message": "Events after 1040 are no longer kept; the next event is 1203. Read the current records (API v1 or a file), then go on."
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          type: 'gap';
+          /**
+           * Format: date-time
+           * @description When the portal detected it (for an event, its `detectedAt`).
+           */
+          timestamp: string;
+          /** @description `asked`: the event after which it should have gone on; `first`: the event it goes on from. */
+          data: {
+            asked: number;
+            first: number;
+            message: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Taken: the next message follows. Answer within 15 s; redirects are not followed. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Refused: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, for a day. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_webhook_test: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The message’s id: `evt_<seq>` for an event (the same at every attempt and resend: drop what you have seen). */
+        'webhook-id': string;
+        /** @description When it was signed, in seconds since 1970 (reject old ones). */
+        'webhook-timestamp': string;
+        /** @description `v1,` and the base64 HMAC-SHA256, keyed by the webhook’s secret, of `<webhook-id>.<webhook-timestamp>.<body>`. */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "webhook.test",
+         *       "timestamp": "2026-11-25T08:40:00.000Z",
+         *       "data": {
+         *         "endpoint": "whk_1c9e4f7a",
+         *         "sentBy": "ana@example.com",
+         *         "message": "A test event from the picks partner portal: the signature checks, nothing else to do."
+         *       }
+         *     }
+         */
+        'application/json': {
+          /** @constant */
+          type: 'webhook.test';
+          /**
+           * Format: date-time
+           * @description When the portal detected it (for an event, its `detectedAt`).
+           */
+          timestamp: string;
+          /** @description Which webhook, who sent it. */
+          data: {
+            endpoint: string;
+            sentBy: string;
+            message: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Taken: the next message follows. Answer within 15 s; redirects are not followed. */
+      '2XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Refused: tried again after 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h, for a day. */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

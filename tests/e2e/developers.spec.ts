@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signInKept, snapshot, test } from '../support/fixtures';
-import { DevelopersPage } from '../support/pages';
+import { DevelopersPage, EventCataloguePage } from '../support/pages';
 
 /**
  * /developers: API v1's reference rendered from the document the portal serves, in the portal's frame and theme,
@@ -202,4 +202,39 @@ test('an assistant’s client reaches the MCP server through the portal’s own 
   expect(new Set(data.map((p) => p.sport))).toEqual(new Set(['Tennis']));
   expect((await rpc({ id: 3, method: 'tools/list' }, `pvt_${'x'.repeat(43)}`)).status()).toBe(401);
   await client.dispose();
+});
+
+test('the event catalogue: each message with an example and its schema, the checks in three languages, axe-clean at 390 px', async ({
+  page,
+}) => {
+  await signInKept(page, 'editor', '/developers');
+  await page.getByRole('link', { name: 'event catalogue' }).click();
+  const catalogue = new EventCataloguePage(page);
+  await expect(page.getByRole('heading', { name: 'Event catalogue', level: 1 })).toBeVisible();
+  await expect(catalogue.eventTypes).toHaveCount(7);
+  // The example is the document's own: what /api/v1/openapi.json states for that webhook.
+  const served = (await (await page.request.get('/api/v1/openapi.json')).json()) as {
+    webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { example: unknown } } } } }>;
+  };
+  expect(Object.keys(served.webhooks)).toEqual([
+    'pick.published',
+    'pick.changed',
+    'pick.settled',
+    'pick.withdrawn',
+    'pick.restored',
+    'gap',
+    'webhook.test',
+  ]);
+  for (const type of ['pick.settled', 'gap', 'webhook.test'])
+    expect(JSON.parse((await catalogue.example(type).textContent())!)).toEqual(
+      served.webhooks[type]!.post.requestBody.content['application/json'].example,
+    );
+  await page.getByText('Its schema (JSON Schema)').first().click();
+  await expect(page.getByRole('region', { name: 'pick.published: its schema' })).toContainText('"required"');
+  for (const language of ['Node.js', 'Python', 'Shell (OpenSSL)'])
+    await expect(page.getByRole('region', { name: `Check a webhook’s signature: ${language}` })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Check a saved stream: Node.js (the verifier)' })).toContainText('verify-picks-events.mjs');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await audit(page, 'event catalogue 390');
 });

@@ -7,7 +7,7 @@ import { PREFERENCE_COOKIES } from '@/lib/vocabulary/preferences';
 import { ErrorPanel } from '@/components/error-panel';
 import { PageHeader } from '@/components/ui/page-header';
 import { ApiReference } from '@/components/developers/api-reference';
-import { linkClass } from '@/components/ui/text-link';
+import { linkClass, TextLink } from '@/components/ui/text-link';
 
 export const metadata: Metadata = { title: 'API reference' };
 
@@ -35,7 +35,8 @@ export default async function DevelopersPage() {
           /api/v1/openapi.json
         </a>{' '}
         (the repository’s <code>clients/typescript</code> is a typed client generated from it). Open an endpoint and press “Try” to send a
-        request with one of your tokens.
+        request with one of your tokens. What webhooks and the event stream send, and how to check it: the{' '}
+        <TextLink className="underline" href="/developers/events">event catalogue</TextLink>.
       </PageHeader>
       {tokens.ok ? null : <ErrorPanel error={tokens.error} retryHref="/developers" />}
       <ApiReference tokens={mine} portalApi={session.user.role === 'admin'} theme={theme} />

@@ -93,6 +93,16 @@ export class TokenPage extends PortalPage {
 /** /developers — the API reference and the token console. */
 export class DevelopersPage extends fixedAt('/developers') {}
 
+/** /developers/events — the event catalogue: each message a webhook receives, and how to check it. */
+export class EventCataloguePage extends fixedAt('/developers/events') {
+  get eventTypes(): Locator {
+    return this.page.getByTestId('event-type');
+  }
+  example(type: string): Locator {
+    return this.page.getByRole('region', { name: `${type}: an example` });
+  }
+}
+
 /** /admin/audit — the audit trail. */
 export class AuditPage extends fixedAt('/admin/audit') {
   get table(): Locator {

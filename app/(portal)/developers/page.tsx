@@ -36,7 +36,10 @@ export default async function DevelopersPage() {
         </a>{' '}
         (the repository’s <code>clients/typescript</code> is a typed client generated from it). Open an endpoint and press “Try” to send a
         request with one of your tokens. What webhooks and the event stream send, and how to check it: the{' '}
-        <TextLink className="underline" href="/developers/events">event catalogue</TextLink>.
+        <TextLink className="underline" href="/developers/events">
+          event catalogue
+        </TextLink>
+        .
       </PageHeader>
       {tokens.ok ? null : <ErrorPanel error={tokens.error} retryHref="/developers" />}
       <ApiReference tokens={mine} portalApi={session.user.role === 'admin'} theme={theme} />

@@ -14,7 +14,11 @@ export default async function EventCataloguePage() {
       <PageHeader title="Event catalogue">
         Every message a token’s webhooks receive — the five event types, <code>gap</code> and the test event — with when it is sent, an
         example and its schema, as the OpenAPI document’s <code>webhooks</code> state them; then how to check a signature and a saved
-        stream. Webhooks are set up on a token’s page; the <TextLink className="underline" href="/developers">API reference</TextLink> has every endpoint.
+        stream. Webhooks are set up on a token’s page; the{' '}
+        <TextLink className="underline" href="/developers">
+          API reference
+        </TextLink>{' '}
+        has every endpoint.
       </PageHeader>
       <EventCatalogue />
     </div>

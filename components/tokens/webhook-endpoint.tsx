@@ -11,6 +11,8 @@ import { cardClass } from '@/components/ui/card';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { labelClass, TextField } from '@/components/ui/field';
 import { UtcTime } from '@/components/utc-time';
+import type { Exchange } from '@/lib/vocabulary/exchange';
+import { AttemptExchange } from './attempt-exchange';
 
 /**
  * One consumer webhook on its token's page: where it stands in the token's stream, why it is failing or stopped,
@@ -45,6 +47,20 @@ const columns: Column<AttemptView>[] = [
   { id: 'problem', header: 'Why', cell: (a) => a.problem ?? '', truncate: (a) => a.problem ?? '' },
 ];
 
+/** The table's columns, with a last one that opens an attempt's request and answer below the table. */
+const withDetail = (open: (a: AttemptView) => void, shown: string | null, waiting: boolean): Column<AttemptView>[] => [
+  ...columns,
+  {
+    id: 'exchange',
+    header: 'Sent and answered',
+    cell: (a) => (
+      <Button size="sm" tone="quiet" disabled={waiting} aria-expanded={shown === a.id} onClick={() => open(a)}>
+        {shown === a.id ? 'Shown below' : 'Show'}
+      </Button>
+    ),
+  },
+];
+
 export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoint: EndpointView }) {
   const router = useRouter();
   const [problem, setProblem] = useState<ApiProblem | null>(null);
@@ -54,6 +70,13 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
   const hydrated = useHydrated();
   const waiting = busy || !hydrated;
   const [seq, setSeq] = useState('');
+  const [detail, setDetail] = useState<{ attempt: AttemptView; exchange: Exchange } | null>(null);
+  const openDetail = async (attempt: AttemptView) => {
+    setProblem(null);
+    const answer = await callApi(`${base}/attempts/${attempt.id}`);
+    if (!answer.ok) return setProblem(answer.problem);
+    setDetail({ attempt, exchange: answer.body as Exchange });
+  };
   const base = `/api/tokens/${tokenId}/webhooks/${endpoint.id}`;
   const act = async (path: string, method: string, body: unknown, done: (answer: unknown) => string | null) => {
     setBusy(true);
@@ -188,13 +211,20 @@ export function WebhookEndpoint({ tokenId, endpoint }: { tokenId: string; endpoi
           label={`Attempts to ${endpoint.url}`}
           frame="bare"
           size="small"
-          columns={columns}
+          columns={withDetail((a) => void openDetail(a), detail?.attempt.id ?? null, waiting)}
           rows={endpoint.attempts}
           rowKey={(a) => a.id}
           rowData={(a) => ({ 'data-outcome': a.outcome, 'data-seq': a.seq ?? '' })}
         />
       ) : (
         <p className="text-slate-600">No attempts yet: it is sent each new event of its types as the feed records it.</p>
+      )}
+      {detail && (
+        <AttemptExchange
+          exchange={detail.exchange}
+          problem={detail.attempt.problem}
+          title={detail.attempt.seq === null ? detail.attempt.type : `#${detail.attempt.seq} ${detail.attempt.type}`}
+        />
       )}
     </article>
   );

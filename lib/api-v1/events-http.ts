@@ -20,6 +20,14 @@ export interface StreamIo {
 /** GET /api/v1/events with `Accept: text/event-stream`: refused as any API v1 request is, or streamed; counted to the token's use. */
 export async function serveEventStream(request: V1Request, signal: AbortSignal, io: StreamIo): Promise<void> {
   const requestId = `req_${currentRequestId() ?? randomBytes(8).toString('hex')}`;
+  const startedAt = performance.now();
+  // The token's request log: the stream is one request, as long as it stayed open.
+  const logged = () => ({
+    method: 'GET',
+    path: `${request.url.pathname}${request.url.search} (stream)`,
+    durationMs: Math.round(performance.now() - startedAt),
+    requestId,
+  });
   let token: ApiToken | null = null;
   let opened: Awaited<ReturnType<typeof openEventStream>>;
   try {
@@ -28,7 +36,14 @@ export async function serveEventStream(request: V1Request, signal: AbortSignal, 
   } catch (error) {
     const refused = v1ErrorBody(toV1Error(error), requestId);
     io.refuse(refused);
-    if (token) countUse(token.id, { status: refused.status, records: 0, bytes: Buffer.byteLength(refused.body), address: request.address });
+    if (token)
+      countUse(token.id, {
+        status: refused.status,
+        records: 0,
+        bytes: Buffer.byteLength(refused.body),
+        address: request.address,
+        request: logged(),
+      });
     return;
   }
   io.start({ ...SSE_HEADERS, 'X-Request-Id': requestId });
@@ -37,6 +52,6 @@ export async function serveEventStream(request: V1Request, signal: AbortSignal, 
     done = await opened.run({ write: (text) => io.write(text, WRITE_WAIT_MS), signal });
   } finally {
     io.end();
-    countUse(token.id, { status: 200, records: done.events, bytes: done.bytes, address: request.address });
+    countUse(token.id, { status: 200, records: done.events, bytes: done.bytes, address: request.address, request: logged() });
   }
 }

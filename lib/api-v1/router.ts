@@ -41,7 +41,8 @@ type Answer = { body: string | Uint8Array; records: number };
 const newRequestId = () => `req_${currentRequestId() ?? randomBytes(8).toString('hex')}`;
 
 /** The token, its rate, the answer or the error, and the count of its use. */
-async function answer(request: V1Request, work: (call: Call) => Promise<Answer>): Promise<V1Result> {
+async function answer(request: V1Request, method: string, work: (call: Call) => Promise<Answer>): Promise<V1Result> {
+  const startedAt = performance.now();
   const requestId = newRequestId();
   let token: ApiToken | null = null;
   let result: V1Result;
@@ -64,7 +65,19 @@ async function answer(request: V1Request, work: (call: Call) => Promise<Answer>)
   }
   if (token) {
     const bytes = typeof result.body === 'string' ? Buffer.byteLength(result.body) : result.body.byteLength;
-    countUse(token.id, { status: result.status, records, bytes, address: request.address });
+    countUse(token.id, {
+      status: result.status,
+      records,
+      bytes,
+      address: request.address,
+      request: {
+        // A tool call of the MCP server reads through here: its log line says so.
+        method: request.actor ? 'MCP' : method,
+        path: `${request.url.pathname}${request.url.search}`,
+        durationMs: Math.round(performance.now() - startedAt),
+        requestId,
+      },
+    });
   }
   return result;
 }
@@ -111,25 +124,25 @@ export async function serveV1(request: V1Request, method: string): Promise<V1Res
     case 'picks':
     case 'results': {
       const kind = endpoint.name;
-      return answer(request, ({ token, requestId: id }) => {
+      return answer(request, method, ({ token, requestId: id }) => {
         needs(token, kind);
         return listAnswer(request, token, kind, id, cursorSecret());
       });
     }
     case 'pick':
-      return answer(request, (call) => pickAnswer(call, endpoint.id));
+      return answer(request, method, (call) => pickAnswer(call, endpoint.id));
     case 'me':
-      return answer(request, meAnswer);
+      return answer(request, method, meAnswer);
     case 'health':
-      return answer(request, healthAnswer);
+      return answer(request, method, healthAnswer);
     case 'events':
-      return answer(request, ({ token, requestId: id }) => eventsPageAnswer(request, token, id));
+      return answer(request, method, ({ token, requestId: id }) => eventsPageAnswer(request, token, id));
     case 'receipt':
-      return answer(request, ({ token, requestId: id }) => receiptAnswer(request, token, id));
+      return answer(request, method, ({ token, requestId: id }) => receiptAnswer(request, token, id));
     case 'checkpoints':
-      return answer(request, ({ token, requestId: id }) => checkpointsAnswer(request, token, id));
+      return answer(request, method, ({ token, requestId: id }) => checkpointsAnswer(request, token, id));
     case 'search':
-      return answer(request, ({ token, requestId: id }) => searchAnswer(request, token, id));
+      return answer(request, method, ({ token, requestId: id }) => searchAnswer(request, token, id));
   }
 }
 

@@ -7,6 +7,7 @@ import type { ApiToken } from '../store/tokens';
 import { authenticate } from '../tokens/access';
 import { takeRequest } from '../tokens/limits';
 import { countUse } from '../tokens/usage';
+import { currentRequestId } from '../log/request';
 
 /**
  * POST /api/mcp: the MCP server (Streamable HTTP, stateless, JSON answers; docs/mcp.md) for an API token, judged
@@ -41,7 +42,14 @@ export async function serveMcp(request: Request): Promise<Response> {
   } catch (error) {
     const refused = toV1Error(error);
     if (refused.status >= 500) console.error('[mcp] a request could not be judged:', error);
-    if (token) countUse(token.id, { status: refused.status, records: 0, bytes: 0, address });
+    if (token)
+      countUse(token.id, {
+        status: refused.status,
+        records: 0,
+        bytes: 0,
+        address,
+        request: { method: 'POST', path: '/api/mcp', durationMs: 0, requestId: `req_${currentRequestId() ?? 'mcp'}` },
+      });
     const headers: Record<string, string> = {};
     if (refused.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="picks-api"';
     if (refused.retryAfterSeconds !== null) headers['Retry-After'] = String(Math.max(1, Math.ceil(refused.retryAfterSeconds)));

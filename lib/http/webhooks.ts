@@ -56,13 +56,13 @@ const context = () => {
   return { secretKey: config.DELIVERY_SECRET_KEY ?? null, allowPrivate: config.DELIVERY_ALLOW_PRIVATE_TARGETS };
 };
 
-async function tokenOf(user: User, id: string): Promise<ApiToken> {
+export async function tokenOf(user: User, id: string): Promise<ApiToken> {
   const token = await visibleToken(user, id);
   if (!token) throw notFound('token');
   return token;
 }
 
-async function endpointOf(user: User, tokenId: string, id: string): Promise<{ token: ApiToken; hook: TokenWebhook }> {
+export async function endpointOf(user: User, tokenId: string, id: string): Promise<{ token: ApiToken; hook: TokenWebhook }> {
   const token = await tokenOf(user, tokenId);
   const hook = /^twh_[0-9a-f]{12}$/.test(id) ? await fromStore((db) => findTokenWebhook(db, id)) : null;
   if (!hook || hook.tokenId !== token.id) throw notFound('webhook');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { alertWebhookChangeBody, alertWebhookCreateBody } from '../alerts/webhooks';
+import { exchangeSchema, tokenRequestsSchema } from '../vocabulary/exchange';
 import {
   alertsAnswerSchema,
   alertWebhooksSchema,
@@ -233,5 +234,12 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/tokens/{id}/webhooks/{webhookId}/attempts', 'tokens', 'A consumer webhook’s attempts', {
     query: 'before',
     answer: attemptsAnswerSchema,
+  }),
+  op('get', '/api/tokens/{id}/webhooks/{webhookId}/attempts/{attemptId}', 'tokens', 'One attempt: the request sent and the answer', {
+    answer: exchangeSchema,
+  }),
+  op('get', '/api/tokens/{id}/requests', 'tokens', 'A token’s requests, newest first (kept 7 days)', {
+    query: 'status (429, 4xx…), path, before',
+    answer: tokenRequestsSchema,
   }),
 ];

@@ -6,6 +6,7 @@ import { pruneHistory } from './history-read';
 import type { Database } from './schema';
 import { pruneJobRuns } from './jobs';
 import { pruneWebhookAttempts } from './token-webhooks';
+import { pruneTokenRequests, TOKEN_REQUESTS_DAYS } from './token-logs';
 import { pruneCheckpoints } from './events';
 
 /**
@@ -44,7 +45,15 @@ export async function pruneRetained(
   db: Kysely<Database>,
   retention: Retention,
   sealing?: () => { sealCut: Parameters<typeof pruneAudit>[2]; kept: () => Promise<void> },
-): Promise<{ audit: number; changes: number; versions: number; jobs: number; webhookAttempts: number; checkpoints: number }> {
+): Promise<{
+  audit: number;
+  changes: number;
+  versions: number;
+  jobs: number;
+  webhookAttempts: number;
+  checkpoints: number;
+  tokenRequests: number;
+}> {
   const seal = sealing?.();
   const audit = pruneAudit(db, daysAgo(retention.auditDays), seal?.sealCut).then(async (removed) => {
     if (removed > 0) await seal?.kept();
@@ -56,7 +65,9 @@ export async function pruneRetained(
   // Consumer webhooks' attempts, a month of them (lib/webhooks/).
   const attempts = pruneWebhookAttempts(db, Date.now() - WEBHOOK_ATTEMPTS_DAYS * 86_400_000);
   const checkpoints = pruneCheckpoints(db, Date.now() - CHECKPOINT_DAYS * 86_400_000);
-  const [, audited, changes, versions, gone, attempted, checked] = await Promise.all([
+  // API tokens' request logs, a week of them (lib/tokens/request-log.ts).
+  const requests = pruneTokenRequests(db, Date.now() - TOKEN_REQUESTS_DAYS * 86_400_000);
+  const [, audited, changes, versions, gone, attempted, checked, logged] = await Promise.all([
     pruneExpired(db),
     audit,
     pruneChanges(db, daysAgo(retention.changesDays)),
@@ -64,6 +75,7 @@ export async function pruneRetained(
     jobs,
     attempts,
     checkpoints,
+    requests,
   ]);
-  return { audit: audited, changes, versions, jobs: gone, webhookAttempts: attempted, checkpoints: checked };
+  return { audit: audited, changes, versions, jobs: gone, webhookAttempts: attempted, checkpoints: checked, tokenRequests: logged };
 }

@@ -91,4 +91,27 @@ export interface TokenWebhookAttemptsTable {
   problem: string | null;
   at_ms: number;
   duration_ms: number;
+  /** JSON: the headers sent (the signature, never the secret). Null for attempts logged before 0028. */
+  request_headers: string | null;
+  /** The body sent, its first 64 KB. */
+  request_body: string | null;
+  request_bytes: number | null;
+  /** JSON: the answer's headers (null: no answer). */
+  response_headers: string | null;
+  /** The answer's body, its first 4 KB. */
+  response_body: string | null;
+  response_bytes: number | null;
+}
+
+/** One request of an API token (lib/tokens/request-log.ts), kept TOKEN_REQUESTS_DAYS. */
+export interface TokenRequestsTable {
+  token_id: string;
+  at_ms: number;
+  method: string;
+  /** Path and query as asked, its first 2,000 characters. */
+  path: string;
+  status: number;
+  records: number;
+  duration_ms: number;
+  request_id: string;
 }

@@ -10,7 +10,7 @@ import type {
   RecordIndexTable,
   RecordVersionsTable,
 } from './schema-history';
-import type { ApiTokensTable, TokenUsageTable, TokenWebhookAttemptsTable, TokenWebhooksTable } from './schema-tokens';
+import type { ApiTokensTable, TokenUsageTable, TokenWebhookAttemptsTable, TokenWebhooksTable, TokenRequestsTable } from './schema-tokens';
 import type { AlertDigestsTable, AlertSendsTable, AlertsTable, AlertSubscriptionsTable, AlertWebhooksTable } from './schema-alerts';
 
 /**
@@ -284,6 +284,7 @@ export interface Database {
   event_checkpoints: EventCheckpointsTable;
   token_webhooks: TokenWebhooksTable;
   token_webhook_attempts: TokenWebhookAttemptsTable;
+  token_requests: TokenRequestsTable;
 }
 
 /** A signed checkpoint of a token's event stream (0022): its events from `from_seq` to `to_seq`, how many, the last hash. */

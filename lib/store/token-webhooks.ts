@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { openAtRest, sealAtRest } from './at-rest';
 import type { Database } from './schema';
 import type { TokenWebhookAttemptsTable, TokenWebhooksTable } from './schema-tokens';
+import { exchangeColumns, type Exchange } from './token-logs';
 import type { ATTEMPT_OUTCOMES, ATTEMPT_TRIGGERS } from '../vocabulary/token-webhook';
 
 /**
@@ -191,6 +192,8 @@ export interface WebhookAttempt {
   problem: string | null;
   atMs: number;
   durationMs: number;
+  /** What was sent and answered (./token-logs.ts reads it back one attempt at a time); absent: not kept. */
+  exchange?: Exchange;
 }
 
 export async function logAttempt(db: Db, attempt: Omit<WebhookAttempt, 'id'>): Promise<WebhookAttempt> {
@@ -209,12 +212,29 @@ export async function logAttempt(db: Db, attempt: Omit<WebhookAttempt, 'id'>): P
       problem: attempt.problem,
       at_ms: attempt.atMs,
       duration_ms: attempt.durationMs,
+      ...exchangeColumns(attempt.exchange),
     })
     .execute();
-  return { id, ...attempt };
+  const { exchange: _kept, ...logged } = attempt;
+  return { id, ...logged };
 }
 
-const toAttempt = (row: Selectable<TokenWebhookAttemptsTable>): WebhookAttempt => ({
+/** An attempt as its log lists it: without what was sent and answered. */
+const ATTEMPT_COLUMNS = [
+  'id',
+  'webhook_id',
+  'message_id',
+  'seq',
+  'type',
+  'trigger',
+  'outcome',
+  'code',
+  'problem',
+  'at_ms',
+  'duration_ms',
+] as const satisfies readonly (keyof TokenWebhookAttemptsTable)[];
+
+const toAttempt = (row: Pick<Selectable<TokenWebhookAttemptsTable>, (typeof ATTEMPT_COLUMNS)[number]>): WebhookAttempt => ({
   id: row.id,
   webhookId: row.webhook_id,
   messageId: row.message_id,
@@ -230,7 +250,7 @@ const toAttempt = (row: Selectable<TokenWebhookAttemptsTable>): WebhookAttempt =
 
 /** The endpoint's newest attempts, newest first (before `beforeMs` for the next page). */
 export async function webhookAttempts(db: Db, webhookId: string, limit: number, beforeMs?: number): Promise<WebhookAttempt[]> {
-  let query = db.selectFrom('token_webhook_attempts').selectAll().where('webhook_id', '=', webhookId);
+  let query = db.selectFrom('token_webhook_attempts').select(ATTEMPT_COLUMNS).where('webhook_id', '=', webhookId);
   if (beforeMs !== undefined) query = query.where('at_ms', '<', beforeMs);
   return (await query.orderBy('at_ms', 'desc').orderBy('id').limit(limit).execute()).map(toAttempt);
 }

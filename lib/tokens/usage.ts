@@ -3,6 +3,7 @@ import { getStore } from '../store';
 import { addUsage, type UsageDelta } from '../store/tokens';
 import { processSlot } from '../process-state';
 import { utcDay } from '../time';
+import { flushRequestLog, logRequest } from './request-log';
 
 /**
  * Each token's use (requests, records, bytes, refusals, last use and address), counted in memory per day and
@@ -24,6 +25,8 @@ export interface UsageEvent {
   records: number;
   bytes: number;
   address: string | null;
+  /** A request to API v1 or the MCP server: also written to the token's request log (./request-log.ts). */
+  request?: { method: string; path: string; durationMs: number; requestId: string };
 }
 
 export function countUse(tokenId: string, event: UsageEvent, now = Date.now()): void {
@@ -49,6 +52,7 @@ export function countUse(tokenId: string, event: UsageEvent, now = Date.now()): 
   entry.lastMs = now;
   entry.lastAddress = event.address;
   state.pending.set(key, entry);
+  if (event.request) logRequest({ tokenId, atMs: now, status: event.status, records: event.records, ...event.request });
   state.timer ??= setTimeout(() => void flushUsage(), FLUSH_MS).unref();
 }
 
@@ -56,9 +60,10 @@ export function countUse(tokenId: string, event: UsageEvent, now = Date.now()): 
 export async function flushUsage(): Promise<void> {
   const state = counter();
   state.timer = null;
+  const logged = flushRequestLog();
   const entries = [...state.pending.values()];
   state.pending.clear();
-  if (entries.length === 0) return;
+  if (entries.length === 0) return logged;
   try {
     const { db } = await getStore();
     for (const entry of entries) await addUsage(db, entry.tokenId, entry.day, entry);
@@ -80,4 +85,5 @@ export async function flushUsage(): Promise<void> {
     }
     state.timer ??= setTimeout(() => void flushUsage(), FLUSH_MS * 5).unref();
   }
+  await logged;
 }

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { maskedWebhookUrl, pinnedLookup, pinTarget, type Resolver } from '../deliveries/targets';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttempt } from '../store/token-webhooks';
+import { ANSWER_BODY_BYTES, firstBytes, type Exchange } from '../store/token-logs';
 import type { PrivateTargets } from '../deliveries/targets';
 
 /**
@@ -70,6 +71,8 @@ export interface SendResult {
   /** Why it failed, in plain words, never with the URL's path or query. */
   problem: string | null;
   durationMs: number;
+  /** What was sent (its headers carry the signature, never the secret) and answered. */
+  exchange: Exchange;
 }
 
 export interface SendContext {
@@ -83,10 +86,17 @@ export async function sendMessage(url: string, secret: string, message: Message,
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   const target = new URL(url);
-  const pinned = await pinTarget(target.hostname, context.allowPrivate, context.resolver);
-  if (!pinned.ok) return { outcome: 'failed', code: null, problem: pinned.problem, durationMs: took() };
   const timestamp = new Date();
-  const signature = new Webhook(secret).sign(message.id, timestamp, message.body);
+  const headers = {
+    'Content-Type': 'application/json',
+    'User-Agent': 'picks-partner-portal',
+    'webhook-id': message.id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(message.id, timestamp, message.body),
+  };
+  const sent: Exchange = { request: { headers, body: message.body, bytes: Buffer.byteLength(message.body) }, response: null };
+  const pinned = await pinTarget(target.hostname, context.allowPrivate, context.resolver);
+  if (!pinned.ok) return { outcome: 'failed', code: null, problem: pinned.problem, durationMs: took(), exchange: sent };
   const dispatcher = new Agent({ connect: { lookup: pinnedLookup(pinned) } });
   try {
     const res = await undiciFetch(url, {
@@ -95,18 +105,13 @@ export async function sendMessage(url: string, secret: string, message: Message,
       dispatcher,
       signal: AbortSignal.timeout(context.timeoutMs ?? SEND_TIMEOUT_MS),
       body: message.body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'picks-partner-portal',
-        'webhook-id': message.id,
-        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-        'webhook-signature': signature,
-      },
+      headers,
     });
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status >= 200 && res.status < 300) return { outcome: 'delivered', code: res.status, problem: null, durationMs: took() };
+    const exchange: Exchange = { ...sent, response: await answerOf(res) };
+    if (res.status >= 200 && res.status < 300)
+      return { outcome: 'delivered', code: res.status, problem: null, durationMs: took(), exchange };
     const redirect = res.status >= 300 && res.status < 400 ? ' (a redirect: not followed; give the final URL)' : '';
-    return { outcome: 'failed', code: res.status, problem: `answered HTTP ${res.status}${redirect}`, durationMs: took() };
+    return { outcome: 'failed', code: res.status, problem: `answered HTTP ${res.status}${redirect}`, durationMs: took(), exchange };
   } catch (error) {
     const cause = (error as Error).cause as Error | undefined;
     const why =
@@ -118,10 +123,37 @@ export async function sendMessage(url: string, secret: string, message: Message,
       code: null,
       problem: `could not be reached (${why.replaceAll(url, maskedWebhookUrl(url))})`,
       durationMs: took(),
+      exchange: sent,
     };
   } finally {
     await dispatcher.close().catch(() => undefined);
   }
+}
+
+/**
+ * The receiver's answer as the log keeps it: its status, headers and the first ANSWER_BODY_BYTES of its body (read
+ * no further: a receiver answering megabytes costs nothing more), within the send's own time bound.
+ */
+async function answerOf(res: Awaited<ReturnType<typeof undiciFetch>>): Promise<NonNullable<Exchange['response']>> {
+  const chunks: Buffer[] = [];
+  let read = 0;
+  try {
+    for await (const chunk of res.body ?? []) {
+      chunks.push(Buffer.from(chunk as Uint8Array));
+      read += (chunk as Uint8Array).byteLength;
+      if (read >= ANSWER_BODY_BYTES) break;
+    }
+  } catch {
+    // What came before the connection ended or the time ran out is kept.
+  }
+  await res.body?.cancel().catch(() => undefined);
+  const declared = Number(res.headers.get('content-length'));
+  return {
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    body: firstBytes(Buffer.concat(chunks).toString('utf8'), ANSWER_BODY_BYTES),
+    bytes: Number.isSafeInteger(declared) && declared >= read ? declared : read,
+  };
 }
 
 /** A send as the endpoint's log keeps it. */

@@ -19,6 +19,7 @@ import { sendDue } from '@/lib/webhooks/start';
 import type { QuotaGate } from '@/lib/webhooks/quota';
 import { endpointView } from '@/lib/webhooks/view';
 import { webhookChecker } from '../support/openapi-check';
+import { attemptExchange } from '@/lib/store/token-logs';
 import { DISABLE_AFTER_MS, GIVE_UP_MS, type SenderContext } from '@/lib/webhooks/worker';
 import { openStore, type Store } from '@/lib/store/open';
 import type { TokenScope } from '@/lib/vocabulary/tokens';
@@ -49,14 +50,14 @@ interface Received {
 
 /** A receiver: answers `status` (200: it checks the signature first, and refuses one that does not check). */
 async function receiver(secret: string) {
-  const state = { status: 200, requests: 0, accepted: [] as Received[] };
+  const state = { status: 200, answer: '', requests: 0, accepted: [] as Received[] };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       state.requests += 1;
       const body = Buffer.concat(chunks).toString('utf8');
-      if (state.status !== 200) return res.writeHead(state.status).end();
+      if (state.status !== 200) return res.writeHead(state.status, { 'x-receiver': 'busy' }).end(state.answer);
       try {
         const verified = new Webhook(secret).verify(body, req.headers as Record<string, string>) as Received['verified'];
         state.accepted.push({ headers: req.headers, body, verified });
@@ -143,7 +144,7 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
       quota: gate,
     });
     const view = async () => (await readEventsAfter(store.db, scope, 0, 100_000, null)).events;
-    return { store, poll, token, hook, target, context, view, quota };
+    return { store, poll, token, hook, target, context, view, quota, secret };
   }
 
   it('sends each event of the token’s view in order, once, signed so the receiver’s library accepts it; a receiver down for a while gets all of it once back', async () => {
@@ -154,12 +155,13 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     opened.splice(0).forEach((s) => void s.close());
     // A token narrowed to one league: only its events, never another league's.
     sandbox.controls.setNow(T0);
-    const { store, poll, target, context, view } = await setUp({ ...everything, leagues: [league] });
+    const { store, poll, target, context, view, secret } = await setUp({ ...everything, leagues: [league] });
     sandbox.controls.setNow(T0 + 6 * 3_600_000);
     await poll();
     const mine = await view();
     expect(mine.length).toBeGreaterThan(1);
     target.state.status = 503;
+    target.state.answer = 'busy '.repeat(2_000);
     const t = Date.now();
     expect(await sendDue(store, context(t))).toBe(0);
     expect(target.state.requests).toBe(1);
@@ -181,6 +183,23 @@ describe.each(storeEngines())('consumer webhooks on $name', (engine) => {
     for (let i = 1; i < got.length; i += 1) expect(got[i]!.data.prev).toBe(got[i - 1]!.data.hash);
     const attempts = await webhookAttempts(store.db, 'twh_000000000001', 1_000);
     expect(attempts.filter((a) => a.outcome === 'failed').map((a) => [a.seq, a.code])).toEqual([[mine[0]!.seq, 503]]);
+    // Each attempt keeps what it sent and what came back: the refused one the receiver's answer, its start only.
+    const refusedOne = attempts.find((a) => a.outcome === 'failed')!;
+    const kept = (await attemptExchange(store.db, 'twh_000000000001', refusedOne.id))!;
+    expect(kept.request.body).toBe(target.state.accepted[0]!.body);
+    expect(Object.keys(kept.request.headers)).toEqual([
+      'Content-Type',
+      'User-Agent',
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(kept.request.headers['webhook-signature']).toMatch(/^v1,/);
+    expect(JSON.stringify(kept)).not.toContain(secret.slice(6));
+    expect(kept.response).toMatchObject({ status: 503, bytes: 10_000, headers: { 'x-receiver': 'busy' } });
+    expect(kept.response!.body).toBe('busy '.repeat(2_000).slice(0, 4_096));
+    const delivered = (await attemptExchange(store.db, 'twh_000000000001', attempts.find((a) => a.outcome === 'delivered')!.id))!;
+    expect(delivered.response).toMatchObject({ status: 204, body: '' });
     expect(attempts.filter((a) => a.outcome === 'delivered')).toHaveLength(mine.length);
     // What comes next follows, after the last one taken.
     sandbox.controls.setNow(T0 + 12 * 3_600_000);

@@ -193,6 +193,45 @@ describe('the MCP server', () => {
     await client.close();
   });
 
+  it('logs each request of the token, REST and tool calls alike, for its page: filtered by status and path, its own only', async () => {
+    const { token, secret } = await tokenOf({ sports: ['Tennis'] });
+    const { serveV1OnNext } = await import('@/lib/api-v1/http');
+    const get = (path: string) =>
+      serveV1OnNext(new Request(`http://portal.test${path}`, { headers: { authorization: `Bearer ${secret}` } }));
+    const rest = await get('/api/v1/picks?sport=Tennis&limit=2');
+    await get('/api/v1/picks?sport=Football');
+    const client = await connect(secret);
+    await client.callTool({ name: 'get_licence', arguments: {} });
+    await client.close();
+    await (await import('@/lib/tokens/usage')).flushUsage();
+    const { tokenRequestsPage, parseRequestsQuery } = await import('@/lib/http/token-logs');
+    expect(parseRequestsQuery(new URLSearchParams('status=4xx&path=picks'))).toEqual({ status: 4, path: 'picks' });
+    let refused: unknown;
+    try {
+      parseRequestsQuery(new URLSearchParams(`status=3xx&path=${'x'.repeat(201)}&before=yesterday`));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({
+      code: 'INVALID_FILTERS',
+      details: { status: expect.any(String), path: expect.any(String), before: expect.any(String) },
+    });
+    const ed = { email: 'ed@example.com', role: 'editor' as const };
+    const page = await tokenRequestsPage(ed, token.id, {});
+    expect(page.keptDays).toBe(7);
+    expect(page.data.map((r) => [r.method, r.path, r.status, r.records]).sort()).toEqual([
+      ['GET', '/api/v1/picks?sport=Football', 403, 0],
+      ['GET', '/api/v1/picks?sport=Tennis&limit=2', 200, 2],
+      ['MCP', '/api/v1/me', 200, 0],
+    ]);
+    expect(page.data.find((r) => r.status === 200 && r.method === 'GET')!.requestId).toBe(rest.headers.get('x-request-id'));
+    expect((await tokenRequestsPage(ed, token.id, { status: 4 })).data.map((r) => r.status)).toEqual([403]);
+    expect((await tokenRequestsPage(ed, token.id, { path: 'TENNIS' })).data.map((r) => r.records)).toEqual([2]);
+    await expect(tokenRequestsPage({ email: 'other@example.com', role: 'editor' }, token.id, {})).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
   it('answers only POST, and refuses a body over its bound before reading it', async () => {
     const { secret } = await tokenOf({});
     const get = await fetch(endpoint, { headers: { Authorization: `Bearer ${secret}`, Accept: 'text/event-stream' } });

@@ -30,7 +30,7 @@ async function startReceiver() {
       state.requests += 1;
       if (state.down > 0) {
         state.down -= 1;
-        return res.writeHead(503).end();
+        return res.writeHead(503, { 'Content-Type': 'text/plain', 'Retry-After': '5' }).end('receiver down for maintenance');
       }
       try {
         const body = new Webhook(state.secret).verify(Buffer.concat(chunks), req.headers as Record<string, string>) as Omit<Received, 'id'>;
@@ -88,6 +88,19 @@ export async function webhooksFromThePage(options: {
     await expect(card).toHaveAttribute('data-state', 'failing');
     await expect(card.getByTestId('webhook-why')).toContainText('answered HTTP 503');
     await expect(card.locator('[data-testid=webhook-attempts] tbody tr[data-outcome=failed]').first()).toContainText('503');
+    // What was sent and what came back, from the attempt's own log: the signed body, the receiver's answer.
+    await card
+      .locator('[data-testid=webhook-attempts] tbody tr[data-outcome=failed]')
+      .first()
+      .getByRole('button', { name: 'Show' })
+      .click();
+    const exchange = card.getByTestId('attempt-exchange');
+    await expect(exchange.getByRole('region', { name: 'Headers sent' })).toContainText(/webhook-signature: v1,/);
+    await expect(exchange.getByRole('region', { name: 'Body sent' })).toContainText(`"seq": ${expected[0]!.seq}`);
+    await expect(exchange).toContainText('HTTP 503');
+    await expect(exchange.getByRole('region', { name: 'Headers answered' })).toContainText('retry-after: 5');
+    await expect(exchange.getByRole('region', { name: 'Body answered' })).toHaveText('receiver down for maintenance');
+    expect(await exchange.textContent()).not.toContain(receiver.state.secret.slice(6));
 
     // Back (its next try, 5 s on): every event, in order, once, each signature checked by the library.
     await waitUntil(async () => receiver.state.accepted.length > expected.length, `${expected.length} events`, 60_000);
@@ -126,6 +139,9 @@ export async function webhooksFromThePage(options: {
 
     await page.reload();
     await expect(card.locator('[data-testid=webhook-attempts] tbody tr')).toHaveCount(Math.min(20, receiver.state.requests));
+    // The token's own requests (the event pages read above), with their status and records.
+    const requests = page.getByTestId('token-requests');
+    await expect(requests.locator('tbody tr[data-status="200"]').filter({ hasText: '/api/v1/events' }).first()).toBeVisible();
     const axe = await new AxeBuilder({ page })
       .include('[data-testid=webhooks]')
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])

@@ -306,6 +306,7 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await sql`drop table audit_sealed_rows`.execute(store.db);
     await sql`drop table record_index`.execute(store.db);
     if (engine.name === 'sqlite') await sql`drop table record_words`.execute(store.db);
+    await sql`drop table token_requests`.execute(store.db);
     await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);

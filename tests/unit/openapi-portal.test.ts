@@ -21,7 +21,7 @@ async function routes(dir = 'app/api'): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory() && !(dir === 'app/api' && ['v1', 'auth'].includes(entry.name))) out.push(...(await routes(full)));
+    if (entry.isDirectory() && !(dir === 'app/api' && ['v1', 'auth', 'mcp'].includes(entry.name))) out.push(...(await routes(full)));
     else if (entry.name === 'route.ts') out.push(full);
   }
   return out;
@@ -36,8 +36,8 @@ async function declared(): Promise<string[]> {
       .dirname(file)
       .replace(/^app\//, '')
       .replace(/\[([^\]]+)\]/g, '{$1}')}`;
-    const handler = /const handler = withRole(?:<[^>]*>)?\('([a-z]+)'/.exec(text)?.[1];
-    for (const m of text.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (withRole(?:<[^>]*>)?\('([a-z]+)'|handler|\(\))/g))
+    const handler = /const handler = withRole(?:<[^>]*>)?\(\s*'([a-z]+)'/.exec(text)?.[1];
+    for (const m of text.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (withRole(?:<[^>]*>)?\(\s*'([a-z]+)'|handler|\(\))/g))
       out.push(`${m[1]} ${apiPath} ${m[3] ?? (m[2] === 'handler' ? handler : '-')}`);
   }
   return out.sort();

@@ -147,7 +147,7 @@ describe('the one rule for who may act', () => {
     expect(read('lib/auth/session-token.ts')).toMatch(/standing\(account, person, null, policy\.demoRefused\)/);
   });
 
-  it('guards every route handler: withRole, API v1 or a listed public route', () => {
+  it('guards every route handler: withRole, API v1 or the MCP server (a token, judged by the rule), or a listed public route', () => {
     const routes = files('app', /^route\.ts$/);
     expect(routes.length).toBeGreaterThan(40);
     const unguarded = routes.filter((file) => {
@@ -157,7 +157,7 @@ describe('the one rule for who may act', () => {
       const handler = /const handler = withRole/.test(source);
       return exported.length === 0
         ? !/export \{ handler as/.test(source)
-        : !exported.every(([, , how]) => how === 'withRole' || how === 'serveV1OnNext' || (how === 'handler' && handler));
+        : !exported.every(([, , how]) => how === 'withRole' || how === 'serveV1OnNext' || how === 'serveMcp' || (how === 'handler' && handler));
     });
     expect(unguarded).toEqual([]);
   });

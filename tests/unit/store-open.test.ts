@@ -78,6 +78,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0025_webhook_confirmation',
       '0026_audit_sealed_rows',
       '0027_record_index',
+      '0028_request_logs',
     ]);
   });
 
@@ -105,7 +106,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
           ),
       ),
     );
-    expect(outputs).toEqual(['opened', 'opened', 'opened']);
+    expect(outputs, outputs.join(' | ')).toEqual(['opened', 'opened', 'opened']);
     const after = await openStore(there);
     opened.push(after);
     expect(await applied(after)).toEqual(MIGRATION_NAMES);

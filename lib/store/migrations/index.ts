@@ -26,6 +26,7 @@ import { migration as m0024 } from './0024_history_writes';
 import { migration as m0025 } from './0025_webhook_confirmation';
 import { migration as m0026 } from './0026_audit_sealed_rows';
 import { migration as m0027 } from './0027_record_index';
+import { migration as m0028 } from './0028_request_logs';
 
 /**
  * Versioned migrations, one a file (`NNNN_what.ts`), applied in name order at start by Kysely's Migrator on
@@ -61,6 +62,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0025_webhook_confirmation': m0025,
   '0026_audit_sealed_rows': m0026,
   '0027_record_index': m0027,
+  '0028_request_logs': m0028,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

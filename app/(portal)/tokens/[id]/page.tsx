@@ -9,6 +9,9 @@ import { RevokeButton, TokenForm } from '@/components/tokens/token-form';
 import { OwnerForm } from '@/components/tokens/owner-form';
 import { UsagePanel } from '@/components/tokens/usage-panel';
 import { WebhooksPanel } from '@/components/tokens/webhooks-panel';
+import { RequestLog } from '@/components/tokens/request-log';
+import { requestLogFor } from '@/lib/http/token-logs';
+import type { PageSearchParams } from '@/lib/picks-api/filters';
 import { webhooksForPage } from '@/lib/webhooks/view';
 import { PageHeader } from '@/components/ui/page-header';
 import { UtcTime } from '@/components/utc-time';
@@ -18,13 +21,21 @@ import { labelClass } from '@/components/ui/field';
 
 export const metadata: Metadata = { title: 'API token' };
 
-export default async function TokenPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function TokenPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<PageSearchParams>;
+}) {
   const { id } = await params;
+  const asked = await searchParams;
   const session = await requirePage('tokens', `/tokens/${encodeURIComponent(id)}`);
   const [found, licence, hooks] = await Promise.all([tokenForPage(session.user, id), licenceChoices(), webhooksForPage(session.user, id)]);
   if (!found.ok) return <ErrorPanel error={found.error} retryHref={`/tokens/${encodeURIComponent(id)}`} />;
   if (!found.value) notFound();
   const { token, days } = found.value;
+  const requests = await requestLogFor(session.user, token.id, asked);
   return (
     <div className="space-y-4">
       <p className="text-sm">
@@ -82,6 +93,7 @@ export default async function TokenPage({ params }: { params: Promise<{ id: stri
         </h2>
         <UsagePanel days={days} dailyRecords={token.dailyRecords} />
       </section>
+      <RequestLog tokenId={token.id} {...requests} />
       {token.state !== 'revoked' &&
         (hooks.ok ? (
           hooks.value && (

@@ -157,7 +157,9 @@ describe('the one rule for who may act', () => {
       const handler = /const handler = withRole/.test(source);
       return exported.length === 0
         ? !/export \{ handler as/.test(source)
-        : !exported.every(([, , how]) => how === 'withRole' || how === 'serveV1OnNext' || how === 'serveMcp' || (how === 'handler' && handler));
+        : !exported.every(
+            ([, , how]) => how === 'withRole' || how === 'serveV1OnNext' || how === 'serveMcp' || (how === 'handler' && handler),
+          );
     });
     expect(unguarded).toEqual([]);
   });

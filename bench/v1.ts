@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { prepareBarePage, startBarePage, type BarePage } from './bare';
+import { prepareBaseline, startBaselinePortal } from './baseline';
+import { PORTAL_NODE_ARGS } from '../scripts/portal-node-options';
 import { benchOptions, writeResult } from './options';
 import { median, signIn, startStack, waitFor } from './support';
 
@@ -21,7 +23,9 @@ const options = benchOptions('bench:v1', 'A full walk through the portal’s /ap
   'remote-rounds': { default: 3, help: 'rounds against the remote upstream' },
   'remote-ms': { default: 40, help: "the remote upstream's delay per page, in ms" },
   picks: { default: 55_000, help: "the sandbox's size (about 40,000 licensed records at 55,000)" },
+  baseline: { default: 'none', help: 'an earlier commit measured in the same rounds (bench/baseline.ts)' },
 });
+const baselineDir = options.baseline === 'none' ? null : prepareBaseline(options.baseline);
 
 /** A client's walk of every record (fetch, JSON.parse, the next cursor): what a partner's loader does. */
 async function walk(baseUrl: string, key: string): Promise<{ ms: number; records: number; pages: number }> {
@@ -83,10 +87,14 @@ for (const [label, delayMs, rounds, port] of [
   const checker = proxy(4542 + port, true);
   const passUrl = pass.url;
   let nextRoute: BarePage | undefined;
+  let baseline: Awaited<ReturnType<typeof startBaselinePortal>> | null = null;
   try {
     for (const url of [passUrl, checker.url]) await waitFor(`${url}/api/v1/health`, { headers: { Authorization: `Bearer ${stack.key}` } });
     nextRoute = await startBarePage(4546 + port, stack.upstreamUrl, stack.key);
     const token = await makeToken(stack.portalUrl);
+    baseline = baselineDir ? await startBaselinePortal(baselineDir, stack, 3550 + port, PORTAL_NODE_ARGS) : null;
+    const baselineToken = baseline ? await makeToken(baseline.portalUrl) : '';
+    if (baseline) await walk(baseline.portalUrl, baselineToken);
     // Warm-up: the route compiled into memory, connections open, the replay's pages cached.
     await walk(stack.upstreamUrl, stack.key);
     await walk(stack.portalUrl, token);
@@ -98,6 +106,7 @@ for (const [label, delayMs, rounds, port] of [
     const bare: Awaited<ReturnType<typeof walk>>[] = [];
     const checked: Awaited<ReturnType<typeof walk>>[] = [];
     const framework: Awaited<ReturnType<typeof walk>>[] = [];
+    const before: Awaited<ReturnType<typeof walk>>[] = [];
     const nextUrl = nextRoute.url;
     const ways = [
       () => walk(stack.upstreamUrl, stack.key).then((w) => direct.push(w)),
@@ -105,12 +114,13 @@ for (const [label, delayMs, rounds, port] of [
       () => walk(passUrl, stack.key).then((w) => bare.push(w)),
       () => walk(checker.url, stack.key).then((w) => checked.push(w)),
       () => walk(nextUrl, stack.key).then((w) => framework.push(w)),
+      ...(baseline ? [() => walk(baseline!.portalUrl, baselineToken).then((w) => before.push(w))] : []),
     ];
     for (let round = 1; round <= rounds; round += 1) {
       // Which goes first turns by round: none always follows another's garbage.
       for (let k = 0; k < ways.length; k += 1) await ways[(k + round) % ways.length]!();
       console.log(
-        `[bench] ${label} round ${round}: direct ${direct.at(-1)!.ms.toFixed(0)} ms, portal ${portal.at(-1)!.ms.toFixed(0)} ms, bare proxy ${bare.at(-1)!.ms.toFixed(0)} ms, checking proxy ${checked.at(-1)!.ms.toFixed(0)} ms, bare Next.js route ${framework.at(-1)!.ms.toFixed(0)} ms`,
+        `[bench] ${label} round ${round}: direct ${direct.at(-1)!.ms.toFixed(0)} ms, portal ${portal.at(-1)!.ms.toFixed(0)} ms, bare proxy ${bare.at(-1)!.ms.toFixed(0)} ms, checking proxy ${checked.at(-1)!.ms.toFixed(0)} ms, bare Next.js route ${framework.at(-1)!.ms.toFixed(0)} ms${before.length ? `, baseline ${before.at(-1)!.ms.toFixed(0)} ms` : ''}`,
       );
     }
     if (portal[0]!.records !== direct[0]!.records)
@@ -139,6 +149,16 @@ for (const [label, delayMs, rounds, port] of [
       nextRouteRatio: median(framework.map((w) => w.ms)) / median(bare.map((w) => w.ms)),
       overNextRoute: median(portal.map((w) => w.ms)) / median(framework.map((w) => w.ms)),
       pairedOverNextRoute: median(portal.map((w, i) => w.ms / framework[i]!.ms)),
+      // --baseline: the earlier commit's portal in the same rounds, and this one over it (round by round too).
+      ...(before.length
+        ? {
+            baseline: options.baseline,
+            baselineMs: median(before.map((w) => w.ms)),
+            overBaseline: median(portal.map((w) => w.ms)) / median(before.map((w) => w.ms)),
+            pairedOverBaseline: median(portal.map((w, i) => w.ms / before[i]!.ms)),
+            roundsMs: { portal: portal.map((w) => Math.round(w.ms)), baseline: before.map((w) => Math.round(w.ms)) },
+          }
+        : {}),
     };
     all.push(result);
     console.log(
@@ -157,7 +177,12 @@ for (const [label, delayMs, rounds, port] of [
     console.log(
       `  bare Next.js route  ${result.medianMs.nextRoute.toFixed(0)} ms   ${result.nextRouteRatio.toFixed(3)} the bare proxy; the portal over it ${result.overNextRoute.toFixed(3)} (round by round ${result.pairedOverNextRoute.toFixed(3)})`,
     );
+    if (result.overBaseline !== undefined)
+      console.log(
+        `  baseline ${options.baseline}  ${result.baselineMs!.toFixed(0)} ms   this portal over it ${result.overBaseline.toFixed(3)} (round by round ${result.pairedOverBaseline!.toFixed(3)})`,
+      );
   } finally {
+    baseline?.stop();
     nextRoute?.stop();
     pass.process.kill('SIGTERM');
     checker.process.kill('SIGTERM');

@@ -158,7 +158,9 @@ export async function queueDeliveryAlert(
 export function messageFor(alerts: Alert[], to: string[], portalUrl: string): Message {
   const kind = alerts[0]!.kind;
   const sports = alerts.map((a) => a.sport);
-  const subject = `[Picks portal] ${sports.length === 1 ? sports[0] : `${sports.length} sports`} ${TITLES[kind] ?? kind}`;
+  // A quota warning before the whole of it says how far it is.
+  const share = kind === 'token.quota' && alerts.length === 1 && alerts[0]!.state !== 'over quota' ? `at ${alerts[0]!.state}` : null;
+  const subject = `[Picks portal] ${sports.length === 1 ? sports[0] : `${sports.length} sports`} ${share ?? TITLES[kind] ?? kind}`;
   const lines = alerts.map(
     (a) => `- ${a.sport}: ${a.state}${a.side ? ` (${a.side}'s side)` : ''}. ${a.reason}.${a.detail ? ` Before: ${a.detail}.` : ''}`,
   );

@@ -46,7 +46,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   'delivery.recovered': 'A delivery delivering again',
   'record.resettled': 'A settled result changed',
   'audit.failed': 'The audit trail failed its check',
-  'token.quota': 'An API token read its whole daily quota',
+  'token.quota': 'An API token read 75 %, 90 % or all of its daily records',
   'token.expiring': 'An API token expires within 7 days',
   'token.unused': 'An API token unused for 30 days',
   'token.webhook-disabled': 'A token’s webhook disabled after failing for 3 days',
@@ -94,8 +94,8 @@ export interface Subscription {
   updatedAt: string | null;
 }
 
-/** Admins receive every kind until they choose; anyone else only what needs them about their own tokens (a webhook disabled). */
-const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALERT_KINDS] : ['token.webhook-disabled']);
+/** Admins receive every kind until they choose; anyone else only what needs them about their own tokens (its quota running out, a webhook disabled). */
+const defaultKinds = (role: string): AlertKind[] => (role === 'admin' ? [...ALERT_KINDS] : ['token.quota', 'token.webhook-disabled']);
 
 /** Every subscription of someone who may receive alerts now, each with only the kinds their role may open (admins see them all on /alerts). */
 export async function subscriptions(db: Db): Promise<Subscription[]> {

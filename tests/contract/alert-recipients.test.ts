@@ -4,9 +4,10 @@ import { sendDigests } from '@/lib/alerts/digest';
 import { dispatchAlerts } from '@/lib/alerts/dispatch';
 import { alertMailer } from '@/lib/alerts/mail';
 import { recipientsOf, setSubscription, subscriptions, ALERT_KINDS } from '@/lib/alerts/subscriptions';
-import { queueAlerts } from '@/lib/store/alerts';
+import { alertsIn, queueAlerts } from '@/lib/store/alerts';
 import { openStore, type Store } from '@/lib/store/open';
-import { insertToken } from '@/lib/store/tokens';
+import { addUsage, insertToken } from '@/lib/store/tokens';
+import { checkTokens } from '@/lib/alerts/token-check';
 import { putUser, updateUser } from '@/lib/store/users';
 import { deliveryMaker } from '../support/new-delivery';
 import { startSmtp, type Received } from '../support/smtp';
@@ -125,6 +126,65 @@ describe.each(storeEngines())('alert recipients on $name', (engine) => {
     expect(got('gone@example.com')).toEqual([]);
     expect(got('admin@demo.picks.test')).toEqual([]);
     expect(inbox.map((mail) => mail.raw).join('\n')).not.toMatch(/admin@demo\.picks\.test|gone@example\.com/);
+  });
+
+  it('warns a token’s owner (by default) and admins at 75 % and 90 % of its daily records, each once, before the 429', async () => {
+    const s = await store();
+    await s.db.deleteFrom('alert_subscriptions').where('email', '=', 'ana@example.com').execute(); // Ana has not chosen
+    const token = {
+      id: 'tok_00000000000b',
+      name: 'Ana loader',
+      owner: 'ana@example.com',
+      ownerSinceMs: T - 1000,
+      prefix: 'pvt_abcdef',
+      scope: { content: ['picks' as const], sports: [], leagues: [], from: null, to: null },
+      expiresMs: T + 30 * 86_400_000,
+      ratePerMinute: 60,
+      dailyRecords: 1000,
+      createdMs: T - 1000,
+      createdBy: 'ana@example.com',
+      updatedMs: T - 1000,
+      revokedMs: null,
+      revokedBy: null,
+    };
+    await insertToken(s.db, token, 'hash-b');
+    const use = (records: number) =>
+      addUsage(s.db, token.id, '2026-11-25', {
+        requests: 1,
+        records,
+        bytes: 1,
+        clientErrors: 0,
+        throttled: 0,
+        lastMs: T,
+        lastAddress: null,
+      });
+    await use(740);
+    await checkTokens(s.db, T);
+    expect(await alertsIn(s.db, 'held')).toEqual([]); // 74 %: nothing yet
+    await use(20);
+    await checkTokens(s.db, T + 1_000);
+    await checkTokens(s.db, T + 2_000); // another instance, or the next check: still one
+    await dispatch(s, T + 3_000);
+    // Headers unfolded (a long subject is folded onto the next line).
+    const subjects = (email: string) =>
+      inbox
+        .filter((mail) => mail.to.includes(email))
+        .map((mail) => /Subject: ([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)/.exec(mail.raw)![1]!.replace(/\r?\n(?=[ \t])/g, ''));
+    expect(subjects('ana@example.com')).toEqual(['[Picks portal] token Ana loader (tok_00000000000b) at 75 % of its quota']);
+    expect(subjects('boss@example.com')).toEqual(['[Picks portal] token Ana loader (tok_00000000000b) at 75 % of its quota']);
+    expect(subjects('ben@example.com')).toEqual([]);
+    expect(inbox.find((mail) => mail.to.includes('ana@example.com'))!.raw).toContain(
+      'Read 760 of its 1,000 records today (UTC), 75 % of its quota',
+    );
+    await use(160);
+    await checkTokens(s.db, T + 4_000);
+    await dispatch(s, T + 5_000);
+    expect(subjects('ana@example.com').at(-1)).toBe('[Picks portal] token Ana loader (tok_00000000000b) at 90 % of its quota');
+    await use(80);
+    await checkTokens(s.db, T + 6_000);
+    await dispatch(s, T + 7_000);
+    expect(subjects('ana@example.com')).toHaveLength(3);
+    expect(subjects('ana@example.com').at(-1)).toBe('[Picks portal] token Ana loader (tok_00000000000b) over its daily quota');
   });
 
   it("a viewer's daily digest leaves out what a viewer may not open", async () => {

@@ -34,6 +34,7 @@ const columns: Column<TokenRequest>[] = [
   { id: 'status', header: 'Status', cell: (r) => <Badge tone={tone(r.status)}>{r.status}</Badge> },
   { id: 'records', header: 'Records', align: 'right', cell: (r) => r.records.toLocaleString('en') },
   { id: 'duration', header: 'Took', align: 'right', nowrap: true, cell: (r) => `${r.durationMs.toLocaleString('en')} ms` },
+  { id: 'secret', header: 'Secret', nowrap: true, cell: (r) => (r.prefix ? <code className="font-mono">{r.prefix}…</code> : '—') },
   { id: 'request', header: 'Request id', nowrap: true, cell: (r) => <code className="font-mono text-xs">{r.requestId}</code> },
 ];
 

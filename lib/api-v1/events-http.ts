@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { currentRequestId } from '../log/request';
 import type { ApiToken } from '../store/tokens';
-import { authenticate } from '../tokens/access';
+import { presentedPrefix, authenticate } from '../tokens/access';
 import { countUse } from '../tokens/usage';
 import { toV1Error, v1ErrorBody } from './errors';
 import type { V1Request, V1Result } from './request';
@@ -23,6 +23,7 @@ export async function serveEventStream(request: V1Request, signal: AbortSignal, 
   const startedAt = performance.now();
   // The token's request log: the stream is one request, as long as it stayed open.
   const logged = () => ({
+    prefix: token ? presentedPrefix(token) : '',
     method: 'GET',
     path: `${request.url.pathname}${request.url.search} (stream)`,
     durationMs: Math.round(performance.now() - startedAt),

@@ -5,7 +5,7 @@ import { currentRequestId } from '../log/request';
 import { picksApi } from '../picks-api';
 import { getRecentHealth, getRecentLicence } from '../picks-api/portal';
 import type { ApiToken } from '../store/tokens';
-import { authenticate, triedToken } from '../tokens/access';
+import { authenticate, presentedPrefix, triedToken } from '../tokens/access';
 import { limitsOf, reserveRecords, takeRequest } from '../tokens/limits';
 import { listAnswer } from './list';
 import { searchAnswer } from './search';
@@ -73,6 +73,7 @@ async function answer(request: V1Request, method: string, work: (call: Call) => 
       request: {
         // A tool call of the MCP server reads through here: its log line says so.
         method: request.actor ? 'MCP' : method,
+        prefix: presentedPrefix(token),
         path: `${request.url.pathname}${request.url.search}`,
         durationMs: Math.round(performance.now() - startedAt),
         requestId,

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'token.create',
   'token.change',
   'token.revoke',
+  'token.roll',
   'token.reassign',
   'token.suspend',
   'token.resume',

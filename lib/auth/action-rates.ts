@@ -16,6 +16,8 @@ export const ACTION_RATES = {
   'webhook.test': { perPerson: 10, perTarget: 5, what: 'test events' },
   'webhook.resend': { perPerson: 20, perTarget: 10, what: 'resends' },
   'delivery.test': { perPerson: 10, perTarget: 5, what: 'connection tests' },
+  // Each roll makes a secret and ends (or shortens) the last one's overlap.
+  'token.roll': { perPerson: 10, perTarget: 5, what: 'rolls of a token' },
   // The command palette asks as a person types (its target is the person): generous, but not a flood.
   find: { perPerson: 240, perTarget: 240, what: 'searches' },
 } as const;

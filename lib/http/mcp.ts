@@ -4,7 +4,7 @@ import { clientAddress } from '../auth/client-address';
 import { toV1Error } from '../api-v1/errors';
 import { mcpServerFor } from '../mcp/server';
 import type { ApiToken } from '../store/tokens';
-import { authenticate } from '../tokens/access';
+import { authenticate, presentedPrefix } from '../tokens/access';
 import { takeRequest } from '../tokens/limits';
 import { countUse } from '../tokens/usage';
 import { currentRequestId } from '../log/request';
@@ -48,7 +48,13 @@ export async function serveMcp(request: Request): Promise<Response> {
         records: 0,
         bytes: 0,
         address,
-        request: { method: 'POST', path: '/api/mcp', durationMs: 0, requestId: `req_${currentRequestId() ?? 'mcp'}` },
+        request: {
+          method: 'POST',
+          path: '/api/mcp',
+          durationMs: 0,
+          requestId: `req_${currentRequestId() ?? 'mcp'}`,
+          prefix: presentedPrefix(token),
+        },
       });
     const headers: Record<string, string> = {};
     if (refused.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="picks-api"';

@@ -2,7 +2,7 @@ import 'server-only';
 import type { PortalSession } from '../auth/principal';
 import { AppError, invalidFields, toAppError } from '../errors';
 import { fromStore } from '../store';
-import { attemptExchange, tokenRequests, TOKEN_REQUESTS_DAYS, type TokenRequest } from '../store/token-logs';
+import { attemptExchange, lastUseOf, tokenRequests, TOKEN_REQUESTS_DAYS, type TokenRequest } from '../store/token-logs';
 import { endpointOf, tokenOf } from './webhooks';
 
 /**
@@ -87,4 +87,11 @@ export async function requestLogFor(user: User, tokenId: string, asked: Record<s
   } catch (error) {
     return { filters, page: null, error: toAppError(error).toJSON() };
   }
+}
+
+/** When each of a token's secrets (the one it has, the one it was rolled from while that works) was last used. */
+export async function secretsLastUsed(token: { id: string; prefix: string; previous: { prefix: string } | null }) {
+  const prefixes = [token.prefix, ...(token.previous ? [token.previous.prefix] : [])];
+  const used = await fromStore((db) => lastUseOf(db, token.id, prefixes)).catch(() => new Map<string, number | null>());
+  return Object.fromEntries(prefixes.map((prefix) => [prefix, used.get(prefix) ? new Date(used.get(prefix)!).toISOString() : null]));
 }

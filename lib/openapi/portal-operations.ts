@@ -238,6 +238,11 @@ export const PORTAL_OPERATIONS: readonly PortalOperation[] = [
   op('get', '/api/tokens/{id}/webhooks/{webhookId}/attempts/{attemptId}', 'tokens', 'One attempt: the request sent and the answer', {
     answer: exchangeSchema,
   }),
+  op('post', '/api/tokens/{id}/roll', 'tokens', 'A new secret; the old one works for an overlap (0–168 hours)', {
+    ok: [201],
+    body: z.strictObject({ overlapHours: z.int().min(0).max(168) }),
+    answer: tokenMadeSchema,
+  }),
   op('get', '/api/tokens/{id}/requests', 'tokens', 'A token’s requests, newest first (kept 7 days)', {
     query: 'status (429, 4xx…), path, before',
     answer: tokenRequestsSchema,

@@ -22,6 +22,12 @@ export interface ApiTokensTable {
   updated_ms: number;
   revoked_ms: number | null;
   revoked_by: string | null;
+  /** The secret it was rolled from (sha256, hex), working until prev_until_ms; null: none. */
+  prev_hash: string | null;
+  prev_prefix: string | null;
+  prev_until_ms: number | null;
+  /** When its secret was last rolled. */
+  rolled_ms: number | null;
 }
 
 /** A token's use on one UTC day, summed by every instance. */
@@ -114,4 +120,6 @@ export interface TokenRequestsTable {
   records: number;
   duration_ms: number;
   request_id: string;
+  /** The prefix of the secret it came with (a rolled token has two for a while). */
+  prefix: string | null;
 }

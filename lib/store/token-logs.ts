@@ -73,6 +73,8 @@ export interface TokenRequest {
   records: number;
   durationMs: number;
   requestId: string;
+  /** The prefix of the secret it came with (null: logged before tokens could be rolled). */
+  prefix: string | null;
 }
 
 /** Requests logged together: one statement for each few hundred. */
@@ -87,6 +89,7 @@ export async function insertTokenRequests(db: Db, requests: readonly TokenReques
       records: r.records,
       duration_ms: r.durationMs,
       request_id: r.requestId,
+      prefix: r.prefix,
     }));
     await db.insertInto('token_requests').values(rows).execute();
   }
@@ -124,7 +127,23 @@ export async function tokenRequests(db: Db, tokenId: string, filter: RequestFilt
     records: Number(r.records),
     durationMs: Number(r.duration_ms),
     requestId: r.request_id,
+    prefix: r.prefix,
   }));
+}
+
+/** When each of these secrets (by prefix) was last used, as the request log has it (null: not in the last days kept). */
+export async function lastUseOf(db: Db, tokenId: string, prefixes: readonly string[]): Promise<Map<string, number | null>> {
+  const used = new Map<string, number | null>();
+  for (const prefix of prefixes) {
+    const row = await db
+      .selectFrom('token_requests')
+      .select((eb) => eb.fn.max('at_ms').as('last'))
+      .where('token_id', '=', tokenId)
+      .where('prefix', '=', prefix)
+      .executeTakeFirst();
+    used.set(prefix, row?.last === null || row?.last === undefined ? null : Number(row.last));
+  }
+  return used;
 }
 
 export async function pruneTokenRequests(db: Db, beforeMs: number): Promise<number> {

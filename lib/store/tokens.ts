@@ -25,7 +25,13 @@ export interface ApiToken {
   updatedMs: number;
   revokedMs: number | null;
   revokedBy: string | null;
+  /** The secret it was rolled from, working until `untilMs`; null: none (or its overlap is over). */
+  previous?: { prefix: string; untilMs: number } | null;
+  rolledMs?: number | null;
 }
+
+/** A token as a secret presented found it: by its secret, or by the one it was rolled from. */
+export type PresentedToken = ApiToken & { presented: 'current' | 'previous' };
 
 const toToken = (row: Selectable<ApiTokensTable>): ApiToken => ({
   id: row.id,
@@ -42,6 +48,11 @@ const toToken = (row: Selectable<ApiTokensTable>): ApiToken => ({
   updatedMs: Number(row.updated_ms),
   revokedMs: row.revoked_ms === null ? null : Number(row.revoked_ms),
   revokedBy: row.revoked_by,
+  previous:
+    row.prev_hash !== null && row.prev_prefix !== null && row.prev_until_ms !== null
+      ? { prefix: row.prev_prefix, untilMs: Number(row.prev_until_ms) }
+      : null,
+  rolledMs: row.rolled_ms === null ? null : Number(row.rolled_ms),
 });
 
 export async function insertToken(db: Db, token: ApiToken, hash: string): Promise<void> {
@@ -113,9 +124,40 @@ export async function getToken(db: Db, id: string): Promise<ApiToken | null> {
   return row ? toToken(row) : null;
 }
 
-export async function tokenByHash(db: Db, hash: string): Promise<ApiToken | null> {
+export async function tokenByHash(db: Db, hash: string): Promise<PresentedToken | null> {
   const row = await db.selectFrom('api_tokens').selectAll().where('hash', '=', hash).executeTakeFirst();
-  return row ? toToken(row) : null;
+  if (row) return { ...toToken(row), presented: 'current' };
+  const rolled = await db.selectFrom('api_tokens').selectAll().where('prev_hash', '=', hash).executeTakeFirst();
+  return rolled ? { ...toToken(rolled), presented: 'previous' } : null;
+}
+
+/**
+ * A new secret for the token: the one it had works on until `previousUntilMs` (null: refused at once); a secret it
+ * was rolled from before is refused from now. False when the token is revoked or gone.
+ */
+export async function rollToken(
+  db: Db,
+  id: string,
+  secret: { hash: string; prefix: string },
+  previousUntilMs: number | null,
+  at: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_tokens')
+    .set((eb) => ({
+      hash: secret.hash,
+      prefix: secret.prefix,
+      // Both engines read the row as it was in every SET expression: the previous secret is the one replaced.
+      prev_hash: previousUntilMs === null ? null : eb.ref('hash'),
+      prev_prefix: previousUntilMs === null ? null : eb.ref('prefix'),
+      prev_until_ms: previousUntilMs,
+      rolled_ms: at,
+      updated_ms: at,
+    }))
+    .where('id', '=', id)
+    .where('revoked_ms', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Every token (owner null), or one person's; newest first. */

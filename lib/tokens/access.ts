@@ -2,7 +2,7 @@ import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { mayAct } from '../auth/principal';
 import { getStore } from '../store';
-import { getToken, tokenByHash, type ApiToken } from '../store/tokens';
+import { getToken, tokenByHash, type ApiToken, type PresentedToken } from '../store/tokens';
 import { processSlot } from '../process-state';
 import { V1Error } from './refusal';
 
@@ -25,12 +25,16 @@ export function newToken(): { token: string; hash: string; prefix: string } {
 
 export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-const cache = () => processSlot<Map<string, { at: number; token: ApiToken | null }>>('tokenCache').once(() => new Map());
+const cache = () => processSlot<Map<string, { at: number; token: PresentedToken | null }>>('tokenCache').once(() => new Map());
 
 /** This instance forgets a token it changed or revoked (the others within CACHE_MS). */
 export function forgetTokens(): void {
   cache().clear();
 }
+
+/** The first characters of the secret a request came with: the token's, or the one it was rolled from. */
+export const presentedPrefix = (token: ApiToken): string =>
+  (token as Partial<PresentedToken>).presented === 'previous' && token.previous ? token.previous.prefix : token.prefix;
 
 export const tokenPrincipal = (token: ApiToken) =>
   ({ kind: 'token', id: token.id, owner: token.owner, ownerSinceMs: token.ownerSinceMs }) as const;
@@ -41,7 +45,7 @@ const unauthorized = (message: string) => new V1Error(401, 'UNAUTHORIZED', messa
  * The token a request carries in `Authorization: Bearer`, live and unexpired; 401 otherwise. A session
  * cookie is never accepted here: these routes are for the partner's systems, not browsers.
  */
-export async function authenticate(authorization: string | null, hasCookie: boolean, now = Date.now()): Promise<ApiToken> {
+export async function authenticate(authorization: string | null, hasCookie: boolean, now = Date.now()): Promise<PresentedToken> {
   const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   if (!match) {
     throw unauthorized(
@@ -65,8 +69,11 @@ export async function authenticate(authorization: string | null, hasCookie: bool
 }
 
 /** The token, when it may act now: not revoked, not expired, and its owner may hold tokens; 401 otherwise. */
-async function stillLive(token: ApiToken | null, now: number): Promise<ApiToken> {
+async function stillLive<T extends ApiToken>(token: T | null, now: number): Promise<T> {
   if (!token || token.revokedMs !== null) throw unauthorized('Missing or invalid credentials.');
+  // The secret it was rolled from works only until the overlap its owner chose ends (exactly, even from the cache).
+  if ((token as Partial<PresentedToken>).presented === 'previous' && !(token.previous && token.previous.untilMs > now))
+    throw unauthorized('This secret was replaced when the token was rolled, and its overlap is over: use the new secret.');
   if (token.expiresMs <= now) throw unauthorized('This token has expired.');
   // A token acts for its owner: a removed, disabled or demoted owner stops it (lib/auth/principal.ts).
   const owner = await mayAct(tokenPrincipal(token), 'tokens', now);

@@ -26,7 +26,7 @@ export interface UsageEvent {
   bytes: number;
   address: string | null;
   /** A request to API v1 or the MCP server: also written to the token's request log (./request-log.ts). */
-  request?: { method: string; path: string; durationMs: number; requestId: string };
+  request?: { method: string; path: string; durationMs: number; requestId: string; prefix: string };
 }
 
 export function countUse(tokenId: string, event: UsageEvent, now = Date.now()): void {

@@ -49,5 +49,8 @@ export function tokenView(token: ApiToken, usage: UsageSummary | undefined, susp
       : null,
     lastUsedAt: iso(usage?.lastMs ?? null),
     lastAddress: today?.lastAddress ?? null,
+    previous:
+      token.previous && token.previous.untilMs > now ? { prefix: token.previous.prefix, until: iso(token.previous.untilMs)! } : null,
+    rolledAt: iso(token.rolledMs ?? null),
   };
 }

@@ -39,6 +39,10 @@ export const tokenRequestsSchema = z
         records: z.int(),
         durationMs: z.int(),
         requestId: z.string(),
+        prefix: z
+          .string()
+          .nullable()
+          .meta({ description: 'The first characters of the secret it came with (a rolled token has two a while).' }),
       }),
     ),
     keptDays: z.int(),

@@ -46,6 +46,11 @@ export const tokenViewSchema = z
       .meta({ description: 'Today’s use (UTC), or null before the first request of the day.' }),
     lastUsedAt: z.string().nullable(),
     lastAddress: z.string().nullable(),
+    previous: z
+      .strictObject({ prefix: z.string(), until: z.string() })
+      .nullable()
+      .meta({ description: 'The secret it was rolled from, working until `until`; null: none, or its overlap is over.' }),
+    rolledAt: z.string().nullable().meta({ description: 'When its secret was last rolled.' }),
   })
   .meta({ id: 'Token' });
 

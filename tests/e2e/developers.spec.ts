@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signInKept, snapshot, test } from '../support/fixtures';
-import { DevelopersPage, EventCataloguePage } from '../support/pages';
+import { DevelopersPage, EventCataloguePage, TokenPage } from '../support/pages';
 
 /**
  * /developers: API v1's reference rendered from the document the portal serves, in the portal's frame and theme,
@@ -237,4 +237,34 @@ test('the event catalogue: each message with an example and its schema, the chec
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
   await audit(page, 'event catalogue 390');
+});
+
+test('rolling a token from its page: the new secret once, both secrets working and listed with their use, each request logged', async ({
+  page,
+  playwright,
+}) => {
+  test.setTimeout(60_000);
+  await signInKept(page, 'editor', '/developers');
+  const made = await makeToken(page, ['Tennis']);
+  const client = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
+  const me = (secret: string) => client.get('/api/v1/me', { headers: { Authorization: `Bearer ${secret}` } });
+  const tokenPage = new TokenPage(page, made.id);
+  await tokenPage.open();
+  const fresh = await tokenPage.roll('1 hour');
+  expect(fresh).toMatch(/^pvt_[A-Za-z0-9_-]{43}$/);
+  await expect(tokenPage.secret('current')).toContainText(fresh.slice(0, 10));
+  await expect(tokenPage.secret('previous')).toContainText(`${made.prefix}… (rolled from, works until`);
+  expect((await me(made.token)).status()).toBe(200);
+  expect((await me(fresh)).status()).toBe(200);
+  // Each secret's use, from the request log (written every 2 s), and the requests themselves with their secret.
+  await expect(async () => {
+    await tokenPage.open();
+    await expect(tokenPage.secret('previous')).toContainText('last used');
+    await expect(tokenPage.secret('current')).toContainText('last used');
+  }).toPass({ timeout: 15_000 });
+  await expect(tokenPage.requests.locator('tbody tr').filter({ hasText: '/api/v1/me' })).toHaveCount(2);
+  await expect(tokenPage.requests).toContainText(`${made.prefix}…`);
+  await tokenPage.open({ status: '4xx' });
+  await expect(page.getByTestId('token-requests-none')).toContainText('No requests match these filters');
+  await client.dispose();
 });

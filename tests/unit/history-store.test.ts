@@ -307,6 +307,9 @@ describe.each(storeEngines())('record history on $name', (engine) => {
     await sql`drop table record_index`.execute(store.db);
     if (engine.name === 'sqlite') await sql`drop table record_words`.execute(store.db);
     await sql`drop table token_requests`.execute(store.db);
+    await sql`drop index api_tokens_prev_hash`.execute(store.db);
+    for (const column of ['prev_hash', 'prev_prefix', 'prev_until_ms', 'rolled_ms'])
+      await sql`alter table api_tokens drop column ${sql.raw(column)}`.execute(store.db);
     await sql`delete from kysely_migration where name >= '0015'`.execute(store.db);
     await store.close();
     store = await openStore(target);

@@ -79,6 +79,7 @@ describe.each(storeEngines())('opening the store on $name', (engine) => {
       '0026_audit_sealed_rows',
       '0027_record_index',
       '0028_request_logs',
+      '0029_token_roll',
     ]);
   });
 

@@ -19,6 +19,7 @@ const request = (n: number, change: Partial<TokenRequest> = {}): TokenRequest =>
   records: n,
   durationMs: 3,
   requestId: `req_${n}`,
+  prefix: 'pvt_abcdef',
   ...change,
 });
 

@@ -27,6 +27,7 @@ import { migration as m0025 } from './0025_webhook_confirmation';
 import { migration as m0026 } from './0026_audit_sealed_rows';
 import { migration as m0027 } from './0027_record_index';
 import { migration as m0028 } from './0028_request_logs';
+import { migration as m0029 } from './0029_token_roll';
 
 /**
  * Versioned migrations, one a file (`NNNN_what.ts`), applied in name order at start by Kysely's Migrator on
@@ -63,6 +64,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0026_audit_sealed_rows': m0026,
   '0027_record_index': m0027,
   '0028_request_logs': m0028,
+  '0029_token_roll': m0029,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

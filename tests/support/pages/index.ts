@@ -88,6 +88,19 @@ export class TokenPage extends PortalPage {
   constructor(page: Page, id: string, origin = '') {
     super(page, `/tokens/${at(id)}`, origin);
   }
+  /** Rolls the token's secret with the overlap chosen by its label, accepting the confirmation; the new secret. */
+  async roll(overlap: string): Promise<string> {
+    await this.page.getByLabel('The old secret works for').selectOption({ label: overlap });
+    this.page.once('dialog', (dialog) => void dialog.accept());
+    await this.page.getByRole('button', { name: 'Roll the secret' }).click();
+    return (await this.page.getByTestId('rolled-token-value').textContent())!.trim();
+  }
+  secret(which: 'current' | 'previous'): Locator {
+    return this.page.getByTestId('token-secrets').locator(`[data-secret=${which}]`);
+  }
+  get requests(): Locator {
+    return this.page.getByTestId('token-requests');
+  }
 }
 
 /** /developers — the API reference and the token console. */

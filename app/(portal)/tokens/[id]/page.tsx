@@ -10,7 +10,9 @@ import { OwnerForm } from '@/components/tokens/owner-form';
 import { UsagePanel } from '@/components/tokens/usage-panel';
 import { WebhooksPanel } from '@/components/tokens/webhooks-panel';
 import { RequestLog } from '@/components/tokens/request-log';
-import { requestLogFor } from '@/lib/http/token-logs';
+import { requestLogFor, secretsLastUsed } from '@/lib/http/token-logs';
+import { RollForm } from '@/components/tokens/roll-form';
+import { SecretsInUse } from '@/components/tokens/secrets-in-use';
 import type { PageSearchParams } from '@/lib/picks-api/filters';
 import { webhooksForPage } from '@/lib/webhooks/view';
 import { PageHeader } from '@/components/ui/page-header';
@@ -35,7 +37,7 @@ export default async function TokenPage({
   if (!found.ok) return <ErrorPanel error={found.error} retryHref={`/tokens/${encodeURIComponent(id)}`} />;
   if (!found.value) notFound();
   const { token, days } = found.value;
-  const requests = await requestLogFor(session.user, token.id, asked);
+  const [requests, secrets] = await Promise.all([requestLogFor(session.user, token.id, asked), secretsLastUsed(token)]);
   return (
     <div className="space-y-4">
       <p className="text-sm">
@@ -62,6 +64,12 @@ export default async function TokenPage({
           <dt className={labelClass()}>Expires</dt>
           <dd>
             <UtcTime iso={token.expiresAt} />
+          </dd>
+        </div>
+        <div>
+          <dt className={labelClass()}>Secrets</dt>
+          <dd data-testid="token-secrets">
+            <SecretsInUse token={token} lastUse={secrets} />
           </dd>
         </div>
         <div>
@@ -109,6 +117,7 @@ export default async function TokenPage({
         ))}
       {token.state !== 'revoked' && (
         <>
+          <RollForm id={token.id} name={token.name} />
           <TokenForm licence={licence} token={token} />
           {session.user.role === 'admin' && <OwnerForm id={token.id} owner={token.owner} />}
           <RevokeButton id={token.id} name={token.name} />

@@ -31,14 +31,49 @@ function refusal(status: number, code: string, message: string, headers: Record<
   return new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers } });
 }
 
+/** The body as text, or null past `max` bytes (by Content-Length before reading, or as it streams). */
+async function boundedText(request: Request, max: number): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
+  const chunks: Uint8Array[] = [];
+  let read = 0;
+  const reader = request.body?.getReader();
+  for (let next = await reader?.read(); reader && next && !next.done; next = await reader.read()) {
+    read += next.value.byteLength;
+    if (read > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The body's JSON, or a refusal as JSON-RPC says a message that is not JSON is answered. */
+function parsed(text: string): { ok: true; value: unknown } | { ok: false; response: Response } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    const body = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON.' }, id: null };
+    return { ok: false, response: new Response(JSON.stringify(body), { status: 400, headers: HEADERS }) };
+  }
+}
+
 export async function serveMcp(request: Request): Promise<Response> {
   if (request.method !== 'POST')
     return refusal(405, 'METHOD_NOT_ALLOWED', 'This MCP server keeps no sessions: send each JSON-RPC message by POST.', { Allow: 'POST' });
   const address = clientAddress(request.headers);
   let token: ApiToken | null = null;
+  let body: unknown;
   try {
     token = await authenticate(request.headers.get('authorization'), request.headers.has('cookie'));
     await takeRequest(token);
+    const read = await boundedText(request, MCP_MAX_BODY_BYTES);
+    if (read === null) return refusal(413, 'TOO_LARGE', `A message must be at most ${MCP_MAX_BODY_BYTES / 1024} KB.`);
+    const json = parsed(read);
+    if (!json.ok) return json.response;
+    body = json.value;
+    // A batch of messages is as many requests of the token's rate as it holds.
+    for (let extra = Array.isArray(body) ? body.length - 1 : 0; extra > 0; extra -= 1) await takeRequest(token);
   } catch (error) {
     const refused = toV1Error(error);
     if (refused.status >= 500) console.error('[mcp] a request could not be judged:', error);
@@ -69,7 +104,8 @@ export async function serveMcp(request: Request): Promise<Response> {
   });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(request);
+    // Read once here: bounded, and each message of a batch counted.
+    const response = await transport.handleRequest(request, { parsedBody: body });
     response.headers.set('Cache-Control', 'private, no-store');
     return response;
   } finally {

@@ -232,6 +232,29 @@ describe('the MCP server', () => {
     });
   });
 
+  it('counts each message of a batch as one of the token’s requests a minute', async () => {
+    const { secret } = await tokenOf({}, { ratePerMinute: 4 });
+    const post = (body: unknown) =>
+      fetch(endpoint, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      });
+    const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+    const batch = await post([list(1), list(2), list(3)]);
+    expect(batch.status).toBe(200);
+    expect(((await batch.json()) as Json[]).map((answer) => answer.result.tools.length)).toEqual([7, 7, 7]);
+    expect((await post(list(4))).status).toBe(200); // the fourth this minute
+    const over = await post(list(5));
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await over.json()) as Json).error.message).toBe(
+      'RATE_LIMITED: This token may make 4 requests a minute. Try again in a moment.',
+    );
+    const notJson = await fetch(endpoint, { method: 'POST', headers: { Authorization: `Bearer ${secret}` }, body: '{' });
+    expect(notJson.status).toBe(429); // judged before its body is read
+  });
+
   it('answers only POST, and refuses a body over its bound before reading it', async () => {
     const { secret } = await tokenOf({});
     const get = await fetch(endpoint, { headers: { Authorization: `Bearer ${secret}`, Accept: 'text/event-stream' } });

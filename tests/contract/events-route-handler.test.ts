@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '@/lib/store/open';
 import type { TokenScope } from '@/lib/vocabulary/tokens';
 import { createSandbox, type Sandbox } from '@/sandbox/server';
+import { answerChecker } from '../support/openapi-check';
 
 /**
  * API v1's event stream through the route handler (app/api/v1/events/route.ts), as the portal serves it under a
@@ -117,8 +118,14 @@ describe('the event stream through the route handler', () => {
     }
     expect(text.startsWith('retry: 3000\n')).toBe(true);
     expect(ids()).toEqual(expected.map((e) => e.seq));
-    const last = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { hash: string }).at(-1);
-    expect(last?.hash).toBe(expected.at(-1)!.hash);
+    const streamed = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { hash: string });
+    expect(streamed.at(-1)?.hash).toBe(expected.at(-1)!.hash);
+    // As the OpenAPI document states the stream: its media type listed, each event's data an Event.
+    const { v1Document } = await import('@/lib/api-v1/openapi');
+    const check = answerChecker(v1Document());
+    expect(check('GET', '/api/v1/events', 200, undefined, res.headers.get('content-type'))).toBeNull();
+    const asPage = { data: streamed, gap: null, page: { after: 0, nextAfter: 1, lastId: 1, hasMore: false }, requestId: 'req_stream' };
+    expect(check('GET', '/api/v1/events', 200, asPage, 'application/json')).toBeNull();
     controller.abort();
     const ended = await Promise.race([
       (async () => {

@@ -59,13 +59,16 @@ function parsed(text: string): { ok: true; value: unknown } | { ok: false; respo
 }
 
 export async function serveMcp(request: Request): Promise<Response> {
-  if (request.method !== 'POST')
-    return refusal(405, 'METHOD_NOT_ALLOWED', 'This MCP server keeps no sessions: send each JSON-RPC message by POST.', { Allow: 'POST' });
   const address = clientAddress(request.headers);
   let token: ApiToken | null = null;
   let body: unknown;
   try {
     token = await authenticate(request.headers.get('authorization'), request.headers.has('cookie'));
+    // Who asks is judged first, whatever the method (a signed-out GET is 401, as on every route).
+    if (request.method !== 'POST')
+      return refusal(405, 'METHOD_NOT_ALLOWED', 'This MCP server keeps no sessions: send each JSON-RPC message by POST.', {
+        Allow: 'POST',
+      });
     await takeRequest(token);
     const read = await boundedText(request, MCP_MAX_BODY_BYTES);
     if (read === null) return refusal(413, 'TOO_LARGE', `A message must be at most ${MCP_MAX_BODY_BYTES / 1024} KB.`);

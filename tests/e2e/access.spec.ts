@@ -74,6 +74,8 @@ for (const { url, methods } of handlers) {
       // API v1 (for API tokens, never sessions) answers in the spec's own error body (docs/api-v1.md).
       const error = (await res.json()).error;
       if (url.startsWith('/api/v1/')) expect(error).toMatchObject({ code: 'UNAUTHORIZED', requestId: expect.stringMatching(/^req_/) });
+      // The MCP server (API tokens too) answers as JSON-RPC says an error is (docs/mcp.md).
+      else if (url === '/api/mcp') expect(error).toMatchObject({ code: -32000, data: { code: 'UNAUTHORIZED' } });
       else expect(error.code).toBe('UNAUTHENTICATED');
     });
   }

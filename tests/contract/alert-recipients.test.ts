@@ -6,7 +6,7 @@ import { alertMailer } from '@/lib/alerts/mail';
 import { recipientsOf, setSubscription, subscriptions, ALERT_KINDS } from '@/lib/alerts/subscriptions';
 import { alertsIn, queueAlerts } from '@/lib/store/alerts';
 import { openStore, type Store } from '@/lib/store/open';
-import { addUsage, insertToken } from '@/lib/store/tokens';
+import { addUsage, insertToken, type ApiToken } from '@/lib/store/tokens';
 import { checkTokens } from '@/lib/alerts/token-check';
 import { putUser, updateUser } from '@/lib/store/users';
 import { deliveryMaker } from '../support/new-delivery';
@@ -29,6 +29,24 @@ beforeAll(async () => {
 afterAll(() => closeSmtp());
 
 const T = Date.parse('2026-11-25T12:00:00Z');
+
+/** An API token of Ana's, 1,000 records a day. */
+const anasToken = (id: string, name: string): ApiToken => ({
+  id,
+  name,
+  owner: 'ana@example.com',
+  ownerSinceMs: T - 1000,
+  prefix: 'pvt_abcdef',
+  scope: { content: ['picks'], sports: [], leagues: [], from: null, to: null },
+  expiresMs: T + 30 * 86_400_000,
+  ratePerMinute: 60,
+  dailyRecords: 1000,
+  createdMs: T - 1000,
+  createdBy: 'ana@example.com',
+  updatedMs: T - 1000,
+  revokedMs: null,
+  revokedBy: null,
+});
 const everything = [...ALERT_KINDS];
 
 describe.each(storeEngines())('alert recipients on $name', (engine) => {
@@ -75,26 +93,7 @@ describe.each(storeEngines())('alert recipients on $name', (engine) => {
 
   it("sends a token's alert to admins and its owner, a delivery's to admins and its owner, a sport's to every role", async () => {
     const s = await store();
-    await insertToken(
-      s.db,
-      {
-        id: 'tok_00000000000a',
-        name: 'Ana system',
-        owner: 'ana@example.com',
-        ownerSinceMs: T - 1000,
-        prefix: 'pvt_abcdef',
-        scope: { content: ['picks'], sports: [], leagues: [], from: null, to: null },
-        expiresMs: T + 86_400_000,
-        ratePerMinute: 60,
-        dailyRecords: 1000,
-        createdMs: T - 1000,
-        createdBy: 'ana@example.com',
-        updatedMs: T - 1000,
-        revokedMs: null,
-        revokedBy: null,
-      },
-      'hash-a',
-    );
+    await insertToken(s.db, anasToken('tok_00000000000a', 'Ana system'), 'hash-a');
     const newDelivery = deliveryMaker(
       () => s.db,
       (n) => ({ name: `Ben nightly ${n}`, kind: 'picks', format: 'csv', filters: {}, destination: { type: 'directory', folder: 'ben' } }),
@@ -131,22 +130,7 @@ describe.each(storeEngines())('alert recipients on $name', (engine) => {
   it('warns a token’s owner (by default) and admins at 75 % and 90 % of its daily records, each once, before the 429', async () => {
     const s = await store();
     await s.db.deleteFrom('alert_subscriptions').where('email', '=', 'ana@example.com').execute(); // Ana has not chosen
-    const token = {
-      id: 'tok_00000000000b',
-      name: 'Ana loader',
-      owner: 'ana@example.com',
-      ownerSinceMs: T - 1000,
-      prefix: 'pvt_abcdef',
-      scope: { content: ['picks' as const], sports: [], leagues: [], from: null, to: null },
-      expiresMs: T + 30 * 86_400_000,
-      ratePerMinute: 60,
-      dailyRecords: 1000,
-      createdMs: T - 1000,
-      createdBy: 'ana@example.com',
-      updatedMs: T - 1000,
-      revokedMs: null,
-      revokedBy: null,
-    };
+    const token = anasToken('tok_00000000000b', 'Ana loader');
     await insertToken(s.db, token, 'hash-b');
     const use = (records: number) =>
       addUsage(s.db, token.id, '2026-11-25', {

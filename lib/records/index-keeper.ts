@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Kysely } from 'kysely';
+import { setTimeout as pause } from 'node:timers/promises';
 import { registerJob } from '../jobs/registry';
 import { log } from '../log';
 import { headsMovedAfter, lastHistoryWrite } from '../store/history-writes';
@@ -37,16 +38,31 @@ export async function indexMark(db: Db): Promise<IndexMark> {
   return { write: Number(write ?? 0), atMs: at ? Number(at) : null };
 }
 
-/** Brings the index up to the history's last write; what it put and took out. */
-export async function keepIndex(db: Db, signal?: AbortSignal, now = Date.now): Promise<{ put: number; dropped: number }> {
+/**
+ * How the background keeper shares the serving thread: its SQLite work is synchronous (better-sqlite3), and the
+ * full-text index does most of its work at each commit, so following a whole walk's 40,000 versions at once held
+ * every request behind it for seconds (the first API v1 walk after one was several times slower; bench:v1). It
+ * takes small batches and, after each, leaves the thread to requests for three times as long as the batch held it.
+ */
+const GENTLE_BATCH = 100;
+const GENTLE_SHARE = 3;
+const GENTLE_MAX_PAUSE_MS = 250;
+
+/**
+ * Brings the index up to the history's last write; what it put and took out. `gentle`: the background job's way,
+ * sharing the thread with requests (a command or a test takes the thread whole).
+ */
+export async function keepIndex(db: Db, signal?: AbortSignal, now = Date.now, gentle = false): Promise<{ put: number; dropped: number }> {
   const { write: since } = await indexMark(db);
   const last = await lastHistoryWrite(db);
   const done = { put: 0, dropped: 0 };
   if (last > since) {
     let after: string | null = null;
+    const batch = gentle ? GENTLE_BATCH : BATCH;
     for (;;) {
       if (signal?.aborted) return done;
-      const heads = await headsMovedAfter(db, since, after, BATCH);
+      const started = performance.now();
+      const heads = await headsMovedAfter(db, since, after, batch);
       const live = heads.filter((h) => h.body !== null && h.digest !== null);
       await putIndexed(
         db,
@@ -56,8 +72,12 @@ export async function keepIndex(db: Db, signal?: AbortSignal, now = Date.now): P
       await dropIndexed(db, gone);
       done.put += live.length;
       done.dropped += gone.length;
-      if (heads.length < BATCH) break;
+      if (heads.length < batch) break;
       after = heads.at(-1)!.pickId;
+      if (gentle) {
+        const held = performance.now() - started;
+        await pause(Math.min(GENTLE_MAX_PAUSE_MS, Math.max(1, GENTLE_SHARE * held)));
+      }
     }
     await writeMeta(db, MARK, String(last));
   }
@@ -103,7 +123,7 @@ export function startIndexKeeper(db: Db): void {
     everyMs: KEEP_EVERY_MS,
     lease: 'one instance',
     run: async (signal) => {
-      const kept = await keepIndex(db, signal);
+      const kept = await keepIndex(db, signal, Date.now, true);
       if (kept.put + kept.dropped > 0) log('records').debug(kept, 'the index of the licensed set followed the record history');
     },
   });

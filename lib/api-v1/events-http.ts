@@ -22,8 +22,8 @@ export async function serveEventStream(request: V1Request, signal: AbortSignal, 
   const requestId = `req_${currentRequestId() ?? randomBytes(8).toString('hex')}`;
   const startedAt = performance.now();
   // The token's request log: the stream is one request, as long as it stayed open.
-  const logged = () => ({
-    prefix: token ? presentedPrefix(token) : '',
+  const logged = (by: ApiToken) => ({
+    prefix: presentedPrefix(by),
     method: 'GET',
     path: `${request.url.pathname}${request.url.search} (stream)`,
     durationMs: Math.round(performance.now() - startedAt),
@@ -43,7 +43,7 @@ export async function serveEventStream(request: V1Request, signal: AbortSignal, 
         records: 0,
         bytes: Buffer.byteLength(refused.body),
         address: request.address,
-        request: logged(),
+        request: logged(token),
       });
     return;
   }
@@ -53,6 +53,6 @@ export async function serveEventStream(request: V1Request, signal: AbortSignal, 
     done = await opened.run({ write: (text) => io.write(text, WRITE_WAIT_MS), signal });
   } finally {
     io.end();
-    countUse(token.id, { status: 200, records: done.events, bytes: done.bytes, address: request.address, request: logged() });
+    countUse(token.id, { status: 200, records: done.events, bytes: done.bytes, address: request.address, request: logged(token) });
   }
 }

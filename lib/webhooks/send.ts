@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { maskedWebhookUrl, pinnedLookup, pinTarget, type Resolver } from '../deliveries/targets';
 import type { AttemptOutcome, AttemptTrigger, WebhookAttempt } from '../store/token-webhooks';
-import { ANSWER_BODY_BYTES, firstBytes, type Exchange } from '../store/token-logs';
+import { ANSWER_BODY_BYTES, type Exchange } from '../store/token-logs';
 import type { PrivateTargets } from '../deliveries/targets';
 
 /**
@@ -151,7 +151,8 @@ async function answerOf(res: Awaited<ReturnType<typeof undiciFetch>>): Promise<N
   return {
     status: res.status,
     headers: Object.fromEntries(res.headers),
-    body: firstBytes(Buffer.concat(chunks).toString('utf8'), ANSWER_BODY_BYTES),
+    // Cut to ANSWER_BODY_BYTES where the attempt is kept (lib/store/token-logs.ts exchangeColumns), once.
+    body: Buffer.concat(chunks).toString('utf8'),
     bytes: Number.isSafeInteger(declared) && declared >= read ? declared : read,
   };
 }

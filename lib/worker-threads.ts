@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { processSlot } from './process-state';
 
 /**
@@ -68,8 +68,8 @@ export function keptWorker(name: string, make: () => Worker, close: (worker: Wor
  * which worker threads take on Node 20. In Next's server the caller writes `new Worker(new URL('./x.ts',
  * import.meta.url))` itself: the bundler sees that expression and gives the worker a chunk of its own.
  */
-export function workerFromSource(url: URL): Worker {
+export function workerFromSource(url: URL, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   const entry = fileURLToPath(url);
   const code = `require('tsx/cjs/api').require(${JSON.stringify(entry)}, ${JSON.stringify(entry)});`;
-  return new Worker(code, { eval: true });
+  return new Worker(code, { ...options, eval: true });
 }

@@ -52,7 +52,7 @@ export function newFileStream(file: string, highWaterMark?: number): WriteStream
 }
 
 // The spool takes a few pages before it holds the export back.
-const SPOOL_BUFFER = 4 * 1024 * 1024;
+const SPOOL_BUFFER = 1024 * 1024;
 
 export function startCapture(
   db: () => Promise<Kysely<Database>>,
@@ -135,10 +135,41 @@ export function startCapture(
  * connection to the same store); before each batch it asks, and is told to go once no walk is running here.
  */
 async function keepSpool(db: Kysely<Database>, file: string, source: CaptureSource, yieldUntil: number): Promise<number> {
+  const done = await onKeeper(db, `the keeping of ${path.basename(file)}`, yieldUntil, (target) => ({
+    type: 'keep',
+    work: { file, batchSize: BATCH, pauseMs: PAUSE_MS, target, source },
+  }));
+  return done.kept;
+}
+
+/**
+ * The index of the licensed set brought up to the record history on the worker thread (lib/records/keep-index.ts),
+ * each batch in its turn as a spool's: the full-text index's work at each commit takes no request's time. After
+ * the files queued before it; halted between batches when `signal` aborts (the process stopping).
+ */
+export async function keepIndexOnWorker(db: Kysely<Database>, signal?: AbortSignal): Promise<{ put: number; dropped: number }> {
+  const yieldUntil = Date.now() + YIELD_MAX_MS;
+  try {
+    const done = await readBacks()(() => onKeeper(db, 'the index keeping', yieldUntil, (target) => ({ type: 'index', target }), signal));
+    return { put: done.kept, dropped: done.dropped ?? 0 };
+  } catch (error) {
+    if (signal?.aborted) return { put: 0, dropped: 0 };
+    throw error;
+  }
+}
+
+/** One work on the keeper: each batch told to go once no walk runs here, this thread's writes held while it commits. */
+async function onKeeper(
+  db: Kysely<Database>,
+  what: string,
+  yieldUntil: number,
+  work: (target: NonNullable<ReturnType<typeof targetOf>>) => FromServer,
+  signal?: AbortSignal,
+): Promise<Extract<ToServer, { type: 'done' }>> {
   const target = targetOf(db);
-  if (!target) throw new Error('the store to keep the file in is not one this process opened');
+  if (!target) throw new Error('the store to keep in is not one this process opened');
   const giveWay = async () => {
-    while (runningWalks() > 0 && Date.now() < yieldUntil) await pause(YIELD_POLL_MS);
+    while (runningWalks() > 0 && Date.now() < yieldUntil && !signal?.aborted) await pause(YIELD_POLL_MS);
   };
   const worker = keeper.take();
   const tell = (message: FromServer) => worker.postMessage(message);
@@ -147,25 +178,26 @@ async function keepSpool(db: Kysely<Database>, file: string, source: CaptureSour
   let onMessage: (message: ToServer) => void = () => undefined;
   let releaseWrites = () => undefined as void;
   try {
-    return await new Promise<number>((resolve, reject) => {
+    return await new Promise<Extract<ToServer, { type: 'done' }>>((resolve, reject) => {
       onError = reject;
-      onExit = (code) => reject(new Error(`the keeping of ${path.basename(file)} stopped (exit ${code})`));
+      onExit = (code) => reject(new Error(`${what} stopped (exit ${code})`));
       onMessage = (message) => {
-        if (message.type !== 'ready') releaseWrites(); // a batch committed, or the file ended either way
+        if (message.type !== 'ready') releaseWrites(); // a batch committed, or the work ended either way
         if (message.type === 'batched') return;
-        if (message.type === 'done') return resolve(message.kept);
+        if (message.type === 'done') return resolve(message);
         if (message.type === 'failed') {
           if (message.bounded) waitHitBound('store');
           return reject(new Error(message.message));
         }
         void giveWay().then(() => {
+          if (signal?.aborted) return tell({ type: 'halt' });
           // This thread's own writes wait (asynchronously) while the batch holds the file's write lock.
           if (target.engine === 'sqlite') releaseWrites = holdStoreWrites(SQLITE_BUSY_MS);
           tell({ type: 'go' });
         });
       };
       worker.on('error', onError).on('exit', onExit).on('message', onMessage);
-      tell({ type: 'keep', work: { file, batchSize: BATCH, pauseMs: PAUSE_MS, target, source } });
+      tell(work(target));
     });
   } finally {
     releaseWrites();
@@ -174,13 +206,15 @@ async function keepSpool(db: Kysely<Database>, file: string, source: CaptureSour
   }
 }
 
-// One worker per process, kept between files, closed when idle (lib/worker-threads.ts).
+// One worker per process, kept between files, closed when idle (lib/worker-threads.ts). Its heap holds one batch:
+// a small young generation keeps it from growing the process while exports run beside it.
+const KEEPER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
 const keeper = keptWorker(
   'historyKeeper',
   () =>
     // NEXT_RUNTIME: Next's server (its bundle holds the worker's own chunk); unset in tests and the tsx-run commands.
     process.env.NEXT_RUNTIME
-      ? new Worker(new URL('./keep-worker.ts', import.meta.url))
-      : workerFromSource(new URL('./keep-worker.ts', import.meta.url)),
+      ? new Worker(new URL('./keep-worker.ts', import.meta.url), { resourceLimits: KEEPER_LIMITS })
+      : workerFromSource(new URL('./keep-worker.ts', import.meta.url), { resourceLimits: KEEPER_LIMITS }),
   (worker) => worker.postMessage({ type: 'close' } satisfies FromServer),
 );

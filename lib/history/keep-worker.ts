@@ -6,6 +6,7 @@ import type { StoreTarget } from '../config/store';
 import { boundedOut, connectStore } from '../store/connect';
 import { recordDelivered } from '../store/delivered';
 import { recordVersionsIn } from '../store/history';
+import { keepIndex } from '../records/keep-index';
 import { versionOf, type Observer, type Version } from '../vocabulary/version';
 
 /**
@@ -19,9 +20,16 @@ import { versionOf, type Observer, type Version } from '../vocabulary/version';
 
 /** `ready`: a batch waits for its go; `batched`: that batch is committed (the serving thread's writes may go on). */
 export type ToServer =
-  { type: 'ready' } | { type: 'batched' } | { type: 'done'; kept: number } | { type: 'failed'; message: string; bounded: boolean };
-/** A file to keep (one at a time: the serving thread sends the next once this one is done), go for a batch, or close. */
-export type FromServer = { type: 'keep'; work: KeepWork } | { type: 'go' } | { type: 'close' };
+  | { type: 'ready' }
+  | { type: 'batched' }
+  | { type: 'done'; kept: number; dropped?: number }
+  | { type: 'failed'; message: string; bounded: boolean };
+/**
+ * A file to keep, or the index of the licensed set to bring up to the history (one work at a time: the serving
+ * thread sends the next once this one is done); go for a batch; halt the work (its next batch is not written); close.
+ */
+export type FromServer =
+  { type: 'keep'; work: KeepWork } | { type: 'index'; target: StoreTarget } | { type: 'go' } | { type: 'halt' } | { type: 'close' };
 /** What the file is: its id, what read it, and the delivery it went to; `listed: false` keeps its versions only. */
 export interface CaptureSource {
   id: string;
@@ -42,16 +50,47 @@ export interface KeepWork {
 
 const port = parentPort!;
 let go: (() => void) | null = null;
+let halted = false;
 const told = () => new Promise<void>((resolve) => (go = resolve));
+/** A batch's turn: asked for, then given (or the work halted: nothing more is written). */
+const turn = async () => {
+  port.postMessage({ type: 'ready' } satisfies ToServer);
+  await told();
+  if (halted) throw new Error('halted by the serving thread');
+};
 
 port.on('message', (message: FromServer) => {
-  if (message.type === 'go') {
+  if (message.type === 'go' || message.type === 'halt') {
+    if (message.type === 'halt') halted = true;
     const resolve = go;
     go = null;
     resolve?.();
-  } else if (message.type === 'keep') void keepFile(message.work);
-  else process.exit(0); // idle: the serving thread closes the worker (this ends the thread, not the process)
+  } else if (message.type === 'keep') {
+    halted = false;
+    void keepFile(message.work);
+  } else if (message.type === 'index') {
+    halted = false;
+    void followHistory(message.target);
+  } else process.exit(0); // idle: the serving thread closes the worker (this ends the thread, not the process)
 });
+
+/** The index of the licensed set brought up to the history, each batch written in its turn (../records/keep-index.ts). */
+async function followHistory(target: StoreTarget): Promise<void> {
+  let db: ReturnType<typeof connectStore> | null = null;
+  let message: ToServer;
+  try {
+    db = connectStore(target);
+    const kept = await keepIndex(db, undefined, Date.now, {
+      before: turn,
+      after: () => port.postMessage({ type: 'batched' } satisfies ToServer),
+    });
+    message = { type: 'done', kept: kept.put, dropped: kept.dropped };
+  } catch (error) {
+    message = { type: 'failed', message: (error as Error).message, bounded: boundedOut(error) };
+  }
+  await db?.destroy().catch(() => undefined);
+  port.postMessage(message);
+}
 
 /** One file kept on a connection of its own, closed when the file is done (a test's store may go with it). */
 async function keepFile(work: KeepWork): Promise<void> {
@@ -80,8 +119,7 @@ async function readBack(
   let batchAt = 0;
   const send = async () => {
     if (batch.length === 0) return;
-    port.postMessage({ type: 'ready' } satisfies ToServer);
-    await told();
+    await turn();
     const versions = batch;
     await db.transaction().execute(async (trx) => {
       await recordVersionsIn(trx, versions, batchAt, source.by);

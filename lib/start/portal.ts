@@ -1,5 +1,6 @@
 import { startIndexKeeper } from '../records/index-keeper';
 import { startIndexWalks } from '../records/index-walk';
+import { keepIndexOnWorker } from '../history/capture';
 import 'server-only';
 import { ConfigError, getConfig } from '../config';
 import path from 'node:path';
@@ -97,7 +98,7 @@ export async function startPortal(): Promise<void> {
     checkpointEvents(store.db, config.EVENTS_RETENTION_DAYS);
     startConsumerWebhooks(store, config);
     // The index of the licensed set follows the record history (built from it at the first start after 0027).
-    startIndexKeeper(store.db);
+    startIndexKeeper(store.db, keepIndexOnWorker); // on the history's worker thread: no request waits on the index
     // …which the whole licensed set fills at the first start and refreshes daily (off with the change feed).
     startIndexWalks(store.db, config.CHANGES_POLL_SECONDS === 0 ? 0 : config.INDEX_WALK_HOURS);
     // scripts/portal-server.mjs calls it on SIGTERM: the Node server knows the signal, this layer the loops.

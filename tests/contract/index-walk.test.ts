@@ -58,8 +58,8 @@ describe('the whole walk for the index', () => {
     expect(version).toMatchObject({ firstBy: 'api', lastBy: 'api' });
   });
 
-  it('fills the index beyond the feed’s window with every record the licence delivers, leaving the thread to requests between batches', async () => {
-    const { keepIndex } = await import('@/lib/records/index-keeper');
+  it('fills the index beyond the feed’s window with every record the licence delivers, on the history’s worker thread', async () => {
+    const { keepIndexOnWorker } = await import('@/lib/history/capture');
     const { lastWholeWalk, walkWholeSet } = await import('@/lib/records/index-walk');
     const { indexSize } = await import('@/lib/store/record-index');
     await pollSandbox(store, baseUrl, KEY, () => sandbox.controls.now());
@@ -79,15 +79,19 @@ describe('the whole walk for the index', () => {
 
     const before = Date.now();
     expect(await walkWholeSet(store.db)).toBe(upstream);
-    // The background keeper's way (gentle): between its batches the thread turns, so requests are answered meanwhile.
+    // Halted (the process stopping): its batches are not written.
+    expect(await keepIndexOnWorker(store.db, AbortSignal.abort())).toEqual({ put: 0, dropped: 0 });
+    expect(await indexSize(store.db)).toBe(polled);
+    // The background keeper's way: the worker thread writes, this thread turns meanwhile (requests are answered).
     let turns = 0;
     const ticking = setInterval(() => (turns += 1), 1);
-    const kept = await keepIndex(store.db, undefined, Date.now, true);
+    const kept = await keepIndexOnWorker(store.db);
     clearInterval(ticking);
     expect(kept.put).toBeGreaterThan(500);
     expect(turns).toBeGreaterThanOrEqual(Math.floor(kept.put / 100) - 1);
     expect(polled).toBeLessThan(upstream);
     expect(await indexSize(store.db)).toBe(upstream);
+    expect(await keepIndexOnWorker(store.db)).toEqual({ put: 0, dropped: 0 }); // nothing moved since
     expect(await lastWholeWalk(store.db)).toBeGreaterThanOrEqual(before);
   });
 });

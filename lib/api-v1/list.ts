@@ -207,7 +207,7 @@ export async function listAnswer(
       // The upstream request this page cost was counted when it was read ahead: this request's count is given back.
       if (fromAhead) await giveBackRequest(token);
       // What the upstream sent is kept in the record history (and the index) in the background, as polls' pages are.
-      observeApiPage(list);
+      observeApiPage(list, bytes);
       const next = nextOf(list, state, plan.length);
       // A part of the scope with nothing in it is passed over in the same request.
       if (list.data.length === 0 && !(list.page.hasMore && list.page.nextCursor) && next !== null) {

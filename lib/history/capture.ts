@@ -28,8 +28,11 @@ export type { CaptureSource };
  */
 
 export interface Capture {
-  /** A page as written to the file; resolves when the spool can take more (its disk is slower than the reader). */
-  page(page: PickList): Promise<void> | void;
+  /**
+   * A page as written to the file (`bytes`: its body as received, when the page does not carry it); resolves when the
+   * spool can take more (its disk is slower than the reader).
+   */
+  page(page: PickList, bytes?: Uint8Array | null): Promise<void> | void;
   /** The file ended: kept when complete (in the background; `kept` settles when done), discarded otherwise. */
   finish(complete: boolean): void;
   /** Settles once the spool is processed or discarded; rejects when keeping failed. */
@@ -82,9 +85,9 @@ export function startCapture(
   };
 
   return {
-    page(page) {
+    page(page, bytes) {
       if (failed) return;
-      const raw = pageBytes(page);
+      const raw = pageBytes(page) ?? bytes ?? undefined;
       // The upstream's bytes when the page is written as received; otherwise (records dropped by the walk) its data.
       const payload = raw
         ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)

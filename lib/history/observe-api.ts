@@ -54,13 +54,16 @@ function opened(): Open {
   return open;
 }
 
-/** A page API v1 read from the upstream for a token: kept in the history in the background, when the spool can take it. */
-export function observeApiPage(page: PickList): void {
+/**
+ * A page API v1 read from the upstream for a token: kept in the history in the background, when the spool can take
+ * it. `bytes`: its body as the upstream sent it, spooled as it is (nothing serialised on the consumer's request).
+ */
+export function observeApiPage(page: PickList, bytes?: Uint8Array | null): void {
   if (page.data.length === 0) return;
   try {
     const open = opened();
     if (open.behind) return;
-    const written = open.capture.page(page);
+    const written = open.capture.page(page, bytes);
     open.pages += 1;
     if (written) {
       open.behind = true;

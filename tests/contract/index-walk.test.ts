@@ -56,6 +56,18 @@ describe('the whole walk for the index', () => {
     const newcomer = read.find((id) => !before.includes(id))!;
     const [version] = await readRecordHistory(store.db, newcomer);
     expect(version).toMatchObject({ firstBy: 'api', lastBy: 'api' });
+    // The pages are kept as the upstream sent them: a record the poll had is the same version, seen again.
+    const picks = await serveV1OnNext(
+      new Request('http://portal.test/api/v1/picks?limit=200', { headers: { authorization: `Bearer ${secret}` } }),
+    );
+    const polled = await indexed(((await picks.json()) as { data: { id: string }[] }).data.map((r) => r.id));
+    expect(polled.length).toBeGreaterThan(0);
+    expect(await flushApiPages()).toBe(200);
+    for (const id of polled) {
+      const versions = await readRecordHistory(store.db, id);
+      expect(versions, id).toHaveLength(1);
+      expect(versions[0]).toMatchObject({ lastBy: 'api' });
+    }
   });
 
   it('fills the index beyond the feed’s window with every record the licence delivers, on the history’s worker thread', async () => {

@@ -12,6 +12,8 @@ import { runningWalks } from '../draining';
 import { encodingOf } from '../picks-api/byte-strings';
 import { SQLITE_BUSY_MS, targetOf } from '../store/connect';
 import { holdStoreWrites } from '../store/write-gate';
+import { lastHistoryWrite } from '../store/history-writes';
+import { indexMark, keepIndex } from '../records/keep-index';
 import type { Database } from '../store/schema';
 import { waitHitBound } from '../waits';
 import type { CaptureSource, FromServer, ToServer } from './keep-worker';
@@ -151,6 +153,8 @@ async function keepSpool(db: Kysely<Database>, file: string, source: CaptureSour
  * the files queued before it; halted between batches when `signal` aborts (the process stopping).
  */
 export async function keepIndexOnWorker(db: Kysely<Database>, signal?: AbortSignal): Promise<{ put: number; dropped: number }> {
+  // Nothing moved since the index last followed: its mark's time is written here, and the worker is left to close.
+  if ((await lastHistoryWrite(db)) <= (await indexMark(db)).write) return keepIndex(db, signal);
   const yieldUntil = Date.now() + YIELD_MAX_MS;
   try {
     const done = await readBacks()(() => onKeeper(db, 'the index keeping', yieldUntil, (target) => ({ type: 'index', target }), signal));

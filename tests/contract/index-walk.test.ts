@@ -97,13 +97,23 @@ describe('the whole walk for the index', () => {
     // The background keeper's way: the worker thread writes, this thread turns meanwhile (requests are answered).
     let turns = 0;
     const ticking = setInterval(() => (turns += 1), 1);
-    const kept = await keepIndexOnWorker(store.db);
+    const followed = await keepIndexOnWorker(store.db);
     clearInterval(ticking);
-    expect(kept.put).toBeGreaterThan(500);
-    expect(turns).toBeGreaterThanOrEqual(Math.floor(kept.put / 100) - 1);
+    expect(followed.put).toBeGreaterThan(500);
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(followed.put / 100) - 1);
     expect(polled).toBeLessThan(upstream);
     expect(await indexSize(store.db)).toBe(upstream);
-    expect(await keepIndexOnWorker(store.db)).toEqual({ put: 0, dropped: 0 }); // nothing moved since
+    // Nothing moved since: the mark's time is written on this thread, and the worker is not woken (left to close).
+    const { indexMark } = await import('@/lib/records/index-keeper');
+    const { processSlot } = await import('@/lib/process-state');
+    const kept = processSlot<{ idle: unknown }>('historyKeeper');
+    const idle = kept.get()?.idle;
+    expect(idle).toBeTruthy();
+    const marked = (await indexMark(store.db)).atMs!;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await keepIndexOnWorker(store.db)).toEqual({ put: 0, dropped: 0 });
+    expect((await indexMark(store.db)).atMs).toBeGreaterThan(marked);
+    expect(kept.get()?.idle).toBe(idle);
     expect(await lastWholeWalk(store.db)).toBeGreaterThanOrEqual(before);
   });
 });

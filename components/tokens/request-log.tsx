@@ -56,7 +56,7 @@ export function RequestLog({
   return (
     <section aria-labelledby="requests" className="space-y-2" id="requests-log">
       <h2 id="requests" className="font-semibold">
-        Requests{page ? `, kept ${page.keptDays} days` : ''}
+        Requests{page ? `, kept ${page.keptDays} days (at most the newest ${page.keptMost.toLocaleString('en-GB')})` : ''}
       </h2>
       <FilterBar action={`${here}#requests`} label="Filter the token’s requests" grid="sm:grid-cols-3">
         <SelectField

@@ -2,7 +2,14 @@ import 'server-only';
 import type { PortalSession } from '../auth/principal';
 import { AppError, invalidFields, toAppError } from '../errors';
 import { fromStore } from '../store';
-import { attemptExchange, lastUseOf, tokenRequests, TOKEN_REQUESTS_DAYS, type TokenRequest } from '../store/token-logs';
+import {
+  attemptExchange,
+  lastUseOf,
+  tokenRequests,
+  TOKEN_REQUESTS_DAYS,
+  TOKEN_REQUESTS_KEPT,
+  type TokenRequest,
+} from '../store/token-logs';
 import { endpointOf, tokenOf } from './webhooks';
 
 /**
@@ -58,6 +65,8 @@ export function parseRequestsQuery(params: URLSearchParams): RequestsQuery {
 export interface RequestsPage {
   data: TokenRequest[];
   keptDays: number;
+  /** At most this many of a token's newest requests are kept. */
+  keptMost: number;
   /** Ask again with `before` for older ones; null at the end. */
   nextBefore: string | null;
 }
@@ -69,6 +78,7 @@ export async function tokenRequestsPage(user: User, tokenId: string, query: Requ
   return {
     data,
     keptDays: TOKEN_REQUESTS_DAYS,
+    keptMost: TOKEN_REQUESTS_KEPT,
     nextBefore: rows.length > REQUESTS_SHOWN ? new Date(data.at(-1)!.atMs).toISOString() : null,
   };
 }

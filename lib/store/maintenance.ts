@@ -6,7 +6,7 @@ import { pruneHistory } from './history-read';
 import type { Database } from './schema';
 import { pruneJobRuns } from './jobs';
 import { pruneWebhookAttempts } from './token-webhooks';
-import { pruneTokenRequests, TOKEN_REQUESTS_DAYS } from './token-logs';
+import { capTokenRequests, pruneTokenRequests, TOKEN_REQUESTS_DAYS } from './token-logs';
 import { pruneCheckpoints } from './events';
 
 /**
@@ -65,8 +65,10 @@ export async function pruneRetained(
   // Consumer webhooks' attempts, a month of them (lib/webhooks/).
   const attempts = pruneWebhookAttempts(db, Date.now() - WEBHOOK_ATTEMPTS_DAYS * 86_400_000);
   const checkpoints = pruneCheckpoints(db, Date.now() - CHECKPOINT_DAYS * 86_400_000);
-  // API tokens' request logs, a week of them (lib/tokens/request-log.ts).
-  const requests = pruneTokenRequests(db, Date.now() - TOKEN_REQUESTS_DAYS * 86_400_000);
+  // API tokens' request logs, a week of them and at most TOKEN_REQUESTS_KEPT a token (lib/tokens/request-log.ts).
+  const requests = pruneTokenRequests(db, Date.now() - TOKEN_REQUESTS_DAYS * 86_400_000).then(
+    async (old) => old + (await capTokenRequests(db)),
+  );
   const [, audited, changes, versions, gone, attempted, checked, logged] = await Promise.all([
     pruneExpired(db),
     audit,

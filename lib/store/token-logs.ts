@@ -17,6 +17,11 @@ type Db = Kysely<Database>;
 
 /** How long a token's requests are kept. */
 export const TOKEN_REQUESTS_DAYS = 7;
+/**
+ * The most requests kept for one token: a token at thousands of requests a minute would otherwise write millions of
+ * rows a day; it keeps its newest (its page says how many), and the hourly pruning takes the rest.
+ */
+export const TOKEN_REQUESTS_KEPT = 100_000;
 
 /** The first `max` bytes of a text, cut on a character (a cut body says so on the page by its whole size). */
 export function firstBytes(text: string, max: number): string {
@@ -149,4 +154,25 @@ export async function lastUseOf(db: Db, tokenId: string, prefixes: readonly stri
 export async function pruneTokenRequests(db: Db, beforeMs: number): Promise<number> {
   const result = await db.deleteFrom('token_requests').where('at_ms', '<', beforeMs).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Each token's requests past its newest `keep` taken out (every token's rows, not only those of tokens that still exist). */
+export async function capTokenRequests(db: Db, keep = TOKEN_REQUESTS_KEPT): Promise<number> {
+  const tokens = await db.selectFrom('api_tokens').select('id').execute();
+  let removed = 0;
+  for (const { id } of tokens) {
+    // The newest request past the ones kept (found on the token's index): it and every older one go.
+    const edge = await db
+      .selectFrom('token_requests')
+      .select('at_ms')
+      .where('token_id', '=', id)
+      .orderBy('at_ms', 'desc')
+      .limit(1)
+      .offset(keep)
+      .executeTakeFirst();
+    if (!edge) continue;
+    const result = await db.deleteFrom('token_requests').where('token_id', '=', id).where('at_ms', '<=', edge.at_ms).executeTakeFirst();
+    removed += Number(result.numDeletedRows);
+  }
+  return removed;
 }

@@ -46,6 +46,7 @@ export const tokenRequestsSchema = z
       }),
     ),
     keptDays: z.int(),
+    keptMost: z.int().meta({ description: 'At most this many of the newest requests are kept for one token.' }),
     nextBefore: z.string().nullable(),
   })
   .meta({ id: 'TokenRequests' });

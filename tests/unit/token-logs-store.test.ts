@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@/lib/store/open';
-import { insertTokenRequests, pruneTokenRequests, tokenRequests, type TokenRequest } from '@/lib/store/token-logs';
+import { capTokenRequests, insertTokenRequests, pruneTokenRequests, tokenRequests, type TokenRequest } from '@/lib/store/token-logs';
+import { insertToken, type ApiToken } from '@/lib/store/tokens';
 import { storeEngines } from '../support/store-engines';
 
-/** A token's request log on both engines: written in batches, read newest first, filtered by status and path alike. */
+/**
+ * A token's request log on both engines: written in batches, read newest first, filtered by status and path alike,
+ * pruned by age and capped per token.
+ */
 
 const opened: Store[] = [];
 afterEach(async () => {
@@ -49,5 +53,38 @@ describe.each(storeEngines())('token request logs on $name', (engine) => {
     expect((await tokenRequests(store.db, 'tok_a', { status: 2 }, 1_000)).length).toBe(450);
     expect(await pruneTokenRequests(store.db, 1_000_000 + 100)).toBe(100);
     expect((await tokenRequests(store.db, 'tok_a', {}, 1_000)).length).toBe(353);
+  });
+
+  it('keeps at most the newest requests of each token, whatever the others keep', async () => {
+    const store = await openStore(await engine.fresh());
+    opened.push(store);
+    const T = 1_000_000;
+    const token = (id: string): ApiToken => ({
+      id,
+      name: id,
+      owner: 'ed@example.com',
+      ownerSinceMs: T,
+      prefix: 'pvt_abcdef',
+      scope: { content: ['picks'], sports: [], leagues: [], from: null, to: null },
+      expiresMs: T + 86_400_000,
+      ratePerMinute: 60,
+      dailyRecords: 1_000,
+      createdMs: T,
+      createdBy: 'ed@example.com',
+      updatedMs: T,
+      revokedMs: null,
+      revokedBy: null,
+    });
+    await insertToken(store.db, token('tok_a'), 'hash-a');
+    await insertToken(store.db, token('tok_b'), 'hash-b');
+    await insertTokenRequests(store.db, [
+      ...Array.from({ length: 30 }, (_, i) => request(i)),
+      ...Array.from({ length: 5 }, (_, i) => request(i, { tokenId: 'tok_b', requestId: `b_${i}` })),
+    ]);
+    expect(await capTokenRequests(store.db, 10)).toBe(20);
+    const kept = await tokenRequests(store.db, 'tok_a', {}, 100);
+    expect(kept.map((r) => r.requestId)).toEqual(Array.from({ length: 10 }, (_, i) => `req_${29 - i}`));
+    expect(await tokenRequests(store.db, 'tok_b', {}, 100)).toHaveLength(5);
+    expect(await capTokenRequests(store.db, 10)).toBe(0);
   });
 });

@@ -64,11 +64,12 @@ export async function recordVersionsIn(trx: Db, versions: readonly Version[], at
     const bodies = new Map<string, Version>();
     for (const version of chunk) {
       const head = heads.get(version.id);
-      bodies.set(version.digest, version);
       if (head && head.digest === version.digest) {
+        // Seen again: its body is kept already (the head's version is one of the record's versions).
         seen.push(version.id);
         continue;
       }
+      bodies.set(version.digest, version);
       // Older than the newest sighting of another version: history already knows better (its body is kept all the same).
       if (head && Number(head.last_ms) > at) continue;
       opened.push({ pickId: version.id, head, digest: version.digest });

@@ -156,7 +156,7 @@ export async function pruneTokenRequests(db: Db, beforeMs: number): Promise<numb
   return Number(result.numDeletedRows);
 }
 
-/** Each token's requests past its newest `keep` taken out (every token's rows, not only those of tokens that still exist). */
+/** Each token's requests past its newest `keep` taken out (every token the store holds, revoked ones too). */
 export async function capTokenRequests(db: Db, keep = TOKEN_REQUESTS_KEPT): Promise<number> {
   const tokens = await db.selectFrom('api_tokens').select('id').execute();
   let removed = 0;

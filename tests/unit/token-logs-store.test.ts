@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@/lib/store/open';
 import { capTokenRequests, insertTokenRequests, pruneTokenRequests, tokenRequests, type TokenRequest } from '@/lib/store/token-logs';
-import { insertToken, type ApiToken } from '@/lib/store/tokens';
+import { testToken } from '../support/portal-in-process';
 import { storeEngines } from '../support/store-engines';
 
 /**
@@ -58,33 +58,16 @@ describe.each(storeEngines())('token request logs on $name', (engine) => {
   it('keeps at most the newest requests of each token, whatever the others keep', async () => {
     const store = await openStore(await engine.fresh());
     opened.push(store);
-    const T = 1_000_000;
-    const token = (id: string): ApiToken => ({
-      id,
-      name: id,
-      owner: 'ed@example.com',
-      ownerSinceMs: T,
-      prefix: 'pvt_abcdef',
-      scope: { content: ['picks'], sports: [], leagues: [], from: null, to: null },
-      expiresMs: T + 86_400_000,
-      ratePerMinute: 60,
-      dailyRecords: 1_000,
-      createdMs: T,
-      createdBy: 'ed@example.com',
-      updatedMs: T,
-      revokedMs: null,
-      revokedBy: null,
-    });
-    await insertToken(store.db, token('tok_a'), 'hash-a');
-    await insertToken(store.db, token('tok_b'), 'hash-b');
+    const a = (await testToken(store, 'ed@example.com')).token.id;
+    const b = (await testToken(store, 'ed@example.com')).token.id;
     await insertTokenRequests(store.db, [
-      ...Array.from({ length: 30 }, (_, i) => request(i)),
-      ...Array.from({ length: 5 }, (_, i) => request(i, { tokenId: 'tok_b', requestId: `b_${i}` })),
+      ...Array.from({ length: 30 }, (_, i) => request(i, { tokenId: a })),
+      ...Array.from({ length: 5 }, (_, i) => request(i, { tokenId: b, requestId: `b_${i}` })),
     ]);
     expect(await capTokenRequests(store.db, 10)).toBe(20);
-    const kept = await tokenRequests(store.db, 'tok_a', {}, 100);
+    const kept = await tokenRequests(store.db, a, {}, 100);
     expect(kept.map((r) => r.requestId)).toEqual(Array.from({ length: 10 }, (_, i) => `req_${29 - i}`));
-    expect(await tokenRequests(store.db, 'tok_b', {}, 100)).toHaveLength(5);
+    expect(await tokenRequests(store.db, b, {}, 100)).toHaveLength(5);
     expect(await capTokenRequests(store.db, 10)).toBe(0);
   });
 });
